@@ -1,0 +1,103 @@
+"""Slow, obviously correct Lights Out arithmetic used as the tests' independent checker.
+
+Nothing here imports lightsout: the board is a list of lists of 0/1 ints (or a
+numpy array) and every function is plain Python, so a bug in the package cannot
+hide behind the same bug here.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+
+def replay(board, presses):
+    """The board after pressing every cell marked 1 in ``presses`` (same shape)."""
+    b = np.array(board, dtype=np.uint8) % 2
+    p = np.array(presses, dtype=np.uint8) % 2
+    assert b.shape == p.shape, (b.shape, p.shape)
+    rows, cols = b.shape
+    out = b.copy()
+    for i in range(rows):
+        for j in range(cols):
+            if p[i, j]:
+                for di, dj in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+                    a, c = i + di, j + dj
+                    if 0 <= a < rows and 0 <= c < cols:
+                        out[a, c] ^= 1
+    return out
+
+
+def clears(board, presses) -> bool:
+    """True when pressing ``presses`` turns every light of ``board`` off."""
+    return not replay(board, presses).any()
+
+
+def chase(board, first_row):
+    """Presses of every row, from ``first_row`` by light chasing, and the lights left on."""
+    b = np.array(board, dtype=np.uint8) % 2
+    rows, cols = b.shape
+    presses = np.zeros((rows, cols), dtype=np.uint8)
+    presses[0] = np.array(first_row, dtype=np.uint8) % 2
+    for i in range(1, rows):
+        # Row i-1 must end dark: press below every light still on in row i-1.
+        state = replay(b[: i + 1], np.vstack([presses[:i], np.zeros((1, cols), np.uint8)]))
+        presses[i] = state[i - 1]
+    return presses, replay(b, presses)
+
+
+def press_matrix(rows: int, cols: int) -> np.ndarray:
+    """The (rows*cols) x (rows*cols) 0/1 matrix whose column k is the effect of pressing cell k."""
+    n = rows * cols
+    a = np.zeros((n, n), dtype=np.uint8)
+    for i in range(rows):
+        for j in range(cols):
+            k = i * cols + j
+            for di, dj in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+                r, c = i + di, j + dj
+                if 0 <= r < rows and 0 <= c < cols:
+                    a[r * cols + c, k] = 1
+    return a
+
+
+def gf2_rank(matrix) -> int:
+    """Rank over GF(2) of a 0/1 matrix, by textbook elimination."""
+    m = [list(map(int, row)) for row in np.array(matrix, dtype=np.uint8) % 2]
+    rank, ncols = 0, (len(m[0]) if m else 0)
+    for col in range(ncols):
+        pivot = next((r for r in range(rank, len(m)) if m[r][col]), None)
+        if pivot is None:
+            continue
+        m[rank], m[pivot] = m[pivot], m[rank]
+        for r in range(len(m)):
+            if r != rank and m[r][col]:
+                m[r] = [x ^ y for x, y in zip(m[r], m[rank])]
+        rank += 1
+    return rank
+
+
+def nullity(rows: int, cols: int) -> int:
+    """Dimension of the quiet-pattern space of the rows x cols board (full-matrix rank)."""
+    return rows * cols - gf2_rank(press_matrix(rows, cols))
+
+
+def brute_force_first_rows(board) -> list[tuple[int, ...]]:
+    """Every first row (as a tuple) that, chased down, clears ``board``: 2**cols tries."""
+    b = np.array(board, dtype=np.uint8) % 2
+    good = []
+    for first in itertools.product((0, 1), repeat=b.shape[1]):
+        _, left = chase(b, first)
+        if not left.any():
+            good.append(first)
+    return good
+
+
+def min_presses_brute(board) -> int | None:
+    """Fewest presses that clear ``board`` (None when unsolvable), by trying every first row."""
+    b = np.array(board, dtype=np.uint8) % 2
+    best = None
+    for first in brute_force_first_rows(b):
+        presses, _ = chase(b, first)
+        count = int(presses.sum())
+        best = count if best is None else min(best, count)
+    return best
