@@ -32,6 +32,24 @@ cdef extern from *:
     int ctz64 "lo_ctz64"(uint64_t x) noexcept nogil
     int clz64 "lo_clz64"(uint64_t x) noexcept nogil
 
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #define LO_RESTRICT __restrict
+    #else
+    #define LO_RESTRICT __restrict__
+    #endif
+    /* dst ^= a ^ b ^ c over exactly 8 words (one 512-bit lane group).  The fixed
+       length and restrict let the compiler emit straight-line vector code (one
+       zmm, two ymm or four xmm operations) with no alias checks. */
+    static inline void lo_xor3_into_8(uint64_t *LO_RESTRICT dst, const uint64_t *LO_RESTRICT a,
+                                      const uint64_t *LO_RESTRICT b, const uint64_t *LO_RESTRICT c) {
+        for (int i = 0; i < 8; i++) dst[i] ^= a[i] ^ b[i] ^ c[i];
+    }
+    """
+    void xor3_into_8 "lo_xor3_into_8"(uint64_t* dst, const uint64_t* a, const uint64_t* b,
+                                      const uint64_t* c) noexcept nogil
+
 
 cdef inline Py_ssize_t words_for_bits(Py_ssize_t nbits) noexcept nogil:
     """Number of 64-bit words that hold nbits bits."""
