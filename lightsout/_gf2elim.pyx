@@ -1,6 +1,506 @@
-# placeholder
-from libc.stdint cimport uint64_t
-from lightsout._bitrow cimport xor_into, apply_T
+# Dense Gauss-Jordan elimination over GF(2) on packed rows.
+#
+# A matrix is nrows rows of `stride` uint64 words (C-contiguous, numpy owns the
+# buffer); the first nwords = words_for_bits(ncols) words of a row hold its
+# ncols bits least-significant bit first (see _bitrow.pxd), and every bit past
+# ncols is zero.  Every kernel here XORs whole rows only, so that invariant holds
+# on exit without re-masking.
+#
+# Algorithm (reduced row echelon form, "method of four Russians"):
+#   The pivot columns are processed one 64-bit word at a time.  For the word w:
+#   1. find_block_pivots: plain Gauss-Jordan restricted to the not-yet-pivot
+#      rows finds up to 64 pivot rows with pivots in word w, moves them to rows
+#      r .. r+p-1 and reduces them against each other, so pivot row j has a 1 in
+#      its own pivot column and 0 in the block's other pivot columns.
+#   2. Every other row x must then lose exactly the combination of pivot rows
+#      selected by the bits (x[w] & pivot_mask).  Rather than XOR up to 64 rows
+#      into each x, split the 64 selector bits into 8 bytes and precompute for
+#      each byte the XOR of every subset of its (up to 8) pivot rows: 8 tables of
+#      256 rows.  Each x then needs only 8 table rows: x ^= T0[b0] ^ ... ^ T7[b7].
+#   3. Cache blocking: the tables are built and applied one stripe of
+#      STRIPE_WORDS words at a time, so the 8*256 table rows of a stripe stay in
+#      L2 while every matrix row streams past them once.
+# When few rows need updating the tables are not worth building (2048 table rows
+# per stripe); the block is then applied by direct row XORs ("naive" update).
+#
+# This file is compiled once per SIMD level (see setup.py).  The hot loops are
+# small C functions below with `restrict` pointers, so GCC vectorises them
+# (SSE2, AVX2 or AVX-512 as built) without run-time alias checks.  def wrappers
+# validate with the GIL held and run the cdef cores inside `with nogil`.
 
-def _probe():
-    return 1
+from libc.stdint cimport int64_t, uint64_t
+
+from lightsout._bitrow cimport ctz64, get_bit, popcount64, set_bit, tail_mask, words_for_bits
+
+import numpy as np
+
+cdef extern from *:
+    """
+    #include <stddef.h>
+    #include <stdint.h>
+    #if defined(_MSC_VER)
+    #define GE_RESTRICT __restrict
+    #else
+    #define GE_RESTRICT __restrict__
+    #endif
+
+    /* row ^= t0 ^ t1 ^ ... ^ t7 over n words: one matrix row against the
+       eight table rows its selector bytes pick. */
+    static inline void ge_xor8_into(uint64_t *GE_RESTRICT row,
+                                    const uint64_t *GE_RESTRICT t0, const uint64_t *GE_RESTRICT t1,
+                                    const uint64_t *GE_RESTRICT t2, const uint64_t *GE_RESTRICT t3,
+                                    const uint64_t *GE_RESTRICT t4, const uint64_t *GE_RESTRICT t5,
+                                    const uint64_t *GE_RESTRICT t6, const uint64_t *GE_RESTRICT t7,
+                                    ptrdiff_t n) {
+        for (ptrdiff_t k = 0; k < n; k++)
+            row[k] ^= ((t0[k] ^ t1[k]) ^ (t2[k] ^ t3[k])) ^ ((t4[k] ^ t5[k]) ^ (t6[k] ^ t7[k]));
+    }
+
+    /* dst = a ^ b over n words (building a table row from a smaller one). */
+    static inline void ge_xor_to(uint64_t *GE_RESTRICT dst, const uint64_t *GE_RESTRICT a,
+                                 const uint64_t *GE_RESTRICT b, ptrdiff_t n) {
+        for (ptrdiff_t k = 0; k < n; k++)
+            dst[k] = a[k] ^ b[k];
+    }
+
+    /* dst ^= src over n words; the rows must be distinct. */
+    static inline void ge_xor_into(uint64_t *GE_RESTRICT dst, const uint64_t *GE_RESTRICT src,
+                                   ptrdiff_t n) {
+        for (ptrdiff_t k = 0; k < n; k++)
+            dst[k] ^= src[k];
+    }
+
+    /* Exchange n words of two distinct rows. */
+    static inline void ge_swap(uint64_t *GE_RESTRICT a, uint64_t *GE_RESTRICT b, ptrdiff_t n) {
+        for (ptrdiff_t k = 0; k < n; k++) {
+            uint64_t t = a[k];
+            a[k] = b[k];
+            b[k] = t;
+        }
+    }
+    """
+    void xor8_into "ge_xor8_into"(uint64_t* row, const uint64_t* t0, const uint64_t* t1,
+                                  const uint64_t* t2, const uint64_t* t3, const uint64_t* t4,
+                                  const uint64_t* t5, const uint64_t* t6, const uint64_t* t7,
+                                  Py_ssize_t n) noexcept nogil
+    void xor_to "ge_xor_to"(uint64_t* dst, const uint64_t* a, const uint64_t* b,
+                            Py_ssize_t n) noexcept nogil
+    void xor_rows "ge_xor_into"(uint64_t* dst, const uint64_t* src, Py_ssize_t n) noexcept nogil
+    void swap_rows "ge_swap"(uint64_t* a, uint64_t* b, Py_ssize_t n) noexcept nogil
+
+cdef enum:
+    TABLE_BITS = 8                      # selector bits per table
+    TABLE_ROWS = 1 << TABLE_BITS        # rows per table (every subset of 8 pivots)
+    NTABLES = 64 // TABLE_BITS          # tables per 64-column block
+    # Words per cache stripe: 8 tables x 256 rows x 32 words x 8 bytes = 512 KiB,
+    # half of a 1 MiB L2, leaving room for the matrix rows streaming through.
+    STRIPE_WORDS = 32
+    # Use the tables only when at least this many rows need the block applied;
+    # below it, building 2048 table rows per stripe costs more than it saves.
+    MIN_TABLE_ROWS = 96
+
+# Update strategies (the `method` argument of rref_inplace).
+cdef enum:
+    METHOD_AUTO = 0
+    METHOD_M4R = 1
+    METHOD_NAIVE = 2
+
+_METHODS = {"auto": METHOD_AUTO, "m4r": METHOD_M4R, "naive": METHOD_NAIVE}
+
+
+# ---------------------------------------------------------------------------
+# Cores (no GIL, no Python objects).
+
+cdef int find_block_pivots(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_ssize_t stride,
+                           Py_ssize_t r, Py_ssize_t w, uint64_t colmask, int* pivot_bits) noexcept nogil:
+    """Gauss-Jordan on rows r.. for the columns of word w picked by colmask.
+
+    Rows r.. are zero before word w, so every operation here touches words
+    w..nwords-1 only.  Candidate rows are reduced lazily: a row is reduced by
+    the pivots found so far just before its bit is tested, and stays reduced,
+    so a later scan only applies the pivots found since.  Returns p, the number
+    of pivots found; they are now rows r..r+p-1, pivot j in bit pivot_bits[j]
+    of word w, increasing, and reduced against each other in those bits.
+    """
+    cdef Py_ssize_t tw = nwords - w
+    cdef Py_ssize_t i
+    cdef uint64_t found = 0          # bits of word w that already have a pivot
+    cdef uint64_t remaining = colmask
+    cdef uint64_t bit, pending
+    cdef uint64_t* row
+    cdef uint64_t* pivot_row
+    cdef int b, j, p = 0
+    cdef int row_of_bit[64]          # pivot index (0..p-1) of each found bit
+    while remaining != 0 and r + p < nrows:
+        b = ctz64(remaining)
+        remaining &= remaining - 1
+        bit = (<uint64_t>1) << b
+        i = r + p
+        while i < nrows:
+            row = m + i * stride + w
+            # Pivot rows are mutually reduced, so XORing one only clears its own
+            # bit among `found`: the set bits can be read once up front.
+            pending = row[0] & found
+            while pending != 0:
+                xor_rows(row, m + (r + row_of_bit[ctz64(pending)]) * stride + w, tw)
+                pending &= pending - 1
+            if row[0] & bit:
+                break
+            i += 1
+        if i == nrows:
+            continue                  # no pivot in this column
+        pivot_row = m + (r + p) * stride + w
+        if i != r + p:
+            swap_rows(pivot_row, m + i * stride + w, tw)
+        # Keep the block's pivot rows reduced against each other (Jordan step).
+        for j in range(p):
+            row = m + (r + j) * stride + w
+            if row[0] & bit:
+                xor_rows(row, pivot_row, tw)
+        row_of_bit[b] = p
+        pivot_bits[p] = b
+        found |= bit
+        p += 1
+    return p
+
+
+cdef void apply_block_naive(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_ssize_t stride,
+                            Py_ssize_t r, int p, Py_ssize_t w, const int* pivot_bits) noexcept nogil:
+    """Clear the block's pivot columns from every other row by direct row XORs."""
+    cdef Py_ssize_t tw = nwords - w
+    cdef Py_ssize_t i
+    cdef uint64_t found = 0, pending
+    cdef uint64_t* row
+    cdef int j
+    cdef int row_of_bit[64]
+    for j in range(p):
+        found |= (<uint64_t>1) << pivot_bits[j]
+        row_of_bit[pivot_bits[j]] = j
+    for i in range(nrows):
+        if r <= i < r + p:
+            continue
+        row = m + i * stride + w
+        pending = row[0] & found
+        while pending != 0:
+            xor_rows(row, m + (r + row_of_bit[ctz64(pending)]) * stride + w, tw)
+            pending &= pending - 1
+
+
+cdef void build_tables(uint64_t* tables, const uint64_t* m, Py_ssize_t stride, Py_ssize_t r,
+                       uint64_t found, const int* row_of_bit, Py_ssize_t s,
+                       Py_ssize_t sw) noexcept nogil:
+    """Tables for words s..s+sw-1: row e of table t is the XOR of the pivot rows
+    whose pivot bits (in byte t of the block word) are the set bits of e.
+
+    Rows are built by doubling: once the rows for subsets of the first b bits
+    exist, adding bit b is one XOR per row (one row operation per table row, as
+    with a Gray-code walk).  Rows for selectors containing a non-pivot bit are
+    never read (selectors are masked by `found`) and are not built.
+    """
+    cdef int t, b, half, e
+    cdef int sub
+    cdef uint64_t* table
+    cdef const uint64_t* pivot_row
+    cdef Py_ssize_t k
+    for t in range(NTABLES):
+        table = tables + t * TABLE_ROWS * STRIPE_WORDS
+        for k in range(sw):
+            table[k] = 0
+        sub = <int>((found >> (t * TABLE_BITS)) & (TABLE_ROWS - 1))
+        for b in range(TABLE_BITS):
+            if not (sub >> b) & 1:
+                continue
+            pivot_row = m + (r + row_of_bit[t * TABLE_BITS + b]) * stride + s
+            half = 1 << b
+            for e in range(half):
+                if e & ~sub:
+                    continue
+                xor_to(table + (e | half) * STRIPE_WORDS, table + e * STRIPE_WORDS, pivot_row, sw)
+
+
+cdef void apply_block_m4r(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_ssize_t stride,
+                          Py_ssize_t r, int p, Py_ssize_t w, const int* pivot_bits,
+                          uint64_t* tables, uint64_t* selectors) noexcept nogil:
+    """Clear the block's pivot columns from every other row with 8 tables of 8 bits."""
+    cdef Py_ssize_t i, s, sw
+    cdef uint64_t found = 0, sel
+    cdef uint64_t* row
+    cdef int j
+    cdef int row_of_bit[64]
+    for j in range(p):
+        found |= (<uint64_t>1) << pivot_bits[j]
+        row_of_bit[pivot_bits[j]] = j
+    # Read every row's selector before the first stripe rewrites word w.
+    for i in range(nrows):
+        selectors[i] = m[i * stride + w] & found
+    for i in range(r, r + p):
+        selectors[i] = 0              # pivot rows stay as they are
+    s = w
+    while s < nwords:
+        sw = min(<Py_ssize_t>STRIPE_WORDS, nwords - s)
+        build_tables(tables, m, stride, r, found, row_of_bit, s, sw)
+        for i in range(nrows):
+            sel = selectors[i]
+            if sel == 0:
+                continue
+            row = m + i * stride + s
+            xor8_into(row,
+                      tables + ((0 * TABLE_ROWS) + ((sel >> 0) & 255)) * STRIPE_WORDS,
+                      tables + ((1 * TABLE_ROWS) + ((sel >> 8) & 255)) * STRIPE_WORDS,
+                      tables + ((2 * TABLE_ROWS) + ((sel >> 16) & 255)) * STRIPE_WORDS,
+                      tables + ((3 * TABLE_ROWS) + ((sel >> 24) & 255)) * STRIPE_WORDS,
+                      tables + ((4 * TABLE_ROWS) + ((sel >> 32) & 255)) * STRIPE_WORDS,
+                      tables + ((5 * TABLE_ROWS) + ((sel >> 40) & 255)) * STRIPE_WORDS,
+                      tables + ((6 * TABLE_ROWS) + ((sel >> 48) & 255)) * STRIPE_WORDS,
+                      tables + ((7 * TABLE_ROWS) + ((sel >> 56) & 255)) * STRIPE_WORDS,
+                      sw)
+        s += STRIPE_WORDS
+
+
+cdef Py_ssize_t rref_core(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_ssize_t stride,
+                          Py_ssize_t npivot_cols, int method, int64_t* pivots,
+                          uint64_t* tables, uint64_t* selectors) noexcept nogil:
+    """Reduced row echelon form in place; returns the rank, fills pivots[0:rank].
+
+    Invariant between blocks: rows 0..r-1 are the pivot rows found so far, in
+    increasing pivot order, and rows r.. are zero in every column before word w.
+    """
+    cdef Py_ssize_t r = 0, w
+    cdef Py_ssize_t npivot_words = words_for_bits(npivot_cols)
+    cdef uint64_t colmask
+    cdef int p, j
+    cdef int pivot_bits[64]
+    for w in range(npivot_words):
+        if r >= nrows:
+            break
+        colmask = tail_mask(npivot_cols) if w == npivot_words - 1 else ~(<uint64_t>0)
+        p = find_block_pivots(m, nrows, nwords, stride, r, w, colmask, pivot_bits)
+        if p == 0:
+            continue
+        for j in range(p):
+            pivots[r + j] = w * 64 + pivot_bits[j]
+        # Rows to update: all but the p pivot rows.  The tables pay off only
+        # when there are many (their cost is fixed per block).
+        if method == METHOD_M4R or (method == METHOD_AUTO and nrows - p >= MIN_TABLE_ROWS):
+            apply_block_m4r(m, nrows, nwords, stride, r, p, w, pivot_bits, tables, selectors)
+        else:
+            apply_block_naive(m, nrows, nwords, stride, r, p, w, pivot_bits)
+        r += p
+    return r
+
+
+cdef void null_space_core(const uint64_t* rref, Py_ssize_t stride, Py_ssize_t ncols,
+                          const int64_t* pivots, Py_ssize_t rank,
+                          uint64_t* basis, Py_ssize_t basis_stride) noexcept nogil:
+    """One basis vector per free column f: x[f] = 1, x[pivots[i]] = rref[i][f]."""
+    cdef Py_ssize_t f, i, k = 0, next_pivot = 0
+    cdef uint64_t* vec
+    for f in range(ncols):
+        if next_pivot < rank and pivots[next_pivot] == f:
+            next_pivot += 1
+            continue
+        vec = basis + k * basis_stride
+        set_bit(vec, f)
+        # Only pivot rows whose pivot precedes f can have a 1 in column f.
+        for i in range(next_pivot):
+            if get_bit(rref + i * stride, f):
+                set_bit(vec, pivots[i])
+        k += 1
+
+
+# ---------------------------------------------------------------------------
+# Argument checks (GIL held).
+
+cdef uint64_t[:, ::1] _packed_matrix(object matrix, str name, bint writable):
+    """A C-contiguous 2-D uint64 array as a memoryview, or a clear TypeError/ValueError."""
+    if not isinstance(matrix, np.ndarray):
+        raise TypeError(f"{name} must be a numpy.ndarray of dtype uint64, got {type(matrix).__name__}")
+    if matrix.dtype != np.uint64:
+        raise TypeError(f"{name} must have dtype uint64 (packed words), got {matrix.dtype}")
+    if matrix.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (rows, words), got {matrix.ndim}-D shape {matrix.shape}")
+    if not matrix.flags.c_contiguous:
+        raise ValueError(f"{name} must be C-contiguous (rows of consecutive words); "
+                         "pass numpy.ascontiguousarray(...) and copy the result back")
+    if writable and not matrix.flags.writeable:
+        raise ValueError(f"{name} is read-only; the elimination works in place")
+    if matrix.shape[0] == 0 or matrix.shape[1] == 0:
+        return None
+    return matrix
+
+
+cdef Py_ssize_t _check_ncols(object matrix, object ncols, str name) except -1:
+    """Check 0 <= ncols <= 64 * words per row and that every bit past ncols is zero."""
+    cdef Py_ssize_t n
+    if isinstance(ncols, bool) or not isinstance(ncols, (int, np.integer)):
+        raise TypeError(f"ncols must be an int, got {type(ncols).__name__}")
+    n = ncols
+    if n < 0:
+        raise ValueError(f"ncols must be >= 0, got {n}")
+    if n > 64 * matrix.shape[1]:
+        raise ValueError(f"ncols={n} does not fit in {matrix.shape[1]} words per row "
+                         f"(at most {64 * matrix.shape[1]} columns)")
+    nwords = words_for_bits(n)
+    if matrix.shape[0] > 0:
+        if nwords < matrix.shape[1] and np.any(matrix[:, nwords:]):
+            raise ValueError(f"{name} has bits set past column {n} (words after word {nwords - 1})")
+        if nwords > 0 and np.any(matrix[:, nwords - 1] & np.uint64(~tail_mask(n))):
+            raise ValueError(f"{name} has bits set past column {n} in word {nwords - 1}; "
+                             "the packed layout keeps them zero")
+    return n
+
+
+# ---------------------------------------------------------------------------
+# Python entry points.
+
+def rref_inplace(matrix, ncols, npivot_cols=-1, *, method="auto"):
+    """Reduced row echelon form of a packed GF(2) matrix, in place.
+
+    Args:
+        matrix: C-contiguous ``(nrows, nwords)`` uint64 array, one packed row per
+            row (bit j in word j // 64 at bit j % 64); bits past ``ncols`` zero.
+        ncols: number of columns, at most ``64 * nwords``.
+        npivot_cols: pivots are searched only among the first ``npivot_cols``
+            columns (default: all); row operations still act on all ``ncols``,
+            so ``[A | b]`` is eliminated with ``npivot_cols = ncols - 1``.
+        method: ``"auto"`` (default), ``"m4r"`` (always use the four-Russians
+            tables) or ``"naive"`` (plain Gauss-Jordan row XORs).  All give the
+            same result; the choice only affects speed.
+
+    Returns:
+        ``(rank, pivots)``: pivots is an int64 array of length rank, pivot row
+        i (row i after the call) has its leading 1 in column ``pivots[i]``,
+        increasing.  Rows ``rank..`` are zero in the first ``npivot_cols``
+        columns.
+
+    Raises:
+        TypeError: matrix is not a uint64 numpy array, or ncols not an int.
+        ValueError: wrong dimensions, not C-contiguous, read-only, sizes out
+            of range, or bits set past ``ncols``.
+
+    Example:
+        >>> import numpy as np
+        >>> m = np.array([[0b110], [0b011]], dtype=np.uint64)
+        >>> rank, pivots = rref_inplace(m, 3)
+        >>> rank, pivots.tolist(), m.ravel().tolist()
+        (2, [0, 1], [5, 6])
+    """
+    cdef uint64_t[:, ::1] view = _packed_matrix(matrix, "matrix", True)
+    cdef Py_ssize_t n = _check_ncols(matrix, ncols, "matrix")
+    cdef Py_ssize_t npiv, nrows = matrix.shape[0], stride = matrix.shape[1]
+    cdef Py_ssize_t nwords = words_for_bits(n), rank = 0
+    cdef int method_code
+    if isinstance(npivot_cols, bool) or not isinstance(npivot_cols, (int, np.integer)):
+        raise TypeError(f"npivot_cols must be an int, got {type(npivot_cols).__name__}")
+    npiv = npivot_cols
+    if npiv == -1:
+        npiv = n
+    if npiv < 0 or npiv > n:
+        raise ValueError(f"npivot_cols must be -1 or in 0..ncols={n}, got {npiv}")
+    if method not in _METHODS:
+        raise ValueError(f"method must be one of {sorted(_METHODS)}, got {method!r}")
+    method_code = _METHODS[method]
+    pivots = np.zeros(min(nrows, npiv), dtype=np.int64)
+    if nrows == 0 or npiv == 0:
+        return 0, pivots
+    # Scratch buffers (numpy owns them; the core borrows pointers): the stripe
+    # tables, 64-byte aligned so table rows start on cache lines, and one
+    # selector word per row.
+    cdef uint64_t[::1] table_buffer = np.empty(NTABLES * TABLE_ROWS * STRIPE_WORDS + 8, dtype=np.uint64)
+    cdef uint64_t[::1] selectors = np.empty(nrows, dtype=np.uint64)
+    cdef uint64_t* tables = &table_buffer[0]
+    tables += ((64 - (<size_t>tables & 63)) & 63) // 8
+    cdef int64_t[::1] pivot_view = pivots
+    with nogil:
+        rank = rref_core(&view[0, 0], nrows, nwords, stride, npiv, method_code,
+                         &pivot_view[0], tables, &selectors[0])
+    return int(rank), pivots[:rank].copy()
+
+
+def solve_inplace(aug, nvars):
+    """Solve ``A x = b`` over GF(2) from the packed augmented matrix ``[A | b]``.
+
+    Eliminates ``aug`` in place (it ends in reduced row echelon form) and reads
+    off one solution, with every free variable set to 0.
+
+    Args:
+        aug: C-contiguous ``(nrows, nwords)`` uint64 array of ``nvars + 1``
+            columns: A's columns, then b in column ``nvars``.
+        nvars: number of unknowns (columns of A).
+
+    Returns:
+        ``(consistent, x)``: x is a packed ``(words_for_bits(nvars),)`` uint64
+        array; when the system has no solution, consistent is False and x is
+        all zero.
+
+    Raises:
+        TypeError, ValueError: as for :func:`rref_inplace`.
+
+    Example:
+        >>> import numpy as np
+        >>> aug = np.array([[0b1011], [0b0110]], dtype=np.uint64)  # x0+x1=1, x1+x2=0
+        >>> ok, x = solve_inplace(aug, 3)
+        >>> bool(ok), x.tolist()
+        (True, [1])
+    """
+    if isinstance(nvars, bool) or not isinstance(nvars, (int, np.integer)) or nvars < 0:
+        raise ValueError(f"nvars must be an int >= 0, got {nvars!r}")
+    rank, pivots = rref_inplace(aug, nvars + 1, nvars)
+    x = np.zeros(words_for_bits(nvars), dtype=np.uint64)
+    rhs_word, rhs_bit = divmod(int(nvars), 64)
+    column_b = (aug[:, rhs_word] >> np.uint64(rhs_bit)) & np.uint64(1)
+    if column_b[rank:].any():
+        return False, x
+    # Pivot row i says x[pivots[i]] = b_i (free variables are 0).
+    chosen = pivots[column_b[:rank].astype(bool)]
+    np.bitwise_or.at(x, chosen // 64, np.left_shift(np.uint64(1), (chosen % 64).astype(np.uint64)))
+    return True, x
+
+
+def null_space(rref, ncols, pivots):
+    """Basis of the null space of a matrix from its reduced row echelon form.
+
+    Args:
+        rref: packed ``(nrows, nwords)`` uint64 matrix in reduced row echelon
+            form, as left by :func:`rref_inplace` (pivot rows first).
+        ncols: number of columns.
+        pivots: the pivot columns returned by :func:`rref_inplace`.
+
+    Returns:
+        ``(ncols - rank, words_for_bits(ncols))`` uint64 array, one packed
+        basis vector per free column f (increasing): x[f] = 1, the other free
+        variables 0, and the pivot variables that make ``A x = 0``.
+
+    Raises:
+        TypeError, ValueError: bad arrays, or pivots that do not fit the matrix.
+
+    Example:
+        >>> import numpy as np
+        >>> m = np.array([[0b011], [0b110]], dtype=np.uint64)  # x0+x1=0, x1+x2=0
+        >>> rank, pivots = rref_inplace(m, 3)
+        >>> null_space(m, 3, pivots).tolist()
+        [[7]]
+    """
+    cdef const uint64_t[:, ::1] view
+    cdef int64_t[::1] pivot_view
+    cdef uint64_t[:, ::1] basis_view
+    _packed_matrix(rref, "rref", False)
+    cdef Py_ssize_t n = _check_ncols(rref, ncols, "rref")
+    piv = np.ascontiguousarray(pivots, dtype=np.int64)
+    if piv.ndim != 1:
+        raise ValueError(f"pivots must be 1-D, got shape {piv.shape}")
+    cdef Py_ssize_t rank = piv.shape[0]
+    if rank > rref.shape[0] or rank > n:
+        raise ValueError(f"{rank} pivots do not fit a {rref.shape[0]}-row, {n}-column matrix")
+    if rank and (piv[0] < 0 or piv[-1] >= n or np.any(np.diff(piv) <= 0)):
+        raise ValueError("pivots must be increasing column indices in 0..ncols-1")
+    basis = np.zeros((n - rank, words_for_bits(n)), dtype=np.uint64)
+    if n - rank == 0:
+        return basis
+    view = rref
+    pivot_view = piv if rank else np.zeros(1, dtype=np.int64)
+    basis_view = basis
+    with nogil:
+        null_space_core(&view[0, 0] if rank else NULL, view.shape[1], n, &pivot_view[0], rank,
+                        &basis_view[0, 0], basis_view.shape[1])
+    return basis
