@@ -1,0 +1,57 @@
+"""Benchmarks of the packed GF(2) elimination kernel at every SIMD level.
+
+Run:  python -m pytest bench/bench_gf2elim.py --benchmark-only -m "not slow"
+      python -m pytest bench/bench_gf2elim.py --benchmark-only            (adds 10,000)
+
+Each round eliminates a fresh copy of a seeded random n x (n+1) system (an
+augmented [A | b]); the copy is made in the untimed setup.  The rate reported in
+extra_info counts the word-level work of plain Gauss-Jordan elimination,
+n^2 (n+1) / 2 bit operations, so it is comparable across sizes and with other
+libraries (M4RI: bench/baselines/run_m4ri.sh).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lightsout._dispatch import available_levels, kernel_module
+from lightsout._packing import words_for_bits
+
+
+def random_system(n: int, seed: int = 20261121) -> np.ndarray:
+    """Packed random n x (n+1) matrix, bits past column n zero."""
+    ncols = n + 1
+    nwords = words_for_bits(ncols)
+    rng = np.random.default_rng(seed)
+    words = rng.integers(0, np.iinfo(np.uint64).max, size=(n, nwords), dtype=np.uint64, endpoint=True)
+    if ncols % 64:
+        words[:, -1] &= np.uint64((1 << (ncols % 64)) - 1)
+    return words
+
+
+def run_rref(benchmark, level: str, n: int, rounds: int) -> None:
+    kernel = kernel_module("_gf2elim", level)
+    source = random_system(n)
+
+    def fresh_copy():
+        return (source.copy(), n + 1), {}
+
+    rank, _ = benchmark.pedantic(kernel.rref_inplace, setup=fresh_copy, rounds=rounds, iterations=1)
+    seconds = benchmark.stats.stats.min
+    bit_ops = n * n * (n + 1) / 2
+    benchmark.extra_info.update(
+        level=level, n=n, rank=rank, seconds_min=seconds, bit_ops_per_s=bit_ops / seconds
+    )
+
+
+@pytest.mark.parametrize("level", available_levels())
+def test_gf2elim_rref_4096(benchmark, level):
+    benchmark.group = "gf2elim_rref_4096"
+    run_rref(benchmark, level, 4096, rounds=10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", available_levels())
+def test_gf2elim_rref_10000(benchmark, level):
+    benchmark.group = "gf2elim_rref_10000"
+    run_rref(benchmark, level, 10_000, rounds=5)

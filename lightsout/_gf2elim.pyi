@@ -1,0 +1,17 @@
+"""Type stub for the compiled GF(2) elimination kernels (lightsout._gf2elim and its SIMD builds)."""
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+def rref_inplace(
+    matrix: npt.NDArray[np.uint64],
+    ncols: int,
+    npivot_cols: int = -1,
+    *,
+    method: Literal["auto", "m4r", "naive"] = "auto",
+) -> tuple[int, npt.NDArray[np.int64]]: ...
+def solve_inplace(aug: npt.NDArray[np.uint64], nvars: int) -> tuple[bool, npt.NDArray[np.uint64]]: ...
+def null_space(
+    rref: npt.NDArray[np.uint64], ncols: int, pivots: npt.ArrayLike
+) -> npt.NDArray[np.uint64]: ...

@@ -1,0 +1,137 @@
+"""Tests of the public GF(2) linear-algebra API, lightsout.gf2.
+
+Results are checked against the slow Python RREF of tests/test_gf2elim.py and
+tests/oracle.py, and by substitution (a @ x == b, a @ basis == 0, mod 2).
+"""
+from __future__ import annotations
+
+import doctest
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_gf2elim import slow_rref
+
+import lightsout.gf2 as gf2
+import oracle
+from lightsout._dispatch import available_levels
+from lightsout._errors import InvalidBoardError, InvalidTypeError, LightsOutError
+
+
+@pytest.fixture
+def at_level(simd_level, monkeypatch):
+    """Run the public API on the simd_level build of the kernel."""
+    monkeypatch.setenv("LIGHTSOUT_SIMD", simd_level)
+    return simd_level
+
+
+def mod2_product(a, x) -> np.ndarray:
+    return (np.asarray(a, dtype=np.int64) @ np.asarray(x, dtype=np.int64)) % 2
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 5), (64, 65), (130, 129), (129, 300), (300, 257)])
+def test_rank_rref_null_space_solve(at_level, shape):
+    rng = np.random.default_rng(shape[0] * 31 + shape[1])
+    a = rng.integers(0, 2, shape)
+    if shape[0] >= 3:
+        a[2] = a[0] ^ a[1]  # rank deficient, so the null space and inconsistency show up
+    reduced, pivots = slow_rref(a)
+    assert gf2.rank(a) == len(pivots) == oracle.gf2_rank(a)
+    got_reduced, got_pivots = gf2.rref(a)
+    assert got_reduced.dtype == bool and (got_reduced == reduced).all()
+    assert got_pivots.tolist() == pivots
+    basis = gf2.null_space(a)
+    assert basis.shape == (shape[1] - len(pivots), shape[1]) and basis.dtype == bool
+    assert not mod2_product(a, basis.T).any()
+    b = mod2_product(a, rng.integers(0, 2, shape[1]))
+    x = gf2.solve(a, b)
+    assert x.shape == (shape[1],) and x.dtype == bool
+    assert (mod2_product(a, x) == b).all()
+    if shape[0] >= 3:
+        b[2] ^= 1
+        with pytest.raises(gf2.NoSolutionError):
+            gf2.solve(a, b)
+
+
+def test_accepts_bools_and_ints_alike():
+    ints = [[1, 0, 1], [0, 1, 1]]
+    bools = np.array(ints, dtype=bool)
+    assert gf2.rank(ints) == gf2.rank(bools) == gf2.rank(np.array(ints, dtype=np.uint8)) == 2
+    assert (gf2.solve(ints, [1, 1]) == gf2.solve(bools, np.array([True, True]))).all()
+
+
+def test_empty_matrices():
+    assert gf2.rank(np.zeros((0, 4))) == 0
+    assert gf2.null_space(np.zeros((0, 4), dtype=int)).shape == (4, 4)
+    reduced, pivots = gf2.rref(np.zeros((3, 0), dtype=int))
+    assert reduced.shape == (3, 0) and pivots.shape == (0,)
+    assert gf2.solve(np.zeros((0, 2), dtype=int), []).tolist() == [False, False]
+    with pytest.raises(gf2.NoSolutionError):
+        gf2.solve(np.zeros((1, 0), dtype=int), [1])
+
+
+def test_no_solution_error_is_a_value_error():
+    with pytest.raises(ValueError, match="no solution") as info:
+        gf2.solve([[1, 1], [1, 1]], [1, 0])
+    assert isinstance(info.value, LightsOutError)
+
+
+@pytest.mark.parametrize("function", [gf2.rank, gf2.rref, gf2.null_space])
+def test_rejects_bad_matrices(function):
+    with pytest.raises(InvalidBoardError, match="0 and 1"):
+        function([[0, 2], [1, 1]])
+    with pytest.raises(InvalidBoardError, match="2-D"):
+        function([1, 0, 1])
+    with pytest.raises(InvalidBoardError, match="2-D"):
+        function(np.zeros((2, 2, 2), dtype=int))
+    with pytest.raises(InvalidTypeError):
+        function([["a", "b"]])
+    with pytest.raises(InvalidBoardError):
+        function([[1, 0], [1]])  # ragged
+
+
+def test_solve_rejects_bad_right_hand_sides():
+    a = [[1, 0], [0, 1]]
+    with pytest.raises(InvalidBoardError, match="length 3"):
+        gf2.solve(a, [1, 0, 1])
+    with pytest.raises(InvalidBoardError, match="1-D"):
+        gf2.solve(a, [[1], [0]])
+    with pytest.raises(InvalidBoardError, match="0 and 1"):
+        gf2.solve(a, [1, 5])
+    with pytest.raises(InvalidTypeError):
+        gf2.solve(a, ["x", "y"])
+
+
+small_matrices = st.tuples(st.integers(1, 20), st.integers(1, 80), st.integers(0, 2**32 - 1)).map(
+    lambda args: np.random.default_rng(args[2]).integers(0, 2, (args[0], args[1]))
+)
+
+
+@pytest.mark.parametrize("level", available_levels())
+@settings(max_examples=50, deadline=None)
+@given(a=small_matrices, seed=st.integers(0, 2**32 - 1))
+def test_property_public_api(level, a, seed):
+    with pytest.MonkeyPatch.context() as patch:  # hypothesis and function-scoped fixtures do not mix
+        patch.setenv("LIGHTSOUT_SIMD", level)
+        reduced, pivots = slow_rref(a)
+        assert gf2.rank(a) == len(pivots)
+        got, got_pivots = gf2.rref(a)
+        assert (got == reduced).all() and got_pivots.tolist() == pivots
+        basis = gf2.null_space(a)
+        assert basis.shape[0] == a.shape[1] - len(pivots)
+        assert not mod2_product(a, basis.T).any()
+        if basis.shape[0]:
+            assert oracle.gf2_rank(basis) == basis.shape[0]  # independent
+        b = np.random.default_rng(seed).integers(0, 2, a.shape[0])
+        solvable = oracle.gf2_rank(np.column_stack([a, b])) == len(pivots)
+        if solvable:
+            assert (mod2_product(a, gf2.solve(a, b)) == b).all()
+        else:
+            with pytest.raises(gf2.NoSolutionError):
+                gf2.solve(a, b)
+
+
+def test_docstring_examples():
+    failures, attempted = doctest.testmod(gf2, verbose=False)
+    assert attempted > 0 and failures == 0

@@ -1,0 +1,334 @@
+"""Tests of the packed GF(2) elimination kernel (lightsout._gf2elim and its SIMD builds).
+
+Every result is checked against a slow, obviously correct reduced row echelon
+form written below in plain Python (rows as Python ints), and ranks against
+tests/oracle.py.  Each kernel test runs at every SIMD level this machine has and
+at the awkward widths of conftest.AWKWARD_BITS.
+"""
+from __future__ import annotations
+
+import doctest
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from conftest import AWKWARD_BITS
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import oracle
+from lightsout._dispatch import available_levels, kernel_module
+from lightsout._packing import pack_rows, unpack_rows, words_for_bits
+
+METHODS = ("auto", "m4r", "naive")
+SENTINEL = np.uint64(0xA5C3_F00D_DEAD_BEEF)
+
+
+# ---------------------------------------------------------------------------
+# The slow reference: textbook Gauss-Jordan, one row a Python int (bit j = column j).
+
+def slow_rref(bits, npivot_cols: int | None = None) -> tuple[np.ndarray, list[int]]:
+    """Reduced row echelon form of a 0/1 matrix, pivots searched in the first npivot_cols columns."""
+    bits = np.asarray(bits, dtype=bool)
+    nrows, ncols = bits.shape
+    npivot_cols = ncols if npivot_cols is None else npivot_cols
+    rows = [sum(1 << int(j) for j in np.flatnonzero(row)) for row in bits]
+    rank, pivots = 0, []
+    for col in range(npivot_cols):
+        found = next((i for i in range(rank, nrows) if rows[i] >> col & 1), None)
+        if found is None:
+            continue
+        rows[rank], rows[found] = rows[found], rows[rank]
+        for i in range(nrows):
+            if i != rank and rows[i] >> col & 1:
+                rows[i] ^= rows[rank]
+        pivots.append(col)
+        rank += 1
+    out = np.array([[row >> j & 1 for j in range(ncols)] for row in rows], dtype=bool)
+    return out.reshape(nrows, ncols), pivots
+
+
+def random_bits(rng: np.random.Generator, nrows: int, ncols: int, density: float = 0.5) -> np.ndarray:
+    """Random 0/1 matrix with some dependent rows, so that rank < nrows and some columns lack pivots."""
+    bits = rng.random((nrows, ncols)) < density
+    if nrows >= 4:
+        bits[nrows // 2] = bits[0] ^ bits[1]          # a dependent row
+        bits[-1] = bits[1] ^ bits[2] ^ bits[nrows // 2]
+    if ncols >= 3:
+        bits[:, ncols // 3] = 0                        # a column without a pivot
+    return bits
+
+
+@lru_cache(maxsize=None)
+def awkward_case(ncols: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """A seeded matrix of width ncols and its reference RREF (cached across levels and methods)."""
+    rng = np.random.default_rng(1000 + ncols)
+    # Enough rows that the four-Russians tables are used (>= MIN_TABLE_ROWS rows to update).
+    nrows = 200 if ncols >= 257 else 150
+    bits = random_bits(rng, nrows, ncols)
+    reduced, pivots = slow_rref(bits)
+    return bits, reduced, pivots
+
+
+def guarded(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Copy packed rows into the middle of a buffer with one sentinel row before and after.
+
+    Returns (buffer, middle view); the view is C-contiguous, so the kernel
+    accepts it, and anything written outside its rows shows in the sentinels.
+    """
+    nrows, nwords = packed.shape
+    buffer = np.full((nrows + 2, nwords), SENTINEL, dtype=np.uint64)
+    buffer[1:-1] = packed
+    return buffer, buffer[1:-1]
+
+
+def assert_sentinels_intact(buffer: np.ndarray) -> None:
+    assert (buffer[0] == SENTINEL).all() and (buffer[-1] == SENTINEL).all(), "kernel wrote outside its rows"
+
+
+def run_rref(level: str, bits: np.ndarray, npivot_cols: int = -1, method: str = "auto"):
+    """rref_inplace on a guarded packed copy of bits; returns (rank, pivots, reduced bits)."""
+    ncols = bits.shape[1]
+    buffer, middle = guarded(pack_rows(bits))
+    rank, pivots = kernel_module("_gf2elim", level).rref_inplace(middle, ncols, npivot_cols, method=method)
+    assert_sentinels_intact(buffer)
+    assert pivots.dtype == np.int64
+    return rank, pivots.tolist(), unpack_rows(middle, ncols) if middle.size else np.zeros(bits.shape, bool)
+
+
+# ---------------------------------------------------------------------------
+# Elimination.
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("ncols", AWKWARD_BITS)
+def test_rref_matches_slow_reference(simd_level, ncols, method):
+    bits, reduced, pivots = awkward_case(ncols)
+    rank, got_pivots, got = run_rref(simd_level, bits, method=method)
+    assert rank == len(pivots)
+    assert got_pivots == pivots
+    assert (got == reduced).all()
+
+
+@pytest.mark.parametrize("ncols", [c for c in AWKWARD_BITS if c <= 257])
+def test_rank_matches_oracle(simd_level, ncols):
+    bits, _, _ = awkward_case(ncols)
+    rank, _, _ = run_rref(simd_level, bits)
+    assert rank == oracle.gf2_rank(bits)
+
+
+@pytest.mark.parametrize(
+    "shape, density",
+    [((1, 1), 0.5), ((5, 1000), 0.5), ((700, 65), 0.5), ((300, 300), 0.02), ((129, 128), 0.98), ((260, 257), 0.5)],
+)
+def test_rref_shapes_and_densities(simd_level, shape, density):
+    rng = np.random.default_rng(shape[0] * 7919 + shape[1])
+    bits = random_bits(rng, *shape, density=density)
+    reduced, pivots = slow_rref(bits)
+    for method in METHODS:
+        rank, got_pivots, got = run_rref(simd_level, bits, method=method)
+        assert (rank, got_pivots) == (len(pivots), pivots)
+        assert (got == reduced).all()
+
+
+def test_rref_low_rank_product(simd_level):
+    # rank <= 40 on a 300 x 257 matrix: most columns have no pivot, most rows end zero.
+    rng = np.random.default_rng(7)
+    left = rng.integers(0, 2, (300, 40))
+    right = rng.integers(0, 2, (40, 257))
+    bits = (left @ right) % 2 == 1
+    reduced, pivots = slow_rref(bits)
+    rank, got_pivots, got = run_rref(simd_level, bits)
+    assert (rank, got_pivots) == (len(pivots), pivots)
+    assert (got == reduced).all()
+
+
+@pytest.mark.parametrize("ncols", [2, 64, 65, 129, 257])
+def test_rref_restricted_pivot_columns(simd_level, ncols):
+    # Augmented systems: pivots only among the first ncols-1 columns; the last is carried along.
+    bits, _, _ = awkward_case(ncols)
+    for npivot_cols in (ncols - 1, ncols // 2, 0):
+        reduced, pivots = slow_rref(bits, npivot_cols)
+        rank, got_pivots, got = run_rref(simd_level, bits, npivot_cols)
+        assert (rank, got_pivots) == (len(pivots), pivots)
+        assert (got == reduced).all()
+
+
+def test_rref_leaves_extra_words_alone(simd_level):
+    # A row may have more words than ncols needs; those words are outside the matrix.
+    rng = np.random.default_rng(3)
+    bits = random_bits(rng, 130, 65)
+    packed = np.zeros((130, 4), dtype=np.uint64)
+    packed[:, :2] = pack_rows(bits)
+    rank, pivots = kernel_module("_gf2elim", simd_level).rref_inplace(packed, 65)
+    reduced, expected = slow_rref(bits)
+    assert (rank, pivots.tolist()) == (len(expected), expected)
+    assert (unpack_rows(packed[:, :2].copy(), 65) == reduced).all()
+    assert not packed[:, 2:].any()
+
+
+def test_rref_empty_matrices(simd_level):
+    kernel = kernel_module("_gf2elim", simd_level)
+    for shape, ncols in (((0, 2), 100), ((3, 0), 0), ((3, 2), 0), ((0, 0), 0)):
+        rank, pivots = kernel.rref_inplace(np.zeros(shape, dtype=np.uint64), ncols)
+        assert rank == 0 and pivots.shape == (0,)
+
+
+# ---------------------------------------------------------------------------
+# Solving and null spaces.
+
+def check_solution(bits: np.ndarray, rhs: np.ndarray, x_words: np.ndarray) -> None:
+    x = unpack_rows(x_words.reshape(1, -1), bits.shape[1])[0] if x_words.size else np.zeros(0, bool)
+    assert ((bits.astype(np.int64) @ x) % 2 == rhs).all()
+
+
+@pytest.mark.parametrize("ncols", AWKWARD_BITS)
+def test_solve_inplace(simd_level, ncols):
+    kernel = kernel_module("_gf2elim", simd_level)
+    rng = np.random.default_rng(50 + ncols)
+    bits = random_bits(rng, min(ncols + 3, 150), ncols)
+    # A right-hand side in the column space: consistent.
+    rhs = (bits.astype(np.int64) @ rng.integers(0, 2, ncols)) % 2 == 1
+    buffer, aug = guarded(pack_rows(np.column_stack([bits, rhs])))
+    consistent, x = kernel.solve_inplace(aug, ncols)
+    assert_sentinels_intact(buffer)
+    assert consistent and x.shape == (words_for_bits(ncols),)
+    check_solution(bits, rhs, x)
+    # Breaking a dependent row's right-hand side makes it inconsistent (rows 0, 1 and nrows//2).
+    if bits.shape[0] >= 4:
+        rhs[bits.shape[0] // 2] ^= True
+        consistent, x = kernel.solve_inplace(pack_rows(np.column_stack([bits, rhs])), ncols)
+        assert not consistent and not x.any()
+
+
+@pytest.mark.parametrize("ncols", AWKWARD_BITS)
+def test_null_space(simd_level, ncols):
+    kernel = kernel_module("_gf2elim", simd_level)
+    bits, _, pivots = awkward_case(ncols)
+    packed = pack_rows(bits)
+    rank, got_pivots = kernel.rref_inplace(packed, ncols)
+    basis_words = kernel.null_space(packed, ncols, got_pivots)
+    assert basis_words.shape == (ncols - rank, words_for_bits(ncols))
+    basis = unpack_rows(basis_words, ncols) if basis_words.size else np.zeros((0, ncols), bool)
+    assert not ((bits.astype(np.int64) @ basis.T.astype(np.int64)) % 2).any()  # annihilated
+    free = [c for c in range(ncols) if c not in set(pivots)]
+    assert (basis[:, free] == np.eye(len(free), dtype=bool)).all()  # standard basis, so independent
+
+
+# ---------------------------------------------------------------------------
+# Hypothesis: random small matrices against the slow reference.
+
+small_matrices = st.tuples(st.integers(0, 24), st.integers(0, 140), st.integers(0, 2**32 - 1)).map(
+    lambda args: (np.random.default_rng(args[2]).random((args[0], args[1])) < 0.5)
+)
+
+
+@pytest.mark.parametrize("level", available_levels())
+@settings(max_examples=60, deadline=None)
+@given(bits=small_matrices, method=st.sampled_from(METHODS))
+def test_property_rref(level, bits, method):
+    reduced, pivots = slow_rref(bits)
+    rank, got_pivots, got = run_rref(level, bits, method=method)
+    assert (rank, got_pivots) == (len(pivots), pivots)
+    assert (got == reduced).all()
+    assert rank == oracle.gf2_rank(bits) if bits.size else rank == 0
+
+
+@pytest.mark.parametrize("level", available_levels())
+@settings(max_examples=60, deadline=None)
+@given(bits=small_matrices, seed=st.integers(0, 2**32 - 1))
+def test_property_solve_and_null_space(level, bits, seed):
+    kernel = kernel_module("_gf2elim", level)
+    nrows, ncols = bits.shape
+    rng = np.random.default_rng(seed)
+    rhs = rng.random(nrows) < 0.5
+    consistent, x = kernel.solve_inplace(pack_rows(np.column_stack([bits, rhs])), ncols)
+    in_column_space = oracle.gf2_rank(np.column_stack([bits, rhs])) == (oracle.gf2_rank(bits) if bits.size else 0)
+    assert consistent == in_column_space
+    if consistent:
+        check_solution(bits, rhs, x)
+    packed = pack_rows(bits)
+    rank, pivots = kernel.rref_inplace(packed, ncols)
+    basis_words = kernel.null_space(packed, ncols, pivots)
+    assert basis_words.shape[0] == ncols - rank
+    if basis_words.shape[0]:
+        basis = unpack_rows(basis_words, ncols)
+        assert not ((bits.astype(np.int64) @ basis.T.astype(np.int64)) % 2).any()
+        assert oracle.gf2_rank(basis) == ncols - rank
+
+
+# ---------------------------------------------------------------------------
+# Bad arguments.
+
+@pytest.fixture
+def kernel(simd_level):
+    return kernel_module("_gf2elim", simd_level)
+
+
+def test_rejects_wrong_types(kernel):
+    with pytest.raises(TypeError, match="dtype uint64"):
+        kernel.rref_inplace(np.zeros((2, 1), dtype=np.int64), 3)
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        kernel.rref_inplace([[1, 2]], 3)
+    with pytest.raises(TypeError, match="ncols must be an int"):
+        kernel.rref_inplace(np.zeros((2, 1), dtype=np.uint64), 3.0)
+    with pytest.raises(TypeError, match="npivot_cols must be an int"):
+        kernel.rref_inplace(np.zeros((2, 1), dtype=np.uint64), 3, None)
+
+
+def test_rejects_bad_shapes_and_layouts(kernel):
+    with pytest.raises(ValueError, match="2-D"):
+        kernel.rref_inplace(np.zeros((2, 2, 1), dtype=np.uint64), 3)
+    with pytest.raises(ValueError, match="2-D"):
+        kernel.rref_inplace(np.zeros(4, dtype=np.uint64), 3)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        kernel.rref_inplace(np.zeros((4, 4), dtype=np.uint64)[:, ::2], 3)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        kernel.rref_inplace(np.zeros((4, 4), dtype=np.uint64, order="F"), 3)
+    read_only = np.zeros((2, 1), dtype=np.uint64)
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        kernel.rref_inplace(read_only, 3)
+
+
+def test_rejects_bad_sizes(kernel):
+    matrix = np.zeros((2, 2), dtype=np.uint64)
+    with pytest.raises(ValueError, match="does not fit"):
+        kernel.rref_inplace(matrix, 129)
+    with pytest.raises(ValueError, match=">= 0"):
+        kernel.rref_inplace(matrix, -1)
+    with pytest.raises(ValueError, match="npivot_cols"):
+        kernel.rref_inplace(matrix, 100, 101)
+    with pytest.raises(ValueError, match="npivot_cols"):
+        kernel.rref_inplace(matrix, 100, -2)
+    with pytest.raises(ValueError, match="method"):
+        kernel.rref_inplace(matrix, 100, method="strassen")
+    with pytest.raises(ValueError, match="nvars"):
+        kernel.solve_inplace(matrix, -1)
+
+
+def test_rejects_bits_past_ncols(kernel):
+    matrix = np.zeros((2, 2), dtype=np.uint64)
+    matrix[1, 1] = np.uint64(1) << np.uint64(6)  # column 70
+    with pytest.raises(ValueError, match="past column 70"):
+        kernel.rref_inplace(matrix.copy(), 70)
+    with pytest.raises(ValueError, match="past column 64"):
+        kernel.rref_inplace(matrix.copy(), 64)
+    kernel.rref_inplace(matrix, 71)  # fine once column 70 is inside
+
+
+def test_null_space_rejects_bad_pivots(kernel):
+    matrix = pack_rows([[1, 0, 1], [0, 1, 1]])
+    with pytest.raises(ValueError, match="increasing"):
+        kernel.null_space(matrix, 3, [1, 0])
+    with pytest.raises(ValueError, match="increasing"):
+        kernel.null_space(matrix, 3, [0, 3])
+    with pytest.raises(ValueError, match="do not fit"):
+        kernel.null_space(matrix, 3, [0, 1, 2])
+    with pytest.raises(ValueError, match="1-D"):
+        kernel.null_space(matrix, 3, [[0, 1]])
+
+
+def test_docstring_examples(simd_level):
+    module = kernel_module("_gf2elim", simd_level)
+    failures, attempted = doctest.testmod(module, verbose=False)
+    assert attempted > 0 and failures == 0
