@@ -128,52 +128,78 @@ _METHODS = {"auto": METHOD_AUTO, "m4r": METHOD_M4R, "naive": METHOD_NAIVE}
 # Cores (no GIL, no Python objects).
 
 cdef int find_block_pivots(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_ssize_t stride,
-                           Py_ssize_t r, Py_ssize_t w, uint64_t colmask, int* pivot_bits) noexcept nogil:
+                           Py_ssize_t r, Py_ssize_t w, uint64_t colmask, int* pivot_bits,
+                           uint64_t* block_words) noexcept nogil:
     """Gauss-Jordan on rows r.. for the columns of word w picked by colmask.
 
-    Rows r.. are zero before word w, so every operation here touches words
-    w..nwords-1 only.  Candidate rows are reduced lazily: a row is reduced by
-    the pivots found so far just before its bit is tested, and stays reduced,
-    so a later scan only applies the pivots found since.  Returns p, the number
-    of pivots found; they are now rows r..r+p-1, pivot j in bit pivot_bits[j]
-    of word w, increasing, and reduced against each other in those bits.
+    Rows r.. are zero before word w, so every row operation here touches words
+    w..nwords-1 only.  A candidate row is tested without being changed: its
+    word w reduced by the pivots found so far is one scalar XOR per pivot, and
+    block_words keeps that reduced word contiguously for the next scan.  Only a row that
+    becomes a pivot is reduced in full; the others are left for the block
+    update, which applies the same combination.  So a column without a pivot
+    costs a scan of scalars, not a row operation per remaining row.
+
+    Returns p, the number of pivots found; they are now rows r..r+p-1, pivot j
+    in bit pivot_bits[j] of word w, increasing, and reduced against each other
+    in those bits.
     """
     cdef Py_ssize_t tw = nwords - w
-    cdef Py_ssize_t i
-    cdef uint64_t found = 0          # bits of word w that already have a pivot
+    cdef Py_ssize_t i, gathered = r   # block_words[r:gathered] hold word w of those rows
+    cdef uint64_t found = 0           # bits of word w that already have a pivot
     cdef uint64_t remaining = colmask
-    cdef uint64_t bit, pending
+    cdef uint64_t bit, pending, v, seen
     cdef uint64_t* row
     cdef uint64_t* pivot_row
     cdef int b, j, p = 0
-    cdef int row_of_bit[64]          # pivot index (0..p-1) of each found bit
+    cdef int row_of_bit[64]           # pivot index (0..p-1) of each found bit
+    cdef uint64_t pivot_word[64]      # word w of each pivot row, kept current
     while remaining != 0 and r + p < nrows:
         b = ctz64(remaining)
         remaining &= remaining - 1
         bit = (<uint64_t>1) << b
+        seen = 0
         i = r + p
         while i < nrows:
-            row = m + i * stride + w
+            if i == gathered:         # gather lazily: most blocks look at few rows
+                while gathered < nrows and gathered < i + 64:
+                    block_words[gathered] = m[gathered * stride + w]
+                    gathered += 1
+            v = block_words[i]
             # Pivot rows are mutually reduced, so XORing one only clears its own
             # bit among `found`: the set bits can be read once up front.
-            pending = row[0] & found
+            pending = v & found
             while pending != 0:
-                xor_rows(row, m + (r + row_of_bit[ctz64(pending)]) * stride + w, tw)
+                v ^= pivot_word[row_of_bit[ctz64(pending)]]
                 pending &= pending - 1
-            if row[0] & bit:
+            # Still x[w] plus a combination of pivot rows, now zero in `found`,
+            # so a later scan only applies pivots found after this one.
+            block_words[i] = v
+            seen |= v
+            if v & bit:
                 break
             i += 1
         if i == nrows:
-            continue                  # no pivot in this column
+            # No pivot in this column.  Every candidate was scanned: a later
+            # column with no 1 among them cannot get one (new pivot rows are
+            # zero there too), so drop those columns now.
+            remaining &= seen
+            continue
         pivot_row = m + (r + p) * stride + w
         if i != r + p:
             swap_rows(pivot_row, m + i * stride + w, tw)
+            block_words[i] = block_words[r + p]
+        pending = pivot_row[0] & found
+        while pending != 0:
+            xor_rows(pivot_row, m + (r + row_of_bit[ctz64(pending)]) * stride + w, tw)
+            pending &= pending - 1
         # Keep the block's pivot rows reduced against each other (Jordan step).
         for j in range(p):
-            row = m + (r + j) * stride + w
-            if row[0] & bit:
-                xor_rows(row, pivot_row, tw)
+            if pivot_word[j] & bit:
+                xor_rows(m + (r + j) * stride + w, pivot_row, tw)
+                pivot_word[j] ^= pivot_row[0]
         row_of_bit[b] = p
+        pivot_word[p] = pivot_row[0]
         pivot_bits[p] = b
         found |= bit
         p += 1
@@ -292,7 +318,7 @@ cdef Py_ssize_t rref_core(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_s
         if r >= nrows:
             break
         colmask = tail_mask(npivot_cols) if w == npivot_words - 1 else ~(<uint64_t>0)
-        p = find_block_pivots(m, nrows, nwords, stride, r, w, colmask, pivot_bits)
+        p = find_block_pivots(m, nrows, nwords, stride, r, w, colmask, pivot_bits, selectors)
         if p == 0:
             continue
         for j in range(p):
@@ -510,7 +536,7 @@ def null_space(rref, ncols, pivots):
     cdef Py_ssize_t rank = piv.shape[0]
     if rank > rref.shape[0] or rank > n:
         raise ValueError(f"{rank} pivots do not fit a {rref.shape[0]}-row, {n}-column matrix")
-    if rank and (piv[0] < 0 or piv[-1] >= n or np.any(np.diff(piv) <= 0)):
+    if rank and (piv[0] < 0 or piv[rank - 1] >= n or np.any(np.diff(piv) <= 0)):
         raise ValueError("pivots must be increasing column indices in 0..ncols-1")
     basis = np.zeros((n - rank, words_for_bits(n)), dtype=np.uint64)
     if n - rank == 0:

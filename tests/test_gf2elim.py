@@ -142,6 +142,33 @@ def test_rref_low_rank_product(simd_level):
     assert (got == reduced).all()
 
 
+@pytest.mark.parametrize(
+    "structure", ["every_other_column_zero", "bottom_half_zero", "identity", "all_ones", "zero", "lower_triangle"]
+)
+def test_rref_structured_matrices(simd_level, structure):
+    # Shapes that exercise the pivot search's pruning (columns or rows with no pivot left).
+    rng = np.random.default_rng(11)
+    nrows, ncols = 300, 257
+    bits = rng.random((nrows, ncols)) < 0.5
+    if structure == "every_other_column_zero":
+        bits[:, 1::2] = False
+    elif structure == "bottom_half_zero":
+        bits[nrows // 2 :] = False
+    elif structure == "identity":
+        bits = np.eye(nrows, ncols, dtype=bool)
+    elif structure == "all_ones":
+        bits[:] = True
+    elif structure == "zero":
+        bits[:] = False
+    else:
+        bits = np.tril(np.ones((nrows, ncols), dtype=bool))
+    reduced, pivots = slow_rref(bits)
+    for method in METHODS:
+        rank, got_pivots, got = run_rref(simd_level, bits, method=method)
+        assert (rank, got_pivots) == (len(pivots), pivots)
+        assert (got == reduced).all()
+
+
 @pytest.mark.parametrize("ncols", [2, 64, 65, 129, 257])
 def test_rref_restricted_pivot_columns(simd_level, ncols):
     # Augmented systems: pivots only among the first ncols-1 columns; the last is carried along.
