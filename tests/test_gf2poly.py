@@ -1,0 +1,253 @@
+"""GF(2)[t] kernels against slow polynomial arithmetic on Python ints, at every SIMD level.
+
+A Python int is a bit vector: bit i is the coefficient of t^i.  The reference
+functions below are the schoolbook algorithms, written here and used only here.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from conftest import AWKWARD_BITS
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lightsout._dispatch import available_levels, kernel_module
+
+# ---------------------------------------------------------------------------
+# Reference arithmetic on ints
+
+
+def ref_mul(a: int, b: int) -> int:
+    out = 0
+    while b:
+        if b & 1:
+            out ^= a
+        a <<= 1
+        b >>= 1
+    return out
+
+
+def ref_divmod(a: int, b: int) -> tuple[int, int]:
+    if b == 0:
+        raise ZeroDivisionError
+    q, db = 0, b.bit_length()
+    while a.bit_length() >= db:
+        s = a.bit_length() - db
+        q |= 1 << s
+        a ^= b << s
+    return q, a
+
+
+def ref_gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, ref_divmod(a, b)[1]
+    return a
+
+
+def ref_xgcd(a: int, b: int) -> tuple[int, int, int]:
+    """Textbook extended Euclid: (g, s, t) with s a + t b = g."""
+    r0, r1, s0, s1, t0, t1 = a, b, 1, 0, 0, 1
+    while r1:
+        q, r = ref_divmod(r0, r1)
+        r0, r1 = r1, r
+        s0, s1 = s1, s0 ^ ref_mul(q, s1)
+        t0, t1 = t1, t0 ^ ref_mul(q, t1)
+    return r0, s0, t0
+
+
+def ref_taylor(a: int) -> int:
+    """a(t + 1) by expanding every (t + 1)^k."""
+    out, power = 0, 1  # power = (t + 1)^k
+    for k in range(a.bit_length()):
+        if (a >> k) & 1:
+            out ^= power
+        power = ref_mul(power, 0b11)
+    return out
+
+
+def ref_u(k: int) -> int:
+    prev, cur = 0, 1
+    if k == 0:
+        return 0
+    for _ in range(k - 1):
+        prev, cur = cur, (cur << 1) ^ prev
+    return cur
+
+
+def words(x: int, nwords: int | None = None) -> np.ndarray:
+    n = nwords if nwords is not None else max(1, (x.bit_length() + 63) // 64)
+    return np.array([(x >> (64 * i)) & (2**64 - 1) for i in range(n)], dtype=np.uint64)
+
+
+def value(a: np.ndarray) -> int:
+    return sum(int(w) << (64 * i) for i, w in enumerate(a))
+
+
+def assert_trimmed(a: np.ndarray) -> None:
+    """Results carry no words past the degree (and at least one word)."""
+    assert a.dtype == np.uint64 and a.ndim == 1 and a.shape[0] >= 1
+    assert a.shape[0] == 1 or a[-1] != 0
+
+
+@pytest.fixture
+def poly(simd_level):
+    return kernel_module("_gf2poly", simd_level)
+
+
+def operands(rng: random.Random, nbits: int) -> int:
+    """A random polynomial of exactly degree nbits - 1."""
+    return rng.getrandbits(nbits) | (1 << (nbits - 1))
+
+
+SIZES = AWKWARD_BITS + (2048, 3000, 5000)  # 3000+ bits reach the Karatsuba path
+
+
+def test_pclmul_in_wide_builds():
+    for level in available_levels():
+        assert kernel_module("_gf2poly", level).have_pclmul() == (level != "generic")
+
+
+@pytest.mark.parametrize("nbits", SIZES)
+def test_degree_add_shift(poly, nbits):
+    rng = random.Random(nbits)
+    a, b = operands(rng, nbits), rng.getrandbits(nbits)
+    assert poly.poly_degree(words(a)) == nbits - 1
+    assert poly.poly_degree(words(a, words(a).shape[0] + 3)) == nbits - 1  # padding words
+    assert poly.poly_degree(np.zeros(3, np.uint64)) == -1
+    total = poly.poly_add(words(a), words(b))
+    assert value(total) == a ^ b
+    assert_trimmed(total)
+    for k in (0, 1, 63, 64, 65, 200, -1, -63, -64, -65, -nbits, -nbits - 5):
+        got = poly.poly_shift(words(a), k)
+        assert value(got) == (a << k if k >= 0 else a >> -k), k
+        assert_trimmed(got)
+
+
+@pytest.mark.parametrize("nbits", SIZES)
+def test_mul(poly, nbits):
+    rng = random.Random(nbits)
+    for other in (1, 64, 65, nbits, 2 * nbits + 3, 3000):
+        a, b = operands(rng, nbits), operands(rng, other)
+        got = poly.poly_mul(words(a), words(b))
+        assert value(got) == ref_mul(a, b), (nbits, other)
+        assert_trimmed(got)
+    assert value(poly.poly_mul(words(0), words(a))) == 0
+
+
+@pytest.mark.parametrize("nbits", SIZES)
+def test_divmod(poly, nbits):
+    rng = random.Random(nbits)
+    for other in (1, 2, 63, 64, 65, max(1, nbits // 2), nbits, nbits + 10):
+        a, b = operands(rng, nbits), operands(rng, other)
+        q, r = poly.poly_divmod(words(a), words(b))
+        assert (value(q), value(r)) == ref_divmod(a, b), (nbits, other)
+        assert_trimmed(q)
+        assert_trimmed(r)
+        assert value(poly.poly_mod(words(a), words(b))) == ref_divmod(a, b)[1]
+    with pytest.raises(ZeroDivisionError):
+        poly.poly_divmod(words(a), words(0))
+
+
+@pytest.mark.parametrize("nbits", SIZES)
+def test_gcd_and_xgcd(poly, nbits):
+    rng = random.Random(nbits)
+    small = nbits <= 1000  # the textbook reference is quadratic in Python; check identities above
+    for common_bits in (1, 2, 40, 64, 70, max(1, nbits // 3)):
+        g0 = operands(rng, common_bits)
+        a = ref_mul(operands(rng, nbits), g0)
+        b = ref_mul(operands(rng, max(1, nbits // 2 + 1)), g0)
+        for x, y in ((a, b), (b, a), (a, a), (a, 0), (0, b), (a, ref_mul(a, 0b111))):
+            g, s, t = (value(v) for v in poly.poly_xgcd(words(x), words(y)))
+            assert ref_mul(s, x) ^ ref_mul(t, y) == g
+            # g divides both and is a combination of both, so it is the gcd.
+            assert ref_divmod(x, g)[1] == 0 and ref_divmod(y, g)[1] == 0
+            assert value(poly.poly_gcd(words(x), words(y))) == g
+            if small:
+                assert (g, s, t) == ref_xgcd(x, y) or y == 0 or x == y
+            gc, sc = poly.poly_gcd_cofactor(words(x), words(y))
+            assert value(gc) == g
+            if y:
+                assert ref_divmod(ref_mul(value(sc), x) ^ g, y)[1] == 0
+
+
+def test_xgcd_edge_cases(poly):
+    zero, one = words(0), words(1)
+    assert [value(v) for v in poly.poly_xgcd(zero, zero)] == [0, 0, 0]
+    assert [value(v) for v in poly.poly_xgcd(words(0b110), zero)] == [0b110, 1, 0]
+    assert [value(v) for v in poly.poly_xgcd(zero, words(0b110))] == [0b110, 0, 1]
+    assert [value(v) for v in poly.poly_xgcd(one, words(0b10))] == list(ref_xgcd(1, 0b10))
+
+
+@pytest.mark.parametrize("nbits", SIZES)
+def test_taylor_shift_and_chebyshev(poly, nbits):
+    rng = random.Random(nbits)
+    a = operands(rng, nbits)
+    if nbits <= 1000:
+        assert value(poly.poly_taylor_shift(words(a))) == ref_taylor(a)
+    # (t+1) substitution twice is the identity, at every size
+    assert value(poly.poly_taylor_shift(poly.poly_taylor_shift(words(a)))) == a
+    assert value(poly.chebyshev_u(nbits)) == ref_u(nbits)
+
+
+def test_chebyshev_small(poly):
+    for k in range(0, 300):
+        assert value(poly.chebyshev_u(k)) == ref_u(k), k
+
+
+def test_bad_arguments(poly):
+    with pytest.raises(TypeError):
+        poly.poly_mul([1, 2], words(1))
+    with pytest.raises(TypeError):
+        poly.poly_mul(np.array([1], dtype=np.int64), words(1))
+    with pytest.raises(ValueError):
+        poly.poly_mul(np.zeros((2, 2), dtype=np.uint64), words(1))
+    with pytest.raises(ValueError):
+        poly.poly_mul(np.zeros(4, dtype=np.uint64)[::2], words(1))
+    with pytest.raises(ValueError):
+        poly.phi_image(words(0b1000), 3)
+    with pytest.raises(ValueError):
+        poly.chebyshev_u(-1)
+
+
+# ---------------------------------------------------------------------------
+# The route's coordinate maps: phi(F) = F(T) e_1 and its inverse sum_j c_j W_j
+
+
+def ref_apply_t(v: int, ncols: int) -> int:
+    return (v ^ (v << 1) ^ (v >> 1)) & ((1 << ncols) - 1)
+
+
+def ref_phi(f: int, ncols: int) -> int:
+    out = 0
+    for i in reversed(range(f.bit_length())):
+        out = ref_apply_t(out, ncols) ^ ((f >> i) & 1)
+    return out
+
+
+@pytest.mark.parametrize("ncols", AWKWARD_BITS)
+def test_phi_and_its_inverse(poly, ncols):
+    rng = random.Random(ncols)
+    for _ in range(3):
+        f = rng.getrandbits(ncols)
+        c = words(ref_phi(f, ncols), (ncols + 63) // 64)
+        assert value(poly.phi_image(words(f), ncols)) == ref_phi(f, ncols)
+        assert value(poly.w_combination(c, ncols)) == f
+    # phi(W_j) = e_j: W_j = U_j(t + 1)
+    for j in {1, min(2, ncols), ncols // 2 + 1, ncols}:
+        w_j = ref_taylor(ref_u(j)) if ncols <= 300 else value(poly.poly_taylor_shift(words(ref_u(j))))
+        assert ref_phi(w_j, ncols) == 1 << (j - 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=st.integers(0, 2**700), b=st.integers(0, 2**700), level=st.sampled_from(available_levels()))
+def test_property_ring_identities(a, b, level):
+    poly = kernel_module("_gf2poly", level)
+    assert value(poly.poly_mul(words(a), words(b))) == ref_mul(a, b)
+    if b:
+        q, r = poly.poly_divmod(words(a), words(b))
+        assert ref_mul(value(q), b) ^ value(r) == a and value(r).bit_length() < b.bit_length()
+    g, s, t = poly.poly_xgcd(words(a), words(b))
+    assert value(g) == ref_gcd(a, b)
+    assert ref_mul(value(s), a) ^ ref_mul(value(t), b) == value(g)

@@ -1,0 +1,196 @@
+"""The polynomial route against the independent oracle (tests/oracle.py) and published facts."""
+from __future__ import annotations
+
+import numpy as np
+import oracle
+import pytest
+
+from lightsout._packing import pack_rows
+from lightsout._polyroute import nullity_poly, nullity_table, solve_grid_poly
+
+# Nullity of the n x n board, n = 1..20 (design note section 6; Sutner 1989).
+PUBLISHED_NULLITY_1_20 = [0, 0, 0, 4, 2, 0, 0, 0, 8, 0, 6, 0, 0, 4, 0, 8, 2, 0, 16, 0]
+
+
+def numpy_chase(board: np.ndarray, first_row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Presses and lights left after chasing ``board`` from ``first_row`` (plain numpy)."""
+    b = np.asarray(board, dtype=np.uint8) % 2
+    rows, cols = b.shape
+    presses = np.zeros((rows + 1, cols), dtype=np.uint8)
+    presses[0] = np.asarray(first_row, dtype=np.uint8)
+    prev = np.zeros(cols, dtype=np.uint8)
+    for k in range(rows):
+        cur = presses[k]
+        own = cur.copy()
+        own[1:] ^= cur[:-1]
+        own[:-1] ^= cur[1:]
+        presses[k + 1] = own ^ prev ^ b[k]  # the row below must turn row k dark
+        prev = cur
+    return presses[:rows], presses[rows]
+
+
+def dense_solvable(board: np.ndarray) -> tuple[bool, int]:
+    """(solvable, nullity) from the explicit C x C system U_{R+1}(T) f = c, built by chasing.
+
+    Column j of the system is the residue of chasing e_j over a dark board; c is the
+    residue of chasing 0 over ``board``.  Independent of the polynomial route.
+    """
+    rows, cols = board.shape
+    zero = np.zeros_like(board)
+    columns = [numpy_chase(zero, np.eye(cols, dtype=np.uint8)[j])[1] for j in range(cols)]
+    system = np.array(columns, dtype=np.uint8).T
+    c = numpy_chase(board, np.zeros(cols, dtype=np.uint8))[1]
+    rank = oracle.gf2_rank(system)
+    return rank == oracle.gf2_rank(np.column_stack([system, c])), cols - rank
+
+
+def test_published_square_nullities():
+    assert nullity_table(20).tolist() == PUBLISHED_NULLITY_1_20
+    assert [nullity_poly(n, n) for n in range(1, 21)] == PUBLISHED_NULLITY_1_20
+
+
+@pytest.mark.parametrize("rows", range(1, 9))
+def test_nullity_matches_full_rank(rows):
+    for cols in range(1, 9):
+        expected = oracle.nullity(rows, cols)
+        assert nullity_poly(rows, cols) == expected, (rows, cols)
+        assert solve_grid_poly(rows, cols).nullity == expected, (rows, cols)
+
+
+def test_3x3_all_lit():
+    sol = solve_grid_poly(3, 3)
+    assert sol.solvable and sol.nullity == 0
+    assert sol.first_row.astype(int).tolist() == [1, 0, 1]
+    presses, left = oracle.chase(np.ones((3, 3), dtype=np.uint8), sol.first_row)
+    assert not left.any()
+    assert presses.tolist() == [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
+
+
+def test_5x5_facts():
+    sol = solve_grid_poly(5, 5)
+    assert sol.solvable and sol.nullity == 2
+    assert oracle.min_presses_brute(np.ones((5, 5), dtype=np.uint8)) == 15
+
+
+# Brute force tries 2**cols first rows: wide boards only when short.
+SHAPES = [(r, c) for r in range(1, 13) for c in range(1, 13) if c <= 8 or r <= 3]
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_random_boards_against_brute_force(shape):
+    rows, cols = shape
+    rng = np.random.default_rng(rows * 100 + cols)
+    for trial in range(3):
+        if trial == 2:
+            # A solvable board for sure: the lights some random presses leave.
+            board = oracle.replay(np.zeros(shape, dtype=np.uint8), rng.integers(0, 2, shape))
+        else:
+            board = rng.integers(0, 2, shape).astype(np.uint8)
+        sol = solve_grid_poly(rows, cols, pack_rows(board), kernel=True)
+        first_rows = oracle.brute_force_first_rows(board)
+        assert sol.solvable == bool(first_rows), (shape, board)
+        if rows * cols <= 64:
+            assert sol.nullity == oracle.nullity(rows, cols)
+        if sol.solvable:
+            assert len(first_rows) == 2**sol.nullity
+            assert tuple(int(x) for x in sol.first_row) in first_rows
+            presses, _ = oracle.chase(board, sol.first_row)
+            assert oracle.clears(board, presses)
+        else:
+            assert sol.first_row is None
+        # Quiet patterns: chased from zeros, their first rows leave nothing on.
+        quiet = sol.quiet_first_rows()
+        assert quiet.shape == (sol.nullity, cols)
+        zero = np.zeros(shape, dtype=np.uint8)
+        for row in quiet:
+            _, left = oracle.chase(zero, row)
+            assert not left.any()
+        if sol.nullity:  # and they are independent
+            assert oracle.gf2_rank(quiet) == sol.nullity
+
+
+def test_canonical_first_row_is_the_degree_bounded_solution():
+    # For 4x4 all lit (nullity 4) the route picks F0 with deg F0 < C - nullity = 0,
+    # i.e. F0 is 0 or 1: the first row is either all dark or e_1.
+    sol = solve_grid_poly(4, 4)
+    assert sol.nullity == 4
+    assert sol.first_row.astype(int).tolist() in ([0, 0, 0, 0], [1, 0, 0, 0])
+    presses, left = oracle.chase(np.ones((4, 4), dtype=np.uint8), sol.first_row)
+    assert not left.any()
+
+
+@pytest.mark.parametrize("n", range(1, 61))
+def test_all_lit_square_first_row_clears(n):
+    sol = solve_grid_poly(n, n)
+    assert sol.solvable  # Sutner: every all-lit square board is solvable
+    assert sol.nullity == nullity_poly(n, n)
+    _, left = numpy_chase(np.ones((n, n), dtype=np.uint8), sol.first_row)
+    assert not left.any(), n
+
+
+@pytest.mark.parametrize("shape", [(1, 200), (7, 300), (64, 65), (65, 64), (130, 129), (200, 3), (3, 200)])
+def test_all_lit_rectangles_clear(shape):
+    rows, cols = shape
+    sol = solve_grid_poly(rows, cols)
+    board = np.ones(shape, dtype=np.uint8)
+    short = board if cols <= rows else board.T
+    assert (sol.solvable, sol.nullity) == dense_solvable(short)
+    if sol.solvable:
+        _, left = numpy_chase(board, sol.first_row)
+        assert not left.any()
+    # Cross-check nullity through a second orientation.
+    assert sol.nullity == nullity_poly(cols, rows)
+
+
+@pytest.mark.parametrize("shape", [(100, 37), (37, 100), (65, 65), (130, 70), (67, 129)])
+def test_random_larger_boards_clear(shape):
+    rows, cols = shape
+    rng = np.random.default_rng(rows + 7 * cols)
+    board = oracle.replay(np.zeros(shape, dtype=np.uint8), rng.integers(0, 2, shape))  # solvable
+    sol = solve_grid_poly(rows, cols, pack_rows(board), kernel=True)
+    assert sol.solvable
+    _, left = numpy_chase(board, sol.first_row)
+    assert not left.any()
+    zero = np.zeros(shape, dtype=np.uint8)
+    for row in sol.quiet_first_rows():
+        _, left = numpy_chase(zero, row)
+        assert not left.any()
+    # One light flipped: solvable or not, as the explicit system says.
+    board2 = board.copy()
+    board2[0, 0] ^= 1
+    sol2 = solve_grid_poly(rows, cols, pack_rows(board2))
+    assert (sol2.solvable, sol2.nullity) == dense_solvable(board2 if cols <= rows else board2.T)
+    if sol2.solvable:
+        _, left = numpy_chase(board2, sol2.first_row)
+        assert not left.any()
+
+
+def test_progress_reports_and_argument_checks():
+    seen = []
+    solve_grid_poly(300, 200, pack_rows(np.ones((300, 200))), progress=lambda *a: seen.append(a))
+    stages = {s for s, _, _ in seen}
+    assert {"chase", "convert", "gcd", "horner"} <= stages
+    assert all(0 <= done <= total for _, done, total in seen)
+    with pytest.raises(ValueError):
+        solve_grid_poly(0, 3)
+    with pytest.raises(TypeError):
+        solve_grid_poly(3.0, 3)
+    with pytest.raises(ValueError):
+        solve_grid_poly(3, 3, np.zeros((3, 2), dtype=np.uint64))
+    with pytest.raises(TypeError):
+        solve_grid_poly(3, 3, np.zeros((3, 1), dtype=np.int64))
+    with pytest.raises(ValueError):
+        solve_grid_poly(3, 3, np.full((3, 1), 0b1000, dtype=np.uint64))
+
+
+def test_packed_first_row_roundtrip_for_transposed_boards():
+    # 2 x 9 board: worked on as 9 x 2; the answer comes back 9 wide.
+    board = np.zeros((2, 9), dtype=np.uint8)
+    board[0, 4] = 1
+    sol = solve_grid_poly(2, 9, pack_rows(board))
+    assert sol.transposed
+    if sol.solvable:
+        assert sol.first_row.shape == (9,)
+        presses, _ = oracle.chase(board, sol.first_row)
+        assert oracle.clears(board, presses)
+    assert sol.solvable == bool(oracle.brute_force_first_rows(board))
