@@ -813,7 +813,9 @@ def w_combination(c, Py_ssize_t ncols, progress=None):
     cdef uint64_t[::1] accv = acc
     cdef uint64_t[:, ::1] wv = wbuf
     while j <= ncols:
-        j_end = min(ncols + 1, j + max(1, CHUNK_WORD_OPS // words_for_bits(j + 1)))
+        # Steps cost up to `stride` words each: chunk by the largest, so check-ins
+        # come at least every CHUNK_WORD_OPS word operations.
+        j_end = min(ncols + 1, j + max(1, CHUNK_WORD_OPS // stride))
         with nogil:
             w_steps(&accv[0], &wv[0, 0], stride, &cv[0], j, j_end)
         j = j_end
@@ -861,7 +863,7 @@ def phi_image(f, Py_ssize_t ncols, progress=None):
     cdef uint64_t[:, ::1] vv = vbuf
     i = d
     while i >= 0:
-        i_end = max(-1, i - max(1, CHUNK_WORD_OPS // words_for_bits(min(ncols, d - i + 2))))
+        i_end = max(-1, i - max(1, CHUNK_WORD_OPS // stride))  # stride bounds each step's words
         with nogil:
             horner_steps(&vv[0, 0], stride, &fv[0], d, ncols, i, i_end)
         i = i_end

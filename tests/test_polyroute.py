@@ -194,3 +194,34 @@ def test_packed_first_row_roundtrip_for_transposed_boards():
         presses, _ = oracle.chase(board, sol.first_row)
         assert oracle.clears(board, presses)
     assert sol.solvable == bool(oracle.brute_force_first_rows(board))
+
+
+def _numpy_rank_gf2(matrix: np.ndarray) -> int:
+    m = matrix.astype(np.uint8) % 2
+    rank = 0
+    for col in range(m.shape[1]):
+        pivots = np.nonzero(m[rank:, col])[0]
+        if len(pivots) == 0:
+            continue
+        p = rank + pivots[0]
+        m[[rank, p]] = m[[p, rank]]
+        below = m[:, col].astype(bool)
+        below[rank] = False
+        m[below] ^= m[rank]
+        rank += 1
+        if rank == m.shape[0]:
+            break
+    return rank
+
+
+@pytest.mark.parametrize("n", [39, 79, 127, 159, 170, 200])
+def test_square_nullity_against_explicit_system(n):
+    """n - rank of U_{n+1}(T), built column by column by chasing every e_j at once."""
+    prev = np.zeros((n, n), dtype=np.uint8)
+    cur = np.eye(n, dtype=np.uint8)  # row j: the chase started from e_j
+    for _ in range(n):
+        own = cur.copy()
+        own[:, 1:] ^= cur[:, :-1]
+        own[:, :-1] ^= cur[:, 1:]
+        prev, cur = cur, own ^ prev
+    assert nullity_table(n)[n - 1] == n - _numpy_rank_gf2(cur)
