@@ -26,11 +26,12 @@ from lightsout._bitrow cimport (
 import numpy as np
 
 cdef enum:
-    # Column block of the A/B iteration: 8 words = 512 bit columns, one zmm.
+    # Column block of the A/B iteration: 8 words = 512 bit columns (one zmm,
+    # two ymm or four xmm per row step).
     BLOCK_WORDS = 8
     # Time levels fused into one sweep of the block (temporal blocking): the
     # block streams through the cache once per SWEEP_LEVELS steps.
-    SWEEP_LEVELS = 16
+    SWEEP_LEVELS = 64
     # About this many word operations between two returns to Python.
     CHUNK_WORD_OPS = 1 << 25
 
@@ -200,9 +201,9 @@ def chase(board, Py_ssize_t nrows, Py_ssize_t ncols, first_row, *, bint presses=
 # arrays (levels of even and odd parity, with a zero guard row at each end)
 # and runs all R steps on them before moving on.  Each sweep fuses
 # SWEEP_LEVELS steps as a wavefront: at position p it computes level t+1 at
-# row p, level t+2 at row p-1, and so on, so a level-(L) row is written over
-# the level-(L-2) row it replaces exactly when nothing needs that row any
-# more, and the block passes through the cache once per sweep, not per step.
+# row p, level t+2 at row p-2, and so on, so a level-L row is written over
+# the level-(L-2) row it replaces only once nothing needs that row any more,
+# and the block passes through the cache once per sweep, not once per step.
 # U_k(T) is banded (bandwidth k), so rows beyond the band are skipped.
 
 cdef int _ab_block(Py_ssize_t nrows, Py_ssize_t ncols, Py_ssize_t first_word,
@@ -215,20 +216,22 @@ cdef int _ab_block(Py_ssize_t nrows, Py_ssize_t ncols, Py_ssize_t first_word,
     cdef Py_ssize_t const_word = (C >> 6) - first_word
     cdef bint has_constant = 0 <= const_word < W
     cdef uint64_t const_bit = (<uint64_t>1) << (C & 63)
-    cdef uint64_t* levels[2]
     cdef Py_ssize_t j, p, lev, lev_lo, lev_hi, level, t, nlev, row_lo, row_hi, w
     cdef uint64_t* dst
     cdef const uint64_t* src
-    cdef const uint64_t* lit
-    levels[0] = <uint64_t*>calloc((C + 2) * W, sizeof(uint64_t))
-    levels[1] = <uint64_t*>calloc((C + 2) * W, sizeof(uint64_t))
-    if levels[0] == NULL or levels[1] == NULL:
-        free(levels[0])
-        free(levels[1])
+    # Scratch: C + 2 padded rows (a zero guard row at each end), each holding
+    # the even-level row then the odd-level row, W words apiece.  Interleaving
+    # the two parities keeps a row being written and the rows being read at
+    # different addresses modulo 4 KiB (two separate arrays alias there and
+    # stall the loads on the stores).  One spare cache line per row keeps the
+    # rows of the sweep's levels (2 rows apart) from piling into a few L1 sets.
+    cdef Py_ssize_t row_stride = 2 * W + 8
+    cdef uint64_t* scratch = <uint64_t*>calloc((C + 2) * row_stride, sizeof(uint64_t))
+    if scratch == NULL:
         return -1
     # Level 0 is r_0 = 0; level 1 is r_1 = [I | 0] restricted to the block.
     for j in range(col_lo, col_hi):
-        levels[1][(j + 1) * W + (j >> 6) - first_word] = (<uint64_t>1) << (j & 63)
+        scratch[(j + 1) * row_stride + W + (j >> 6) - first_word] = (<uint64_t>1) << (j & 63)
     t = 1
     while t < nrows + 1:
         nlev = min(<Py_ssize_t>SWEEP_LEVELS, nrows + 1 - t)
@@ -237,31 +240,32 @@ cdef int _ab_block(Py_ssize_t nrows, Py_ssize_t ncols, Py_ssize_t first_word,
         else:
             row_lo = max(0, col_lo - (t + nlev))
             row_hi = min(C, col_hi + t + nlev)
-        for p in range(row_lo, row_hi + nlev - 1):
-            # Levels t+1+lev for lev in [lev_lo, lev_hi), at rows j = p - lev.
-            lev_lo = max(0, p - row_hi + 1)
-            lev_hi = min(nlev, p - row_lo + 1)
+        # Wavefront of slope 2: level t+1+lev at row p - 2*lev.  The levels
+        # computed at one position p are then independent of each other (each
+        # reads rows its predecessor wrote at earlier positions), so they
+        # overlap in the pipeline instead of waiting on one another.
+        for p in range(row_lo, row_hi + 2 * (nlev - 1)):
+            lev_lo = max(0, (p - row_hi + 2) // 2)
+            lev_hi = min(nlev, (p - row_lo) // 2 + 1)
             for lev in range(lev_lo, lev_hi):
-                j = p - lev
+                j = p - 2 * lev
                 level = t + 1 + lev
-                dst = levels[level & 1] + (j + 1) * W   # holds level - 2: the "B" term
-                src = levels[(level - 1) & 1] + j * W   # rows j-1, j, j+1 of level - 1
-                xor3_into_8(dst, src, src + W, src + 2 * W)
+                dst = scratch + (j + 1) * row_stride + (level & 1) * W  # holds level - 2: the "B" term
+                src = scratch + j * row_stride + ((level - 1) & 1) * W  # rows j-1, j, j+1 of level - 1
+                for w in range(0, BLOCK_WORDS, 8):
+                    xor3_into_8(dst + w, src + w, src + row_stride + w, src + 2 * row_stride + w)
                 if has_constant:
                     # + [0 | b_k] with k = level - 1: board row level - 2 (0-based), bit j.
                     if board == NULL:
                         dst[const_word] ^= const_bit
-                    else:
-                        lit = board + (level - 2) * nwords
-                        if get_bit(lit, j):
-                            dst[const_word] ^= const_bit
+                    elif get_bit(board + (level - 2) * nwords, j):
+                        dst[const_word] ^= const_bit
         t += nlev
-    src = levels[(nrows + 1) & 1]
+    src = scratch + ((nrows + 1) & 1) * W
     for j in range(C):
         for w in range(min(W, out_nwords - first_word)):
-            out[j * out_nwords + first_word + w] = src[(j + 1) * W + w]
-    free(levels[0])
-    free(levels[1])
+            out[j * out_nwords + first_word + w] = src[(j + 1) * row_stride + w]
+    free(scratch)
     return 0
 
 
