@@ -32,7 +32,8 @@ from lightsout._packing import pack_rows, unpack_row, unpack_rows, words_for_bit
 #: progress(stage, done, total), called between chunks of the long loops.
 Progress = Optional[Callable[[str, int, int], None]]
 
-__all__ = ["PolySolution", "solve_grid_poly", "nullity_poly", "nullity_table"]
+__all__ = ["PolySolution", "solve_grid_poly", "nullity_poly", "nullity_table", "transpose_packed",
+           "first_column_of_chase"]
 
 
 @dataclass(frozen=True)
@@ -81,13 +82,9 @@ class PolySolution:
             raise ValueError("quiet_first_rows needs solve_grid_poly(..., kernel=True)")
         if not self.transposed:
             return self.kernel_first_rows.copy()
-        rows_w, cols_w = self.ncols, self.nrows
-        poly = _poly_kernels()
         out = np.zeros((self.nullity, self.ncols), dtype=bool)
         for i, row in enumerate(self.kernel_first_rows):
-            _, column = poly.chase_rows(None, rows_w, cols_w, pack_rows(row[None, :])[0],
-                                        all_lit=False, first_column=True)
-            out[i] = column
+            out[i] = first_column_of_chase(None, self.ncols, self.nrows, row, all_lit=False)
         return out
 
 
@@ -106,7 +103,7 @@ def _chase_residue(board: Optional[np.ndarray], nrows: int, ncols: int, progress
     return residue
 
 
-def _transpose_packed(board: np.ndarray, nrows: int, ncols: int) -> np.ndarray:
+def transpose_packed(board: np.ndarray, nrows: int, ncols: int) -> np.ndarray:
     """(nrows, words(ncols)) packed board -> (ncols, words(nrows)) packed transpose.
 
     Goes a slab of columns at a time, so the unpacked bytes stay near 16 MB.
@@ -119,6 +116,25 @@ def _transpose_packed(board: np.ndarray, nrows: int, ncols: int) -> np.ndarray:
         bits = unpack_rows(np.ascontiguousarray(board[:, w0:w1]), c1 - c0)
         out[c0:c1] = pack_rows(bits.T)
     return out
+
+
+def first_column_of_chase(board: Optional[np.ndarray], nrows: int, ncols: int, first_row: np.ndarray,
+                          *, all_lit: bool = True, progress: Progress = None) -> np.ndarray:
+    """Column 0 of the presses found by chasing ``board`` from ``first_row``: bool, length nrows.
+
+    When a route works on the transpose of the caller's board, this column is
+    the caller's first row.  ``first_row`` is a bool array or packed words;
+    ``board=None`` is the all-lit board (``all_lit=True``) or the dark one.
+    O(ncols) words of memory.
+
+    Example:
+        >>> first_column_of_chase(None, 3, 3, np.array([1, 0, 1], dtype=bool)).astype(int).tolist()
+        [1, 0, 1]
+    """
+    words = first_row if first_row.dtype == np.uint64 else pack_rows(first_row[None, :])[0]
+    _, column = _poly_kernels().chase_rows(board, nrows, ncols, words, all_lit=all_lit,
+                                           first_column=True, progress=progress)
+    return column
 
 
 def _check_board(board_words: np.ndarray, nrows: int, ncols: int) -> np.ndarray:
@@ -188,7 +204,7 @@ def solve_grid_poly(
     rows, cols = (ncols, nrows) if transposed else (nrows, ncols)
     work = board_words
     if transposed and board_words is not None:
-        work = _transpose_packed(board_words, nrows, ncols)
+        work = transpose_packed(board_words, nrows, ncols)
 
     residue = _chase_residue(work, rows, cols, progress)
     if progress is not None:
@@ -215,8 +231,7 @@ def solve_grid_poly(
             if progress is not None:
                 def column_progress(stage: str, done: int, total: int) -> None:
                     progress("first_column", done, total)
-            _, first_row = poly.chase_rows(work, rows, cols, f_words, first_column=True,
-                                           progress=column_progress)
+            first_row = first_column_of_chase(work, rows, cols, f_words, progress=column_progress)
         else:
             first_row = unpack_row(f_words, cols)
 

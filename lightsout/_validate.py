@@ -89,3 +89,33 @@ def dense_memory(cols: int, what: str = "dense route") -> None:
             f"the {what} needs about {need / 2**30:.1f} GiB for {cols} columns "
             f"(limit {MAX_DENSE_BYTES / 2**30:.0f} GiB); use method='poly' for boards this wide"
         )
+
+
+#: Largest polynomial-route side (words of scratch) a call may allocate: about 2 GiB.
+MAX_POLY_BYTES = 2 << 30
+
+
+def poly_memory(side: int) -> None:
+    """Refuse a polynomial-route run whose O(side) scratch polynomials would not fit in memory.
+
+    Example:
+        >>> poly_memory(1_000_000)
+    """
+    need = 32 * ((side + 64) // 64) * 8  # about 32 live polynomials of degree <= side
+    if need > MAX_POLY_BYTES:
+        raise BoardTooLargeError(
+            f"a {side}-cell side needs about {need / 2**30:.1f} GiB of polynomial scratch "
+            f"(limit {MAX_POLY_BYTES / 2**30:.0f} GiB)"
+        )
+
+
+def thread_count(threads: object) -> int | None:
+    """Check a ``threads=`` argument: None (use every usable CPU) or a positive int.
+
+    Example:
+        >>> thread_count(None), thread_count(2)
+        (None, 2)
+    """
+    if threads is None:
+        return None
+    return board_size(threads, "threads")

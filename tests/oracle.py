@@ -101,3 +101,52 @@ def min_presses_brute(board) -> int | None:
         count = int(presses.sum())
         best = count if best is None else min(best, count)
     return best
+
+
+def replay_fast(board, presses):
+    """Same as :func:`replay`, by shifting whole arrays (for boards too big for the loop)."""
+    b = np.array(board, dtype=bool)
+    p = np.array(presses, dtype=bool)
+    assert b.shape == p.shape, (b.shape, p.shape)
+    out = b ^ p
+    out[1:] ^= p[:-1]
+    out[:-1] ^= p[1:]
+    out[:, 1:] ^= p[:, :-1]
+    out[:, :-1] ^= p[:, 1:]
+    return out
+
+
+def chase_fast(board, first_rows):
+    """Chase many first rows at once: first_rows (k, cols) -> presses (k, rows, cols), lights left (k, rows, cols)."""
+    b = np.array(board, dtype=bool)
+    f = np.atleast_2d(np.array(first_rows, dtype=bool))
+    rows, cols = b.shape
+    k = f.shape[0]
+    presses = np.zeros((k, rows, cols), dtype=bool)
+    lights = np.broadcast_to(b, (k, rows, cols)).copy()
+    for i in range(rows):
+        p = (f if i == 0 else lights[:, i - 1]).copy()
+        presses[:, i] = p
+        # Apply row i's presses to rows i-1, i, i+1.
+        lights[:, i] ^= p
+        lights[:, i, 1:] ^= p[:, :-1]
+        lights[:, i, :-1] ^= p[:, 1:]
+        if i > 0:
+            lights[:, i - 1] ^= p
+        if i + 1 < rows:
+            lights[:, i + 1] ^= p
+    return presses, lights
+
+
+def all_first_rows(cols: int) -> np.ndarray:
+    """Every 0/1 row of length cols, in lexicographic order (column 0 most significant)."""
+    idx = np.arange(2**cols, dtype=np.int64)
+    return ((idx[:, None] >> np.arange(cols - 1, -1, -1)) & 1).astype(bool)
+
+
+def solving_first_rows(board) -> np.ndarray:
+    """Every first row that clears ``board``, in lexicographic order: exhaustive, 2**cols chases."""
+    b = np.array(board, dtype=bool)
+    candidates = all_first_rows(b.shape[1])
+    _, lights = chase_fast(b, candidates)
+    return candidates[~lights.reshape(len(candidates), -1).any(axis=1)]
