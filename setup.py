@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).parent.resolve()
 HOT_MODULES = ["_kernels", "_gf2elim", "_gf2poly"]
@@ -82,7 +83,17 @@ if with_simd:
         for m in HOT_MODULES:
             extensions.append(extension(f"{m}_{level}", variant_source(m, level), flags))
 
+class ParallelBuildExt(build_ext):
+    """Compile the extensions on every CPU unless --parallel/-j says otherwise."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
+
+
 setup(
+    cmdclass={"build_ext": ParallelBuildExt},
     ext_modules=cythonize(
         extensions,
         compiler_directives=directives,

@@ -5,7 +5,6 @@ tests/oracle.py, and by substitution (a @ x == b, a @ basis == 0, mod 2).
 """
 from __future__ import annotations
 
-import doctest
 
 import numpy as np
 import pytest
@@ -130,8 +129,3 @@ def test_property_public_api(level, a, seed):
         else:
             with pytest.raises(gf2.NoSolutionError):
                 gf2.solve(a, b)
-
-
-def test_docstring_examples():
-    failures, attempted = doctest.testmod(gf2, verbose=False)
-    assert attempted > 0 and failures == 0

@@ -7,7 +7,6 @@ at the awkward widths of conftest.AWKWARD_BITS.
 """
 from __future__ import annotations
 
-import doctest
 from functools import lru_cache
 
 import numpy as np
@@ -353,9 +352,3 @@ def test_null_space_rejects_bad_pivots(kernel):
         kernel.null_space(matrix, 3, [0, 1, 2])
     with pytest.raises(ValueError, match="1-D"):
         kernel.null_space(matrix, 3, [[0, 1]])
-
-
-def test_docstring_examples(simd_level):
-    module = kernel_module("_gf2elim", simd_level)
-    failures, attempted = doctest.testmod(module, verbose=False)
-    assert attempted > 0 and failures == 0
