@@ -45,8 +45,10 @@ def test_errors_have_exit_codes(tmp_path, capsys):
     assert main(["first-row", "3", "5"]) in (0, 1)
 
 
-def test_module_entry_point():
-    done = subprocess.run([sys.executable, "-m", "lightsout", "first-row", "3"], capture_output=True, text=True)
+def test_module_entry_point(tmp_path):
+    # Run outside the checkout, so the installed package is imported, not the source tree.
+    run = dict(capture_output=True, text=True, cwd=tmp_path)
+    done = subprocess.run([sys.executable, "-m", "lightsout", "first-row", "3"], **run)
     assert done.returncode == 0 and done.stdout.strip() == "101"
-    bad = subprocess.run([sys.executable, "-m", "lightsout", "first-row", "-4"], capture_output=True, text=True)
+    bad = subprocess.run([sys.executable, "-m", "lightsout", "first-row", "-4"], **run)
     assert bad.returncode == 2 and "positive integer" in bad.stderr

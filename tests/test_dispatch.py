@@ -23,13 +23,13 @@ def test_forced_level_and_bad_values(monkeypatch):
 
 
 @pytest.mark.parametrize("level", _dispatch.available_levels())
-def test_every_build_gives_the_same_answers(level):
+def test_every_build_gives_the_same_answers(level, tmp_path):
     code = ("import lightsout, numpy as np; "
             "print(lightsout.first_row(300).astype(int).sum(), lightsout.first_row(150, method='dense').sum(), "
             "lightsout.nullity_table(64).sum(), lightsout._dispatch.selected_level())")
-    env = {"LIGHTSOUT_SIMD": level, "PATH": ""}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
-    reference = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                               env={"LIGHTSOUT_SIMD": "generic"}, check=True).stdout
+    # Run outside the checkout, so the installed package is imported, not the source tree.
+    run = dict(capture_output=True, text=True, cwd=tmp_path, check=True)
+    out = subprocess.run([sys.executable, "-c", code], env={"LIGHTSOUT_SIMD": level}, **run).stdout
+    reference = subprocess.run([sys.executable, "-c", code], env={"LIGHTSOUT_SIMD": "generic"}, **run).stdout
     assert out.split()[:3] == reference.split()[:3]
     assert out.split()[3] == level

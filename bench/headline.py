@@ -1,0 +1,85 @@
+"""Measure the README's headline figures, each in a fresh process, and print them as a table.
+
+Usage:
+    python bench/headline.py            # everything but n = 1,000,000
+    python bench/headline.py --big      # also first_row(1_000_000)
+
+Each figure is the best of a few runs (one for the big ones).  "extra memory"
+is the peak resident set size of the process minus its size right after
+``import lightsout``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+PROBE = r"""
+import json, resource, time, sys
+import numpy as np
+import lightsout
+from lightsout._dispatch import kernel_module, selected_level
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+setup, stmt, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
+env = {"np": np, "lightsout": lightsout, "kernel_module": kernel_module}
+exec(setup, env)
+best = float("inf")
+for _ in range(repeat):
+    exec(setup, env)
+    start = time.perf_counter()
+    exec(stmt, env)
+    best = min(best, time.perf_counter() - start)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"seconds": best, "extra_mb": (peak - before) / 1024, "level": selected_level()}))
+"""
+
+RANDOM_SYSTEM = (
+    "rng = np.random.default_rng(1); n = 10000; "
+    "m = rng.integers(0, 2**63, size=(n, 157), dtype=np.uint64) * np.uint64(2) "
+    "+ rng.integers(0, 2, size=(n, 157), dtype=np.uint64); m[:, -1] &= np.uint64((1 << 17) - 1)"
+)
+
+CASES = [
+    ("first_row(10_000)  [poly]", "", "lightsout.first_row(10_000)", 10, False),
+    ("first_row(100_000)  [poly]", "", "lightsout.first_row(100_000)", 3, False),
+    ("first_row(1_000_000)  [poly]", "", "lightsout.first_row(1_000_000)", 1, True),
+    ("first_row(1_000, method='dense')", "", "lightsout.first_row(1000, method='dense')", 3, False),
+    ("first_row(3_000, method='dense')", "", "lightsout.first_row(3000, method='dense')", 3, False),
+    ("first_row(10_000, method='dense')", "", "lightsout.first_row(10_000, method='dense')", 3, False),
+    ("elimination alone, random 10,000 x 10,001", RANDOM_SYSTEM,
+     "kernel_module('_gf2elim').rref_inplace(m, 10001)", 3, False),
+    ("solve(random 2,000 x 2,000)  [poly]", "b = np.random.default_rng(2).random((2000, 2000)) < 0.5",
+     "lightsout.solve(b)", 3, False),
+    ("solve(random 2,000 x 2,000, method='dense')", "b = np.random.default_rng(2).random((2000, 2000)) < 0.5",
+     "lightsout.solve(b, method='dense')", 3, False),
+]
+
+
+def measure(setup: str, stmt: str, repeat: int) -> dict:
+    out = subprocess.run([sys.executable, "-c", PROBE, setup, stmt, str(repeat)],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--big", action="store_true", help="include first_row(1_000_000)")
+    args = parser.parse_args()
+    print("| what | time | extra memory |")
+    print("|---|---:|---:|")
+    level = "?"
+    for label, setup, stmt, repeat, big in CASES:
+        if big and not args.big:
+            continue
+        result = measure(setup, stmt, repeat)
+        level = result["level"]
+        seconds = result["seconds"]
+        shown = f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+        print(f"| `{label}` | {shown} | {result['extra_mb']:.0f} MB |", flush=True)
+    print(f"\nSIMD build: {level}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
