@@ -112,9 +112,9 @@ def test_two_thousand_random_boards_both_routes_agree(rng):
             assert not oracle.replay_fast(board, poly.presses).any()
         else:
             unsolvable_seen += 1
-            for exc in (poly, dense):
-                assert not oracle.replay_fast(np.zeros_like(board), exc.quiet_pattern).any()
-                assert np.count_nonzero(exc.quiet_pattern & board) % 2 == 1
+            for error in (poly, dense):
+                assert not oracle.replay_fast(np.zeros_like(board), error.quiet_pattern).any()
+                assert np.count_nonzero(error.quiet_pattern & board) % 2 == 1
     assert solvable_seen > 100 and unsolvable_seen > 100
 
 
