@@ -27,6 +27,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from lightsout._dispatch import kernel_module
+from lightsout._validate import board_size
 from lightsout._packing import pack_rows, unpack_row, unpack_rows, words_for_bits
 
 #: progress(stage, done, total), called between chunks of the long loops.
@@ -148,14 +149,6 @@ def _check_board(board_words: np.ndarray, nrows: int, ncols: int) -> np.ndarray:
     return np.ascontiguousarray(board_words)
 
 
-def _check_size(value: int, name: str) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be a positive int, got {type(value).__name__}")
-    if value <= 0:
-        raise ValueError(f"{name} must be a positive int, got {value}")
-    return int(value)
-
-
 def _chi_and_u(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
     """chi = U_{C+1}(t+1) and U_{R+1}(t) mod chi, for the working size R x C (R >= C)."""
     poly = _poly_kernels()
@@ -195,8 +188,8 @@ def solve_grid_poly(
         >>> s.solvable, s.nullity
         (True, 2)
     """
-    nrows = _check_size(nrows, "nrows")
-    ncols = _check_size(ncols, "ncols")
+    nrows = board_size(nrows, "nrows")
+    ncols = board_size(ncols, "ncols")
     if board_words is not None:
         board_words = _check_board(board_words, nrows, ncols)
     poly = _poly_kernels()
@@ -255,8 +248,8 @@ def nullity_poly(nrows: int, ncols: int) -> int:
         >>> nullity_poly(5, 5), nullity_poly(4, 4), nullity_poly(3, 7)
         (2, 4, 0)
     """
-    nrows = _check_size(nrows, "nrows")
-    ncols = _check_size(ncols, "ncols")
+    nrows = board_size(nrows, "nrows")
+    ncols = board_size(ncols, "ncols")
     rows, cols = max(nrows, ncols), min(nrows, ncols)
     poly = _poly_kernels()
     chi, u = _chi_and_u(rows, cols)
@@ -270,7 +263,7 @@ def nullity_table(nmax: int, progress: Progress = None) -> np.ndarray:
         >>> nullity_table(10).tolist()
         [0, 0, 0, 4, 2, 0, 0, 0, 8, 0]
     """
-    nmax = _check_size(nmax, "nmax")
+    nmax = board_size(nmax, "nmax")
     poly = _poly_kernels()
     out = np.zeros(nmax, dtype=np.int64)
     for n in range(1, nmax + 1):
