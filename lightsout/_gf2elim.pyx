@@ -209,18 +209,25 @@ cdef int find_block_pivots(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_
     return p
 
 
+cdef inline uint64_t pivot_lookup(const int* pivot_bits, int p, int* row_of_bit) noexcept nogil:
+    """Mask of the block's p pivot bits; row_of_bit[b] = index (from r) of the pivot row for bit b."""
+    cdef uint64_t found = 0
+    cdef int j
+    for j in range(p):
+        found |= (<uint64_t>1) << pivot_bits[j]
+        row_of_bit[pivot_bits[j]] = j
+    return found
+
+
 cdef void apply_block_naive(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_ssize_t stride,
                             Py_ssize_t r, int p, Py_ssize_t w, const int* pivot_bits) noexcept nogil:
     """Clear the block's pivot columns from every other row by direct row XORs."""
     cdef Py_ssize_t tw = nwords - w
     cdef Py_ssize_t i
-    cdef uint64_t found = 0, pending
+    cdef uint64_t found, pending
     cdef uint64_t* row
-    cdef int j
     cdef int row_of_bit[64]
-    for j in range(p):
-        found |= (<uint64_t>1) << pivot_bits[j]
-        row_of_bit[pivot_bits[j]] = j
+    found = pivot_lookup(pivot_bits, p, row_of_bit)
     for i in range(nrows):
         if r <= i < r + p:
             continue
@@ -268,13 +275,10 @@ cdef void apply_block_m4r(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_s
                           uint64_t* tables, uint64_t* selectors) noexcept nogil:
     """Clear the block's pivot columns from every other row with 8 tables of 8 bits."""
     cdef Py_ssize_t i, s, sw
-    cdef uint64_t found = 0, sel
+    cdef uint64_t found, sel
     cdef uint64_t* row
-    cdef int j
     cdef int row_of_bit[64]
-    for j in range(p):
-        found |= (<uint64_t>1) << pivot_bits[j]
-        row_of_bit[pivot_bits[j]] = j
+    found = pivot_lookup(pivot_bits, p, row_of_bit)
     # Read every row's selector before the first stripe rewrites word w.
     for i in range(nrows):
         selectors[i] = m[i * stride + w] & found
