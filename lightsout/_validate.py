@@ -119,3 +119,65 @@ def thread_count(threads: object) -> int | None:
     if threads is None:
         return None
     return board_size(threads, "threads")
+
+
+def _words_for_bits(nbits: int) -> int:
+    return (nbits + 63) // 64
+
+
+def packed_matrix(array: object, name: str, *, nbits: int, nrows: int | None = None,
+                  writable: bool = False, exact_words: bool = True) -> np.ndarray:
+    """Check a packed bit matrix and return it: the one validation path of every kernel wrapper.
+
+    A packed matrix is a C-contiguous 2-D ``uint64`` array, one row per row of
+    bits: bit j of a row is bit ``j % 64`` of word ``j // 64``, and every bit
+    past column ``nbits`` is zero.  ``nrows=None`` accepts any number of rows;
+    ``exact_words=False`` accepts rows longer than ``words_for_bits(nbits)``
+    (their extra words must be zero too).
+
+    Example:
+        >>> packed_matrix(np.array([[5], [6]], dtype=np.uint64), "m", nbits=3).shape
+        (2, 1)
+        >>> packed_matrix(np.array([[8]], dtype=np.uint64), "m", nbits=3)
+        Traceback (most recent call last):
+        ...
+        lightsout._errors.InvalidBoardError: m has bits set past column 3 (the packed layout keeps them zero)
+    """
+    if not isinstance(array, np.ndarray) or array.dtype != np.uint64:
+        got = f"dtype {array.dtype}" if isinstance(array, np.ndarray) else type(array).__name__
+        raise InvalidTypeError(
+            f"{name} must be a packed numpy uint64 array (rows of little-endian words), got {got}")
+    if array.ndim != 2:
+        raise InvalidBoardError(f"{name} must be 2-D (rows, words), got shape {array.shape}")
+    need = _words_for_bits(nbits)
+    if nrows is not None and array.shape[0] != nrows:
+        raise InvalidBoardError(f"{name} must have {nrows} rows, got shape {array.shape}")
+    if (array.shape[1] != need) if exact_words else (array.shape[1] < need):
+        wanted = f"{need}" if exact_words else f"at least {need}"
+        raise InvalidBoardError(f"{name} must have {wanted} words per row for {nbits} columns, "
+                                f"got shape {array.shape}")
+    if not array.flags.c_contiguous:
+        raise InvalidBoardError(f"{name} must be C-contiguous; pass numpy.ascontiguousarray({name})")
+    if writable and not array.flags.writeable:
+        raise InvalidBoardError(f"{name} is read-only, but this kernel writes to it in place")
+    if array.shape[0] and array.shape[1]:
+        extra = array[:, need:]
+        tail = np.uint64(0) if nbits % 64 == 0 else ~np.uint64((1 << (nbits % 64)) - 1)
+        if (need and (array[:, need - 1] & tail).any()) or (extra.size and extra.any()):
+            raise InvalidBoardError(f"{name} has bits set past column {nbits} "
+                                    "(the packed layout keeps them zero)")
+    return array
+
+
+def packed_vector(array: object, name: str, *, nbits: int) -> np.ndarray:
+    """Check one packed row (1-D ``uint64``, ``words_for_bits(nbits)`` words, tail bits zero).
+
+    Example:
+        >>> packed_vector(np.array([6], dtype=np.uint64), "row", nbits=3).tolist()
+        [6]
+    """
+    if isinstance(array, np.ndarray) and array.ndim != 1 and array.dtype == np.uint64:
+        raise InvalidBoardError(f"{name} must be 1-D (words), got shape {array.shape}")
+    if isinstance(array, np.ndarray) and array.ndim == 1:
+        return packed_matrix(array.reshape(1, -1), name, nbits=nbits)[0]
+    return packed_matrix(array, name, nbits=nbits)[0]

@@ -1,0 +1,51 @@
+/* lightsout C API: function tables that other compiled code calls without the GIL.
+ *
+ * Each compiled kernel module of lightsout (one build per SIMD level) exports
+ * a PyCapsule named "_capi" holding a pointer to one of the static tables below,
+ * filled with that build's functions.  lightsout._dispatch picks the widest
+ * build the CPU runs, so a client that fetches the table through the dispatcher
+ * (see lightsout/capi.pxd) gets AVX-512 code where the CPU has it, without
+ * being compiled for it.
+ *
+ * Packed layout: a row of nbits bits is words_for_bits(nbits) = (nbits + 63) / 64
+ * little-endian uint64 words; bit j is bit j % 64 of word j / 64; bits past the
+ * last column are zero on entry and on exit.  Matrices are rows of `stride`
+ * words, stride >= words_for_bits(ncols).
+ *
+ * Return codes: >= 0 success (a rank for rref), -1 out of memory.
+ */
+#ifndef LIGHTSOUT_CAPI_H
+#define LIGHTSOUT_CAPI_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define LIGHTSOUT_CAPI_VERSION 1
+
+/* Table exported by lightsout._gf2elim (capsule name "lightsout._gf2elim._capi"). */
+typedef struct lightsout_gf2elim_api {
+    int abi_version;          /* LIGHTSOUT_CAPI_VERSION */
+    const char *simd_level;   /* "generic", "avx2" or "avx512" */
+    /* Reduced row echelon form in place of an nrows x ncols packed matrix with
+       rows of `stride` words; pivots are searched in the first npivot_cols
+       columns only.  pivots[0..rank) receive the pivot columns (the array has
+       room for min(nrows, npivot_cols) entries).  Returns the rank or -1. */
+    ptrdiff_t (*rref)(uint64_t *matrix, ptrdiff_t nrows, ptrdiff_t stride, ptrdiff_t ncols,
+                      ptrdiff_t npivot_cols, int64_t *pivots);
+} lightsout_gf2elim_api;
+
+/* Table exported by lightsout._kernels (capsule name "lightsout._kernels._capi"). */
+typedef struct lightsout_kernels_api {
+    int abi_version;          /* LIGHTSOUT_CAPI_VERSION */
+    const char *simd_level;   /* "generic", "avx2" or "avx512" */
+    /* Chase the lights of an nrows x ncols board (rows of words_for_bits(ncols)
+       words; board == NULL means every light on) down from the presses
+       first_row.  residue (words_for_bits(ncols) words) receives the lights left
+       below the last row: zero iff the board ends dark.  presses, when not
+       NULL, receives the nrows x words_for_bits(ncols) press matrix.
+       Returns 0 or -1. */
+    int (*chase)(const uint64_t *board, ptrdiff_t nrows, ptrdiff_t ncols, const uint64_t *first_row,
+                 uint64_t *residue, uint64_t *presses);
+} lightsout_kernels_api;
+
+#endif
