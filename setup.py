@@ -10,6 +10,11 @@ Environment switches:
   LIGHTSOUT_MARCH=native   add -march=native to the portable build (opt-in)
   LIGHTSOUT_NO_SIMD=1      build only the portable modules
   LIGHTSOUT_DEBUG=1        bounds checks on, -O0 -g (for a debug test run)
+  LIGHTSOUT_CFLAGS="..."   extra compiler flags for every module (scripts/asan.sh)
+
+`pip install -e .` builds every module in place next to its source, so the
+checkout itself imports; generated sources (lightsout/*.c, build/) are build
+products, neither committed nor shipped.
 """
 import os
 import platform
@@ -24,6 +29,8 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).parent.resolve()
 HOT_MODULES = ["_kernels", "_gf2elim", "_gf2poly"]
 PLAIN_MODULES = ["_cpu"]
+# Test-only: runs the inline primitives between guard words (tests/test_bitrow_probe.py).
+TEST_MODULES = ["_bitrow_probe"]
 SIMD_FLAGS = {
     "avx2": ["-march=x86-64-v3", "-mpclmul"],
     "avx512": ["-march=x86-64-v4", "-mpclmul", "-mprefer-vector-width=512"],
@@ -42,6 +49,7 @@ else:
     base_flags = ["-O3"]
 if os.environ.get("LIGHTSOUT_MARCH") and not is_msvc:
     base_flags.append("-march=" + os.environ["LIGHTSOUT_MARCH"])
+base_flags += os.environ.get("LIGHTSOUT_CFLAGS", "").split()
 
 directives = {
     "language_level": 3,
@@ -67,21 +75,29 @@ def variant_source(module: str, level: str) -> str:
     return str(shim.relative_to(ROOT))
 
 
-def extension(name: str, source: str, flags: list) -> Extension:
+def extension(name: str, source: str, level: str, flags: list) -> Extension:
+    # The repository root is on the include path so that every build, the
+    # generated shims included, finds "lightsout/capi.h"; LIGHTSOUT_SIMD_LEVEL
+    # names the build in the C API table (capi.h's simd_level).
     return Extension(
         f"lightsout.{name}",
         [source],
-        include_dirs=[numpy.get_include()],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        include_dirs=[str(ROOT), numpy.get_include()],
+        define_macros=[
+            ("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
+            ("LIGHTSOUT_SIMD_LEVEL", f'"{level}"'),
+        ],
         extra_compile_args=base_flags + flags,
     )
 
 
-extensions = [extension(m, f"lightsout/{m}.pyx", []) for m in HOT_MODULES + PLAIN_MODULES]
+extensions = [
+    extension(m, f"lightsout/{m}.pyx", "generic", []) for m in HOT_MODULES + PLAIN_MODULES + TEST_MODULES
+]
 if with_simd:
     for level, flags in SIMD_FLAGS.items():
-        for m in HOT_MODULES:
-            extensions.append(extension(f"{m}_{level}", variant_source(m, level), flags))
+        for m in HOT_MODULES + TEST_MODULES:
+            extensions.append(extension(f"{m}_{level}", variant_source(m, level), level, flags))
 
 class ParallelBuildExt(build_ext):
     """Compile the extensions on every CPU unless --parallel/-j says otherwise."""
@@ -94,6 +110,10 @@ class ParallelBuildExt(build_ext):
 
 setup(
     cmdclass={"build_ext": ParallelBuildExt},
+    # The C API header and the Cython contract ship with the package; the
+    # generated .c files do not.
+    package_data={"lightsout": ["capi.h", "*.pxd", "*.pyi", "py.typed"]},
+    exclude_package_data={"lightsout": ["*.c"]},
     ext_modules=cythonize(
         extensions,
         compiler_directives=directives,

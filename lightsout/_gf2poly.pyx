@@ -1,4 +1,6 @@
-# GF(2)[t] polynomial kernels and the hot loops of the polynomial route.
+# GF(2)[t] polynomial arithmetic, and the polynomial route's conversions
+# between polynomials and packed rows (phi(F) = F(T) e_1 and its inverse,
+# docs/algebra.md sections 2 and 4).  Light chasing lives in _kernels.pyx.
 #
 # A polynomial is a 1-D C-contiguous uint64 array: bit i (bit i & 63 of word
 # i >> 6, least-significant bit first, as in _bitrow.pxd) is the coefficient of
@@ -16,24 +18,26 @@
 #     the operands (no carries over GF(2)), so a whole word of quotient bits
 #     or a whole 2x2 matrix of Euclid steps is found from the top 64 bits and
 #     then applied to the full operands with one pass of carry-less products.
-#   * The route's loops (chase, W recurrence, Horner) run in chunks of about
+#   * The conversions (W recurrence, Horner) run in chunks of about
 #     CHUNK_WORD_OPS word operations with the GIL released; between chunks the
 #     def wrappers call PyErr_CheckSignals() (Ctrl-C) and the progress callback.
 #
 # This file is compiled once per SIMD level (see setup.py).  def wrappers
 # validate with the GIL held and run the cdef cores inside `with nogil`.
 
-from libc.stdint cimport uint64_t, uint8_t
-from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memset
 from cpython.exc cimport PyErr_CheckSignals
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free
+
+from lightsout._bitrow cimport (
+    apply_T, clz64, copy_row, get_bit, highest_set_bit, tail_mask, up_word, words_for_bits,
+    xor_into, zero_row,
+)
 
 import numpy as np
 
-from lightsout._bitrow cimport (
-    apply_T, chase_step, clz64, copy_row, get_bit, highest_set_bit, tail_mask,
-    words_for_bits, xor_into, zero_row,
-)
+from lightsout._errors import InvalidBoardError
+from lightsout._validate import board_size, packed_vector
 
 cdef extern from *:
     """
@@ -543,15 +547,9 @@ cdef object _copy_trimmed_arr(object a):
 
 
 cdef object _poly_arg(object a, str name):
-    """Check a polynomial argument: 1-D C-contiguous uint64 array (empty = zero)."""
-    if not isinstance(a, np.ndarray):
-        raise TypeError(f"{name} must be a numpy uint64 array, got {type(a).__name__}")
-    if a.dtype != np.uint64:
-        raise TypeError(f"{name} must have dtype uint64, got {a.dtype}")
-    if a.ndim != 1:
-        raise ValueError(f"{name} must be 1-D (one polynomial), got shape {a.shape}")
-    if not a.flags.c_contiguous:
-        raise ValueError(f"{name} must be C-contiguous")
+    """Check a polynomial argument: a packed 1-D uint64 row of any length (empty = zero)."""
+    cdef Py_ssize_t nwords = a.shape[0] if isinstance(a, np.ndarray) and a.ndim == 1 else 1
+    a = packed_vector(a, name, nbits=64 * nwords)
     if a.shape[0] == 0:
         return np.zeros(1, dtype=np.uint64)
     return a
@@ -755,7 +753,7 @@ def chebyshev_u(Py_ssize_t k):
         [[0], [1], [2], [5], [8]]
     """
     if k < 0:
-        raise ValueError(f"chebyshev_u: k must be >= 0, got {k}")
+        raise InvalidBoardError(f"chebyshev_u: k must be >= 0, got {k}")
     out = np.zeros(max(1, words_for_bits(k)), dtype=np.uint64)
     cdef uint64_t[::1] ov = out
     with nogil:
@@ -764,7 +762,7 @@ def chebyshev_u(Py_ssize_t k):
 
 
 # ---------------------------------------------------------------------------
-# The route's O(C^2/64) loops: coordinates <-> polynomials, and chasing
+# The route's O(C^2/64) loops: coordinates <-> polynomials
 
 cdef void w_steps(uint64_t* acc, uint64_t* wbuf, Py_ssize_t stride, const uint64_t* c,
                   Py_ssize_t j0, Py_ssize_t j1) noexcept nogil:
@@ -776,22 +774,20 @@ cdef void w_steps(uint64_t* acc, uint64_t* wbuf, Py_ssize_t stride, const uint64
     cdef Py_ssize_t j, i, n
     cdef uint64_t* cur
     cdef uint64_t* nxt
-    cdef uint64_t w
     for j in range(j0, j1):
         cur = wbuf + (j & 1) * stride
         nxt = wbuf + ((j + 1) & 1) * stride
         n = words_for_bits(j + 1)
         if get_bit(c, j - 1):
             xor_into(acc, cur, words_for_bits(j))
-        w = cur[0]
-        nxt[0] ^= w ^ (w << 1)
+        # (t + 1) W_j: the lower half of the T stencil (each word and its up shift).
+        nxt[0] ^= cur[0] ^ up_word(cur[0], 0)
         for i in range(1, n):
-            w = cur[i]
-            nxt[i] ^= w ^ (w << 1) ^ (cur[i - 1] >> 63)
+            nxt[i] ^= cur[i] ^ up_word(cur[i], cur[i - 1])
 
 
 def w_combination(c, Py_ssize_t ncols, progress=None):
-    """phi^{-1}(c) = sum_{j=1..ncols} c_j W_j(t), W_j = U_j(t+1) (design note section 2).
+    """phi^{-1}(c) = sum_{j=1..ncols} c_j W_j(t), W_j = U_j(t+1) (docs/algebra.md section 2).
 
     c is a packed row of ncols bits (bit j-1 = c_j).  Because phi(W_j) = e_j, the
     result is the polynomial F (deg < ncols) with F(T) e_1 = c.
@@ -800,11 +796,8 @@ def w_combination(c, Py_ssize_t ncols, progress=None):
         >>> w_combination(np.array([0b100], dtype=np.uint64), 3).tolist()  # W_3 = U_3(t+1) = (t+1)^2 + 1 = t^2
         [4]
     """
-    c = _poly_arg(c, "c")
-    if ncols <= 0:
-        raise ValueError(f"ncols must be positive, got {ncols}")
-    if c.shape[0] < words_for_bits(ncols):
-        raise ValueError(f"c has {c.shape[0]} words, needs {words_for_bits(ncols)} for {ncols} columns")
+    board_size(ncols, "ncols")
+    c = packed_vector(c, "c", nbits=ncols)
     cdef const uint64_t[::1] cv = c
     cdef Py_ssize_t stride = words_for_bits(ncols + 1), j = 1, j_end
     acc = np.zeros(stride, dtype=np.uint64)
@@ -851,13 +844,12 @@ def phi_image(f, Py_ssize_t ncols, progress=None):
         >>> phi_image(np.array([0b10], dtype=np.uint64), 3).tolist()  # T e_1 = e_1 + e_2
         [3]
     """
+    board_size(ncols, "ncols")
     f = _poly_arg(f, "f")
-    if ncols <= 0:
-        raise ValueError(f"ncols must be positive, got {ncols}")
     cdef const uint64_t[::1] fv = f
     cdef Py_ssize_t d = _deg(fv), i, i_end
     if d >= ncols:
-        raise ValueError(f"phi_image needs deg F < ncols = {ncols}, got degree {d}")
+        raise InvalidBoardError(f"phi_image needs deg F < ncols = {ncols}, got degree {d}")
     cdef Py_ssize_t stride = words_for_bits(ncols)
     vbuf = np.zeros((2, stride), dtype=np.uint64)
     cdef uint64_t[:, ::1] vv = vbuf
@@ -874,103 +866,16 @@ def phi_image(f, Py_ssize_t ncols, progress=None):
 
 
 def apply_T_row(v, Py_ssize_t ncols):
-    """T v = v + (v << 1) + (v >> 1) on a packed row of ncols bits (phi(t F) = T phi(F)).
+    """phi(t F) = T phi(F): multiplication by t in row coordinates, on a packed row of ncols bits.
 
     Example:
         >>> apply_T_row(np.array([0b001], dtype=np.uint64), 3).tolist()
         [3]
     """
-    cdef const uint64_t[::1] vv = _poly_arg(v, "v")
+    board_size(ncols, "ncols")
+    cdef const uint64_t[::1] vv = packed_vector(v, "v", nbits=ncols)
     cdef Py_ssize_t nw = words_for_bits(ncols)
-    if vv.shape[0] < nw:
-        raise ValueError(f"v has {vv.shape[0]} words, needs {nw}")
     out = np.zeros(nw, dtype=np.uint64)
     cdef uint64_t[::1] ov = out
     apply_T(&ov[0], &vv[0], nw, ncols)
     return out
-
-
-cdef void chase_steps(uint64_t* rbuf, Py_ssize_t nwords, Py_ssize_t ncols, const uint64_t* board,
-                      const uint64_t* lit_row, Py_ssize_t k0, Py_ssize_t k1,
-                      uint8_t* first_column) noexcept nogil:
-    """Chase rows k = k0 .. k1-1 (1-based): r_{k+1} = T r_k + r_{k-1} + b_k.
-
-    r_k lives in row k & 1 of rbuf, so r_{k+1} overwrites r_{k-1}.  board NULL
-    means every row is lit_row.  first_column (if not NULL) gets bit 0 of r_k
-    at index k - 1.
-    """
-    cdef Py_ssize_t k
-    cdef uint64_t* cur
-    cdef uint64_t* prv
-    cdef const uint64_t* lit
-    for k in range(k0, k1):
-        cur = rbuf + (k & 1) * nwords
-        prv = rbuf + ((k + 1) & 1) * nwords
-        if first_column != NULL:
-            first_column[k - 1] = <uint8_t>(cur[0] & 1)
-        lit = lit_row if board == NULL else board + (k - 1) * nwords
-        chase_step(prv, cur, prv, lit, nwords, ncols)
-
-
-def chase_rows(board, Py_ssize_t nrows, Py_ssize_t ncols, first_row, *, bint all_lit=True,
-               bint first_column=False, progress=None):
-    """Chase presses down an nrows x ncols board from first_row; O(ncols) words of memory.
-
-    Args:
-        board: packed (nrows, words_for_bits(ncols)) uint64 start state, or None
-            for a board that is all lit (all_lit=True) or all dark (all_lit=False),
-            never materialised.
-        first_row: packed (words_for_bits(ncols),) presses of row 1.
-        first_column: also return bit 0 of every row's presses (the solution's
-            first column), as a bool array of length nrows.
-
-    Returns:
-        (residue, column): residue = r_{R+1}, the lights the chase leaves on the
-        last row (zero iff the board is cleared); column as above or None.
-
-    Example:
-        >>> residue, column = chase_rows(None, 3, 3, np.array([0b101], dtype=np.uint64), first_column=True)
-        >>> residue.tolist(), column.tolist()
-        ([0], [True, False, True])
-    """
-    if nrows <= 0 or ncols <= 0:
-        raise ValueError(f"board size must be positive, got {nrows} x {ncols}")
-    cdef Py_ssize_t nwords = words_for_bits(ncols), k = 1, k_end
-    cdef const uint64_t[:, ::1] bv
-    cdef const uint64_t* bptr = NULL
-    if board is not None:
-        if not isinstance(board, np.ndarray) or board.dtype != np.uint64:
-            raise TypeError("board must be a numpy uint64 array or None")
-        if board.shape != (nrows, nwords):
-            raise ValueError(f"board must have shape {(nrows, nwords)}, got {board.shape}")
-        if not board.flags.c_contiguous:
-            raise ValueError("board must be C-contiguous")
-        bv = board
-        bptr = &bv[0, 0]
-    first_row = _poly_arg(first_row, "first_row")
-    if first_row.shape[0] != nwords:
-        raise ValueError(f"first_row must have {nwords} words, got {first_row.shape[0]}")
-    rbuf = np.zeros((2, nwords), dtype=np.uint64)
-    rbuf[1] = first_row
-    lit = np.zeros(nwords, dtype=np.uint64)
-    if all_lit:
-        lit[:] = ~np.uint64(0)
-        lit[-1] = tail_mask(ncols)
-    column = np.zeros(nrows, dtype=np.uint8) if first_column else None
-    cdef uint8_t[::1] colv
-    cdef uint8_t* colp = NULL
-    if first_column:
-        colv = column
-        colp = &colv[0]
-    cdef uint64_t[:, ::1] rv = rbuf
-    cdef const uint64_t[::1] litv = lit
-    while k <= nrows:
-        k_end = min(nrows + 1, k + max(1, CHUNK_WORD_OPS // (4 * nwords)))
-        with nogil:
-            chase_steps(&rv[0, 0], nwords, ncols, bptr, &litv[0], k, k_end, colp)
-        k = k_end
-        PyErr_CheckSignals()
-        if progress is not None:
-            progress("chase", k - 1, nrows)
-    residue = rbuf[(nrows + 1) & 1].copy()
-    return residue, (column.astype(bool) if first_column else None)

@@ -5,25 +5,34 @@
 #     r_{k+1} = T r_k + r_{k-1} + b_k      (r_0 = 0, r_1 = the first row)
 # where T = I + P (P = adjacency of the path on C cells) and b_k is row k of the
 # start state; the board is dark iff the virtual row r_{R+1} is zero.  See
-# shared/design/algebra.md section 1.
+# docs/algebra.md section 1.
 #
-# The neighbour structure lives in two places only: lo_chase_words below (the
-# within-row neighbours of T, as chase_step/apply_T in _bitrow.pxd) and the
-# three-row stencil LO_AB_STEP (neighbours across rows).  Another slice
-# operator (a torus row, a (d-1)-dimensional slice) slots in there.
+# One chase kernel serves every caller (the chase def below, the A/B
+# iteration's constant column, the C API): all-lit, dark or given board, with
+# the press rows and the first column as options.  The neighbour structure is
+# the T stencil of _bitrow.pxd, used by chase_step (within a row) and by the
+# A/B sweep (across the transposed rows).
 #
 # This file is compiled once per SIMD level (see setup.py); def functions check
-# their arguments with the GIL, then run the cdef core inside `with nogil`.
+# their arguments with the GIL (lightsout._validate), then run the cdef core
+# inside `with nogil`.
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.stdint cimport uint64_t
-from libc.stdlib cimport calloc, free, malloc
+from cpython.pycapsule cimport PyCapsule_New
+from libc.stddef cimport ptrdiff_t
+from libc.stdint cimport uint8_t, uint64_t
+from libc.stdlib cimport calloc, free
 
 from lightsout._bitrow cimport (
-    copy_row, get_bit, tail_mask, words_for_bits,
+    LIT_ALL, LIT_BOARD, LIT_NONE, chase_step, copy_row, get_bit, tail_mask, words_for_bits,
 )
 
+import threading
+
 import numpy as np
+
+from lightsout._errors import InvalidBoardError, InvalidTypeError
+from lightsout._validate import board_size, packed_matrix, packed_vector
 
 cdef enum:
     # Column block of the A/B iteration: 8 words = 512 bit columns, run as
@@ -34,54 +43,9 @@ cdef enum:
     # Words per tile of the chase's temporal blocking: two rows of it plus a
     # board row stay well inside a 32 KiB L1d.
     CHASE_TILE_WORDS = 512
-
-
-# ---------------------------------------------------------------------------
-# Argument checks (GIL held).
-
-cdef Py_ssize_t _check_sizes(Py_ssize_t nrows, Py_ssize_t ncols) except -1:
-    if nrows <= 0 or ncols <= 0:
-        raise ValueError(f"nrows and ncols must be positive, got {nrows} x {ncols}")
-    return words_for_bits(ncols)
-
-
-cdef const uint64_t* _board_pointer(object board, Py_ssize_t nrows, Py_ssize_t nwords) except? NULL:
-    """Pointer to a packed (nrows, nwords) board, or NULL for the all-lit board (board is None)."""
-    cdef const uint64_t[:, ::1] view
-    if board is None:
-        return NULL
-    view = _matrix_view(board, "board")
-    if view.shape[0] != nrows or view.shape[1] != nwords:
-        raise ValueError(
-            f"board must have shape ({nrows}, {nwords}) (rows, words), got ({view.shape[0]}, {view.shape[1]})"
-        )
-    return &view[0, 0] if nrows > 0 and nwords > 0 else NULL
-
-
-cdef const uint64_t[:, ::1] _matrix_view(object array, str name):
-    if not isinstance(array, np.ndarray):
-        raise TypeError(f"{name} must be a numpy array of uint64, got {type(array).__name__}")
-    if array.dtype != np.uint64:
-        raise TypeError(f"{name} must have dtype uint64, got {array.dtype}")
-    if array.ndim != 2:
-        raise ValueError(f"{name} must be 2-D (rows, words), got {array.ndim}-D")
-    if not array.flags.c_contiguous:
-        raise ValueError(f"{name} must be C-contiguous")
-    return array
-
-
-cdef const uint64_t[::1] _row_view(object array, Py_ssize_t nwords, str name):
-    cdef const uint64_t[::1] view
-    if not isinstance(array, np.ndarray):
-        raise TypeError(f"{name} must be a numpy array of uint64, got {type(array).__name__}")
-    if array.dtype != np.uint64:
-        raise TypeError(f"{name} must have dtype uint64, got {array.dtype}")
-    if array.ndim != 1 or array.shape[0] != nwords:
-        raise ValueError(f"{name} must have shape ({nwords},), got {array.shape}")
-    if not array.flags.c_contiguous:
-        raise ValueError(f"{name} must be C-contiguous")
-    view = array
-    return view
+    # A/B iteration: row-level steps of one lane between two polls of the
+    # cancel flag and of signals (a millisecond or so).
+    AB_POLL_STEPS = 1 << 21
 
 
 # ---------------------------------------------------------------------------
@@ -102,64 +66,34 @@ cdef extern from *:
     #include <stddef.h>
     #include <stdint.h>
     #include <string.h>
-    #if defined(_MSC_VER)
-    #define LO_CH_RESTRICT __restrict
-    #else
-    #define LO_CH_RESTRICT __restrict__
-    #endif
 
-    /* acc[i] ^= (T cur)[i] ^ lit[i] for words [lo, hi) of an nwords-word row
-       (edges read as zero); lit == NULL means all ones (the all-lit board: one
-       load stream fewer).  tail masks the row's last word. */
-    #if defined(_MSC_VER)
-    #define LO_CH_INLINE static __forceinline
-    #else
-    #define LO_CH_INLINE static inline __attribute__((always_inline))
-    #endif
-    #define LO_CH_LIT(i) (lit != NULL ? lit[i] : ~(uint64_t)0)
-    LO_CH_INLINE void lo_chase_words(uint64_t *LO_CH_RESTRICT acc, const uint64_t *LO_CH_RESTRICT cur,
-                                     const uint64_t *LO_CH_RESTRICT lit, ptrdiff_t lo, ptrdiff_t hi,
-                                     ptrdiff_t nwords, uint64_t tail)
+    /* chase_step over [lo, hi) with the light source fixed at compile time:
+       one out-of-line copy per mode keeps the tile loop small and each word
+       loop branch-free. */
+    static void lo_chase_step_board(uint64_t *acc, const uint64_t *cur, const uint64_t *lit,
+                                    ptrdiff_t lo, ptrdiff_t hi, ptrdiff_t nwords, uint64_t tail)
     {
-        uint64_t w;
-        ptrdiff_t i, mid_hi;
-        if (lo >= hi) return;
-        if (lo == 0) {
-            w = cur[0];
-            acc[0] ^= w ^ (w << 1) ^ ((w >> 1) | (nwords > 1 ? cur[1] << 63 : 0)) ^ LO_CH_LIT(0);
-            if (nwords == 1) acc[0] &= tail;
-            lo = 1;
-        }
-        mid_hi = hi < nwords - 1 ? hi : nwords - 1;
-        for (i = lo; i < mid_hi; i++) {
-            w = cur[i];
-            acc[i] ^= w ^ ((w << 1) | (cur[i - 1] >> 63)) ^ ((w >> 1) | (cur[i + 1] << 63)) ^ LO_CH_LIT(i);
-        }
-        if (hi == nwords && nwords > 1 && lo <= nwords - 1) {
-            i = nwords - 1;
-            w = cur[i];
-            acc[i] = (acc[i] ^ w ^ ((w << 1) | (cur[i - 1] >> 63)) ^ (w >> 1) ^ LO_CH_LIT(i)) & tail;
-        }
+        lo_chase_step(acc, cur, lit, lo, hi, nwords, tail, LO_LIT_BOARD);
     }
-
-    static void lo_chase_words_lit(uint64_t *acc, const uint64_t *cur, const uint64_t *lit,
+    static void lo_chase_step_all(uint64_t *acc, const uint64_t *cur,
+                                  ptrdiff_t lo, ptrdiff_t hi, ptrdiff_t nwords, uint64_t tail)
+    {
+        lo_chase_step(acc, cur, NULL, lo, hi, nwords, tail, LO_LIT_ALL);
+    }
+    static void lo_chase_step_none(uint64_t *acc, const uint64_t *cur,
                                    ptrdiff_t lo, ptrdiff_t hi, ptrdiff_t nwords, uint64_t tail)
     {
-        lo_chase_words(acc, cur, lit, lo, hi, nwords, tail);
-    }
-
-    static void lo_chase_words_all_lit(uint64_t *acc, const uint64_t *cur,
-                                       ptrdiff_t lo, ptrdiff_t hi, ptrdiff_t nwords, uint64_t tail)
-    {
-        lo_chase_words(acc, cur, NULL, lo, hi, nwords, tail);
+        lo_chase_step(acc, cur, NULL, lo, hi, nwords, tail, LO_LIT_NONE);
     }
 
     /* Rows r_k live in rows[k & 1]; computes r_{k+1} for k = k0 .. k1-1 by
-       skewed tiles of `tile` words.  b_k is board row k-1, or all ones when
-       board is NULL.  When presses is not NULL, its row k-1 receives r_k. */
-    static void lo_chase_tiled(uint64_t *row0, uint64_t *row1, const uint64_t *board,
-                               ptrdiff_t nwords, uint64_t tail,
-                               ptrdiff_t k0, ptrdiff_t k1, uint64_t *presses, ptrdiff_t tile)
+       skewed tiles of `tile` words.  b_k is board row k-1 (mode LO_LIT_BOARD),
+       all ones (LO_LIT_ALL) or zero (LO_LIT_NONE).  When presses is not NULL,
+       its row k-1 receives r_k; when column is not NULL, column[k-1] receives
+       bit 0 of r_k. */
+    static void lo_chase_tiled(uint64_t *row0, uint64_t *row1, const uint64_t *board, int mode,
+                               ptrdiff_t nwords, uint64_t tail, ptrdiff_t k0, ptrdiff_t k1,
+                               uint64_t *presses, uint8_t *column, ptrdiff_t tile)
     {
         uint64_t *rows[2];
         ptrdiff_t nsteps = k1 - k0, a, s, s_lo, s_hi, lo, hi, k;
@@ -174,116 +108,208 @@ cdef extern from *:
                 k = k0 + s;
                 if (presses != NULL)
                     memcpy(presses + (k - 1) * nwords + lo, rows[k & 1] + lo, (size_t)(hi - lo) * sizeof(uint64_t));
-                if (board != NULL)
-                    lo_chase_words_lit(rows[(k + 1) & 1], rows[k & 1], board + (k - 1) * nwords,
-                                       lo, hi, nwords, tail);
+                if (column != NULL && lo == 0)
+                    column[k - 1] = (uint8_t)(rows[k & 1][0] & 1);
+                if (mode == LO_LIT_BOARD)
+                    lo_chase_step_board(rows[(k + 1) & 1], rows[k & 1], board + (k - 1) * nwords,
+                                        lo, hi, nwords, tail);
+                else if (mode == LO_LIT_ALL)
+                    lo_chase_step_all(rows[(k + 1) & 1], rows[k & 1], lo, hi, nwords, tail);
                 else
-                    lo_chase_words_all_lit(rows[(k + 1) & 1], rows[k & 1], lo, hi, nwords, tail);
+                    lo_chase_step_none(rows[(k + 1) & 1], rows[k & 1], lo, hi, nwords, tail);
             }
         }
     }
     """
-    void lo_chase_tiled(uint64_t* row0, uint64_t* row1, const uint64_t* board,
-                        Py_ssize_t nwords, uint64_t tail,
-                        Py_ssize_t k0, Py_ssize_t k1, uint64_t* presses, Py_ssize_t tile) noexcept nogil
+    void lo_chase_tiled(uint64_t* row0, uint64_t* row1, const uint64_t* board, int mode,
+                        Py_ssize_t nwords, uint64_t tail, Py_ssize_t k0, Py_ssize_t k1,
+                        uint64_t* presses, uint8_t* column, Py_ssize_t tile) noexcept nogil
 
 
-cdef struct ChaseState:
-    uint64_t* older       # r_{k-1}
-    uint64_t* newer       # r_k
-    Py_ssize_t step       # k: rows r_0..r_k are known
+cdef struct Chase:
+    # A chase in progress: rows r_0..r_step are known, r_step in rows[step & 1]
+    # and r_{step-1} in the other row (one allocation, owned by the struct).
+    uint64_t* rows
+    const uint64_t* board       # board rows (mode LIT_BOARD), else unused
+    int mode                    # LIT_BOARD, LIT_ALL or LIT_NONE
+    Py_ssize_t nwords
+    uint64_t tail
+    Py_ssize_t step
+    uint64_t* presses           # row k-1 receives r_k, or NULL
+    uint8_t* column             # [k-1] receives bit 0 of r_k, or NULL
 
 
-cdef int _chase_init(ChaseState* st, const uint64_t* first_row, Py_ssize_t nwords,
-                     Py_ssize_t ncols) noexcept nogil:
-    st.older = <uint64_t*>calloc(nwords, sizeof(uint64_t))
-    st.newer = <uint64_t*>calloc(nwords, sizeof(uint64_t))
-    if st.older == NULL or st.newer == NULL:
+cdef int chase_start(Chase* ch, const uint64_t* board, int mode, Py_ssize_t ncols,
+                     const uint64_t* first_row, uint64_t* presses, uint8_t* column) noexcept nogil:
+    """Set up a chase from first_row (NULL: the zero row); -1 if out of memory.
+
+    ch is fully initialised even on failure, so chase_free(ch) is always safe.
+    """
+    ch.nwords = words_for_bits(ncols)
+    ch.tail = tail_mask(ncols)
+    ch.board = board
+    ch.mode = mode
+    ch.presses = presses
+    ch.column = column
+    ch.step = 1
+    ch.rows = <uint64_t*>calloc(2 * ch.nwords, sizeof(uint64_t))  # r_0 = 0, r_1
+    if ch.rows == NULL:
         return -1
-    copy_row(st.newer, first_row, nwords)
-    st.step = 1
+    if first_row != NULL:
+        copy_row(ch.rows + ch.nwords, first_row, ch.nwords)
     return 0
 
 
-cdef void _chase_free(ChaseState* st) noexcept nogil:
-    free(st.older)
-    free(st.newer)
-
-
-cdef void _chase_run(ChaseState* st, const uint64_t* board, Py_ssize_t nwords, Py_ssize_t ncols,
-                     Py_ssize_t last_step, uint64_t* presses) noexcept nogil:
-    """Advance to r_{last_step}: computes r_{k+1} for k = st.step .. last_step-1.
-
-    When presses is not NULL, row k-1 of it receives r_k (0-based rows).
-    """
-    cdef Py_ssize_t k = st.step
-    cdef uint64_t* rows[2]
-    if last_step <= k:
+cdef void chase_advance(Chase* ch, Py_ssize_t last_step) noexcept nogil:
+    """Advance to r_{last_step}: computes r_{k+1} for k = ch.step .. last_step-1."""
+    if last_step <= ch.step:
         return
-    rows[k & 1] = st.newer
-    rows[(k + 1) & 1] = st.older
-    lo_chase_tiled(rows[0], rows[1], board, nwords, tail_mask(ncols), k, last_step,
-                   presses, CHASE_TILE_WORDS)
-    st.newer = rows[last_step & 1]
-    st.older = rows[(last_step + 1) & 1]
-    st.step = last_step
+    lo_chase_tiled(ch.rows, ch.rows + ch.nwords, ch.board, ch.mode, ch.nwords, ch.tail,
+                   ch.step, last_step, ch.presses, ch.column, CHASE_TILE_WORDS)
+    ch.step = last_step
 
 
-def chase(board, Py_ssize_t nrows, Py_ssize_t ncols, first_row, *, bint presses=False,
-          progress=None):
+cdef inline const uint64_t* chase_newest(const Chase* ch) noexcept nogil:
+    """r_step, the newest row (the residue r_{R+1} once step = R + 1)."""
+    return ch.rows + (ch.step & 1) * ch.nwords
+
+
+cdef void chase_free(Chase* ch) noexcept nogil:
+    free(ch.rows)
+    ch.rows = NULL
+
+
+cdef int chase_nogil(const uint64_t* board, int mode, Py_ssize_t nrows, Py_ssize_t ncols,
+                     const uint64_t* first_row, uint64_t* residue, uint64_t* presses,
+                     uint8_t* column) noexcept nogil:
+    """The whole chase in one call (no check-ins with Python); 0, or -1 if out of memory."""
+    cdef Chase ch
+    if chase_start(&ch, board, mode, ncols, first_row, presses, column) != 0:
+        chase_free(&ch)
+        return -1
+    chase_advance(&ch, nrows + 1)
+    copy_row(residue, chase_newest(&ch), ch.nwords)
+    chase_free(&ch)
+    return 0
+
+
+def chase(board, Py_ssize_t nrows, Py_ssize_t ncols, first_row, *, bint all_lit=True,
+          bint presses=False, bint first_column=False, progress=None):
     """Chase the lights down an R x C board from a packed first row of presses.
+
+    Memory is O(ncols) words beyond the board and the outputs asked for.
 
     Args:
         board: packed (nrows, words_for_bits(ncols)) uint64 start state, or None
-            for the all-lit board (never materialised).
-        nrows, ncols: board size.
+            for the all-lit board (all_lit=True) or the dark one (all_lit=False),
+            never materialised.  all_lit is ignored when a board is given.
+        nrows, ncols: board size (positive).
         first_row: packed (words_for_bits(ncols),) uint64 presses of row 1.
         presses: also return every row's presses.
+        first_column: also return column 0 of the presses (bit 0 of each row),
+            without building the press matrix.
         progress: optional callable(stage, done, total), called between chunks.
 
     Returns:
-        (residue, press_rows): residue is r_{R+1}, the lights left on in the
-        last row after chasing (zero iff the board is cleared); press_rows is
-        the packed (nrows, nwords) press matrix, or None.
+        (residue, press_rows, column): residue is r_{R+1}, the lights left on in
+        the last row after chasing (zero iff the board is cleared); press_rows
+        the packed (nrows, nwords) press matrix or None; column a bool array of
+        length nrows or None.
+
+    Raises:
+        InvalidTypeError, InvalidBoardError: bad sizes or packed arrays
+            (lightsout._validate), bits set past column ncols included.
 
     Example:
         >>> import numpy as np
-        >>> residue, _ = chase(None, 3, 3, np.array([0b101], dtype=np.uint64))
-        >>> int(residue[0])
-        0
+        >>> residue, _, column = chase(None, 3, 3, np.array([0b101], dtype=np.uint64), first_column=True)
+        >>> int(residue[0]), column.tolist()
+        (0, [True, False, True])
     """
-    cdef Py_ssize_t nwords = _check_sizes(nrows, ncols)
-    cdef const uint64_t* board_ptr = _board_pointer(board, nrows, nwords)
-    cdef const uint64_t[::1] first = _row_view(first_row, nwords, "first_row")
-    if first[nwords - 1] & ~tail_mask(ncols):
-        raise ValueError("first_row has bits set past column ncols")
+    board_size(nrows, "nrows")
+    board_size(ncols, "ncols")
+    if progress is not None and not callable(progress):
+        raise InvalidTypeError(f"progress must be a callable or None, got {type(progress).__name__}")
+    cdef Py_ssize_t nwords = words_for_bits(ncols)
+    cdef const uint64_t[:, ::1] board_view
+    cdef const uint64_t* board_ptr = NULL
+    cdef int mode = LIT_ALL if all_lit else LIT_NONE
+    if board is not None:
+        board_view = packed_matrix(board, "board", nbits=ncols, nrows=nrows)
+        board_ptr = &board_view[0, 0]
+        mode = LIT_BOARD
+    cdef const uint64_t[::1] first = packed_vector(first_row, "first_row", nbits=ncols)
     residue = np.zeros(nwords, dtype=np.uint64)
     cdef uint64_t[::1] residue_view = residue
     press_rows = np.zeros((nrows, nwords), dtype=np.uint64) if presses else None
+    column = np.zeros(nrows, dtype=np.bool_) if first_column else None
     cdef uint64_t[:, ::1] press_view
     cdef uint64_t* press_ptr = NULL
+    cdef uint8_t[::1] column_view
+    cdef uint8_t* column_ptr = NULL
     if presses:
         press_view = press_rows
         press_ptr = &press_view[0, 0]
-    cdef ChaseState st
+    if first_column:
+        column_view = column.view(np.uint8)
+        column_ptr = &column_view[0]
+    cdef Chase ch
     cdef Py_ssize_t chunk = max(1, CHUNK_WORD_OPS // (4 * nwords)), stop
     cdef int status
     with nogil:
-        status = _chase_init(&st, &first[0], nwords, ncols)
+        status = chase_start(&ch, board_ptr, mode, ncols, &first[0], press_ptr, column_ptr)
     try:
         if status != 0:
             raise MemoryError("out of memory allocating chase buffers")
-        while st.step < nrows + 1:
-            stop = min(nrows + 1, st.step + chunk)
+        while ch.step < nrows + 1:
+            stop = min(nrows + 1, ch.step + chunk)
             with nogil:
-                _chase_run(&st, board_ptr, nwords, ncols, stop, press_ptr)
+                chase_advance(&ch, stop)
             PyErr_CheckSignals()
             if progress is not None:
-                progress("chase", st.step - 1, nrows)
-        copy_row(&residue_view[0], st.newer, nwords)
+                progress("chase", ch.step - 1, nrows)
+        copy_row(&residue_view[0], chase_newest(&ch), nwords)
     finally:
-        _chase_free(&st)
-    return residue, press_rows
+        chase_free(&ch)
+    return residue, press_rows, column
+
+
+# ---------------------------------------------------------------------------
+# The C API (lightsout/capi.h): this build's chase for other compiled code.
+
+cdef extern from *:
+    """
+    #ifndef LIGHTSOUT_SIMD_LEVEL
+    #define LIGHTSOUT_SIMD_LEVEL "generic"
+    #endif
+    """
+    const char* LIGHTSOUT_SIMD_LEVEL
+
+cdef extern from "lightsout/capi.h":
+    int LIGHTSOUT_CAPI_VERSION
+    ctypedef struct lightsout_kernels_api:
+        int abi_version
+        const char* simd_level
+        int (*chase)(const uint64_t* board, ptrdiff_t nrows, ptrdiff_t ncols, const uint64_t* first_row,
+                     uint64_t* residue, uint64_t* presses) noexcept nogil
+
+
+cdef int _capi_chase(const uint64_t* board, ptrdiff_t nrows, ptrdiff_t ncols, const uint64_t* first_row,
+                     uint64_t* residue, uint64_t* presses) noexcept nogil:
+    """capi.h's chase: board NULL is the all-lit board; -1 if out of memory (or a size <= 0)."""
+    if nrows <= 0 or ncols <= 0:
+        return -1
+    return chase_nogil(board, LIT_BOARD if board != NULL else LIT_ALL, nrows, ncols, first_row,
+                       residue, presses, NULL)
+
+
+cdef lightsout_kernels_api _api
+_api.abi_version = LIGHTSOUT_CAPI_VERSION
+_api.simd_level = LIGHTSOUT_SIMD_LEVEL
+_api.chase = _capi_chase
+
+#: PyCapsule "lightsout._kernels._capi" holding this build's lightsout_kernels_api table.
+_capi = PyCapsule_New(<void*>&_api, b"lightsout._kernels._capi", NULL)
 
 
 # ---------------------------------------------------------------------------
@@ -311,8 +337,12 @@ def chase(board, Py_ssize_t nrows, Py_ssize_t ncols, first_row, *, bint presses=
 # U_k(T) is banded (bandwidth k-1), so a sweep covers only the rows that can be
 # non-zero.  The constant column [0 | b] is not carried through the sweeps: it
 # is the chase residue with first row 0 (column C at level l is the row r_l of
-# that chase), computed once by _chase_residue and or-ed in at the end, so every
+# that chase), computed once by chase_nogil and or-ed in at the end, so every
 # block, the constant one included, runs the same banded kernel for any board.
+#
+# Cancelling: a lane polls the caller's cancel flag (and, on the main thread,
+# Python's signal handlers) every AB_POLL_STEPS row-level steps, so Ctrl-C or a
+# sibling thread's failure stops even an n = 40,000 iteration within a few ms.
 
 cdef extern from *:
     """
@@ -368,7 +398,8 @@ cdef extern from *:
 
     /* One position p of the wavefront.  N, LT, PV: per level i, the row it
        computes now (p-i+1), and its rows p-i and p-i-1 from the two previous
-       positions.  MASKED zeroes rows outside [lo, hi) and skips their loads
+       positions; level i's row p-i+1 is the T stencil of level i-1's rows
+       p-i, p-i+1, p-i+2 (PV, LT, N) plus level i-2's row p-i+1.  MASKED zeroes rows outside [lo, hi) and skips their loads
        and stores (the ends of a sweep). */
     #define LO_AB_STEP(N, LT, PV, pos, MASKED) do {                                  \
         const ptrdiff_t p_ = (pos);                                                \
@@ -379,7 +410,8 @@ cdef extern from *:
         if (!(MASKED) || (p_ + 1 >= lo && p_ + 1 < hi))                            \
             N[0] = LO_AB_LD(base + (p_ + 2) * LO_AB_RS + LO_AB_VWORDS);            \
         for (int i_ = 1; i_ <= L; i_++) {                                          \
-            lo_abv v_ = N[i_ - 1] ^ LT[i_ - 1] ^ PV[i_ - 1] ^ (i_ == 1 ? xm_ : PV[i_ - 2]); \
+            lo_abv v_ = LO_T_STENCIL(PV[i_ - 1], LT[i_ - 1], N[i_ - 1])              \
+                        ^ (i_ == 1 ? xm_ : PV[i_ - 2]);                                \
             if ((MASKED) && (p_ - i_ + 1 < lo || p_ - i_ + 1 >= hi)) v_ = zero;     \
             N[i_] = v_;                                                            \
         }                                                                          \
@@ -433,6 +465,12 @@ cdef extern from *:
         if (p == NULL) return NULL;
         return (uint64_t *)(p + (64 - ((uintptr_t)p & 63)));
     }
+
+    /* The caller's cancel flag, read afresh each time (another thread sets it). */
+    static int lo_cancelled(const uint8_t *flag)
+    {
+        return flag != NULL && *(volatile const uint8_t *)flag != 0;
+    }
     """
     int LO_AB_VWORDS
     int LO_AB_LEVELS
@@ -440,68 +478,89 @@ cdef extern from *:
     void lo_ab_sweep(uint64_t* base, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
     void lo_ab_sweep_1(uint64_t* base, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
     uint64_t* lo_ab_alloc(size_t nwords, void** raw) noexcept nogil
+    bint lo_cancelled(const uint8_t* flag) noexcept nogil
 
 
-cdef int _chase_residue(const uint64_t* board, Py_ssize_t nrows, Py_ssize_t ncols,
-                        uint64_t* dst) noexcept nogil:
-    """dst = r_{R+1} with first row 0: the constant column c of the reduced system."""
-    cdef Py_ssize_t nwords = words_for_bits(ncols)
-    cdef ChaseState st
-    cdef uint64_t* zero = <uint64_t*>calloc(nwords, sizeof(uint64_t))
-    cdef int status = -1
-    if zero != NULL and _chase_init(&st, zero, nwords, ncols) == 0:
-        _chase_run(&st, board, nwords, ncols, nrows + 1, NULL)
-        copy_row(dst, st.newer, nwords)
-        status = 0
-    _chase_free(&st)
-    free(zero)
-    return status
+cdef struct ABPoll:
+    # How a long A/B run checks in: the caller's cancel flag (or NULL), whether
+    # to run Python's signal handlers (main thread only), and the work done
+    # since the last check.
+    const uint8_t* cancel
+    bint check_signals
+    Py_ssize_t steps
+
+
+cdef int _ab_poll(ABPoll* poll, Py_ssize_t steps) except -1 nogil:
+    """Count steps of work; every AB_POLL_STEPS, 1 if cancelled, raise on a signal, else 0."""
+    poll.steps += steps
+    if poll.steps < AB_POLL_STEPS:
+        return 0
+    poll.steps = 0
+    if lo_cancelled(poll.cancel):
+        return 1
+    if poll.check_signals:
+        with gil:
+            PyErr_CheckSignals()
+    return 0
+
+
+cdef int _ab_lane(uint64_t* base, Py_ssize_t nrows, Py_ssize_t ncols, Py_ssize_t col_lo,
+                  Py_ssize_t col_hi, ABPoll* poll) except -1 nogil:
+    """Run one lane (columns [col_lo, col_hi)) from levels (0, 1) to (R, R+1); 1 if cancelled."""
+    cdef Py_ssize_t j, t = 1, nlev, lev_end, row_lo, row_hi, i
+    # Level 0 is r_0 = 0; level 1 is r_1 = I restricted to the lane.
+    for j in range(col_lo, col_hi):
+        base[(j + 1) * LO_AB_RS + LO_AB_VWORDS + (j >> 6) - (col_lo >> 6)] = (<uint64_t>1) << (j & 63)
+    while t < nrows + 1:
+        nlev = min(<Py_ssize_t>LO_AB_LEVELS, nrows + 1 - t)
+        lev_end = t + nlev
+        row_lo = max(0, col_lo - lev_end)
+        row_hi = min(ncols, col_hi + lev_end)
+        if nlev == LO_AB_LEVELS:
+            lo_ab_sweep(base, row_lo, row_hi)
+        else:
+            for i in range(nlev):
+                lo_ab_sweep_1(base, row_lo, row_hi)
+        t = lev_end
+        if _ab_poll(poll, (row_hi - row_lo) * nlev):
+            return 1
+    return 0
 
 
 cdef int _ab_block(Py_ssize_t nrows, Py_ssize_t ncols, Py_ssize_t first_word,
-                   const uint64_t* constant, uint64_t* out, Py_ssize_t out_nwords) noexcept nogil:
+                   const uint64_t* constant, uint64_t* out, Py_ssize_t out_nwords,
+                   ABPoll* poll) except -1 nogil:
     """Words [first_word, first_word + BLOCK_WORDS) of [U_{R+1}(T) | c] (those below out_nwords).
 
     constant is c (words_for_bits(ncols) words), needed only by the block
-    holding column ncols.
+    holding column ncols.  Returns 0, 1 if cancelled, or -2 if out of memory.
     """
     cdef Py_ssize_t C = ncols, VW = LO_AB_VWORDS, RS = LO_AB_RS
     cdef Py_ssize_t nlanes = BLOCK_WORDS // LO_AB_VWORDS
     cdef Py_ssize_t lane_words = (C + 2) * RS
-    cdef Py_ssize_t lane, lw, col_lo, col_hi, j, w, t, nlev, lev_end, row_lo, row_hi, i
-    cdef uint64_t* base
-    cdef void* raw
+    cdef Py_ssize_t lane, lw, col_lo, col_hi, j, w
+    cdef int status = 0
+    cdef void* raw = NULL
     cdef uint64_t* scratch = lo_ab_alloc(<size_t>(lane_words * nlanes), &raw)
     if scratch == NULL:
         free(raw)
-        return -1
-    for lane in range(nlanes):
-        lw = first_word + lane * VW
-        if lw >= out_nwords:
-            break
-        base = scratch + lane * lane_words
-        col_lo = 64 * lw
-        col_hi = min(C, 64 * (lw + VW))
-        if col_lo < col_hi:
-            # Level 0 is r_0 = 0; level 1 is r_1 = I restricted to the lane.
-            for j in range(col_lo, col_hi):
-                base[(j + 1) * RS + VW + (j >> 6) - lw] = (<uint64_t>1) << (j & 63)
-            t = 1
-            while t < nrows + 1:
-                nlev = min(<Py_ssize_t>LO_AB_LEVELS, nrows + 1 - t)
-                lev_end = t + nlev
-                row_lo = max(0, col_lo - lev_end)
-                row_hi = min(C, col_hi + lev_end)
-                if nlev == LO_AB_LEVELS:
-                    lo_ab_sweep(base, row_lo, row_hi)
-                else:
-                    for i in range(nlev):
-                        lo_ab_sweep_1(base, row_lo, row_hi)
-                t = lev_end
-        for j in range(C):
-            for w in range(lw, min(lw + VW, out_nwords)):
-                out[j * out_nwords + w] = base[(j + 1) * RS + VW + w - lw]
-    free(raw)
+        return -2
+    try:
+        for lane in range(nlanes):
+            lw = first_word + lane * VW
+            if lw >= out_nwords:
+                break
+            col_lo = 64 * lw
+            col_hi = min(C, 64 * (lw + VW))
+            if col_lo < col_hi:
+                status = _ab_lane(scratch + lane * lane_words, nrows, C, col_lo, col_hi, poll)
+                if status != 0:
+                    return status
+            for j in range(C):
+                for w in range(lw, min(lw + VW, out_nwords)):
+                    out[j * out_nwords + w] = scratch[lane * lane_words + (j + 1) * RS + VW + w - lw]
+    finally:
+        free(raw)
     w = C >> 6
     if first_word <= w < first_word + BLOCK_WORDS:
         for j in range(C):
@@ -517,13 +576,12 @@ def ab_block_count(Py_ssize_t ncols):
         >>> ab_block_count(10000)
         20
     """
-    if ncols <= 0:
-        raise ValueError(f"ncols must be positive, got {ncols}")
+    board_size(ncols, "ncols")
     return (words_for_bits(ncols + 1) + BLOCK_WORDS - 1) // BLOCK_WORDS
 
 
 def ab_reduce(board, Py_ssize_t nrows, Py_ssize_t ncols, out, Py_ssize_t block_start=0,
-              Py_ssize_t block_stop=-1):
+              Py_ssize_t block_stop=-1, *, cancel=None):
     """Reduce an R x C board to its C x (C+1) system [U_{R+1}(T) | c] by the A/B iteration.
 
     Row j of the result says: (U_{R+1}(T) f)_j = c_j for the first row f of
@@ -534,43 +592,69 @@ def ab_reduce(board, Py_ssize_t nrows, Py_ssize_t ncols, out, Py_ssize_t block_s
     Args:
         board: packed (nrows, words_for_bits(ncols)) uint64 start state, or None
             for the all-lit board.
-        out: C-contiguous uint64 array of shape (ncols, words_for_bits(ncols + 1)).
+        out: C-contiguous writable uint64 array of shape (ncols, words_for_bits(ncols + 1)).
+        cancel: None or a 1-element numpy uint8 array; the kernel polls cancel[0]
+            every millisecond or so of work and stops early once it is nonzero.
+            On the main thread it also runs Python's signal handlers as often
+            (Ctrl-C raises KeyboardInterrupt within milliseconds).
+
+    Returns:
+        True when the blocks are finished, False when cancelled (the blocks'
+        content is then unspecified).
 
     Example:
         >>> import numpy as np
         >>> system = np.zeros((3, 1), dtype=np.uint64)
         >>> ab_reduce(None, 3, 3, system)
+        True
         >>> [bin(int(w)) for w in system[:, 0]]   # U_4(T) = T^3 with constant column c = (1, 0, 1)
         ['0b1110', '0b111', '0b1011']
     """
-    cdef Py_ssize_t nwords = _check_sizes(nrows, ncols)
+    board_size(nrows, "nrows")
+    board_size(ncols, "ncols")
     cdef Py_ssize_t out_nwords = words_for_bits(ncols + 1)
     cdef Py_ssize_t nblocks = ab_block_count(ncols)
-    cdef const uint64_t* board_ptr = _board_pointer(board, nrows, nwords)
-    cdef const uint64_t[:, ::1] out_checked = _matrix_view(out, "out")
-    if out_checked.shape[0] != ncols or out_checked.shape[1] != out_nwords:
-        raise ValueError(
-            f"out must have shape ({ncols}, {out_nwords}), got ({out_checked.shape[0]}, {out_checked.shape[1]})"
-        )
-    if not out.flags.writeable:
-        raise ValueError("out must be writeable")
-    cdef uint64_t[:, ::1] out_view = out
+    cdef const uint64_t[:, ::1] board_view
+    cdef const uint64_t* board_ptr = NULL
+    cdef int mode = LIT_ALL
+    if board is not None:
+        board_view = packed_matrix(board, "board", nbits=ncols, nrows=nrows)
+        board_ptr = &board_view[0, 0]
+        mode = LIT_BOARD
+    # Every word of out in the block range is overwritten: any content is fine.
+    cdef uint64_t[:, ::1] out_view = packed_matrix(out, "out", nbits=64 * out_nwords, nrows=ncols,
+                                                   writable=True)
+    cdef ABPoll poll
+    poll.cancel = NULL
+    poll.check_signals = threading.current_thread() is threading.main_thread()
+    poll.steps = 0
+    cdef const uint8_t[::1] cancel_view
+    if cancel is not None:
+        if not isinstance(cancel, np.ndarray) or cancel.dtype != np.uint8 or cancel.shape != (1,):
+            raise InvalidTypeError("cancel must be None or a numpy uint8 array of shape (1,)")
+        cancel_view = cancel
+        poll.cancel = &cancel_view[0]
     if block_stop < 0:
         block_stop = nblocks
     if not (0 <= block_start <= block_stop <= nblocks):
-        raise ValueError(f"block range [{block_start}, {block_stop}) is outside [0, {nblocks})")
+        raise InvalidBoardError(f"block range [{block_start}, {block_stop}) is outside [0, {nblocks})")
     cdef Py_ssize_t block
     cdef int status = 0
     cdef uint64_t* constant = NULL
-    with nogil:
-        if block_start <= (ncols >> 6) // BLOCK_WORDS < block_stop:
-            constant = <uint64_t*>calloc(nwords, sizeof(uint64_t))
-            status = -1 if constant == NULL else _chase_residue(board_ptr, nrows, ncols, constant)
-        if status == 0:
+    try:
+        with nogil:
+            if block_start <= (ncols >> 6) // BLOCK_WORDS < block_stop:
+                constant = <uint64_t*>calloc(words_for_bits(ncols), sizeof(uint64_t))
+                if constant == NULL or chase_nogil(board_ptr, mode, nrows, ncols, NULL, constant,
+                                                   NULL, NULL) != 0:
+                    status = -2
             for block in range(block_start, block_stop):
-                status = _ab_block(nrows, ncols, block * BLOCK_WORDS, constant, &out_view[0, 0], out_nwords)
-                if status != 0:
+                if status != 0 or lo_cancelled(poll.cancel):
                     break
+                status = _ab_block(nrows, ncols, block * BLOCK_WORDS, constant, &out_view[0, 0],
+                                   out_nwords, &poll)
+    finally:
         free(constant)
-    if status != 0:
+    if status == -2:
         raise MemoryError("out of memory allocating A/B iteration scratch")
+    return status == 0 and not lo_cancelled(poll.cancel)

@@ -96,11 +96,7 @@ def _poly_kernels() -> ModuleType:
 def _chase_residue(board: Optional[np.ndarray], nrows: int, ncols: int, progress: Progress) -> np.ndarray:
     """r_{R+1} with first row 0: the lights left below the board (design note section 1)."""
     first = np.zeros(words_for_bits(ncols), dtype=np.uint64)
-    kernels = kernel_module("_kernels")
-    if hasattr(kernels, "chase"):
-        residue, _ = kernels.chase(board, nrows, ncols, first, progress=progress)
-        return np.asarray(residue, dtype=np.uint64)
-    residue, _ = _poly_kernels().chase_rows(board, nrows, ncols, first, progress=progress)
+    residue, _, _ = kernel_module("_kernels").chase(board, nrows, ncols, first, progress=progress)
     return residue
 
 
@@ -133,8 +129,8 @@ def first_column_of_chase(board: Optional[np.ndarray], nrows: int, ncols: int, f
         [1, 0, 1]
     """
     words = first_row if first_row.dtype == np.uint64 else pack_rows(first_row[None, :])[0]
-    _, column = _poly_kernels().chase_rows(board, nrows, ncols, words, all_lit=all_lit,
-                                           first_column=True, progress=progress)
+    _, _, column = kernel_module("_kernels").chase(board, nrows, ncols, words, all_lit=all_lit,
+                                                   first_column=True, progress=progress)
     return column
 
 

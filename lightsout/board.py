@@ -72,7 +72,7 @@ def chase(board: npt.ArrayLike, first_row: npt.ArrayLike) -> np.ndarray:
     if row.ndim != 1 or row.shape[0] != ncols:
         raise InvalidBoardError(f"first_row must be 1-D of length {ncols} (the board's width), got shape {row.shape}")
     row = board_array(row[None, :], "first_row")[0]
-    _, presses = kernel_module("_kernels").chase(pack_rows(lights), nrows, ncols, pack_row(row), presses=True)
+    _, presses, _ = kernel_module("_kernels").chase(pack_rows(lights), nrows, ncols, pack_row(row), presses=True)
     return unpack_rows(presses, ncols)
 
 

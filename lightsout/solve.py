@@ -144,7 +144,7 @@ def _quiet_patterns(shape: tuple[int, int], quiet_first_rows: np.ndarray) -> np.
     chase = kernel_module("_kernels").chase
     out = np.zeros((len(quiet_first_rows), nrows, ncols), dtype=bool)
     for i, row in enumerate(quiet_first_rows):
-        _, presses = chase(dark, nrows, ncols, pack_row(row), presses=True)
+        _, presses, _ = chase(dark, nrows, ncols, pack_row(row), presses=True)
         out[i] = unpack_rows(presses, ncols)
     return out
 
@@ -281,7 +281,7 @@ def solve(board: npt.ArrayLike, *, method: str = "auto", threads: Optional[int] 
     assert result.first_row is not None
     quiet_first_rows = result.quiet_first_rows()
     first = _canonical_first_row(result.first_row, quiet_first_rows)
-    residue, presses = kernel_module("_kernels").chase(words, nrows, ncols, pack_row(first), presses=True)
+    residue, presses, _ = kernel_module("_kernels").chase(words, nrows, ncols, pack_row(first), presses=True)
     if residue.any():
         raise LightsOutError(f"internal error: the {method} route's answer does not clear the board")
     return Solution(lights.copy(), unpack_rows(presses, ncols), result.nullity, method, quiet_first_rows)

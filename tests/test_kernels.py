@@ -92,11 +92,11 @@ def test_chase_matches_recurrence(simd_level, rng, ncols):
             first = rng.integers(0, 2, size=ncols).astype(bool)
             want_res, want_presses = ref_chase(board, nrows, ncols, first)
             packed = None if board is None else pack(board, ncols)
-            res, presses = k.chase(packed, nrows, ncols, pack(first, ncols), presses=True)
+            res, presses, _ = k.chase(packed, nrows, ncols, pack(first, ncols), presses=True)
             assert res.dtype == np.uint64 and res.shape == ((ncols + 63) // 64,)
             np.testing.assert_array_equal(unpack(res, ncols), want_res, err_msg=f"{nrows}x{ncols}")
             np.testing.assert_array_equal(unpack(presses, ncols), want_presses)
-            res2, none = k.chase(packed, nrows, ncols, pack(first, ncols))
+            res2, none, _ = k.chase(packed, nrows, ncols, pack(first, ncols))
             assert none is None
             np.testing.assert_array_equal(res2, res)
 
@@ -107,13 +107,13 @@ def test_chase_long_rows_cross_tiles_and_chunks(simd_level, rng):
     ncols, nrows = 64 * 1300 + 17, 7000  # a chunk is about 6450 steps at 1301 words
     first = rng.integers(0, 2, size=ncols).astype(bool)
     calls = []
-    res, _ = k.chase(None, nrows, ncols, pack(first, ncols), progress=lambda *a: calls.append(a))
+    res, _, _ = k.chase(None, nrows, ncols, pack(first, ncols), progress=lambda *a: calls.append(a))
     want, _ = ref_chase(None, nrows, ncols, first)
     np.testing.assert_array_equal(unpack(res, ncols), want)
     assert len(calls) >= 2 and calls[-1] == ("chase", nrows, nrows)
     assert all(a[0] == "chase" and 0 < a[1] <= nrows for a in calls)
     board = random_board(rng, 700, ncols)
-    res, presses = k.chase(pack(board, ncols), 700, ncols, pack(first, ncols), presses=True)
+    res, presses, _ = k.chase(pack(board, ncols), 700, ncols, pack(first, ncols), presses=True)
     want, want_presses = ref_chase(board, 700, ncols, first)
     np.testing.assert_array_equal(unpack(res, ncols), want)
     np.testing.assert_array_equal(unpack(presses, ncols), want_presses)
@@ -124,7 +124,7 @@ def test_chase_agrees_with_oracle(simd_level, rng):
     for nrows, ncols in ((1, 1), (3, 3), (4, 7), (7, 4), (5, 65)):
         board = random_board(rng, nrows, ncols)
         first = rng.integers(0, 2, size=ncols).astype(bool)
-        res, presses = k.chase(pack(board, ncols), nrows, ncols, pack(first, ncols), presses=True)
+        res, presses, _ = k.chase(pack(board, ncols), nrows, ncols, pack(first, ncols), presses=True)
         want_presses, left = oracle.chase(board.astype(np.uint8), first.astype(np.uint8))
         np.testing.assert_array_equal(unpack(presses, ncols), want_presses.astype(bool))
         # The last row's leftover lights are the residue r_{R+1}.
@@ -230,7 +230,7 @@ def test_ab_reduce_solves_boards(simd_level, rng):
                 _, left = oracle.chase(board.astype(np.uint8), np.zeros(ncols, dtype=np.uint8))
                 assert left[-1].any()
                 continue
-            res, presses = k.chase(pack(board, ncols), nrows, ncols, pack(f, ncols), presses=True)
+            res, presses, _ = k.chase(pack(board, ncols), nrows, ncols, pack(f, ncols), presses=True)
             assert not res.any()
             assert oracle.clears(board.astype(np.uint8), unpack(presses, ncols).astype(np.uint8))
     out = system_out(5)
