@@ -251,3 +251,42 @@ def test_property_ring_identities(a, b, level):
     g, s, t = poly.poly_xgcd(words(a), words(b))
     assert value(g) == ref_gcd(a, b)
     assert ref_mul(value(s), a) ^ ref_mul(value(t), b) == value(g)
+
+
+def test_packed_rows_refused_with_package_errors(poly):
+    """Rows of ncols bits keep their tail bits zero; sizes must be positive (one validation path)."""
+    from lightsout._errors import InvalidBoardError, InvalidTypeError
+    with pytest.raises(InvalidBoardError):
+        poly.apply_T_row(words(0b1000), 3)  # bit 3 of a 3-bit row
+    with pytest.raises(InvalidBoardError):
+        poly.apply_T_row(words(1, 2), 3)  # extra words
+    with pytest.raises(InvalidBoardError):
+        poly.w_combination(words(0b1000), 3)
+    with pytest.raises(InvalidBoardError):
+        poly.w_combination(words(0b1, 2), 3)
+    for ncols in (0, -1):
+        with pytest.raises(InvalidBoardError):
+            poly.apply_T_row(words(0), ncols)
+        with pytest.raises(InvalidBoardError):
+            poly.w_combination(words(0), ncols)
+        with pytest.raises(InvalidBoardError):
+            poly.phi_image(words(0), ncols)
+    with pytest.raises(InvalidTypeError):
+        poly.apply_T_row([1], 3)
+    with pytest.raises(InvalidTypeError):
+        poly.poly_mul(np.array([1], dtype=np.int64), words(1))
+    with pytest.raises(InvalidBoardError):
+        poly.poly_mul(np.zeros(4, dtype=np.uint64)[::2], words(1))
+    with pytest.raises(InvalidBoardError):
+        poly.chebyshev_u(-1)
+    assert not hasattr(poly, "chase_rows")  # one chase: lightsout._kernels.chase
+
+
+@pytest.mark.parametrize("ncols", AWKWARD_BITS)
+def test_apply_T_row(poly, ncols):
+    rng = random.Random(ncols)
+    for _ in range(3):
+        v = rng.getrandbits(ncols)
+        got = poly.apply_T_row(words(v, (ncols + 63) // 64), ncols)
+        assert got.shape == ((ncols + 63) // 64,)
+        assert value(got) == ref_apply_t(v, ncols)

@@ -8,12 +8,20 @@ residue of chasing first row 0 on the board).  They never call the package.
 """
 from __future__ import annotations
 
+import ctypes
+import signal
+import subprocess
+import sys
+import threading
+import time
+
 import numpy as np
 import oracle
 import pytest
 from conftest import AWKWARD_BITS
 
 from lightsout._dispatch import kernel_module
+from lightsout._errors import InvalidBoardError, InvalidTypeError
 
 ROWS = (1, 2, 3, 63, 64, 65, 130)
 SMALL_BITS = tuple(c for c in AWKWARD_BITS if c <= 257)
@@ -130,6 +138,114 @@ def test_chase_agrees_with_oracle(simd_level, rng):
         # The last row's leftover lights are the residue r_{R+1}.
         np.testing.assert_array_equal(unpack(res, ncols), left[-1].astype(bool))
         assert not left[:-1].any()
+
+
+ORACLE_ROWS = (1, 2, 5)
+ORACLE_BITS = (1, 63, 64, 65, 127, 128, 129, 255, 257, 1000)
+
+
+@pytest.mark.parametrize("ncols", ORACLE_BITS)
+def test_chase_every_mode_against_oracle(simd_level, rng, ncols):
+    """The one chase: given, all-lit and dark boards, with and without presses and first column."""
+    k = kernel_module("_kernels", simd_level)
+    for nrows in ORACLE_ROWS:
+        given = random_board(rng, nrows, ncols)
+        lit = np.ones((nrows, ncols), dtype=bool)
+        dark = np.zeros((nrows, ncols), dtype=bool)
+        first = rng.integers(0, 2, size=ncols).astype(bool)
+        cases = ((given, pack(given, ncols), True), (lit, None, True), (dark, None, False),
+                 (lit, None, None))  # None: the default, all_lit=True
+        for lights, packed, all_lit in cases:
+            want_presses, left = oracle.chase(lights.astype(np.uint8), first.astype(np.uint8))
+            want_presses = want_presses.astype(bool)
+            kwargs = {} if all_lit is None else {"all_lit": all_lit}
+            for presses in (False, True):
+                for first_column in (False, True):
+                    res, press_rows, column = k.chase(packed, nrows, ncols, pack(first, ncols),
+                                                      presses=presses, first_column=first_column, **kwargs)
+                    np.testing.assert_array_equal(unpack(res, ncols), left[-1].astype(bool))
+                    assert not left[:-1].any()
+                    if presses:
+                        assert press_rows.dtype == np.uint64 and press_rows.shape == (nrows, (ncols + 63) // 64)
+                        np.testing.assert_array_equal(unpack(press_rows, ncols), want_presses)
+                    else:
+                        assert press_rows is None
+                    if first_column:
+                        assert column.dtype == bool and column.shape == (nrows,)
+                        np.testing.assert_array_equal(column, want_presses[:, 0])
+                    else:
+                        assert column is None
+
+
+def test_chase_all_lit_flag_ignored_with_a_board(simd_level, rng):
+    k = kernel_module("_kernels", simd_level)
+    board = random_board(rng, 9, 70)
+    first = pack(rng.integers(0, 2, size=70).astype(bool), 70)
+    a = k.chase(pack(board, 70), 9, 70, first, all_lit=True, presses=True)
+    b = k.chase(pack(board, 70), 9, 70, first, all_lit=False, presses=True)
+    np.testing.assert_array_equal(a[0], b[0])
+    np.testing.assert_array_equal(a[1], b[1])
+
+
+def test_chase_first_column_across_chunks(simd_level, rng):
+    """first_column with more steps than one chunk and rows wider than a tile (dark board)."""
+    k = kernel_module("_kernels", simd_level)
+    ncols, nrows = 64 * 1300 + 17, 7000
+    first = rng.integers(0, 2, size=ncols).astype(bool)
+    _, none, column = k.chase(None, nrows, ncols, pack(first, ncols), all_lit=False, first_column=True)
+    assert none is None
+    # Cell (k, 0) depends only on first-row cells 0..k, so a strip of nrows + 2
+    # columns gives the same first column.
+    width = nrows + 2
+    _, want = ref_chase(np.zeros((nrows, width), dtype=bool), nrows, width, first[:width])
+    np.testing.assert_array_equal(column, want[:, 0])
+
+
+# ---------------------------------------------------------------------------
+# The C API table (lightsout/capi.h)
+
+
+class _KernelsApi(ctypes.Structure):
+    _fields_ = [
+        ("abi_version", ctypes.c_int),
+        ("simd_level", ctypes.c_char_p),
+        ("chase", ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_ssize_t,
+                                   ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)),
+    ]
+
+
+def _capi_table(module) -> _KernelsApi:
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype = ctypes.c_void_p
+    get.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    address = get(module._capi, b"lightsout._kernels._capi")
+    return _KernelsApi.from_address(address)
+
+
+def _ptr(a: np.ndarray | None) -> int | None:
+    return None if a is None else a.ctypes.data
+
+
+@pytest.mark.parametrize("ncols", (1, 64, 65, 1000))
+def test_capi_chase_matches_python_chase(simd_level, rng, ncols):
+    k = kernel_module("_kernels", simd_level)
+    api = _capi_table(k)
+    assert api.abi_version == 1
+    assert api.simd_level.decode() == simd_level
+    nwords = (ncols + 63) // 64
+    for nrows in (1, 3, 70):
+        first = pack(rng.integers(0, 2, size=ncols).astype(bool), ncols)
+        for board in (None, pack(random_board(rng, nrows, ncols), ncols)):
+            want_res, want_presses, _ = k.chase(board, nrows, ncols, first, presses=True)
+            res = np.full(nwords, SENTINEL)
+            presses = np.full((nrows, nwords), SENTINEL)
+            assert api.chase(_ptr(board), nrows, ncols, _ptr(first), _ptr(res), _ptr(presses)) == 0
+            np.testing.assert_array_equal(res, want_res)
+            np.testing.assert_array_equal(presses, want_presses)
+            res[:] = SENTINEL
+            assert api.chase(_ptr(board), nrows, ncols, _ptr(first), _ptr(res), None) == 0
+            np.testing.assert_array_equal(res, want_res)
+    assert api.chase(None, 0, ncols, _ptr(first), _ptr(res), None) == -1
 
 
 # ---------------------------------------------------------------------------
@@ -283,3 +399,93 @@ def test_bad_inputs(simd_level):
             k.ab_reduce(None, 4, 100, out, start, stop)
     with pytest.raises(ValueError):
         k.ab_block_count(0)
+
+
+def test_packed_arrays_refused_with_package_errors(simd_level):
+    """Tail bits, wrong shapes and types: the one validation path's own exceptions."""
+    k = kernel_module("_kernels", simd_level)
+    first = np.zeros(2, dtype=np.uint64)
+    tail_first = np.array([0, 1 << 36], dtype=np.uint64)  # bit 100 of a 100-column row
+    with pytest.raises(InvalidBoardError):
+        k.chase(None, 4, 100, tail_first)
+    board = np.zeros((4, 2), dtype=np.uint64)
+    board[2, 1] = np.uint64(1) << np.uint64(40)  # bit 104 in row 2
+    with pytest.raises(InvalidBoardError):
+        k.chase(board, 4, 100, first)
+    with pytest.raises(InvalidBoardError):
+        k.ab_reduce(board, 4, 100, system_out(100))
+    with pytest.raises(InvalidTypeError):
+        k.chase(board.astype(np.int64), 4, 100, first)
+    with pytest.raises(InvalidTypeError):
+        k.chase(None, 4, 100, [0, 0])
+    with pytest.raises(InvalidBoardError):
+        k.chase(np.zeros((5, 2), dtype=np.uint64), 4, 100, first)
+    with pytest.raises(InvalidBoardError):
+        k.chase(None, 4, 100, np.zeros((1, 2), dtype=np.uint64))
+    with pytest.raises(InvalidTypeError):
+        k.ab_reduce(None, 4, 100, system_out(100).astype(np.int64))
+    for nrows, ncols in ((0, 5), (5, 0), (-1, 5), (5, -3)):
+        with pytest.raises(InvalidBoardError):
+            k.chase(None, nrows, ncols, np.zeros(1, dtype=np.uint64))
+        with pytest.raises(InvalidBoardError):
+            k.ab_reduce(None, nrows, ncols, np.zeros((max(ncols, 1), 1), dtype=np.uint64))
+    with pytest.raises(InvalidBoardError):
+        k.ab_block_count(0)
+    with pytest.raises(InvalidTypeError):
+        k.chase(None, 4, 100, first, progress=5)
+
+
+# ---------------------------------------------------------------------------
+# Stopping the A/B iteration (cancel flag, Ctrl-C)
+
+
+def test_ab_reduce_returns_true_when_finished(simd_level):
+    k = kernel_module("_kernels", simd_level)
+    out = system_out(70)
+    assert k.ab_reduce(None, 70, 70, out) is True
+    again = system_out(70)
+    assert k.ab_reduce(None, 70, 70, again, cancel=np.zeros(1, dtype=np.uint8)) is True
+    np.testing.assert_array_equal(again, out)
+
+
+def test_ab_reduce_cancel_flag(simd_level):
+    """A flag set before the call, or by another thread during it, stops the iteration early."""
+    k = kernel_module("_kernels", simd_level)
+    n = 20_000  # seconds of work at any SIMD level: a working flag returns long before
+    out = system_out(n)
+    assert k.ab_reduce(None, n, n, out, cancel=np.ones(1, dtype=np.uint8)) is False
+    flag = np.zeros(1, dtype=np.uint8)
+    result = []
+    worker = threading.Thread(target=lambda: result.append(k.ab_reduce(None, n, n, out, cancel=flag)))
+    worker.start()
+    time.sleep(0.05)
+    flag[0] = 1
+    worker.join()
+    assert result == [False]
+    for bad in (np.ones(2, dtype=np.uint8), np.ones(1, dtype=bool), [1]):
+        with pytest.raises(InvalidTypeError):
+            k.ab_reduce(None, 5, 5, system_out(5), cancel=bad)
+
+
+def test_ab_reduce_stops_on_ctrl_c(tmp_path):
+    """SIGINT during a long A/B iteration raises KeyboardInterrupt promptly (it took a whole block)."""
+    code = (
+        "import sys, numpy as np\n"
+        "from lightsout._dispatch import kernel_module\n"
+        "n = 30000\n"
+        "out = np.zeros((n, (n + 64) // 64), dtype=np.uint64)\n"
+        "print('start', flush=True)\n"
+        "try:\n"
+        "    kernel_module('_kernels').ab_reduce(None, n, n, out)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "start"
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=10)  # the old kernel needed tens of seconds here
+    finally:
+        proc.kill()
+    assert out.strip() == "interrupted"
