@@ -1,6 +1,7 @@
-# Test-only probe: runs every inline primitive of _bitrow.pxd on rows that sit
-# between guard words, so tests/test_bitrow_probe.py can check both the result
-# (against a numpy model) and that nothing was written outside the row.
+# Test-only probe: runs every inline primitive of _bitrow.pxd and every word
+# kernel of _polyword.pxd on rows that sit between guard words, so
+# tests/test_bitrow_probe.py can check both the result (against a model on
+# Python ints) and that nothing was written outside the rows.
 # Compiled once per SIMD level like the kernels (setup.py TEST_MODULES).
 #
 # Every buffer argument is a 1-D uint64 array of GUARD + nwords + GUARD words;
@@ -14,7 +15,10 @@ from lightsout._bitrow cimport (
     zero_row,
 )
 
-import numpy as np
+from lightsout._polyword cimport (
+    chebyshev_u_into, divide_inplace, horner_steps, lo_apply_matrix, lo_mul_row_xor, mul_words,
+    sub_multiple_shifted, taylor_shift_inplace, w_steps, xor_shifted,
+)
 
 #: Words of guard on each side of a probed row.
 GUARD = 4
@@ -76,3 +80,61 @@ def probe_chase_step(uint64_t[::1] acc, uint64_t[::1] cur, uint64_t[::1] lit, Py
     cdef Py_ssize_t nwords = words_for_bits(nbits)
     chase_step(_row(acc, nwords), _row(cur, nwords), _row(lit, nwords), lo, hi, nwords,
                tail_mask(nbits), LIT_MODES[mode])
+
+
+# ---------------------------------------------------------------------------
+# GF(2)[t] word kernels (_polyword.pxd)
+
+def probe_xor_shifted(uint64_t[::1] dst, Py_ssize_t ndst, uint64_t[::1] src, Py_ssize_t nsrc,
+                      Py_ssize_t shift):
+    xor_shifted(_row(dst, ndst), ndst, _row(src, nsrc), nsrc, shift)
+
+
+def probe_mul_row_xor(uint64_t[::1] dst, uint64_t[::1] src, Py_ssize_t n, uint64_t m):
+    """dst (n + 1 words) ^= src (n words) * m."""
+    lo_mul_row_xor(_row(dst, n + 1), _row(src, n), n, m)
+
+
+def probe_apply_matrix(uint64_t[::1] oa, uint64_t[::1] ob, uint64_t[::1] a, uint64_t[::1] b,
+                       Py_ssize_t n, uint64_t m00, uint64_t m01, uint64_t m10, uint64_t m11):
+    """oa, ob (n + 1 words) = m (a, b)."""
+    lo_apply_matrix(_row(oa, n + 1), _row(ob, n + 1), _row(a, n), _row(b, n), n, m00, m01, m10, m11)
+
+
+def probe_mul_words(uint64_t[::1] out, uint64_t[::1] a, Py_ssize_t na, uint64_t[::1] b,
+                    Py_ssize_t nb):
+    """out (na + nb words) ^= a * b; returns the status (-1: out of memory)."""
+    return mul_words(_row(out, na + nb), _row(a, na), na, _row(b, nb), nb)
+
+
+def probe_sub_multiple_shifted(uint64_t[::1] dst, Py_ssize_t ndst, uint64_t[::1] src,
+                               Py_ssize_t nsrc, uint64_t qw, Py_ssize_t off, uint64_t[::1] tmp):
+    sub_multiple_shifted(_row(dst, ndst), ndst, _row(src, nsrc), nsrc, qw, off, _row(tmp, nsrc + 1))
+
+
+def probe_divide(uint64_t[::1] r, Py_ssize_t nr, uint64_t[::1] b, Py_ssize_t nb,
+                 uint64_t[::1] q, Py_ssize_t nq, uint64_t[::1] tmp):
+    """r <- r mod b, q ^= r div b (q of nq words, or no quotient when nq == 0); returns deg r."""
+    cdef uint64_t* qp = _row(q, nq) if nq > 0 else NULL
+    return divide_inplace(_row(r, nr), nr, _row(b, nb), nb, qp, nq, _row(tmp, nb + 1))
+
+
+def probe_taylor_shift(uint64_t[::1] a, Py_ssize_t n):
+    taylor_shift_inplace(_row(a, n), n)
+
+
+def probe_chebyshev_u(uint64_t[::1] out, Py_ssize_t k):
+    """out (words_for_bits(k) words) |= U_k(t)."""
+    chebyshev_u_into(_row(out, words_for_bits(k)), k)
+
+
+def probe_w_steps(uint64_t[::1] acc, uint64_t[::1] wbuf, Py_ssize_t stride, uint64_t[::1] c,
+                  Py_ssize_t nc, Py_ssize_t j0, Py_ssize_t j1):
+    """W recurrence steps j0 .. j1-1: acc (stride words), wbuf (2 rows of stride), c (nc words)."""
+    w_steps(_row(acc, stride), _row(wbuf, 2 * stride), stride, _row(c, nc), j0, j1)
+
+
+def probe_horner_steps(uint64_t[::1] vbuf, Py_ssize_t stride, uint64_t[::1] f, Py_ssize_t nf,
+                       Py_ssize_t d, Py_ssize_t ncols, Py_ssize_t i0, Py_ssize_t i1):
+    """Horner steps i0 down to i1+1: vbuf (2 rows of stride words), f (nf words)."""
+    horner_steps(_row(vbuf, 2 * stride), stride, _row(f, nf), d, ncols, i0, i1)

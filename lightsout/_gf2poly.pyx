@@ -22,16 +22,21 @@
 #     CHUNK_WORD_OPS word operations with the GIL released; between chunks the
 #     def wrappers call PyErr_CheckSignals() (Ctrl-C) and the progress callback.
 #
-# This file is compiled once per SIMD level (see setup.py).  def wrappers
-# validate with the GIL held and run the cdef cores inside `with nogil`.
+# The word loops (products, division, Taylor shift, the conversions, the
+# Euclid window steps) are inline kernels in _polyword.pxd; this file is the
+# Python-facing arithmetic and Euclid's driver.  It is compiled once per SIMD
+# level (see setup.py).  def wrappers validate with the GIL held (through
+# lightsout._validate) and run the cdef cores inside `with nogil`.
 
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
 
-from lightsout._bitrow cimport (
-    apply_T, clz64, copy_row, get_bit, highest_set_bit, tail_mask, up_word, words_for_bits,
-    xor_into, zero_row,
+from lightsout._bitrow cimport apply_T, copy_row, highest_set_bit, tail_mask, words_for_bits
+from lightsout._polyword cimport (
+    LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, divide_inplace, horner_steps,
+    lehmer_matrix, mul_words, quotient_window, sub_multiple_shifted, taylor_shift_inplace,
+    w_steps, xor_shifted,
 )
 
 import numpy as np
@@ -39,109 +44,6 @@ import numpy as np
 from lightsout._errors import InvalidBoardError
 from lightsout._validate import board_size, packed_vector
 
-cdef extern from *:
-    """
-    #include <stdint.h>
-    #include <stddef.h>
-    #include <string.h>
-    #if defined(__PCLMUL__)
-    #include <emmintrin.h>
-    #include <wmmintrin.h>
-    #define LO_HAVE_PCLMUL 1
-    /* dst[0 .. n] ^= src[0 .. n-1] * m  (n + 1 words written). */
-    static void lo_mul_row_xor(uint64_t* dst, const uint64_t* src, ptrdiff_t n, uint64_t m) {
-        __m128i vm = _mm_cvtsi64_si128((long long)m);
-        __m128i carry = _mm_setzero_si128();
-        if (m == 0) return;
-        for (ptrdiff_t i = 0; i < n; i++) {
-            __m128i p = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)src[i]), vm, 0x00);
-            dst[i] ^= (uint64_t)_mm_cvtsi128_si64(_mm_xor_si128(p, carry));
-            carry = _mm_srli_si128(p, 8);
-        }
-        dst[n] ^= (uint64_t)_mm_cvtsi128_si64(carry);
-    }
-    /* oa = m00*a + m01*b, ob = m10*a + m11*b over n words (n + 1 words written). */
-    static void lo_apply_matrix(uint64_t* oa, uint64_t* ob, const uint64_t* a,
-                                const uint64_t* b, ptrdiff_t n, uint64_t m00,
-                                uint64_t m01, uint64_t m10, uint64_t m11) {
-        __m128i ma = _mm_set_epi64x((long long)m10, (long long)m00);
-        __m128i mb = _mm_set_epi64x((long long)m11, (long long)m01);
-        __m128i ca = _mm_setzero_si128(), cb = _mm_setzero_si128();
-        for (ptrdiff_t i = 0; i < n; i++) {
-            __m128i va = _mm_cvtsi64_si128((long long)a[i]);
-            __m128i vb = _mm_cvtsi64_si128((long long)b[i]);
-            /* imm bit 4 picks the high lane of the second operand (m10, m11). */
-            __m128i xa = _mm_xor_si128(_mm_clmulepi64_si128(va, ma, 0x00),
-                                       _mm_clmulepi64_si128(vb, mb, 0x00));
-            __m128i xb = _mm_xor_si128(_mm_clmulepi64_si128(va, ma, 0x10),
-                                       _mm_clmulepi64_si128(vb, mb, 0x10));
-            oa[i] = (uint64_t)_mm_cvtsi128_si64(_mm_xor_si128(xa, ca));
-            ob[i] = (uint64_t)_mm_cvtsi128_si64(_mm_xor_si128(xb, cb));
-            ca = _mm_srli_si128(xa, 8);
-            cb = _mm_srli_si128(xb, 8);
-        }
-        oa[n] = (uint64_t)_mm_cvtsi128_si64(ca);
-        ob[n] = (uint64_t)_mm_cvtsi128_si64(cb);
-    }
-    #else
-    #define LO_HAVE_PCLMUL 0
-    /* Portable carry-less product: m times each four-bit window of x, from a
-       table of m*k for k < 16 (67-bit entries split into lo/hi words). */
-    typedef struct { uint64_t lo[16], hi[16]; } lo_clmul_table;
-    static void lo_table_init(lo_clmul_table* t, uint64_t m) {
-        t->lo[0] = 0; t->hi[0] = 0; t->lo[1] = m; t->hi[1] = 0;
-        for (int k = 2; k < 16; k += 2) {
-            t->lo[k] = t->lo[k >> 1] << 1;
-            t->hi[k] = (t->hi[k >> 1] << 1) | (t->lo[k >> 1] >> 63);
-            t->lo[k + 1] = t->lo[k] ^ m;
-            t->hi[k + 1] = t->hi[k];
-        }
-    }
-    static inline uint64_t lo_table_mul(const lo_clmul_table* t, uint64_t x, uint64_t* hi) {
-        uint64_t l = 0, h = 0;
-        for (int i = 60; i >= 0; i -= 4) {
-            unsigned k = (unsigned)(x >> i) & 15u;
-            h = (h << 4) | (l >> 60);
-            l = (l << 4) ^ t->lo[k];
-            h ^= t->hi[k];
-        }
-        *hi = h;
-        return l;
-    }
-    static void lo_mul_row_xor(uint64_t* dst, const uint64_t* src, ptrdiff_t n, uint64_t m) {
-        lo_clmul_table t;
-        uint64_t carry = 0, hi, lo;
-        if (m == 0) return;
-        lo_table_init(&t, m);
-        for (ptrdiff_t i = 0; i < n; i++) {
-            lo = lo_table_mul(&t, src[i], &hi);
-            dst[i] ^= lo ^ carry;
-            carry = hi;
-        }
-        dst[n] ^= carry;
-    }
-    static void lo_apply_matrix(uint64_t* oa, uint64_t* ob, const uint64_t* a,
-                                const uint64_t* b, ptrdiff_t n, uint64_t m00,
-                                uint64_t m01, uint64_t m10, uint64_t m11) {
-        memset(oa, 0, (size_t)(n + 1) * sizeof(uint64_t));
-        memset(ob, 0, (size_t)(n + 1) * sizeof(uint64_t));
-        lo_mul_row_xor(oa, a, n, m00);
-        lo_mul_row_xor(oa, b, n, m01);
-        lo_mul_row_xor(ob, a, n, m10);
-        lo_mul_row_xor(ob, b, n, m11);
-    }
-    #endif
-    """
-    int LO_HAVE_PCLMUL
-    void lo_mul_row_xor(uint64_t* dst, const uint64_t* src, Py_ssize_t n, uint64_t m) noexcept nogil
-    void lo_apply_matrix(uint64_t* oa, uint64_t* ob, const uint64_t* a, const uint64_t* b,
-                         Py_ssize_t n, uint64_t m00, uint64_t m01, uint64_t m10,
-                         uint64_t m11) noexcept nogil
-
-
-# Below this many words per operand, schoolbook products (one row pass per word)
-# beat Karatsuba's extra additions and allocations.
-cdef Py_ssize_t KARATSUBA_WORDS = 32
 # Word operations between two check-ins with Python (about a millisecond).
 cdef Py_ssize_t CHUNK_WORD_OPS = 1 << 22
 
@@ -154,224 +56,6 @@ def have_pclmul():
         True
     """
     return bool(LO_HAVE_PCLMUL)
-
-
-# ---------------------------------------------------------------------------
-# Word-array primitives
-
-cdef inline uint64_t bits64_at(const uint64_t* a, Py_ssize_t n, Py_ssize_t lo) noexcept nogil:
-    """Coefficients lo .. lo+63 of a (n words) as one word; those outside the array read 0."""
-    cdef Py_ssize_t w
-    cdef int s
-    cdef uint64_t x
-    if lo <= -64 or n <= 0:
-        return 0
-    if lo < 0:
-        return a[0] << (-lo)
-    w = lo >> 6
-    s = <int>(lo & 63)
-    if w >= n:
-        return 0
-    x = a[w] >> s
-    if s != 0 and w + 1 < n:
-        x |= a[w + 1] << (64 - s)
-    return x
-
-
-cdef void xor_shifted(uint64_t* dst, Py_ssize_t ndst, const uint64_t* src, Py_ssize_t nsrc,
-                      Py_ssize_t shift) noexcept nogil:
-    """dst ^= src * t^shift (shift >= 0); bits landing past ndst words are dropped."""
-    cdef Py_ssize_t w = shift >> 6, i
-    cdef int s = <int>(shift & 63)
-    cdef Py_ssize_t top = min(nsrc, ndst - w)
-    if s == 0:
-        for i in range(top):
-            dst[i + w] ^= src[i]
-        return
-    for i in range(top):
-        dst[i + w] ^= src[i] << s
-    for i in range(min(nsrc, ndst - w - 1)):
-        dst[i + w + 1] ^= src[i] >> (64 - s)
-
-
-cdef inline int lead(uint64_t x) noexcept nogil:
-    """Degree of a one-word polynomial, -1 for zero."""
-    return -1 if x == 0 else 63 - clz64(x)
-
-
-cdef inline uint64_t quotient_window(uint64_t aw, uint64_t bw, int nbits) noexcept nogil:
-    """The top nbits quotient bits of a / b from the operands' top words.
-
-    aw holds a's coefficients deg a - 63 .. deg a (bit 63 = leading), bw likewise
-    for b.  Bit nbits-1-j of the result is the coefficient of t^(deg a - deg b - j).
-    Exact: quotient bit j needs only coefficients within 63 of either leading term.
-    """
-    cdef uint64_t q = 0
-    cdef int lim = 64 - nbits, p, j
-    while aw != 0:
-        p = 63 - clz64(aw)
-        if p < lim:
-            break
-        j = 63 - p
-        q |= (<uint64_t>1) << (nbits - 1 - j)
-        aw ^= bw >> j
-    return q
-
-
-cdef void mul_school(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
-                     Py_ssize_t nb) noexcept nogil:
-    """out[0 : na+nb] ^= a*b, one pass over a per word of b (b the shorter)."""
-    cdef Py_ssize_t j
-    for j in range(nb):
-        lo_mul_row_xor(out + j, a, na, b[j])
-
-
-cdef int mul_kara(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize_t n) noexcept nogil:
-    """out[0 : 2n] ^= a*b for two n-word operands; -1 if out of memory.
-
-    a = a0 + t^(64h) a1 (h = ceil(n/2) words low), likewise b:
-    a*b = p0 + t^(64h) (p0 + p1 + p2) + t^(128h) p2 with p0 = a0 b0, p2 = a1 b1,
-    p1 = (a0 + a1)(b0 + b1): three half-size products instead of four.
-    """
-    cdef Py_ssize_t h, l
-    cdef uint64_t* scratch
-    cdef uint64_t* sa
-    cdef uint64_t* sb
-    cdef uint64_t* mid
-    cdef uint64_t* p0
-    cdef uint64_t* p2
-    if n < KARATSUBA_WORDS:
-        mul_school(out, a, n, b, n)
-        return 0
-    h = (n + 1) >> 1
-    l = n - h
-    scratch = <uint64_t*>calloc(8 * h, sizeof(uint64_t))
-    if scratch == NULL:
-        return -1
-    sa = scratch
-    sb = scratch + h
-    mid = scratch + 2 * h
-    p0 = scratch + 4 * h
-    p2 = scratch + 6 * h
-    copy_row(sa, a, h)
-    xor_into(sa, a + h, l)
-    copy_row(sb, b, h)
-    xor_into(sb, b + h, l)
-    if (mul_kara(mid, sa, sb, h) < 0 or mul_kara(p0, a, b, h) < 0
-            or mul_kara(p2, a + h, b + h, l) < 0):
-        free(scratch)
-        return -1
-    xor_into(mid, p0, 2 * h)
-    xor_into(mid, p2, 2 * l)
-    xor_into(out, p0, 2 * h)
-    xor_into(out + 2 * h, p2, 2 * l)
-    xor_into(out + h, mid, min(2 * h, 2 * n - h))
-    free(scratch)
-    return 0
-
-
-cdef int mul_words(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
-                   Py_ssize_t nb) noexcept nogil:
-    """out[0 : na+nb] ^= a*b for any lengths; -1 if out of memory.
-
-    Unbalanced operands are cut into pieces as long as the shorter one, so every
-    Karatsuba call is balanced.
-    """
-    cdef const uint64_t* tp
-    cdef Py_ssize_t tn, off
-    if na > nb:
-        tp = a; a = b; b = tp
-        tn = na; na = nb; nb = tn
-    if na == 0:
-        return 0
-    if na < KARATSUBA_WORDS:
-        mul_school(out, b, nb, a, na)
-        return 0
-    off = 0
-    while off + na <= nb:
-        if mul_kara(out + off, a, b + off, na) < 0:
-            return -1
-        off += na
-    if off < nb:
-        return mul_words(out + off, a, na, b + off, nb - off)
-    return 0
-
-
-cdef Py_ssize_t divide_inplace(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb,
-                               uint64_t* q, Py_ssize_t nq, uint64_t* tmp) noexcept nogil:
-    """r <- r mod b, and q ^= r div b when q is not NULL; returns deg r.
-
-    b must be nonzero; tmp is scratch of nb + 1 words; q needs room for the
-    quotient's deg r - deg b + 1 bits.  Each pass clears up to 64 leading
-    coefficients of r with one carry-less product of b by a quotient word.
-    """
-    cdef Py_ssize_t db = highest_set_bit(b, nb)
-    cdef Py_ssize_t nbw = words_for_bits(db + 1)
-    cdef uint64_t bw = bits64_at(b, nbw, db - 63)
-    cdef Py_ssize_t dr = highest_set_bit(r, nr), k, off
-    cdef int nbits
-    cdef uint64_t qw
-    while dr >= db:
-        k = dr - db
-        nbits = 64 if k >= 63 else <int>(k + 1)
-        qw = quotient_window(bits64_at(r, nr, dr - 63), bw, nbits)
-        off = k - nbits + 1
-        zero_row(tmp, nbw + 1)
-        lo_mul_row_xor(tmp, b, nbw, qw)
-        xor_shifted(r, words_for_bits(dr + 1), tmp, nbw + 1, off)
-        if q != NULL:
-            xor_shifted(q, nq, &qw, 1, off)
-        dr = highest_set_bit(r, words_for_bits(dr + 1))
-    return dr
-
-
-cdef void taylor_shift_inplace(uint64_t* a, Py_ssize_t n) noexcept nogil:
-    """a(t) <- a(t + 1) in place over n words.
-
-    Over GF(2), (t + 1)^m = t^m + 1 for m a power of two, so with
-    a = lo + t^m hi (deg lo, deg hi < m): a(t+1) = [lo(t+1) + hi(t+1)] + t^m hi(t+1).
-    Bottom-up over m = 1, 2, 4, ...: every block of 2m coefficients gets its high
-    half XORed into its low half.  O(n log n) word operations.
-    """
-    cdef uint64_t masks[6]
-    cdef Py_ssize_t i, h, blk, top
-    cdef int lvl, m
-    cdef uint64_t w
-    masks[0] = 0x5555555555555555ULL
-    masks[1] = 0x3333333333333333ULL
-    masks[2] = 0x0F0F0F0F0F0F0F0FULL
-    masks[3] = 0x00FF00FF00FF00FFULL
-    masks[4] = 0x0000FFFF0000FFFFULL
-    masks[5] = 0x00000000FFFFFFFFULL
-    for i in range(n):
-        w = a[i]
-        m = 1
-        for lvl in range(6):
-            w ^= (w >> m) & masks[lvl]
-            m <<= 1
-        a[i] = w
-    h = 1
-    while h < n:
-        blk = 0
-        while blk + h < n:
-            top = min(h, n - blk - h)
-            xor_into(a + blk, a + blk + h, top)
-            blk += 2 * h
-        h <<= 1
-
-
-cdef void chebyshev_u_into(uint64_t* out, Py_ssize_t k) noexcept nogil:
-    """out |= U_k(t) over GF(2) (U_0 = 0, U_1 = 1, U_{k+1} = t U_k + U_{k-1}); out needs
-    words_for_bits(k) zero words.
-
-    By Lucas' theorem the coefficient of t^(k-1-2i) is binom(k-1-i, i) mod 2,
-    which is 1 exactly when i and k-1-2i share no set bit.
-    """
-    cdef Py_ssize_t i, j
-    for i in range((k - 1) // 2 + 1 if k > 0 else 0):
-        j = k - 1 - 2 * i
-        if (i & j) == 0:
-            out[j >> 6] |= (<uint64_t>1) << (j & 63)
 
 
 # ---------------------------------------------------------------------------
@@ -458,60 +142,29 @@ cdef class _Euclid:
         return self.db < 0
 
     cdef void divide_window(self) noexcept nogil:
+        """deg B < deg A - 63: clear A's 64 leading coefficients with one quotient word."""
         cdef Py_ssize_t na = words_for_bits(self.da + 1), nb = words_for_bits(self.db + 1)
-        cdef Py_ssize_t off = self.da - self.db - 63, ns
+        cdef Py_ssize_t off = self.da - self.db - 63
         cdef uint64_t qw = quotient_window(bits64_at(self.A, na, self.da - 63),
                                            bits64_at(self.B, nb, self.db - 63), 64)
-        lo_mul_row_xor(self.T1, self.B, nb, qw)
-        xor_shifted(self.A, na, self.T1, nb + 1, off)
-        zero_row(self.T1, nb + 1)
+        sub_multiple_shifted(self.A, na, self.B, nb, qw, off, self.T1)
         self.da = highest_set_bit(self.A, na)
         if self.track and self.dsb >= 0:
-            ns = words_for_bits(self.dsb + 1)
-            lo_mul_row_xor(self.T3, self.SB, ns, qw)
-            xor_shifted(self.SA, self.scap, self.T3, ns + 1, off)
-            zero_row(self.T3, ns + 1)
+            sub_multiple_shifted(self.SA, self.scap, self.SB, words_for_bits(self.dsb + 1), qw, off,
+                                 self.T3)
             self.dsa = highest_set_bit(self.SA, self.scap)
 
     cdef void lehmer_window(self) noexcept nogil:
+        """Up to 64 Euclid steps from the top words of A and B, applied as one matrix."""
         cdef Py_ssize_t na = words_for_bits(self.da + 1), ns
-        cdef Py_ssize_t lo = self.da - 63
-        cdef uint64_t aw = bits64_at(self.A, na, lo), bw = bits64_at(self.B, na, lo)
-        cdef uint64_t m00 = 1, m01 = 0, m10 = 0, m11 = 1
-        cdef int la, lb, dra = 0, drb = 0, s
-        cdef uint64_t* tmp
-        # Row degrees dra/drb bound how far up the ignored low coefficients of
-        # A, B can reach in the windows: bits at or above them are exact.
-        while True:
-            la = lead(aw)
-            lb = lead(bw)
-            if la < lb:
-                aw, bw = bw, aw
-                m00, m10 = m10, m00
-                m01, m11 = m11, m01
-                dra, drb = drb, dra
-                la, lb = lb, la
-            if lb < 0 or lb < drb or la < dra:
-                break
-            s = la - lb
-            aw ^= bw << s
-            m00 ^= m10 << s
-            m01 ^= m11 << s
-            dra = lead(m00 | m01)
-        lo_apply_matrix(self.T1, self.T2, self.A, self.B, na, m00, m01, m10, m11)
-        tmp = self.A; self.A = self.T1; self.T1 = tmp
-        tmp = self.B; self.B = self.T2; self.T2 = tmp
-        zero_row(self.T1, na + 1)
-        zero_row(self.T2, na + 1)
+        cdef Mat2 m = lehmer_matrix(bits64_at(self.A, na, self.da - 63),
+                                    bits64_at(self.B, na, self.da - 63))
+        apply_mat2(m, &self.A, &self.B, &self.T1, &self.T2, na)
         self.da = highest_set_bit(self.A, na + 1)
         self.db = highest_set_bit(self.B, na + 1)
         if self.track:
             ns = words_for_bits(max(self.dsa, self.dsb) + 1)
-            lo_apply_matrix(self.T3, self.T4, self.SA, self.SB, ns, m00, m01, m10, m11)
-            tmp = self.SA; self.SA = self.T3; self.T3 = tmp
-            tmp = self.SB; self.SB = self.T4; self.T4 = tmp
-            zero_row(self.T3, ns + 1)
-            zero_row(self.T4, ns + 1)
+            apply_mat2(m, &self.SA, &self.SB, &self.T3, &self.T4, ns)
             self.dsa = highest_set_bit(self.SA, ns + 1)
             self.dsb = highest_set_bit(self.SB, ns + 1)
 
@@ -547,9 +200,16 @@ cdef object _copy_trimmed_arr(object a):
 
 
 cdef object _poly_arg(object a, str name):
-    """Check a polynomial argument: a packed 1-D uint64 row of any length (empty = zero)."""
-    cdef Py_ssize_t nwords = a.shape[0] if isinstance(a, np.ndarray) and a.ndim == 1 else 1
-    a = packed_vector(a, name, nbits=64 * nwords)
+    """Check a polynomial argument: a packed 1-D uint64 row of any length (empty = zero).
+
+    A polynomial has no tail bits (every word holds coefficients), so a 1-D
+    C-contiguous uint64 array is exactly what lightsout._validate.packed_vector
+    accepts for nbits = 64 * len(a); anything else goes to it for the error.
+    The shortcut keeps the tiny calls of nullity_table at their old cost.
+    """
+    if not (isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype == np.uint64
+            and a.flags.c_contiguous):
+        packed_vector(a, name, nbits=64 * (a.shape[0] if isinstance(a, np.ndarray) and a.ndim == 1 else 1))
     if a.shape[0] == 0:
         return np.zeros(1, dtype=np.uint64)
     return a
@@ -764,28 +424,6 @@ def chebyshev_u(Py_ssize_t k):
 # ---------------------------------------------------------------------------
 # The route's O(C^2/64) loops: coordinates <-> polynomials
 
-cdef void w_steps(uint64_t* acc, uint64_t* wbuf, Py_ssize_t stride, const uint64_t* c,
-                  Py_ssize_t j0, Py_ssize_t j1) noexcept nogil:
-    """For j in [j0, j1): acc += c_{j-1} W_j, then W_{j+1} = (t+1) W_j + W_{j-1}.
-
-    W_j lives in row j & 1 of wbuf, so W_{j+1} overwrites W_{j-1}.  deg W_j = j - 1,
-    so step j touches only words_for_bits(j + 1) words.
-    """
-    cdef Py_ssize_t j, i, n
-    cdef uint64_t* cur
-    cdef uint64_t* nxt
-    for j in range(j0, j1):
-        cur = wbuf + (j & 1) * stride
-        nxt = wbuf + ((j + 1) & 1) * stride
-        n = words_for_bits(j + 1)
-        if get_bit(c, j - 1):
-            xor_into(acc, cur, words_for_bits(j))
-        # (t + 1) W_j: the lower half of the T stencil (each word and its up shift).
-        nxt[0] ^= cur[0] ^ up_word(cur[0], 0)
-        for i in range(1, n):
-            nxt[i] ^= cur[i] ^ up_word(cur[i], cur[i - 1])
-
-
 def w_combination(c, Py_ssize_t ncols, progress=None):
     """phi^{-1}(c) = sum_{j=1..ncols} c_j W_j(t), W_j = U_j(t+1) (docs/algebra.md section 2).
 
@@ -816,25 +454,6 @@ def w_combination(c, Py_ssize_t ncols, progress=None):
         if progress is not None:
             progress("convert", j - 1, ncols)
     return _copy_trimmed_arr(acc)
-
-
-cdef void horner_steps(uint64_t* vbuf, Py_ssize_t stride, const uint64_t* f, Py_ssize_t d,
-                       Py_ssize_t ncols, Py_ssize_t i0, Py_ssize_t i1) noexcept nogil:
-    """Horner steps v <- T v + f_i e_1 for i = i0, i0-1, ..., i1+1 (from the top).
-
-    After the step for coefficient i, v = sum_{k >= i} f_k T^(k-i) e_1 lives in
-    row i & 1 and has support in its first d - i + 1 bits, so only those words move.
-    """
-    cdef Py_ssize_t i, nbits
-    cdef uint64_t* src
-    cdef uint64_t* dst
-    for i in range(i0, i1, -1):
-        src = vbuf + ((i + 1) & 1) * stride
-        dst = vbuf + (i & 1) * stride
-        nbits = min(ncols, d - i + 1)
-        apply_T(dst, src, words_for_bits(nbits), nbits)
-        if get_bit(f, i):
-            dst[0] ^= 1
 
 
 def phi_image(f, Py_ssize_t ncols, progress=None):

@@ -112,3 +112,149 @@ def test_chase_step_ranges(probe, nbits, mode):
         want = acc ^ ((t_model(cur, nbits) ^ light) & words_mask)
         assert row_value(probe, bufs[0]) == want, (lo, hi)
         assert row_value(probe, bufs[1]) == cur and row_value(probe, bufs[2]) == lit
+
+
+# ---------------------------------------------------------------------------
+# GF(2)[t] word kernels (lightsout/_polyword.pxd)
+
+
+def clmul(a: int, b: int) -> int:
+    out = 0
+    while b:
+        if b & 1:
+            out ^= a
+        a <<= 1
+        b >>= 1
+    return out
+
+
+def ref_divmod(a: int, b: int) -> tuple[int, int]:
+    q, db = 0, b.bit_length()
+    while a.bit_length() >= db:
+        s = a.bit_length() - db
+        q |= 1 << s
+        a ^= b << s
+    return q, a
+
+
+def words_mask(nwords: int) -> int:
+    return (1 << (64 * nwords)) - 1
+
+
+@pytest.mark.parametrize("nbits", AWKWARD_BITS + (2048, 3000))
+def test_poly_products(probe, nbits):
+    rng = random.Random(nbits)
+    n = nwords_of(nbits)
+    a, b = rng.getrandbits(nbits) | (1 << (nbits - 1)), rng.getrandbits(nbits)
+    m = rng.getrandbits(64)
+    dst = guarded(probe, rng.getrandbits(64 * (n + 1)), n + 1)
+    before = row_value(probe, dst)
+    probe.probe_mul_row_xor(dst, guarded(probe, a, n), n, m)
+    assert row_value(probe, dst) == before ^ clmul(a, m)
+    ms = [rng.getrandbits(64) for _ in range(4)]
+    oa, ob = guarded(probe, rng.getrandbits(64), n + 1), guarded(probe, 0, n + 1)
+    probe.probe_apply_matrix(oa, ob, guarded(probe, a, n), guarded(probe, b, n), n, *ms)
+    assert row_value(probe, oa) == clmul(a, ms[0]) ^ clmul(b, ms[1])
+    assert row_value(probe, ob) == clmul(a, ms[2]) ^ clmul(b, ms[3])
+    for other_bits in (1, 64, 65, nbits, 2 * nbits + 3):
+        nb = nwords_of(other_bits)
+        c = rng.getrandbits(other_bits) | (1 << (other_bits - 1))
+        start = rng.getrandbits(64 * (n + nb))
+        out = guarded(probe, start, n + nb)
+        assert probe.probe_mul_words(out, guarded(probe, a, n), n, guarded(probe, c, nb), nb) == 0
+        assert row_value(probe, out) == start ^ clmul(a, c), other_bits
+
+
+@pytest.mark.parametrize("nbits", AWKWARD_BITS)
+def test_poly_shifted_xor_and_division(probe, nbits):
+    rng = random.Random(nbits)
+    n = nwords_of(nbits)
+    src = rng.getrandbits(nbits)
+    for ndst in (1, n, n + 2):
+        for shift in (0, 1, 63, 64, 65, nbits):
+            start = rng.getrandbits(64 * ndst)
+            dst = guarded(probe, start, ndst)
+            probe.probe_xor_shifted(dst, ndst, guarded(probe, src, n), n, shift)
+            assert row_value(probe, dst) == (start ^ (src << shift)) & words_mask(ndst)
+            qw = rng.getrandbits(64)
+            dst, tmp = guarded(probe, start, ndst), guarded(probe, 0, n + 1)
+            probe.probe_sub_multiple_shifted(dst, ndst, guarded(probe, src, n), n, qw, shift, tmp)
+            assert row_value(probe, dst) == (start ^ (clmul(src, qw) << shift)) & words_mask(ndst)
+            assert row_value(probe, tmp) == 0
+    for divisor_bits in (1, 2, 64, 65, max(1, nbits // 2), nbits):
+        nd = nwords_of(divisor_bits)
+        a = rng.getrandbits(nbits)
+        b = rng.getrandbits(divisor_bits) | (1 << (divisor_bits - 1))
+        q_want, r_want = ref_divmod(a, b)
+        nq = max(1, nwords_of(nbits - divisor_bits + 1))
+        r, q, tmp = guarded(probe, a, n), guarded(probe, 0, nq), guarded(probe, rng.getrandbits(64), nd + 1)
+        assert probe.probe_divide(r, n, guarded(probe, b, nd), nd, q, nq, tmp) == r_want.bit_length() - 1
+        assert row_value(probe, r) == r_want and row_value(probe, q) == q_want
+        r = guarded(probe, a, n)
+        probe.probe_divide(r, n, guarded(probe, b, nd), nd, guarded(probe, 0, 0), 0, guarded(probe, 0, nd + 1))
+        assert row_value(probe, r) == r_want
+
+
+def ref_taylor(a: int) -> int:
+    out, power = 0, 1
+    for k in range(a.bit_length()):
+        if (a >> k) & 1:
+            out ^= power
+        power = clmul(power, 0b11)
+    return out
+
+
+def ref_u(k: int) -> int:
+    prev, cur = 0, 1
+    if k == 0:
+        return 0
+    for _ in range(k - 1):
+        prev, cur = cur, (cur << 1) ^ prev
+    return cur
+
+
+@pytest.mark.parametrize("nbits", AWKWARD_BITS)
+def test_poly_taylor_shift_and_chebyshev(probe, nbits):
+    rng = random.Random(nbits)
+    n = nwords_of(nbits)
+    a = rng.getrandbits(nbits)
+    buf = guarded(probe, a, n)
+    probe.probe_taylor_shift(buf, n)
+    assert row_value(probe, buf) == ref_taylor(a)
+    out = guarded(probe, 0, nwords_of(nbits))
+    probe.probe_chebyshev_u(out, nbits)
+    assert row_value(probe, out) == ref_u(nbits)
+
+
+def ref_phi(f: int, ncols: int) -> int:
+    out = 0
+    for i in reversed(range(f.bit_length())):
+        out = t_model(out, ncols) ^ ((f >> i) & 1)
+    return out
+
+
+@pytest.mark.parametrize("ncols", AWKWARD_BITS)
+def test_poly_conversions(probe, ncols):
+    """The W recurrence (phi^-1) and Horner (phi) loops, run in two chunks each."""
+    rng = random.Random(ncols)
+    n = nwords_of(ncols)
+    c = rng.getrandbits(ncols)
+    stride = nwords_of(ncols + 1)
+    acc, wbuf = guarded(probe, 0, stride), guarded(probe, 1 << (64 * stride), 2 * stride)  # W_0 = 0, W_1 = 1
+    mid = 1 + ncols // 2
+    for j0, j1 in ((1, mid), (mid, ncols + 1)):
+        probe.probe_w_steps(acc, wbuf, stride, guarded(probe, c, n), n, j0, j1)
+    row_value(probe, wbuf)
+    want, w_prev, w = 0, 0, 1  # sum_j c_j W_j, W_{j+1} = (t + 1) W_j + W_{j-1}
+    for j in range(1, ncols + 1):
+        if (c >> (j - 1)) & 1:
+            want ^= w
+        w_prev, w = w, clmul(w, 0b11) ^ w_prev
+    assert row_value(probe, acc) == want
+    f = rng.getrandbits(ncols)
+    d = f.bit_length() - 1
+    vbuf = guarded(probe, 0, 2 * n)
+    mid = d // 2
+    for i0, i1 in ((d, mid), (mid, -1)):
+        probe.probe_horner_steps(vbuf, n, guarded(probe, f, n), n, d, ncols, i0, i1)
+    assert row_value(probe, vbuf) & words_mask(n) == ref_phi(f, ncols)

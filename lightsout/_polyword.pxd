@@ -1,0 +1,449 @@
+# Inline word kernels of GF(2)[t] arithmetic, on borrowed word arrays.
+#
+# A polynomial is a row of uint64 words: bit i (bit i & 63 of word i >> 6,
+# least-significant bit first, as in _bitrow.pxd) is the coefficient of t^i.
+# Every kernel keeps the bits past its operands' degrees zero.  The write
+# bounds each kernel states below are what tests/test_bitrow_probe.py checks
+# between guard words, at every SIMD level.
+#
+# _gf2poly.pyx is the body (Python-facing arithmetic, Euclid's driver); these
+# are its word loops, in a .pxd so that the test-only probe runs the very same
+# code.  Compiled into each module that cimports them, with its CPU flags:
+# the avx2/avx512 builds (-mpclmul) multiply with PCLMULQDQ, the portable one
+# by four-bit windows from a 16-entry table.
+
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free
+
+from lightsout._bitrow cimport (
+    apply_T, clz64, copy_row, get_bit, highest_set_bit, up_word, words_for_bits, xor_into, zero_row,
+)
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <stddef.h>
+    #include <string.h>
+    #if defined(__PCLMUL__)
+    #include <emmintrin.h>
+    #include <wmmintrin.h>
+    #define LO_HAVE_PCLMUL 1
+    /* dst[0 .. n] ^= src[0 .. n-1] * m  (n + 1 words written). */
+    static void lo_mul_row_xor(uint64_t* dst, const uint64_t* src, ptrdiff_t n, uint64_t m) {
+        __m128i vm = _mm_cvtsi64_si128((long long)m);
+        __m128i carry = _mm_setzero_si128();
+        if (m == 0) return;
+        for (ptrdiff_t i = 0; i < n; i++) {
+            __m128i p = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)src[i]), vm, 0x00);
+            dst[i] ^= (uint64_t)_mm_cvtsi128_si64(_mm_xor_si128(p, carry));
+            carry = _mm_srli_si128(p, 8);
+        }
+        dst[n] ^= (uint64_t)_mm_cvtsi128_si64(carry);
+    }
+    /* oa = m00*a + m01*b, ob = m10*a + m11*b over n words (n + 1 words written). */
+    static void lo_apply_matrix(uint64_t* oa, uint64_t* ob, const uint64_t* a,
+                                const uint64_t* b, ptrdiff_t n, uint64_t m00,
+                                uint64_t m01, uint64_t m10, uint64_t m11) {
+        __m128i ma = _mm_set_epi64x((long long)m10, (long long)m00);
+        __m128i mb = _mm_set_epi64x((long long)m11, (long long)m01);
+        __m128i ca = _mm_setzero_si128(), cb = _mm_setzero_si128();
+        for (ptrdiff_t i = 0; i < n; i++) {
+            __m128i va = _mm_cvtsi64_si128((long long)a[i]);
+            __m128i vb = _mm_cvtsi64_si128((long long)b[i]);
+            /* imm bit 4 picks the high lane of the second operand (m10, m11). */
+            __m128i xa = _mm_xor_si128(_mm_clmulepi64_si128(va, ma, 0x00),
+                                       _mm_clmulepi64_si128(vb, mb, 0x00));
+            __m128i xb = _mm_xor_si128(_mm_clmulepi64_si128(va, ma, 0x10),
+                                       _mm_clmulepi64_si128(vb, mb, 0x10));
+            oa[i] = (uint64_t)_mm_cvtsi128_si64(_mm_xor_si128(xa, ca));
+            ob[i] = (uint64_t)_mm_cvtsi128_si64(_mm_xor_si128(xb, cb));
+            ca = _mm_srli_si128(xa, 8);
+            cb = _mm_srli_si128(xb, 8);
+        }
+        oa[n] = (uint64_t)_mm_cvtsi128_si64(ca);
+        ob[n] = (uint64_t)_mm_cvtsi128_si64(cb);
+    }
+    #else
+    #define LO_HAVE_PCLMUL 0
+    /* Portable carry-less product: m times each four-bit window of x, from a
+       table of m*k for k < 16 (67-bit entries split into lo/hi words). */
+    typedef struct { uint64_t lo[16], hi[16]; } lo_clmul_table;
+    static void lo_table_init(lo_clmul_table* t, uint64_t m) {
+        t->lo[0] = 0; t->hi[0] = 0; t->lo[1] = m; t->hi[1] = 0;
+        for (int k = 2; k < 16; k += 2) {
+            t->lo[k] = t->lo[k >> 1] << 1;
+            t->hi[k] = (t->hi[k >> 1] << 1) | (t->lo[k >> 1] >> 63);
+            t->lo[k + 1] = t->lo[k] ^ m;
+            t->hi[k + 1] = t->hi[k];
+        }
+    }
+    static inline uint64_t lo_table_mul(const lo_clmul_table* t, uint64_t x, uint64_t* hi) {
+        uint64_t l = 0, h = 0;
+        for (int i = 60; i >= 0; i -= 4) {
+            unsigned k = (unsigned)(x >> i) & 15u;
+            h = (h << 4) | (l >> 60);
+            l = (l << 4) ^ t->lo[k];
+            h ^= t->hi[k];
+        }
+        *hi = h;
+        return l;
+    }
+    static void lo_mul_row_xor(uint64_t* dst, const uint64_t* src, ptrdiff_t n, uint64_t m) {
+        lo_clmul_table t;
+        uint64_t carry = 0, hi, lo;
+        if (m == 0) return;
+        lo_table_init(&t, m);
+        for (ptrdiff_t i = 0; i < n; i++) {
+            lo = lo_table_mul(&t, src[i], &hi);
+            dst[i] ^= lo ^ carry;
+            carry = hi;
+        }
+        dst[n] ^= carry;
+    }
+    static void lo_apply_matrix(uint64_t* oa, uint64_t* ob, const uint64_t* a,
+                                const uint64_t* b, ptrdiff_t n, uint64_t m00,
+                                uint64_t m01, uint64_t m10, uint64_t m11) {
+        memset(oa, 0, (size_t)(n + 1) * sizeof(uint64_t));
+        memset(ob, 0, (size_t)(n + 1) * sizeof(uint64_t));
+        lo_mul_row_xor(oa, a, n, m00);
+        lo_mul_row_xor(oa, b, n, m01);
+        lo_mul_row_xor(ob, a, n, m10);
+        lo_mul_row_xor(ob, b, n, m11);
+    }
+    #endif
+    """
+    int LO_HAVE_PCLMUL
+    void lo_mul_row_xor(uint64_t* dst, const uint64_t* src, Py_ssize_t n, uint64_t m) noexcept nogil
+    void lo_apply_matrix(uint64_t* oa, uint64_t* ob, const uint64_t* a, const uint64_t* b,
+                         Py_ssize_t n, uint64_t m00, uint64_t m01, uint64_t m10,
+                         uint64_t m11) noexcept nogil
+
+
+cdef enum:
+    # Below this many words per operand, schoolbook products (one row pass per
+    # word) beat Karatsuba's extra additions and allocations.
+    KARATSUBA_WORDS = 32
+
+
+cdef inline uint64_t bits64_at(const uint64_t* a, Py_ssize_t n, Py_ssize_t lo) noexcept nogil:
+    """Coefficients lo .. lo+63 of a (n words) as one word; those outside the array read 0."""
+    cdef Py_ssize_t w
+    cdef int s
+    cdef uint64_t x
+    if lo <= -64 or n <= 0:
+        return 0
+    if lo < 0:
+        return a[0] << (-lo)
+    w = lo >> 6
+    s = <int>(lo & 63)
+    if w >= n:
+        return 0
+    x = a[w] >> s
+    if s != 0 and w + 1 < n:
+        x |= a[w + 1] << (64 - s)
+    return x
+
+
+cdef inline void xor_shifted(uint64_t* dst, Py_ssize_t ndst, const uint64_t* src, Py_ssize_t nsrc,
+                      Py_ssize_t shift) noexcept nogil:
+    """dst ^= src * t^shift (shift >= 0); bits landing past ndst words are dropped."""
+    cdef Py_ssize_t w = shift >> 6, i
+    cdef int s = <int>(shift & 63)
+    cdef Py_ssize_t top = min(nsrc, ndst - w)
+    if s == 0:
+        for i in range(top):
+            dst[i + w] ^= src[i]
+        return
+    for i in range(top):
+        dst[i + w] ^= src[i] << s
+    for i in range(min(nsrc, ndst - w - 1)):
+        dst[i + w + 1] ^= src[i] >> (64 - s)
+
+
+cdef inline int lead(uint64_t x) noexcept nogil:
+    """Degree of a one-word polynomial, -1 for zero."""
+    return -1 if x == 0 else 63 - clz64(x)
+
+
+cdef inline uint64_t quotient_window(uint64_t aw, uint64_t bw, int nbits) noexcept nogil:
+    """The top nbits quotient bits of a / b from the operands' top words.
+
+    aw holds a's coefficients deg a - 63 .. deg a (bit 63 = leading), bw likewise
+    for b.  Bit nbits-1-j of the result is the coefficient of t^(deg a - deg b - j).
+    Exact: quotient bit j needs only coefficients within 63 of either leading term.
+    """
+    cdef uint64_t q = 0
+    cdef int lim = 64 - nbits, p, j
+    while aw != 0:
+        p = 63 - clz64(aw)
+        if p < lim:
+            break
+        j = 63 - p
+        q |= (<uint64_t>1) << (nbits - 1 - j)
+        aw ^= bw >> j
+    return q
+
+
+cdef inline void mul_school(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
+                     Py_ssize_t nb) noexcept nogil:
+    """out[0 : na+nb] ^= a*b, one pass over a per word of b (b the shorter)."""
+    cdef Py_ssize_t j
+    for j in range(nb):
+        lo_mul_row_xor(out + j, a, na, b[j])
+
+
+cdef inline int mul_kara(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize_t n) noexcept nogil:
+    """out[0 : 2n] ^= a*b for two n-word operands; -1 if out of memory.
+
+    a = a0 + t^(64h) a1 (h = ceil(n/2) words low), likewise b:
+    a*b = p0 + t^(64h) (p0 + p1 + p2) + t^(128h) p2 with p0 = a0 b0, p2 = a1 b1,
+    p1 = (a0 + a1)(b0 + b1): three half-size products instead of four.
+    """
+    cdef Py_ssize_t h, l
+    cdef uint64_t* scratch
+    cdef uint64_t* sa
+    cdef uint64_t* sb
+    cdef uint64_t* mid
+    cdef uint64_t* p0
+    cdef uint64_t* p2
+    if n < KARATSUBA_WORDS:
+        mul_school(out, a, n, b, n)
+        return 0
+    h = (n + 1) >> 1
+    l = n - h
+    scratch = <uint64_t*>calloc(8 * h, sizeof(uint64_t))
+    if scratch == NULL:
+        return -1
+    sa = scratch
+    sb = scratch + h
+    mid = scratch + 2 * h
+    p0 = scratch + 4 * h
+    p2 = scratch + 6 * h
+    copy_row(sa, a, h)
+    xor_into(sa, a + h, l)
+    copy_row(sb, b, h)
+    xor_into(sb, b + h, l)
+    if (mul_kara(mid, sa, sb, h) < 0 or mul_kara(p0, a, b, h) < 0
+            or mul_kara(p2, a + h, b + h, l) < 0):
+        free(scratch)
+        return -1
+    xor_into(mid, p0, 2 * h)
+    xor_into(mid, p2, 2 * l)
+    xor_into(out, p0, 2 * h)
+    xor_into(out + 2 * h, p2, 2 * l)
+    xor_into(out + h, mid, min(2 * h, 2 * n - h))
+    free(scratch)
+    return 0
+
+
+cdef inline int mul_words(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
+                   Py_ssize_t nb) noexcept nogil:
+    """out[0 : na+nb] ^= a*b for any lengths; -1 if out of memory.
+
+    Unbalanced operands are cut into pieces as long as the shorter one, so every
+    Karatsuba call is balanced.
+    """
+    cdef const uint64_t* tp
+    cdef Py_ssize_t tn, off
+    if na > nb:
+        tp = a; a = b; b = tp
+        tn = na; na = nb; nb = tn
+    if na == 0:
+        return 0
+    if na < KARATSUBA_WORDS:
+        mul_school(out, b, nb, a, na)
+        return 0
+    off = 0
+    while off + na <= nb:
+        if mul_kara(out + off, a, b + off, na) < 0:
+            return -1
+        off += na
+    if off < nb:
+        return mul_words(out + off, a, na, b + off, nb - off)
+    return 0
+
+
+cdef inline void sub_multiple_shifted(uint64_t* dst, Py_ssize_t ndst, const uint64_t* src,
+                                     Py_ssize_t nsrc, uint64_t qw, Py_ssize_t off,
+                                     uint64_t* tmp) noexcept nogil:
+    """dst ^= qw * src * t^off (qw one word of quotient bits), dropping bits past ndst words.
+
+    tmp: nsrc + 1 zero words of scratch, left zero.  Writes dst[0 : ndst] and tmp.
+    """
+    lo_mul_row_xor(tmp, src, nsrc, qw)
+    xor_shifted(dst, ndst, tmp, nsrc + 1, off)
+    zero_row(tmp, nsrc + 1)
+
+
+cdef inline Py_ssize_t divide_inplace(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb,
+                               uint64_t* q, Py_ssize_t nq, uint64_t* tmp) noexcept nogil:
+    """r <- r mod b, and q ^= r div b when q is not NULL; returns deg r.
+
+    b must be nonzero; tmp is scratch of nb + 1 words; q needs room for the
+    quotient's deg r - deg b + 1 bits.  Each pass clears up to 64 leading
+    coefficients of r with one carry-less product of b by a quotient word.
+    """
+    cdef Py_ssize_t db = highest_set_bit(b, nb)
+    cdef Py_ssize_t nbw = words_for_bits(db + 1)
+    cdef uint64_t bw = bits64_at(b, nbw, db - 63)
+    cdef Py_ssize_t dr = highest_set_bit(r, nr), k, off
+    cdef int nbits
+    cdef uint64_t qw
+    zero_row(tmp, nbw + 1)
+    while dr >= db:
+        k = dr - db
+        nbits = 64 if k >= 63 else <int>(k + 1)
+        qw = quotient_window(bits64_at(r, nr, dr - 63), bw, nbits)
+        off = k - nbits + 1
+        sub_multiple_shifted(r, words_for_bits(dr + 1), b, nbw, qw, off, tmp)
+        if q != NULL:
+            xor_shifted(q, nq, &qw, 1, off)
+        dr = highest_set_bit(r, words_for_bits(dr + 1))
+    return dr
+
+
+cdef struct Mat2:
+    # A 2x2 matrix of one-word polynomials: (x, y) -> (m00 x + m01 y, m10 x + m11 y).
+    uint64_t m00, m01, m10, m11
+
+
+cdef inline Mat2 lehmer_matrix(uint64_t aw, uint64_t bw) noexcept nogil:
+    """The Euclid steps that the top 64 coefficients of A and B decide, as one matrix.
+
+    aw, bw hold the same 64 coefficients of A and B (deg A - 63 .. deg A, so
+    aw's bit 63 is A's leading term).  Runs bit-at-a-time Euclid on them while
+    the leading terms are still exact: dra/drb, the degrees of the matrix rows
+    so far, bound how far up the ignored low coefficients of A and B can reach
+    into the windows, and bits at or above them are exact.  Applying the
+    result to the full A, B (apply_mat2) does all those steps at once.
+    """
+    cdef Mat2 m
+    cdef int la, lb, dra = 0, drb = 0, s
+    m.m00 = 1
+    m.m01 = 0
+    m.m10 = 0
+    m.m11 = 1
+    while True:
+        la = lead(aw)
+        lb = lead(bw)
+        if la < lb:
+            aw, bw = bw, aw
+            m.m00, m.m10 = m.m10, m.m00
+            m.m01, m.m11 = m.m11, m.m01
+            dra, drb = drb, dra
+            la, lb = lb, la
+        if lb < 0 or lb < drb or la < dra:
+            return m
+        s = la - lb
+        aw ^= bw << s
+        m.m00 ^= m.m10 << s
+        m.m01 ^= m.m11 << s
+        dra = lead(m.m00 | m.m01)
+
+
+cdef inline void apply_mat2(Mat2 m, uint64_t** x, uint64_t** y, uint64_t** spare_x,
+                            uint64_t** spare_y, Py_ssize_t n) noexcept nogil:
+    """(x, y) <- m (x, y) for n-word x, y, through two zero spare buffers of n + 1 words.
+
+    The results (n + 1 words) land in the spares, which become x and y; the old
+    x and y buffers come back zeroed as the new spares.
+    """
+    cdef uint64_t* tmp
+    lo_apply_matrix(spare_x[0], spare_y[0], x[0], y[0], n, m.m00, m.m01, m.m10, m.m11)
+    tmp = x[0]; x[0] = spare_x[0]; spare_x[0] = tmp
+    tmp = y[0]; y[0] = spare_y[0]; spare_y[0] = tmp
+    zero_row(spare_x[0], n + 1)
+    zero_row(spare_y[0], n + 1)
+
+
+cdef inline void taylor_shift_inplace(uint64_t* a, Py_ssize_t n) noexcept nogil:
+    """a(t) <- a(t + 1) in place over n words.
+
+    Over GF(2), (t + 1)^m = t^m + 1 for m a power of two, so with
+    a = lo + t^m hi (deg lo, deg hi < m): a(t+1) = [lo(t+1) + hi(t+1)] + t^m hi(t+1).
+    Bottom-up over m = 1, 2, 4, ...: every block of 2m coefficients gets its high
+    half XORed into its low half.  O(n log n) word operations.
+    """
+    cdef uint64_t masks[6]
+    cdef Py_ssize_t i, h, blk, top
+    cdef int lvl, m
+    cdef uint64_t w
+    masks[0] = 0x5555555555555555ULL
+    masks[1] = 0x3333333333333333ULL
+    masks[2] = 0x0F0F0F0F0F0F0F0FULL
+    masks[3] = 0x00FF00FF00FF00FFULL
+    masks[4] = 0x0000FFFF0000FFFFULL
+    masks[5] = 0x00000000FFFFFFFFULL
+    for i in range(n):
+        w = a[i]
+        m = 1
+        for lvl in range(6):
+            w ^= (w >> m) & masks[lvl]
+            m <<= 1
+        a[i] = w
+    h = 1
+    while h < n:
+        blk = 0
+        while blk + h < n:
+            top = min(h, n - blk - h)
+            xor_into(a + blk, a + blk + h, top)
+            blk += 2 * h
+        h <<= 1
+
+
+cdef inline void chebyshev_u_into(uint64_t* out, Py_ssize_t k) noexcept nogil:
+    """out |= U_k(t) over GF(2) (U_0 = 0, U_1 = 1, U_{k+1} = t U_k + U_{k-1}); out needs
+    words_for_bits(k) zero words.
+
+    By Lucas' theorem the coefficient of t^(k-1-2i) is binom(k-1-i, i) mod 2,
+    which is 1 exactly when i and k-1-2i share no set bit.
+    """
+    cdef Py_ssize_t i, j
+    for i in range((k - 1) // 2 + 1 if k > 0 else 0):
+        j = k - 1 - 2 * i
+        if (i & j) == 0:
+            out[j >> 6] |= (<uint64_t>1) << (j & 63)
+
+
+# ---------------------------------------------------------------------------
+# The polynomial route's conversions between polynomials and packed rows
+
+cdef inline void w_steps(uint64_t* acc, uint64_t* wbuf, Py_ssize_t stride, const uint64_t* c,
+                  Py_ssize_t j0, Py_ssize_t j1) noexcept nogil:
+    """For j in [j0, j1): acc += c_{j-1} W_j, then W_{j+1} = (t+1) W_j + W_{j-1}.
+
+    W_j lives in row j & 1 of wbuf, so W_{j+1} overwrites W_{j-1}.  deg W_j = j - 1,
+    so step j touches only words_for_bits(j + 1) words.
+    """
+    cdef Py_ssize_t j, i, n
+    cdef uint64_t* cur
+    cdef uint64_t* nxt
+    for j in range(j0, j1):
+        cur = wbuf + (j & 1) * stride
+        nxt = wbuf + ((j + 1) & 1) * stride
+        n = words_for_bits(j + 1)
+        if get_bit(c, j - 1):
+            xor_into(acc, cur, words_for_bits(j))
+        # (t + 1) W_j: the lower half of the T stencil (each word and its up shift).
+        nxt[0] ^= cur[0] ^ up_word(cur[0], 0)
+        for i in range(1, n):
+            nxt[i] ^= cur[i] ^ up_word(cur[i], cur[i - 1])
+
+
+cdef inline void horner_steps(uint64_t* vbuf, Py_ssize_t stride, const uint64_t* f, Py_ssize_t d,
+                       Py_ssize_t ncols, Py_ssize_t i0, Py_ssize_t i1) noexcept nogil:
+    """Horner steps v <- T v + f_i e_1 for i = i0, i0-1, ..., i1+1 (from the top).
+
+    After the step for coefficient i, v = sum_{k >= i} f_k T^(k-i) e_1 lives in
+    row i & 1 and has support in its first d - i + 1 bits, so only those words move.
+    """
+    cdef Py_ssize_t i, nbits
+    cdef uint64_t* src
+    cdef uint64_t* dst
+    for i in range(i0, i1, -1):
+        src = vbuf + ((i + 1) & 1) * stride
+        dst = vbuf + (i & 1) * stride
+        nbits = min(ncols, d - i + 1)
+        apply_T(dst, src, words_for_bits(nbits), nbits)
+        if get_bit(f, i):
+            dst[0] ^= 1
