@@ -11,6 +11,7 @@ Environment switches:
   LIGHTSOUT_NO_SIMD=1      build only the portable modules
   LIGHTSOUT_DEBUG=1        bounds checks on, -O0 -g (for a debug test run)
   LIGHTSOUT_CFLAGS="..."   extra compiler flags for every module (scripts/asan.sh)
+  LIGHTSOUT_LDFLAGS="..."  extra linker flags for every module (scripts/asan.sh)
 
 `pip install -e .` builds every module in place next to its source, so the
 checkout itself imports; generated sources (lightsout/*.c, build/) are build
@@ -50,6 +51,7 @@ else:
 if os.environ.get("LIGHTSOUT_MARCH") and not is_msvc:
     base_flags.append("-march=" + os.environ["LIGHTSOUT_MARCH"])
 base_flags += os.environ.get("LIGHTSOUT_CFLAGS", "").split()
+link_flags = os.environ.get("LIGHTSOUT_LDFLAGS", "").split()
 
 directives = {
     "language_level": 3,
@@ -88,6 +90,7 @@ def extension(name: str, source: str, level: str, flags: list) -> Extension:
             ("LIGHTSOUT_SIMD_LEVEL", f'"{level}"'),
         ],
         extra_compile_args=base_flags + flags,
+        extra_link_args=link_flags,
     )
 
 
@@ -110,9 +113,8 @@ class ParallelBuildExt(build_ext):
 
 setup(
     cmdclass={"build_ext": ParallelBuildExt},
-    # The C API header and the Cython contract ship with the package; the
-    # generated .c files do not.
-    package_data={"lightsout": ["capi.h", "*.pxd", "*.pyi", "py.typed"]},
+    # Generated .c files are build products: never shipped.  (The shipped
+    # files, capi.h included, are pyproject.toml's package-data.)
     exclude_package_data={"lightsout": ["*.c"]},
     ext_modules=cythonize(
         extensions,

@@ -12,9 +12,11 @@ def chase(
     ncols: int,
     first_row: npt.NDArray[np.uint64],
     *,
+    all_lit: bool = True,
     presses: bool = False,
+    first_column: bool = False,
     progress: Progress = None,
-) -> tuple[npt.NDArray[np.uint64], Optional[npt.NDArray[np.uint64]]]: ...
+) -> tuple[npt.NDArray[np.uint64], Optional[npt.NDArray[np.uint64]], Optional[npt.NDArray[np.bool_]]]: ...
 def ab_block_count(ncols: int) -> int: ...
 def ab_reduce(
     board: Optional[npt.NDArray[np.uint64]],
@@ -23,4 +25,9 @@ def ab_reduce(
     out: npt.NDArray[np.uint64],
     block_start: int = 0,
     block_stop: int = -1,
-) -> None: ...
+    *,
+    cancel: Optional[npt.NDArray[np.uint8]] = None,
+) -> bool: ...
+
+#: PyCapsule "lightsout._kernels._capi": this build's lightsout_kernels_api (lightsout/capi.h).
+_capi: object
