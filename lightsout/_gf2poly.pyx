@@ -168,7 +168,7 @@ cdef class _Euclid:
             self.dsa = highest_set_bit(self.SA, ns + 1)
             self.dsb = highest_set_bit(self.SB, ns + 1)
 
-    def finish(self, progress=None, str stage="gcd"):
+    def finish(self, progress=None):
         """Run to the end, checking in with Python between chunks; returns (g, s)."""
         cdef bint done = False
         cdef Py_ssize_t windows = max(1, CHUNK_WORD_OPS // (8 * (self.cap + 1)))
@@ -177,7 +177,7 @@ cdef class _Euclid:
                 done = self.run(windows)
             PyErr_CheckSignals()
             if progress is not None:
-                progress(stage, self.total - self.remaining(), self.total)
+                progress("gcd", self.total - self.remaining(), self.total)
         g = _copy_trimmed(self.A, self.cap)
         s = _copy_trimmed(self.SA, self.scap) if self.track else None
         return g, s

@@ -40,9 +40,6 @@ cdef enum:
     BLOCK_WORDS = 8
     # About this many word operations between two returns to Python.
     CHUNK_WORD_OPS = 1 << 25
-    # Words per tile of the chase's temporal blocking: two rows of it plus a
-    # board row stay well inside a 32 KiB L1d.
-    CHASE_TILE_WORDS = 512
     # A/B iteration: row-level steps of one lane between two polls of the
     # cancel flag and of signals (a millisecond or so).
     AB_POLL_STEPS = 1 << 21
@@ -52,13 +49,14 @@ cdef enum:
 # Light chasing.
 
 # Temporal blocking over words.  Word i of r_{k+1} needs words i-1..i+1 of r_k
-# and word i of r_{k-1}, so a chunk of steps runs as tiles of CHASE_TILE_WORDS
+# and word i of r_{k-1}, so a chunk of steps runs as tiles of LO_CHASE_TILE
 # words, each skewed one word left per step (tile a covers words
-# [a - s, a + CHASE_TILE_WORDS - s) at step s): a tile's rows stay in L1 for all
-# the chunk's steps instead of every step streaming three whole rows through
-# L2.  Tiles run left to right, so everything a word needs is already computed
-# (the word to its right by this tile one step earlier, the word to its left by
-# this tile or the previous one), and r_{k+1} can overwrite r_{k-1} in place:
+# [a - s, a + LO_CHASE_TILE - s) at step s): a tile's rows (two of them plus a
+# board row, well inside a 32 KiB L1d) stay in L1 for all the chunk's steps
+# instead of every step streaming three whole rows through L2.  Tiles run left
+# to right, so everything a word needs is already computed (the word to its
+# right by this tile one step earlier, the word to its left by this tile or the
+# previous one), and r_{k+1} can overwrite r_{k-1} in place:
 # the two rows alternate, r_k in rows[k & 1].
 
 cdef extern from *:
@@ -86,15 +84,18 @@ cdef extern from *:
         lo_chase_step(acc, cur, NULL, lo, hi, nwords, tail, LO_LIT_NONE);
     }
 
+    #define LO_CHASE_TILE 512
+
     /* Rows r_k live in rows[k & 1]; computes r_{k+1} for k = k0 .. k1-1 by
-       skewed tiles of `tile` words.  b_k is board row k-1 (mode LO_LIT_BOARD),
+       skewed tiles of LO_CHASE_TILE words.  b_k is board row k-1 (mode LO_LIT_BOARD),
        all ones (LO_LIT_ALL) or zero (LO_LIT_NONE).  When presses is not NULL,
        its row k-1 receives r_k; when column is not NULL, column[k-1] receives
        bit 0 of r_k. */
     static void lo_chase_tiled(uint64_t *row0, uint64_t *row1, const uint64_t *board, int mode,
                                ptrdiff_t nwords, uint64_t tail, ptrdiff_t k0, ptrdiff_t k1,
-                               uint64_t *presses, uint8_t *column, ptrdiff_t tile)
+                               uint64_t *presses, uint8_t *column)
     {
+        const ptrdiff_t tile = LO_CHASE_TILE;
         uint64_t *rows[2];
         ptrdiff_t nsteps = k1 - k0, a, s, s_lo, s_hi, lo, hi, k;
         rows[0] = row0;
@@ -123,7 +124,7 @@ cdef extern from *:
     """
     void lo_chase_tiled(uint64_t* row0, uint64_t* row1, const uint64_t* board, int mode,
                         Py_ssize_t nwords, uint64_t tail, Py_ssize_t k0, Py_ssize_t k1,
-                        uint64_t* presses, uint8_t* column, Py_ssize_t tile) noexcept nogil
+                        uint64_t* presses, uint8_t* column) noexcept nogil
 
 
 cdef struct Chase:
@@ -165,7 +166,7 @@ cdef void chase_advance(Chase* ch, Py_ssize_t last_step) noexcept nogil:
     if last_step <= ch.step:
         return
     lo_chase_tiled(ch.rows, ch.rows + ch.nwords, ch.board, ch.mode, ch.nwords, ch.tail,
-                   ch.step, last_step, ch.presses, ch.column, CHASE_TILE_WORDS)
+                   ch.step, last_step, ch.presses, ch.column)
     ch.step = last_step
 
 

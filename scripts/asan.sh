@@ -35,11 +35,22 @@ LIGHTSOUT_LDFLAGS="-fsanitize=address" \
     "$work/venv/bin/pip" install -q --no-build-isolation "$work/src"
 
 echo "== running the tests under ASan"
-cd "$work"  # outside the source tree, so the instrumented install is imported
 export LD_PRELOAD="$libasan"
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:${ASAN_OPTIONS:-}"
 if [ "$#" -eq 0 ]; then
     set -- -m "not slow"
 fi
+# From outside the source tree, so the instrumented install is imported.
+# test_every_build_gives_the_same_answers starts interpreters with an empty
+# environment, so without LD_PRELOAD they cannot load the instrumented modules.
+cd "$work"
+so="$("$work/venv/bin/python" -c 'import lightsout._kernels as k; print(k.__file__)')"
+if ! ldd "$so" | grep -q libasan; then
+    echo "asan.sh: $so is not linked against libasan; the build did not take the flags" >&2
+    exit 2
+fi
 "$work/venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir="$work/src" \
-    -o addopts="--import-mode=importlib" "$work/src/tests" "$@"
+    -o addopts="--import-mode=importlib" \
+    --deselect src/tests/test_dispatch.py::test_every_build_gives_the_same_answers \
+    --deselect tests/test_dispatch.py::test_every_build_gives_the_same_answers \
+    "$work/src/tests" "$@"
