@@ -63,6 +63,7 @@ cdef extern from *:
     """
     #include <stddef.h>
     #include <stdint.h>
+    #include <stdlib.h>
     #include <string.h>
 
     /* chase_step over [lo, hi) with the light source fixed at compile time:
@@ -86,14 +87,25 @@ cdef extern from *:
 
     #define LO_CHASE_TILE 512
 
+    /* Zeroed words aligned to 64 bytes: returns the aligned pointer and the
+       one to free through *raw (NULL, and *raw NULL, if out of memory). */
+    static uint64_t *lo_alloc_aligned(size_t nwords, void **raw)
+    {
+        char *p = (char *)calloc(nwords * sizeof(uint64_t) + 64, 1);
+        *raw = p;
+        if (p == NULL) return NULL;
+        return (uint64_t *)(p + (64 - ((uintptr_t)p & 63)));
+    }
+
     /* Rows r_k live in rows[k & 1]; computes r_{k+1} for k = k0 .. k1-1 by
        skewed tiles of LO_CHASE_TILE words.  b_k is board row k-1 (mode LO_LIT_BOARD),
        all ones (LO_LIT_ALL) or zero (LO_LIT_NONE).  When presses is not NULL,
        its row k-1 receives r_k; when column is not NULL, column[k-1] receives
-       bit 0 of r_k. */
-    static void lo_chase_tiled(uint64_t *row0, uint64_t *row1, const uint64_t *board, int mode,
-                               ptrdiff_t nwords, uint64_t tail, ptrdiff_t k0, ptrdiff_t k1,
-                               uint64_t *presses, uint8_t *column)
+       bit 0 of r_k.  A step of a 10,000-column row is ~150 cycles, so the mode
+       is a compile-time constant here too (one tile loop per mode). */
+    LO_ALWAYS_INLINE void lo_chase_tiled_impl(uint64_t *row0, uint64_t *row1, const uint64_t *board,
+                                              ptrdiff_t nwords, uint64_t tail, ptrdiff_t k0, ptrdiff_t k1,
+                                              uint64_t *presses, uint8_t *column, const int mode)
     {
         const ptrdiff_t tile = LO_CHASE_TILE;
         uint64_t *rows[2];
@@ -121,16 +133,33 @@ cdef extern from *:
             }
         }
     }
+
+    static void lo_chase_tiled(uint64_t *row0, uint64_t *row1, const uint64_t *board, int mode,
+                               ptrdiff_t nwords, uint64_t tail, ptrdiff_t k0, ptrdiff_t k1,
+                               uint64_t *presses, uint8_t *column)
+    {
+        if (mode == LO_LIT_BOARD)
+            lo_chase_tiled_impl(row0, row1, board, nwords, tail, k0, k1, presses, column, LO_LIT_BOARD);
+        else if (mode == LO_LIT_ALL)
+            lo_chase_tiled_impl(row0, row1, NULL, nwords, tail, k0, k1, presses, column, LO_LIT_ALL);
+        else
+            lo_chase_tiled_impl(row0, row1, NULL, nwords, tail, k0, k1, presses, column, LO_LIT_NONE);
+    }
     """
+    uint64_t* lo_alloc_aligned(size_t nwords, void** raw) noexcept nogil
     void lo_chase_tiled(uint64_t* row0, uint64_t* row1, const uint64_t* board, int mode,
                         Py_ssize_t nwords, uint64_t tail, Py_ssize_t k0, Py_ssize_t k1,
                         uint64_t* presses, uint8_t* column) noexcept nogil
 
 
 cdef struct Chase:
-    # A chase in progress: rows r_0..r_step are known, r_step in rows[step & 1]
-    # and r_{step-1} in the other row (one allocation, owned by the struct).
+    # A chase in progress: rows r_0..r_step are known, r_step in row step & 1
+    # and r_{step-1} in the other row.  Both rows start on a 64-byte boundary
+    # (stride a multiple of 8 words), as two separate allocations would, so
+    # the vector loads of acc and cur line up; one allocation, owned (raw).
     uint64_t* rows
+    void* raw
+    Py_ssize_t stride
     const uint64_t* board       # board rows (mode LIT_BOARD), else unused
     int mode                    # LIT_BOARD, LIT_ALL or LIT_NONE
     Py_ssize_t nwords
@@ -153,11 +182,13 @@ cdef int chase_start(Chase* ch, const uint64_t* board, int mode, Py_ssize_t ncol
     ch.presses = presses
     ch.column = column
     ch.step = 1
-    ch.rows = <uint64_t*>calloc(2 * ch.nwords, sizeof(uint64_t))  # r_0 = 0, r_1
+    ch.stride = (ch.nwords + 7) & ~(<Py_ssize_t>7)
+    ch.raw = NULL
+    ch.rows = lo_alloc_aligned(<size_t>(2 * ch.stride), &ch.raw)  # r_0 = 0, r_1
     if ch.rows == NULL:
         return -1
     if first_row != NULL:
-        copy_row(ch.rows + ch.nwords, first_row, ch.nwords)
+        copy_row(ch.rows + ch.stride, first_row, ch.nwords)
     return 0
 
 
@@ -165,18 +196,19 @@ cdef void chase_advance(Chase* ch, Py_ssize_t last_step) noexcept nogil:
     """Advance to r_{last_step}: computes r_{k+1} for k = ch.step .. last_step-1."""
     if last_step <= ch.step:
         return
-    lo_chase_tiled(ch.rows, ch.rows + ch.nwords, ch.board, ch.mode, ch.nwords, ch.tail,
+    lo_chase_tiled(ch.rows, ch.rows + ch.stride, ch.board, ch.mode, ch.nwords, ch.tail,
                    ch.step, last_step, ch.presses, ch.column)
     ch.step = last_step
 
 
 cdef inline const uint64_t* chase_newest(const Chase* ch) noexcept nogil:
     """r_step, the newest row (the residue r_{R+1} once step = R + 1)."""
-    return ch.rows + (ch.step & 1) * ch.nwords
+    return ch.rows + (ch.step & 1) * ch.stride
 
 
 cdef void chase_free(Chase* ch) noexcept nogil:
-    free(ch.rows)
+    free(ch.raw)
+    ch.raw = NULL
     ch.rows = NULL
 
 
@@ -457,15 +489,6 @@ cdef extern from *:
         lo_ab_sweep_impl(base, lo, hi, 1);
     }
 
-    /* Zeroed scratch aligned to 64 bytes: returns the aligned pointer and the
-       one to free through *raw. */
-    static uint64_t *lo_ab_alloc(size_t nwords, void **raw)
-    {
-        char *p = (char *)calloc(nwords * sizeof(uint64_t) + 64, 1);
-        *raw = p;
-        if (p == NULL) return NULL;
-        return (uint64_t *)(p + (64 - ((uintptr_t)p & 63)));
-    }
 
     /* The caller's cancel flag, read afresh each time (another thread sets it). */
     static int lo_cancelled(const uint8_t *flag)
@@ -478,7 +501,6 @@ cdef extern from *:
     int LO_AB_RS
     void lo_ab_sweep(uint64_t* base, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
     void lo_ab_sweep_1(uint64_t* base, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
-    uint64_t* lo_ab_alloc(size_t nwords, void** raw) noexcept nogil
     bint lo_cancelled(const uint8_t* flag) noexcept nogil
 
 
@@ -542,9 +564,8 @@ cdef int _ab_block(Py_ssize_t nrows, Py_ssize_t ncols, Py_ssize_t first_word,
     cdef Py_ssize_t lane, lw, col_lo, col_hi, j, w
     cdef int status = 0
     cdef void* raw = NULL
-    cdef uint64_t* scratch = lo_ab_alloc(<size_t>(lane_words * nlanes), &raw)
+    cdef uint64_t* scratch = lo_alloc_aligned(<size_t>(lane_words * nlanes), &raw)
     if scratch == NULL:
-        free(raw)
         return -2
     try:
         for lane in range(nlanes):
