@@ -24,8 +24,9 @@ from libc.stdint cimport uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
 
 from lightsout._bitrow cimport (
-    LIT_ALL, LIT_BOARD, LIT_NONE, chase_step, copy_row, get_bit, tail_mask, words_for_bits,
+    LIT_ALL, LIT_BOARD, LIT_NONE, copy_row, get_bit, tail_mask, words_for_bits,
 )
+from lightsout._bitrow cimport chase_step  # the C tile loop below calls it as lo_chase_step
 
 import threading
 
