@@ -67,12 +67,16 @@ def variant_source(module: str, level: str) -> str:
     return str(shim.relative_to(ROOT))
 
 
-def extension(name: str, source: str, flags: list) -> Extension:
+def extension(name: str, source: str, flags: list, level: str = "generic") -> Extension:
+    # The repository root is on the include path so that "lightsout/capi.h"
+    # resolves for the generated SIMD shims too; LIGHTSOUT_SIMD_LEVEL names the
+    # build in its C API table.
     return Extension(
         f"lightsout.{name}",
         [source],
-        include_dirs=[numpy.get_include()],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        include_dirs=[numpy.get_include(), str(ROOT)],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
+                       ("LIGHTSOUT_SIMD_LEVEL", f'"{level}"')],
         extra_compile_args=base_flags + flags,
     )
 
@@ -81,7 +85,7 @@ extensions = [extension(m, f"lightsout/{m}.pyx", []) for m in HOT_MODULES + PLAI
 if with_simd:
     for level, flags in SIMD_FLAGS.items():
         for m in HOT_MODULES:
-            extensions.append(extension(f"{m}_{level}", variant_source(m, level), flags))
+            extensions.append(extension(f"{m}_{level}", variant_source(m, level), flags, level))
 
 class ParallelBuildExt(build_ext):
     """Compile the extensions on every CPU unless --parallel/-j says otherwise."""

@@ -4,6 +4,11 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+#: PyCapsule "lightsout._gf2elim._capi" holding this build's lightsout_gf2elim_api table (capi.h).
+_capi: object
+#: The SIMD level this build was compiled for: "generic", "avx2" or "avx512".
+SIMD_LEVEL: str
+
 def rref_inplace(
     matrix: npt.NDArray[np.uint64],
     ncols: int,
