@@ -224,7 +224,7 @@ def null_space(a: npt.ArrayLike) -> np.ndarray:
         (0, 2)
     """
     arr = _as_array(a, "a")
-    nrows, ncols = arr.shape
+    nrows, ncols = int(arr.shape[0]), int(arr.shape[1])
 
     def basis_bytes(dimension: int) -> int:
         return dimension * (ncols + 8 * words_for_bits(ncols))  # the bools and the packed words

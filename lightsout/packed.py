@@ -116,7 +116,8 @@ def unpack(words: npt.NDArray[np.uint64], ncols: int) -> npt.NDArray[np.bool_]:
     """
     n = _ncols(ncols)
     if isinstance(words, np.ndarray) and words.ndim == 1:
-        return unpack_words(packed_vector(words, "words", nbits=n).reshape(1, -1), n)[0]
+        row: npt.NDArray[np.bool_] = unpack_words(packed_vector(words, "words", nbits=n).reshape(1, -1), n)[0]
+        return row
     matrix = packed_matrix(words, "words", nbits=n)
     check_bytes(matrix.shape[0] * n, "unpacking")
     return unpack_words(matrix, n)
@@ -151,7 +152,7 @@ def rref_inplace(m: Words, ncols: int) -> tuple[int, npt.NDArray[np.int64]]:
     packed_matrix(m, "m", nbits=n, writable=True, exact_words=False)
     check_elimination(m.shape[0], n)
     rank_, pivots = kernel_module("_gf2elim").rref_inplace(m, n)
-    return rank_, pivots
+    return int(rank_), pivots
 
 
 def rank(m: Words, ncols: int) -> int:
@@ -177,7 +178,7 @@ def rank(m: Words, ncols: int) -> int:
     check_elimination(m.shape[0], n, m.nbytes)
     work = np.array(m[:, : words_for_bits(n)], dtype=np.uint64, order="C")
     rank_, _ = kernel_module("_gf2elim").rref_inplace(work, n)
-    return rank_
+    return int(rank_)
 
 
 def solve(a: Words, b: Words, ncols: int) -> Words:

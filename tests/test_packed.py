@@ -126,6 +126,7 @@ def test_solve(at_level: str, ncols: int) -> None:
         rhs[bits.shape[0] // 2] ^= True
         with pytest.raises(NoSolutionError) as info:
             packed.solve(a, packed.pack(rhs), ncols)
+        assert info.value.rank is not None
         assert info.value.augmented_rank == info.value.rank + 1 == oracle.gf2_rank(np.column_stack([bits, rhs]))
 
 
