@@ -1,15 +1,19 @@
 """0/1 matrices to packed words and back, fast, with the size limits of the GF(2) API.
 
 Shared by lightsout.gf2 (0/1 matrices in and out) and lightsout.packed (packed
-in and out).  The 0/1 check costs one vectorised pass for integers (a maximum
-over the values read as unsigned, so negatives count as large) and reuses the
-bool conversion for floats; numpy.isin, which sorts, cost 5-7x the whole bool
-path before.
+in and out).  Checking that values are 0/1 used numpy.isin, which sorts, and
+cost 5-7x the whole bool path.  Now wide numbers (2- to 8-byte integers and
+floats with contiguous rows) are checked and packed in one pass by the compiled
+``_gf2elim.pack_zero_one``; bytes are checked with one vectorised maximum and
+then packed as bools without a copy; anything else (strided views) is checked
+in numpy (a maximum over the values read as unsigned, so negatives count as
+large; for floats, a comparison with the bool conversion) and then packed.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from lightsout._dispatch import kernel_module
 from lightsout._errors import BoardTooLargeError, InvalidBoardError
 
 #: Most memory (bytes) one GF(2) call may allocate for packed copies and results.
@@ -81,6 +85,25 @@ def zero_one(arr: np.ndarray, name: str) -> np.ndarray:
     if np.count_nonzero(bits) != np.count_nonzero(arr == 1):
         raise bad
     return bits
+
+
+def pack_zero_one(arr: np.ndarray, name: str) -> np.ndarray:
+    """Check that a 2-D numeric array holds only 0 and 1 and pack it (see :func:`pack_bits`).
+
+    Example:
+        >>> pack_zero_one(np.array([[1, 0, 1], [0, 1, 1]], dtype=np.int64), "a").ravel().tolist()
+        [5, 6]
+    """
+    dtype = arr.dtype
+    one_pass = (dtype.isnative and (dtype.kind in "iu" and dtype.itemsize in (2, 4, 8)
+                                    or dtype.kind == "f" and dtype.itemsize in (4, 8))
+                and (arr.shape[1] <= 1 or arr.strides[1] == dtype.itemsize))
+    if not one_pass:
+        return pack_bits(zero_one(arr, name))
+    words: np.ndarray | None = kernel_module("_gf2elim").pack_zero_one(arr)
+    if words is None:
+        raise InvalidBoardError(f"{name} must contain only 0 and 1 (or False/True)")
+    return words
 
 
 def pack_bits(bits: np.ndarray) -> np.ndarray:

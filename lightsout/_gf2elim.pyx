@@ -80,6 +80,7 @@ cdef extern from *:
     """
     #include <stddef.h>
     #include <stdint.h>
+    #include <string.h>
     #if defined(_MSC_VER)
     #define GE_RESTRICT __restrict
     #else
@@ -143,6 +144,87 @@ cdef extern from *:
     void xor_rows "ge_xor_into"(uint64_t* dst, const uint64_t* src, Py_ssize_t n) noexcept nogil
     void prefetch_words "ge_prefetch_words"(const uint64_t* p, Py_ssize_t n) noexcept nogil
     void swap_rows "ge_swap"(uint64_t* a, uint64_t* b, Py_ssize_t n) noexcept nogil
+
+
+cdef extern from *:
+    """
+    /* Pack rows of 0/1 numbers into words and check them in the same pass:
+       bit b of word k of output row i is the value at (row i, column 64k+b).
+       Every value is read as an unsigned integer U (floats by their bits), so
+       the loops are plain integer SIMD.  BIT(v) is the value's bit when v is
+       valid; BAD(v) is nonzero when v is not 0 or 1: integers above 1
+       (negatives are huge), floats other than 0, -0 and 1 (NaN included).
+       Returns 1 if every value is 0/1 (the words are then right).  Rows are
+       `row_bytes` apart; within a row the values are contiguous. */
+    /* The word whose bit q is byte q of f (each byte 0 or 1): eight bytes at a
+       time, a multiplication gathers byte i's low bit into bit 56 + i. */
+    static inline uint64_t ge_bytes_to_word(const uint8_t *f) {
+        uint64_t w = 0;
+        for (int q = 0; q < 8; q++) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+            for (int i = 0; i < 8; i++)
+                w |= (uint64_t)f[8 * q + i] << (8 * q + i);
+    #else
+            uint64_t x;
+            memcpy(&x, f + 8 * q, 8);
+            w |= ((x * 0x0102040810204080ULL) >> 56) << (8 * q);
+    #endif
+        }
+        return w;
+    }
+    /* Two steps per 64 values: one vectorisable loop narrows them to 0/1 bytes
+       and accumulates the check, then ge_bytes_to_word packs the bytes. */
+    #define GE_PACK(NAME, U, BIT, BAD)                                                 \
+    static int NAME(const char *src, ptrdiff_t nrows, ptrdiff_t ncols, ptrdiff_t row_bytes, \
+                    uint64_t *GE_RESTRICT dst, ptrdiff_t nwords) {                     \
+        U bad = 0;                                                                     \
+        uint8_t flags[64];                                                             \
+        ptrdiff_t full = ncols / 64;                                                   \
+        for (ptrdiff_t i = 0; i < nrows; i++) {                                        \
+            const U *GE_RESTRICT row = (const U *)(src + i * row_bytes);               \
+            uint64_t *out = dst + i * nwords;                                          \
+            for (ptrdiff_t k = 0; k < full; k++) {                                     \
+                const U *GE_RESTRICT p = row + 64 * k;                                 \
+                for (int b = 0; b < 64; b++) {                                         \
+                    U v = p[b];                                                        \
+                    bad |= BAD(v);                                                     \
+                    flags[b] = (uint8_t)BIT(v);                                        \
+                }                                                                      \
+                out[k] = ge_bytes_to_word(flags);                                      \
+            }                                                                          \
+            if (full < nwords) {                                                       \
+                memset(flags, 0, sizeof flags);                                        \
+                for (ptrdiff_t j = 64 * full; j < ncols; j++) {                        \
+                    U v = row[j];                                                      \
+                    bad |= BAD(v);                                                     \
+                    flags[j - 64 * full] = (uint8_t)BIT(v);                            \
+                }                                                                      \
+                out[full] = ge_bytes_to_word(flags);                                   \
+            }                                                                          \
+        }                                                                              \
+        return bad == 0;                                                               \
+    }
+    #define GE_INT_BIT(v) (v)
+    #define GE_INT_BAD(v) ((v) >> 1)
+    /* 1.0 is 0x3FF0... (bit 61 set) in binary64 and 0x3F80... (bit 29) in binary32. */
+    #define GE_F64_BIT(v) (((v) >> 61) & 1)
+    #define GE_F64_BAD(v) ((uint64_t)((v) != 0x3FF0000000000000ULL) & (uint64_t)(((v) << 1) != 0))
+    #define GE_F32_BIT(v) (((v) >> 29) & 1)
+    #define GE_F32_BAD(v) ((uint32_t)((v) != 0x3F800000U) & (uint32_t)((uint32_t)((v) << 1) != 0))
+    GE_PACK(ge_pack_u16, uint16_t, GE_INT_BIT, GE_INT_BAD)
+    GE_PACK(ge_pack_u32, uint32_t, GE_INT_BIT, GE_INT_BAD)
+    GE_PACK(ge_pack_u64, uint64_t, GE_INT_BIT, GE_INT_BAD)
+    GE_PACK(ge_pack_f32, uint32_t, GE_F32_BIT, GE_F32_BAD)
+    GE_PACK(ge_pack_f64, uint64_t, GE_F64_BIT, GE_F64_BAD)
+    """
+    int pack_u16 "ge_pack_u16"(const char*, Py_ssize_t, Py_ssize_t, Py_ssize_t, uint64_t*, Py_ssize_t) noexcept nogil
+    int pack_u32 "ge_pack_u32"(const char*, Py_ssize_t, Py_ssize_t, Py_ssize_t, uint64_t*, Py_ssize_t) noexcept nogil
+    int pack_u64 "ge_pack_u64"(const char*, Py_ssize_t, Py_ssize_t, Py_ssize_t, uint64_t*, Py_ssize_t) noexcept nogil
+    int pack_f32 "ge_pack_f32"(const char*, Py_ssize_t, Py_ssize_t, Py_ssize_t, uint64_t*, Py_ssize_t) noexcept nogil
+    int pack_f64 "ge_pack_f64"(const char*, Py_ssize_t, Py_ssize_t, Py_ssize_t, uint64_t*, Py_ssize_t) noexcept nogil
+
+ctypedef int (*pack_fn)(const char* src, Py_ssize_t nrows, Py_ssize_t ncols, Py_ssize_t row_bytes,
+                        uint64_t* dst, Py_ssize_t nwords) noexcept nogil
 
 cdef enum:
     TABLE_BITS = 8                      # selector bits per table
@@ -653,3 +735,59 @@ def null_space(rref, ncols, pivots):
     with nogil:
         null_space_core(rows, stride, n, &pivot_view[0], rank, &basis_view[0, 0], basis_view.shape[1])
     return basis
+
+
+def pack_zero_one(values):
+    """Pack a 2-D array of 0/1 numbers into packed rows, checking the values in the same pass.
+
+    One read of the input, where numpy needs a pass for the check and another
+    for the conversion to bools.  Handles 2-, 4- and 8-byte integers and
+    floats in native byte order whose rows are contiguous (any row stride);
+    other arrays are for numpy (``np.packbits``).
+
+    Args:
+        values: 2-D numpy array as described.
+
+    Returns:
+        ``(rows, ncols)`` C-contiguous uint64 words (tail bits zero), or None
+        if some value is not 0 or 1 (``-0.0`` counts as 0).
+
+    Raises:
+        InvalidTypeError: an array this function does not handle.
+
+    Example:
+        >>> import numpy as np
+        >>> pack_zero_one(np.array([[1, 0, 1], [0, 1, 1]], dtype=np.int64)).tolist()
+        [[5], [6]]
+        >>> pack_zero_one(np.array([[1.0, 0.5]])) is None
+        True
+    """
+    cdef pack_fn fn = NULL
+    if not isinstance(values, np.ndarray) or values.ndim != 2 or not values.dtype.isnative:
+        raise InvalidTypeError("pack_zero_one takes a 2-D numpy array in native byte order")
+    kind, size = values.dtype.kind, values.dtype.itemsize
+    if kind in "iu" and size == 2:
+        fn = pack_u16
+    elif kind in "iu" and size == 4:
+        fn = pack_u32
+    elif kind in "iu" and size == 8:
+        fn = pack_u64
+    elif kind == "f" and size == 4:
+        fn = pack_f32
+    elif kind == "f" and size == 8:
+        fn = pack_f64
+    cdef Py_ssize_t nrows = values.shape[0], ncols = values.shape[1]
+    if fn == NULL or (ncols > 1 and values.strides[1] != size):
+        raise InvalidTypeError(f"pack_zero_one does not handle dtype {values.dtype} "
+                               f"with strides {values.strides}")
+    cdef Py_ssize_t nwords = words_for_bits(ncols)
+    out = np.empty((nrows, nwords), dtype=np.uint64)
+    if nrows == 0 or ncols == 0:
+        return out
+    cdef uint64_t[:, ::1] out_view = out
+    cdef const char* src = <const char*><size_t>values.ctypes.data
+    cdef Py_ssize_t row_bytes = values.strides[0]
+    cdef int ok
+    with nogil:
+        ok = fn(src, nrows, ncols, row_bytes, &out_view[0, 0], nwords)
+    return out if ok else None

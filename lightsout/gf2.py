@@ -26,7 +26,9 @@ from typing import Any, Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._bitmatrix import check_bytes, check_elimination, pack_bits, unpack_words, words_for_bits, zero_one
+from lightsout._bitmatrix import (
+    check_bytes, check_elimination, pack_bits, pack_zero_one, unpack_words, words_for_bits, zero_one,
+)
 from lightsout._dispatch import kernel_module
 from lightsout._errors import InvalidBoardError, InvalidTypeError, LightsOutError
 from lightsout._validate import board_array
@@ -117,7 +119,7 @@ def rank(a: npt.ArrayLike) -> int:
     if arr.shape[0] > arr.shape[1]:
         arr = arr.T
     check_elimination(arr.shape[0], arr.shape[1], arr.size, "the rank")
-    packed = pack_bits(zero_one(arr, "a"))
+    packed = pack_zero_one(arr, "a")
     count, _ = _kernel().rref_inplace(packed, arr.shape[1])
     return int(count)
 
@@ -147,7 +149,7 @@ def rref(a: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """
     arr = _as_array(a, "a")
     check_elimination(arr.shape[0], arr.shape[1], 2 * arr.size, "the reduced echelon form")
-    packed = pack_bits(zero_one(arr, "a"))
+    packed = pack_zero_one(arr, "a")
     _, pivots = _kernel().rref_inplace(packed, arr.shape[1])
     return unpack_words(packed, arr.shape[1]), pivots
 
@@ -231,7 +233,7 @@ def null_space(a: npt.ArrayLike) -> np.ndarray:
 
     # The null space has dimension at least ncols - nrows: refuse before eliminating.
     check_elimination(nrows, ncols, arr.size + basis_bytes(ncols - min(nrows, ncols)), "the null space")
-    packed = pack_bits(zero_one(arr, "a"))
+    packed = pack_zero_one(arr, "a")
     kernel = _kernel()
     count, pivots = kernel.rref_inplace(packed, ncols)
     check_bytes(basis_bytes(ncols - count), f"the null space of a rank-{count} {nrows} x {ncols} matrix")

@@ -39,7 +39,7 @@ from typing import Optional, Union
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._bitmatrix import check_bytes, check_elimination, pack_bits, unpack_words, words_for_bits, zero_one
+from lightsout._bitmatrix import check_bytes, check_elimination, pack_zero_one, unpack_words, words_for_bits
 from lightsout._dispatch import kernel_module
 from lightsout._errors import InvalidBoardError, InvalidTypeError
 from lightsout._validate import board_size, packed_matrix, packed_vector
@@ -89,7 +89,7 @@ def pack(bits: npt.ArrayLike) -> Words:
         raise InvalidBoardError(f"bits must be 1-D or 2-D, got shape {arr.shape}")
     rows = arr.reshape(1, -1) if arr.ndim == 1 else arr
     check_bytes(rows.shape[0] * words_for_bits(rows.shape[1]) * 8 + rows.size, "packing")
-    words = pack_bits(zero_one(rows, "bits"))
+    words = pack_zero_one(rows, "bits")
     return words[0].copy() if arr.ndim == 1 else words
 
 

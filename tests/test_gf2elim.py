@@ -471,3 +471,50 @@ def test_c_api_table(kernel, simd_level):
     assert api.rref(None, nrows, 4, 129, -1, got_pivots.ctypes.data) == -2
     assert api.rref(None, 0, 4, 129, -1, None) == 0
     assert (matrix == before).all()
+
+
+# ---------------------------------------------------------------------------
+# pack_zero_one: check and pack wide numbers in one pass.
+
+PACK_DTYPES = (np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64)
+
+
+@pytest.mark.parametrize("dtype", PACK_DTYPES)
+@pytest.mark.parametrize("ncols", (0,) + AWKWARD_BITS)
+def test_pack_zero_one_matches_packbits(kernel, dtype, ncols):
+    bits = np.random.default_rng(ncols).random((6, ncols)) < 0.5
+    values = bits.astype(dtype)
+    expected = pack_rows(bits)
+    words = kernel.pack_zero_one(values)
+    assert words.dtype == np.uint64 and words.shape == expected.shape and (words == expected).all()
+    if ncols:
+        assert (kernel.pack_zero_one(values[::-2]) == expected[::-2]).all()  # any row stride
+        wide = np.zeros((6, ncols + 3), dtype=dtype)
+        wide[:, :ncols] = values
+        assert (kernel.pack_zero_one(wide[:, :ncols]) == expected).all()  # rows not adjacent
+
+
+@pytest.mark.parametrize("dtype", PACK_DTYPES)
+@pytest.mark.parametrize("column", [0, 63, 64, 128])
+def test_pack_zero_one_finds_every_bad_value(kernel, dtype, column):
+    info = np.finfo(dtype) if np.dtype(dtype).kind == "f" else np.iinfo(dtype)
+    bad_values = [2, info.max]
+    if np.dtype(dtype).kind in "if":
+        bad_values += [-1, info.min]
+    if np.dtype(dtype).kind == "f":
+        bad_values += [0.5, 1.5, -1.0, np.nan, np.inf, -np.inf, info.tiny, 1 + info.eps]
+    for bad in bad_values:
+        values = np.zeros((3, 129), dtype=dtype)
+        values[2, column] = bad
+        assert kernel.pack_zero_one(values) is None, (dtype, bad)
+    if np.dtype(dtype).kind == "f":
+        values = np.full((3, 129), -0.0, dtype=dtype)
+        values[1, column] = 1
+        assert kernel.pack_zero_one(values)[:, column // 64].tolist() == [0, 1 << (column % 64), 0]
+
+
+def test_pack_zero_one_rejects_arrays_it_does_not_handle(kernel):
+    for values in (np.zeros((2, 2), dtype=np.uint8), np.zeros((2, 2), dtype=bool), np.zeros((2, 4))[:, ::2],
+                   np.zeros((2, 2), dtype=">i8"), np.zeros(3, dtype=np.int64), np.zeros((2, 2), dtype=np.float16)):
+        with pytest.raises(InvalidTypeError):
+            kernel.pack_zero_one(values)
