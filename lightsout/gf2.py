@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._bitmatrix import (
-    check_bytes, check_elimination, pack_bits, pack_zero_one, unpack_words, words_for_bits, zero_one,
+    check_bytes, check_elimination, pack_zero_one, unpack_words, words_for_bits, zero_one,
 )
 from lightsout._dispatch import kernel_module
 from lightsout._errors import InvalidBoardError, InvalidTypeError, LightsOutError
@@ -185,9 +185,12 @@ def solve(a: npt.ArrayLike, b: npt.ArrayLike) -> np.ndarray:
     """
     arr = _as_array(a, "a")
     nrows, nvars = arr.shape
-    rhs = _bit_vector(b, nrows)
     check_elimination(nrows, nvars + 1, 2 * arr.size, "solving")
-    augmented = pack_bits(np.concatenate([zero_one(arr, "a"), rhs[:, None]], axis=1))
+    rhs = _bit_vector(b, nrows)
+    words = pack_zero_one(arr, "a")
+    augmented = np.zeros((nrows, words_for_bits(nvars + 1)), dtype=np.uint64)
+    augmented[:, : words.shape[1]] = words
+    augmented[:, nvars // 64] |= rhs.astype(np.uint64) << np.uint64(nvars % 64)  # b is column nvars
     kernel = _kernel()
     rank_ab, pivots = kernel.rref_inplace(augmented, nvars + 1)
     if rank_ab and pivots[-1] == nvars:  # a pivot in b's column: 0 = 1 in some row
