@@ -4,7 +4,14 @@ Everything here is arithmetic modulo 2 (``+`` is XOR).  Inputs are 2-D arrays of
 0/1 ints or bools (``b`` in :func:`solve` is 1-D); outputs are bool arrays.  The
 matrices are packed 64 columns to a ``uint64`` word and eliminated by the
 compiled kernel ``lightsout._gf2elim`` (the widest SIMD build this CPU runs), so
-a 10,000 x 10,000 system takes a fraction of a second.
+a 10,000 x 10,000 system takes a fraction of a second.  Integer and float inputs
+are checked and packed in one pass, so they cost about as much as bools.  Code
+that already holds packed bits should call :mod:`lightsout.packed`, which takes
+and returns them without converting.
+
+Limits: a call refuses, before allocating, work needing more than 8 GiB of
+copies and results or more than 2**45 word updates (some 10-20 minutes) with
+``BoardTooLargeError``; Ctrl-C stops a long elimination within milliseconds.
 
 Example:
     >>> import numpy as np
