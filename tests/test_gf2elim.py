@@ -389,15 +389,15 @@ def test_null_space_rejects_bad_pivots(kernel):
 # Ctrl-C (interface 4): the elimination checks for signals between column blocks.
 
 INTERRUPT_CHILD = r"""
-import sys, time
+import sys
 import numpy as np
 from lightsout._dispatch import kernel_module
 n = int(sys.argv[1]); ncols = n + 1; nwords = (ncols + 63) // 64
 m = np.random.default_rng(1).integers(0, 2**63, size=(n, nwords), dtype=np.uint64)
 m[:, -1] &= np.uint64((1 << (ncols % 64)) - 1)
 kernel = kernel_module("_gf2elim")
-print("ready", flush=True)
 try:
+    print("ready", flush=True)
     kernel.rref_inplace(m, ncols)
 except KeyboardInterrupt:
     print("interrupted", flush=True)
