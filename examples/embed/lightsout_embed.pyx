@@ -120,5 +120,6 @@ def main():
         print("chase: this lightsout exports no chase C API")
     else:
         residue, level = chased
-        print(f"chase of the all-lit 5 x 5 board from 11000: residue {''.join(map(str, residue))} "
-              f"(lightsout SIMD level: {level})")
+        verdict = "solves it" if not any(residue) else "does not solve it"
+        print(f"chase of the all-lit 5 x 5 board from first row 11000: residue "
+              f"{''.join(map(str, residue))}, so 11000 {verdict} (lightsout SIMD level: {level})")
