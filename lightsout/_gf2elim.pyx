@@ -31,6 +31,9 @@
 # takes the GIL for a moment and checks for signals, so KeyboardInterrupt stops
 # even an n = 40,000 elimination within a block's time (tens of milliseconds).
 #
+# Packing: pack_zero_one turns wide 0/1 numbers (2- to 8-byte integers, floats)
+# into packed rows and checks them in the same pass (used by lightsout.gf2).
+#
 # C API: the static table `lightsout_gf2elim_api` (lightsout/capi.h), exported
 # as the capsule `_capi`, gives other compiled code this build's elimination,
 # callable without the GIL on buffers it owns (see lightsout/capi.pxd).
@@ -148,14 +151,6 @@ cdef extern from *:
 
 cdef extern from *:
     """
-    /* Pack rows of 0/1 numbers into words and check them in the same pass:
-       bit b of word k of output row i is the value at (row i, column 64k+b).
-       Every value is read as an unsigned integer U (floats by their bits), so
-       the loops are plain integer SIMD.  BIT(v) is the value's bit when v is
-       valid; BAD(v) is nonzero when v is not 0 or 1: integers above 1
-       (negatives are huge), floats other than 0, -0 and 1 (NaN included).
-       Returns 1 if every value is 0/1 (the words are then right).  Rows are
-       `row_bytes` apart; within a row the values are contiguous. */
     /* The word whose bit q is byte q of f (each byte 0 or 1): eight bytes at a
        time, a multiplication gathers byte i's low bit into bit 56 + i. */
     static inline uint64_t ge_bytes_to_word(const uint8_t *f) {
@@ -172,7 +167,15 @@ cdef extern from *:
         }
         return w;
     }
-    /* Two steps per 64 values: one vectorisable loop narrows them to 0/1 bytes
+    /* Pack rows of 0/1 numbers into words and check them in the same pass:
+       bit b of word k of output row i is the value at (row i, column 64k+b).
+       Every value is read as an unsigned integer U (floats by their bits), so
+       the loops are plain integer SIMD.  BIT(v) is the value's bit when v is
+       valid; BAD(v) is nonzero when v is not 0 or 1: integers above 1
+       (negatives are huge), floats other than 0, -0 and 1 (NaN included).
+       Returns 1 if every value is 0/1 (the words are then right).  Rows are
+       `row_bytes` apart; within a row the values are contiguous.
+       Two steps per 64 values: one vectorisable loop narrows them to 0/1 bytes
        and accumulates the check, then ge_bytes_to_word packs the bytes. */
     #define GE_PACK(NAME, U, BIT, BAD)                                                 \
     static int NAME(const char *src, ptrdiff_t nrows, ptrdiff_t ncols, ptrdiff_t row_bytes, \
