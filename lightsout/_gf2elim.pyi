@@ -1,8 +1,13 @@
 """Type stub for the compiled GF(2) elimination kernels (lightsout._gf2elim and its SIMD builds)."""
-from typing import Literal
+from typing import Literal, Optional
 
 import numpy as np
 import numpy.typing as npt
+
+#: PyCapsule "lightsout._gf2elim._capi" holding this build's lightsout_gf2elim_api table (capi.h).
+_capi: object
+#: The SIMD level this build was compiled for: "generic", "avx2" or "avx512".
+SIMD_LEVEL: str
 
 def rref_inplace(
     matrix: npt.NDArray[np.uint64],
@@ -15,3 +20,4 @@ def solve_inplace(aug: npt.NDArray[np.uint64], nvars: int) -> tuple[bool, npt.ND
 def null_space(
     rref: npt.NDArray[np.uint64], ncols: int, pivots: npt.ArrayLike
 ) -> npt.NDArray[np.uint64]: ...
+def pack_zero_one(values: npt.NDArray[np.generic]) -> Optional[npt.NDArray[np.uint64]]: ...

@@ -26,21 +26,64 @@
 # When few rows need updating the tables are not worth building (2048 table rows
 # per stripe); the block is then applied by direct row XORs ("naive" update).
 #
+# Ctrl-C: between column blocks, once about SIGNAL_WORK row-words have been
+# updated (a few milliseconds), an elimination run from Python's main thread
+# takes the GIL for a moment and checks for signals, so KeyboardInterrupt stops
+# even an n = 40,000 elimination within a block's time (tens of milliseconds).
+#
+# Packing: pack_zero_one turns wide 0/1 numbers (2- to 8-byte integers, floats)
+# into packed rows and checks them in the same pass (used by lightsout.gf2).
+#
+# C API: the static table `lightsout_gf2elim_api` (lightsout/capi.h), exported
+# as the capsule `_capi`, gives other compiled code this build's elimination,
+# callable without the GIL on buffers it owns (see lightsout/capi.pxd).
+#
 # This file is compiled once per SIMD level (see setup.py).  The hot loops are
 # small C functions below with `restrict` pointers, so GCC vectorises them
 # (SSE2, AVX2 or AVX-512 as built) without run-time alias checks.  def wrappers
 # validate with the GIL held and run the cdef cores inside `with nogil`.
 
+from cpython.pycapsule cimport PyCapsule_New
+from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport int64_t, uint64_t
+from libc.stdlib cimport free, malloc
 
 from lightsout._bitrow cimport ctz64, get_bit, set_bit, tail_mask, words_for_bits
 
+import threading
+
 import numpy as np
+
+from lightsout._errors import InvalidBoardError, InvalidTypeError
+from lightsout._validate import packed_matrix
+
+cdef extern from "Python.h":
+    # The raw C function: returns -1 with KeyboardInterrupt (or a handler's
+    # exception) set, which the caller re-raises once it is back in Python.
+    int check_signals "PyErr_CheckSignals"() noexcept
+
+cdef extern from "lightsout/capi.h" nogil:
+    """
+    #ifndef LIGHTSOUT_SIMD_LEVEL
+    #define LIGHTSOUT_SIMD_LEVEL "generic"
+    #endif
+    """
+    const char* LIGHTSOUT_SIMD_LEVEL
+    enum:
+        LIGHTSOUT_CAPI_VERSION
+        LIGHTSOUT_ENOMEM
+        LIGHTSOUT_EINVAL
+    ctypedef struct lightsout_gf2elim_api:
+        int abi_version
+        const char* simd_level
+        ptrdiff_t (*rref)(uint64_t* matrix, ptrdiff_t nrows, ptrdiff_t stride, ptrdiff_t ncols,
+                          ptrdiff_t npivot_cols, int64_t* pivots) noexcept nogil
 
 cdef extern from *:
     """
     #include <stddef.h>
     #include <stdint.h>
+    #include <string.h>
     #if defined(_MSC_VER)
     #define GE_RESTRICT __restrict
     #else
@@ -105,6 +148,87 @@ cdef extern from *:
     void prefetch_words "ge_prefetch_words"(const uint64_t* p, Py_ssize_t n) noexcept nogil
     void swap_rows "ge_swap"(uint64_t* a, uint64_t* b, Py_ssize_t n) noexcept nogil
 
+
+cdef extern from *:
+    """
+    /* The word whose bit q is byte q of f (each byte 0 or 1): eight bytes at a
+       time, a multiplication gathers byte i's low bit into bit 56 + i. */
+    static inline uint64_t ge_bytes_to_word(const uint8_t *f) {
+        uint64_t w = 0;
+        for (int q = 0; q < 8; q++) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+            for (int i = 0; i < 8; i++)
+                w |= (uint64_t)f[8 * q + i] << (8 * q + i);
+    #else
+            uint64_t x;
+            memcpy(&x, f + 8 * q, 8);
+            w |= ((x * 0x0102040810204080ULL) >> 56) << (8 * q);
+    #endif
+        }
+        return w;
+    }
+    /* Pack rows of 0/1 numbers into words and check them in the same pass:
+       bit b of word k of output row i is the value at (row i, column 64k+b).
+       Every value is read as an unsigned integer U (floats by their bits), so
+       the loops are plain integer SIMD.  BIT(v) is the value's bit when v is
+       valid; BAD(v) is nonzero when v is not 0 or 1: integers above 1
+       (negatives are huge), floats other than 0, -0 and 1 (NaN included).
+       Returns 1 if every value is 0/1 (the words are then right).  Rows are
+       `row_bytes` apart; within a row the values are contiguous.
+       Two steps per 64 values: one vectorisable loop narrows them to 0/1 bytes
+       and accumulates the check, then ge_bytes_to_word packs the bytes. */
+    #define GE_PACK(NAME, U, BIT, BAD)                                                 \
+    static int NAME(const char *src, ptrdiff_t nrows, ptrdiff_t ncols, ptrdiff_t row_bytes, \
+                    uint64_t *GE_RESTRICT dst, ptrdiff_t nwords) {                     \
+        U bad = 0;                                                                     \
+        uint8_t flags[64];                                                             \
+        ptrdiff_t full = ncols / 64;                                                   \
+        for (ptrdiff_t i = 0; i < nrows; i++) {                                        \
+            const U *GE_RESTRICT row = (const U *)(src + i * row_bytes);               \
+            uint64_t *out = dst + i * nwords;                                          \
+            for (ptrdiff_t k = 0; k < full; k++) {                                     \
+                const U *GE_RESTRICT p = row + 64 * k;                                 \
+                for (int b = 0; b < 64; b++) {                                         \
+                    U v = p[b];                                                        \
+                    bad |= BAD(v);                                                     \
+                    flags[b] = (uint8_t)BIT(v);                                        \
+                }                                                                      \
+                out[k] = ge_bytes_to_word(flags);                                      \
+            }                                                                          \
+            if (full < nwords) {                                                       \
+                memset(flags, 0, sizeof flags);                                        \
+                for (ptrdiff_t j = 64 * full; j < ncols; j++) {                        \
+                    U v = row[j];                                                      \
+                    bad |= BAD(v);                                                     \
+                    flags[j - 64 * full] = (uint8_t)BIT(v);                            \
+                }                                                                      \
+                out[full] = ge_bytes_to_word(flags);                                   \
+            }                                                                          \
+        }                                                                              \
+        return bad == 0;                                                               \
+    }
+    #define GE_INT_BIT(v) (v)
+    #define GE_INT_BAD(v) ((v) >> 1)
+    /* 1.0 is 0x3FF0... (bit 61 set) in binary64 and 0x3F80... (bit 29) in binary32. */
+    #define GE_F64_BIT(v) (((v) >> 61) & 1)
+    #define GE_F64_BAD(v) ((uint64_t)((v) != 0x3FF0000000000000ULL) & (uint64_t)(((v) << 1) != 0))
+    #define GE_F32_BIT(v) (((v) >> 29) & 1)
+    #define GE_F32_BAD(v) ((uint32_t)((v) != 0x3F800000U) & (uint32_t)((uint32_t)((v) << 1) != 0))
+    GE_PACK(ge_pack_u16, uint16_t, GE_INT_BIT, GE_INT_BAD)
+    GE_PACK(ge_pack_u32, uint32_t, GE_INT_BIT, GE_INT_BAD)
+    GE_PACK(ge_pack_u64, uint64_t, GE_INT_BIT, GE_INT_BAD)
+    GE_PACK(ge_pack_f32, uint32_t, GE_F32_BIT, GE_F32_BAD)
+    GE_PACK(ge_pack_f64, uint64_t, GE_F64_BIT, GE_F64_BAD)
+    """
+    int pack_u16 "ge_pack_u16"(const char*, Py_ssize_t, Py_ssize_t, Py_ssize_t, uint64_t*, Py_ssize_t) noexcept nogil
+    int pack_u32 "ge_pack_u32"(const char*, Py_ssize_t, Py_ssize_t, Py_ssize_t, uint64_t*, Py_ssize_t) noexcept nogil
+    int pack_u64 "ge_pack_u64"(const char*, Py_ssize_t, Py_ssize_t, Py_ssize_t, uint64_t*, Py_ssize_t) noexcept nogil
+    int pack_f32 "ge_pack_f32"(const char*, Py_ssize_t, Py_ssize_t, Py_ssize_t, uint64_t*, Py_ssize_t) noexcept nogil
+    int pack_f64 "ge_pack_f64"(const char*, Py_ssize_t, Py_ssize_t, Py_ssize_t, uint64_t*, Py_ssize_t) noexcept nogil
+
+ctypedef int (*pack_fn)(const char* src, Py_ssize_t nrows, Py_ssize_t ncols, Py_ssize_t row_bytes,
+                        uint64_t* dst, Py_ssize_t nwords) noexcept nogil
+
 cdef enum:
     TABLE_BITS = 8                      # selector bits per table
     TABLE_ROWS = 1 << TABLE_BITS        # rows per table (every subset of 8 pivots)
@@ -117,6 +241,13 @@ cdef enum:
     MIN_TABLE_ROWS = 96
     # Rows ahead of the current one whose stripe is prefetched.
     PREFETCH_ROWS = 4
+    # Row-words updated between two signal checks: about 8 ms of block updates.
+    SIGNAL_WORK = 1 << 23
+
+# Status codes of rref_run besides a rank (>= 0).
+cdef enum:
+    RREF_NOMEM = -1                     # = LIGHTSOUT_ENOMEM
+    RREF_INTERRUPTED = -3               # a signal handler raised (Python callers only)
 
 # Update strategies (the `method` argument of rref_inplace).
 cdef enum:
@@ -310,13 +441,17 @@ cdef void apply_block_m4r(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_s
 
 cdef Py_ssize_t rref_core(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_ssize_t stride,
                           Py_ssize_t npivot_cols, int method, int64_t* pivots,
-                          uint64_t* tables, uint64_t* selectors) noexcept nogil:
+                          uint64_t* tables, uint64_t* selectors, bint signals) noexcept nogil:
     """Reduced row echelon form in place; returns the rank, fills pivots[0:rank].
 
     Invariant between blocks: rows 0..r-1 are the pivot rows found so far, in
     increasing pivot order, and rows r.. are zero in every column before word w.
+
+    With `signals`, checks for signals every SIGNAL_WORK row-words of work and
+    returns RREF_INTERRUPTED, with the handler's exception set, if one raised.
+    tables may be NULL when the method never uses them.
     """
-    cdef Py_ssize_t r = 0, w
+    cdef Py_ssize_t r = 0, w, work = 0
     cdef Py_ssize_t npivot_words = words_for_bits(npivot_cols)
     cdef uint64_t colmask
     cdef int p, j
@@ -325,19 +460,51 @@ cdef Py_ssize_t rref_core(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_s
         if r >= nrows:
             break
         colmask = tail_mask(npivot_cols) if w == npivot_words - 1 else ~(<uint64_t>0)
+        if signals and work >= SIGNAL_WORK:
+            work = 0
+            with gil:
+                if check_signals() != 0:
+                    return RREF_INTERRUPTED
         p = find_block_pivots(m, nrows, nwords, stride, r, w, colmask, pivot_bits, selectors)
+        work += nrows - r
         if p == 0:
             continue
+        work += nrows * (nwords - w)
         for j in range(p):
             pivots[r + j] = w * 64 + pivot_bits[j]
         # Rows to update: all but the p pivot rows.  The tables pay off only
         # when there are many (their cost is fixed per block).
-        if method == METHOD_M4R or (method == METHOD_AUTO and nrows - p >= MIN_TABLE_ROWS):
+        if tables != NULL and (method == METHOD_M4R or nrows - p >= MIN_TABLE_ROWS):
             apply_block_m4r(m, nrows, nwords, stride, r, p, w, pivot_bits, tables, selectors)
         else:
             apply_block_naive(m, nrows, nwords, stride, r, p, w, pivot_bits)
         r += p
     return r
+
+
+cdef Py_ssize_t rref_run(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_ssize_t stride,
+                         Py_ssize_t npivot_cols, int method, int64_t* pivots, bint signals) noexcept nogil:
+    """rref_core with its scratch: the stripe tables (only when the method may
+    use them), 64-byte aligned so table rows start on cache lines, and one
+    selector word per row.  Returns the rank, RREF_NOMEM or RREF_INTERRUPTED.
+    Needs nrows >= 1."""
+    cdef uint64_t* raw = NULL
+    cdef uint64_t* tables = NULL
+    cdef uint64_t* selectors = <uint64_t*>malloc(nrows * sizeof(uint64_t))
+    cdef Py_ssize_t rank
+    if method == METHOD_M4R or (method == METHOD_AUTO and nrows > MIN_TABLE_ROWS):
+        raw = <uint64_t*>malloc((NTABLES * TABLE_ROWS * STRIPE_WORDS + 8) * sizeof(uint64_t))
+        if raw != NULL:
+            tables = raw + ((64 - (<size_t>raw & 63)) & 63) // 8
+    if selectors == NULL or (tables == NULL and method == METHOD_M4R):
+        free(raw)
+        free(selectors)
+        return RREF_NOMEM
+    # Without tables (none wanted, or no memory for them) AUTO falls back to naive updates.
+    rank = rref_core(m, nrows, nwords, stride, npivot_cols, method, pivots, tables, selectors, signals)
+    free(raw)
+    free(selectors)
+    return rank
 
 
 cdef void null_space_core(const uint64_t* rref, Py_ssize_t stride, Py_ssize_t ncols,
@@ -360,45 +527,54 @@ cdef void null_space_core(const uint64_t* rref, Py_ssize_t stride, Py_ssize_t nc
 
 
 # ---------------------------------------------------------------------------
-# Argument checks (GIL held).
+# C API (lightsout/capi.h): this build's elimination, for other compiled code.
 
-cdef uint64_t[:, ::1] _packed_matrix(object matrix, str name, bint writable):
-    """A C-contiguous 2-D uint64 array as a memoryview, or a clear TypeError/ValueError."""
-    if not isinstance(matrix, np.ndarray):
-        raise TypeError(f"{name} must be a numpy.ndarray of dtype uint64, got {type(matrix).__name__}")
-    if matrix.dtype != np.uint64:
-        raise TypeError(f"{name} must have dtype uint64 (packed words), got {matrix.dtype}")
-    if matrix.ndim != 2:
-        raise ValueError(f"{name} must be 2-D (rows, words), got {matrix.ndim}-D shape {matrix.shape}")
-    if not matrix.flags.c_contiguous:
-        raise ValueError(f"{name} must be C-contiguous (rows of consecutive words); "
-                         "pass numpy.ascontiguousarray(...) and copy the result back")
-    if writable and not matrix.flags.writeable:
-        raise ValueError(f"{name} is read-only; the elimination works in place")
-    if matrix.shape[0] == 0 or matrix.shape[1] == 0:
-        return None
-    return matrix
+cdef ptrdiff_t capi_rref(uint64_t* matrix, ptrdiff_t nrows, ptrdiff_t stride, ptrdiff_t ncols,
+                         ptrdiff_t npivot_cols, int64_t* pivots) noexcept nogil:
+    """lightsout_gf2elim_api.rref: no Python, no GIL, no signal checks."""
+    if npivot_cols < 0:
+        npivot_cols = ncols
+    if nrows < 0 or ncols < 0 or npivot_cols > ncols or stride < words_for_bits(ncols) or (
+            nrows > 0 and npivot_cols > 0 and (matrix == NULL or pivots == NULL)):
+        return LIGHTSOUT_EINVAL
+    if nrows == 0 or npivot_cols == 0:
+        return 0
+    return rref_run(matrix, nrows, words_for_bits(ncols), stride, npivot_cols, METHOD_AUTO, pivots, False)
 
 
-cdef Py_ssize_t _check_ncols(object matrix, object ncols, str name) except -1:
-    """Check 0 <= ncols <= 64 * words per row and that every bit past ncols is zero."""
-    cdef Py_ssize_t n
-    if isinstance(ncols, bool) or not isinstance(ncols, (int, np.integer)):
-        raise TypeError(f"ncols must be an int, got {type(ncols).__name__}")
-    n = ncols
-    if n < 0:
-        raise ValueError(f"ncols must be >= 0, got {n}")
-    if n > 64 * matrix.shape[1]:
-        raise ValueError(f"ncols={n} does not fit in {matrix.shape[1]} words per row "
-                         f"(at most {64 * matrix.shape[1]} columns)")
-    nwords = words_for_bits(n)
-    if matrix.shape[0] > 0:
-        if nwords < matrix.shape[1] and np.any(matrix[:, nwords:]):
-            raise ValueError(f"{name} has bits set past column {n} (words after word {nwords - 1})")
-        if nwords > 0 and np.any(matrix[:, nwords - 1] & np.uint64(~tail_mask(n))):
-            raise ValueError(f"{name} has bits set past column {n} in word {nwords - 1}; "
-                             "the packed layout keeps them zero")
-    return n
+cdef lightsout_gf2elim_api _api
+_api.abi_version = LIGHTSOUT_CAPI_VERSION
+_api.simd_level = LIGHTSOUT_SIMD_LEVEL
+_api.rref = capi_rref
+
+#: PyCapsule holding a pointer to this build's ``lightsout_gf2elim_api`` table
+#: (lightsout/capi.h).  Fetch it through lightsout._dispatch, as
+#: lightsout/capi.pxd's ``import_gf2elim_api()`` does, to get the widest build.
+_capi = PyCapsule_New(<void*>&_api, "lightsout._gf2elim._capi", NULL)
+
+#: The SIMD level this build was compiled for ("generic", "avx2" or "avx512").
+SIMD_LEVEL = (<bytes>LIGHTSOUT_SIMD_LEVEL).decode("ascii")
+
+
+# ---------------------------------------------------------------------------
+# Argument checks (GIL held).  Arrays go through lightsout._validate.packed_matrix,
+# the package's one check for packed arrays; these are the integer arguments.
+
+_MAIN_THREAD_ID = threading.main_thread().ident
+
+
+cdef object _count(object value, str name):
+    """A non-negative int argument (bools refused), as a Python int."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InvalidTypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < 0:
+        raise InvalidBoardError(f"{name} must be >= 0, got {value}")
+    return int(value)
+
+
+cdef int _reraise() except -1:
+    """Propagate the exception a signal handler left set (see rref_core)."""
+    return -1
 
 
 # ---------------------------------------------------------------------------
@@ -410,6 +586,7 @@ def rref_inplace(matrix, ncols, npivot_cols=-1, *, method="auto"):
     Args:
         matrix: C-contiguous ``(nrows, nwords)`` uint64 array, one packed row per
             row (bit j in word j // 64 at bit j % 64); bits past ``ncols`` zero.
+            Rows may have more words than ``ncols`` needs; those are left alone.
         ncols: number of columns, at most ``64 * nwords``.
         npivot_cols: pivots are searched only among the first ``npivot_cols``
             columns (default: all); row operations still act on all ``ncols``,
@@ -425,9 +602,12 @@ def rref_inplace(matrix, ncols, npivot_cols=-1, *, method="auto"):
         columns.
 
     Raises:
-        TypeError: matrix is not a uint64 numpy array, or ncols not an int.
-        ValueError: wrong dimensions, not C-contiguous, read-only, sizes out
-            of range, or bits set past ``ncols``.
+        InvalidTypeError: matrix is not a uint64 numpy array, or ncols not an int.
+        InvalidBoardError: wrong dimensions, not C-contiguous, read-only, sizes
+            out of range, or bits set past ``ncols``.
+        KeyboardInterrupt: Ctrl-C during the elimination (run from the main
+            thread); the matrix content is then unspecified.
+        MemoryError: no memory for the scratch tables.
 
     Example:
         >>> import numpy as np
@@ -436,35 +616,32 @@ def rref_inplace(matrix, ncols, npivot_cols=-1, *, method="auto"):
         >>> rank, pivots.tolist(), m.ravel().tolist()
         (2, [0, 1], [5, 6])
     """
-    cdef uint64_t[:, ::1] view = _packed_matrix(matrix, "matrix", True)
-    cdef Py_ssize_t n = _check_ncols(matrix, ncols, "matrix")
-    cdef Py_ssize_t npiv, nrows = matrix.shape[0], stride = matrix.shape[1]
-    cdef Py_ssize_t nwords = words_for_bits(n), rank = 0
-    cdef int method_code
-    if isinstance(npivot_cols, bool) or not isinstance(npivot_cols, (int, np.integer)):
-        raise TypeError(f"npivot_cols must be an int, got {type(npivot_cols).__name__}")
-    npiv = npivot_cols
-    if npiv == -1:
-        npiv = n
-    if npiv < 0 or npiv > n:
-        raise ValueError(f"npivot_cols must be -1 or in 0..ncols={n}, got {npiv}")
-    if method not in _METHODS:
-        raise ValueError(f"method must be one of {sorted(_METHODS)}, got {method!r}")
-    method_code = _METHODS[method]
+    n_obj = _count(ncols, "ncols")
+    packed_matrix(matrix, "matrix", nbits=n_obj, writable=True, exact_words=False)
+    if isinstance(npivot_cols, (bool, np.bool_)) or not isinstance(npivot_cols, (int, np.integer)):
+        raise InvalidTypeError(f"npivot_cols must be an int, got {type(npivot_cols).__name__}")
+    if not (npivot_cols == -1 or 0 <= npivot_cols <= n_obj):
+        raise InvalidBoardError(f"npivot_cols must be -1 or in 0..ncols={n_obj}, got {npivot_cols}")
+    if not isinstance(method, str) or method not in _METHODS:
+        raise InvalidBoardError(f"method must be one of {sorted(_METHODS)}, got {method!r}")
+    cdef Py_ssize_t n = n_obj
+    cdef Py_ssize_t npiv = n if npivot_cols == -1 else npivot_cols
+    cdef Py_ssize_t nrows = matrix.shape[0], stride = matrix.shape[1]
+    cdef Py_ssize_t rank
+    cdef int method_code = _METHODS[method]
+    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
     pivots = np.zeros(min(nrows, npiv), dtype=np.int64)
     if nrows == 0 or npiv == 0:
         return 0, pivots
-    # Scratch buffers (numpy owns them; the core borrows pointers): the stripe
-    # tables, 64-byte aligned so table rows start on cache lines, and one
-    # selector word per row.
-    cdef uint64_t[::1] table_buffer = np.empty(NTABLES * TABLE_ROWS * STRIPE_WORDS + 8, dtype=np.uint64)
-    cdef uint64_t[::1] selectors = np.empty(nrows, dtype=np.uint64)
-    cdef uint64_t* tables = &table_buffer[0]
-    tables += ((64 - (<size_t>tables & 63)) & 63) // 8
+    cdef uint64_t[:, ::1] view = matrix
     cdef int64_t[::1] pivot_view = pivots
     with nogil:
-        rank = rref_core(&view[0, 0], nrows, nwords, stride, npiv, method_code,
-                         &pivot_view[0], tables, &selectors[0])
+        rank = rref_run(&view[0, 0], nrows, words_for_bits(n), stride, npiv, method_code,
+                        &pivot_view[0], signals)
+    if rank == RREF_INTERRUPTED:
+        _reraise()
+    if rank == RREF_NOMEM:
+        raise MemoryError(f"no memory for the elimination scratch of a {nrows}-row matrix")
     return int(rank), pivots[:rank].copy()
 
 
@@ -485,7 +662,8 @@ def solve_inplace(aug, nvars):
         all zero.
 
     Raises:
-        TypeError, ValueError: as for :func:`rref_inplace`.
+        InvalidTypeError, InvalidBoardError, KeyboardInterrupt: as for
+        :func:`rref_inplace`.
 
     Example:
         >>> import numpy as np
@@ -494,11 +672,10 @@ def solve_inplace(aug, nvars):
         >>> bool(ok), x.tolist()
         (True, [1])
     """
-    if isinstance(nvars, bool) or not isinstance(nvars, (int, np.integer)) or nvars < 0:
-        raise ValueError(f"nvars must be an int >= 0, got {nvars!r}")
+    nvars = _count(nvars, "nvars")
     rank, pivots = rref_inplace(aug, nvars + 1, nvars)
     x = np.zeros(words_for_bits(nvars), dtype=np.uint64)
-    rhs_word, rhs_bit = divmod(int(nvars), 64)
+    rhs_word, rhs_bit = divmod(nvars, 64)
     column_b = (aug[:, rhs_word] >> np.uint64(rhs_bit)) & np.uint64(1)
     if column_b[rank:].any():
         return False, x
@@ -523,7 +700,8 @@ def null_space(rref, ncols, pivots):
         variables 0, and the pivot variables that make ``A x = 0``.
 
     Raises:
-        TypeError, ValueError: bad arrays, or pivots that do not fit the matrix.
+        InvalidTypeError, InvalidBoardError: bad arrays, or pivots that do not
+            fit the matrix.
 
     Example:
         >>> import numpy as np
@@ -532,26 +710,87 @@ def null_space(rref, ncols, pivots):
         >>> null_space(m, 3, pivots).tolist()
         [[7]]
     """
-    cdef const uint64_t[:, ::1] view
-    cdef int64_t[::1] pivot_view
-    cdef uint64_t[:, ::1] basis_view
-    _packed_matrix(rref, "rref", False)
-    cdef Py_ssize_t n = _check_ncols(rref, ncols, "rref")
-    piv = np.ascontiguousarray(pivots, dtype=np.int64)
+    n_obj = _count(ncols, "ncols")
+    packed_matrix(rref, "rref", nbits=n_obj, exact_words=False)
+    try:
+        piv = np.ascontiguousarray(pivots, dtype=np.int64)
+    except (TypeError, ValueError) as exc:
+        raise InvalidTypeError(f"pivots must be a 1-D array of column indices: {exc}") from exc
     if piv.ndim != 1:
-        raise ValueError(f"pivots must be 1-D, got shape {piv.shape}")
+        raise InvalidBoardError(f"pivots must be 1-D, got shape {piv.shape}")
+    cdef Py_ssize_t n = n_obj
     cdef Py_ssize_t rank = piv.shape[0]
     if rank > rref.shape[0] or rank > n:
-        raise ValueError(f"{rank} pivots do not fit a {rref.shape[0]}-row, {n}-column matrix")
+        raise InvalidBoardError(f"{rank} pivots do not fit a {rref.shape[0]}-row, {n}-column matrix")
     if rank and (piv[0] < 0 or piv[rank - 1] >= n or np.any(np.diff(piv) <= 0)):
-        raise ValueError("pivots must be increasing column indices in 0..ncols-1")
+        raise InvalidBoardError("pivots must be increasing column indices in 0..ncols-1")
     basis = np.zeros((n - rank, words_for_bits(n)), dtype=np.uint64)
     if n - rank == 0:
         return basis
-    view = rref
-    pivot_view = piv if rank else np.zeros(1, dtype=np.int64)
-    basis_view = basis
+    cdef const uint64_t[:, ::1] view
+    cdef int64_t[::1] pivot_view = piv if rank else np.zeros(1, dtype=np.int64)
+    cdef uint64_t[:, ::1] basis_view = basis
+    cdef const uint64_t* rows = NULL
+    cdef Py_ssize_t stride = rref.shape[1]
+    if rank:
+        view = rref
+        rows = &view[0, 0]
     with nogil:
-        null_space_core(&view[0, 0] if rank else NULL, view.shape[1], n, &pivot_view[0], rank,
-                        &basis_view[0, 0], basis_view.shape[1])
+        null_space_core(rows, stride, n, &pivot_view[0], rank, &basis_view[0, 0], basis_view.shape[1])
     return basis
+
+
+def pack_zero_one(values):
+    """Pack a 2-D array of 0/1 numbers into packed rows, checking the values in the same pass.
+
+    One read of the input, where numpy needs a pass for the check and another
+    for the conversion to bools.  Handles 2-, 4- and 8-byte integers and
+    floats in native byte order whose rows are contiguous (any row stride);
+    other arrays are for numpy (``np.packbits``).
+
+    Args:
+        values: 2-D numpy array as described.
+
+    Returns:
+        ``(rows, ncols)`` C-contiguous uint64 words (tail bits zero), or None
+        if some value is not 0 or 1 (``-0.0`` counts as 0).
+
+    Raises:
+        InvalidTypeError: an array this function does not handle.
+
+    Example:
+        >>> import numpy as np
+        >>> pack_zero_one(np.array([[1, 0, 1], [0, 1, 1]], dtype=np.int64)).tolist()
+        [[5], [6]]
+        >>> pack_zero_one(np.array([[1.0, 0.5]])) is None
+        True
+    """
+    cdef pack_fn fn = NULL
+    if not isinstance(values, np.ndarray) or values.ndim != 2 or not values.dtype.isnative:
+        raise InvalidTypeError("pack_zero_one takes a 2-D numpy array in native byte order")
+    kind, size = values.dtype.kind, values.dtype.itemsize
+    if kind in "iu" and size == 2:
+        fn = pack_u16
+    elif kind in "iu" and size == 4:
+        fn = pack_u32
+    elif kind in "iu" and size == 8:
+        fn = pack_u64
+    elif kind == "f" and size == 4:
+        fn = pack_f32
+    elif kind == "f" and size == 8:
+        fn = pack_f64
+    cdef Py_ssize_t nrows = values.shape[0], ncols = values.shape[1]
+    if fn == NULL or (ncols > 1 and values.strides[1] != size):
+        raise InvalidTypeError(f"pack_zero_one does not handle dtype {values.dtype} "
+                               f"with strides {values.strides}")
+    cdef Py_ssize_t nwords = words_for_bits(ncols)
+    out = np.empty((nrows, nwords), dtype=np.uint64)
+    if nrows == 0 or ncols == 0:
+        return out
+    cdef uint64_t[:, ::1] out_view = out
+    cdef const char* src = <const char*><size_t>values.ctypes.data
+    cdef Py_ssize_t row_bytes = values.strides[0]
+    cdef int ok
+    with nogil:
+        ok = fn(src, nrows, ncols, row_bytes, &out_view[0, 0], nwords)
+    return out if ok else None

@@ -12,7 +12,18 @@
  * last column are zero on entry and on exit.  Matrices are rows of `stride`
  * words, stride >= words_for_bits(ncols).
  *
- * Return codes: >= 0 success (a rank for rref), -1 out of memory.
+ * Return codes: >= 0 success (a rank for rref), LIGHTSOUT_ENOMEM (-1) out of
+ * memory, LIGHTSOUT_EINVAL (-2) arguments that cannot describe a matrix.
+ *
+ * Threads: every function runs without the GIL and touches only the buffers it
+ * is given (and scratch it allocates and frees), so a client may call it from
+ * any thread, also on different buffers at once.  Nothing here checks for
+ * signals: a client that wants Ctrl-C to stop long work splits it or checks
+ * between calls.
+ *
+ * Versions: abi_version grows when fields are appended to a table; existing
+ * fields never change.  A client compiled against version V accepts a table
+ * whose abi_version >= V (lightsout/capi.pxd's import functions check this).
  */
 #ifndef LIGHTSOUT_CAPI_H
 #define LIGHTSOUT_CAPI_H
@@ -22,14 +33,22 @@
 
 #define LIGHTSOUT_CAPI_VERSION 1
 
+#define LIGHTSOUT_ENOMEM (-1)
+#define LIGHTSOUT_EINVAL (-2)
+
 /* Table exported by lightsout._gf2elim (capsule name "lightsout._gf2elim._capi"). */
 typedef struct lightsout_gf2elim_api {
     int abi_version;          /* LIGHTSOUT_CAPI_VERSION */
     const char *simd_level;   /* "generic", "avx2" or "avx512" */
     /* Reduced row echelon form in place of an nrows x ncols packed matrix with
        rows of `stride` words; pivots are searched in the first npivot_cols
-       columns only.  pivots[0..rank) receive the pivot columns (the array has
-       room for min(nrows, npivot_cols) entries).  Returns the rank or -1. */
+       columns only (npivot_cols < 0: all ncols), so an augmented [A | b] is
+       eliminated with npivot_cols = ncols - 1.  pivots[0..rank) receive the
+       pivot columns, increasing (the array has room for min(nrows, npivot_cols)
+       entries); pivot row i is row i on return.  Words of a row past
+       words_for_bits(ncols) are neither read nor written.  Returns the rank,
+       LIGHTSOUT_ENOMEM or LIGHTSOUT_EINVAL (stride < words_for_bits(ncols),
+       a negative size, npivot_cols > ncols, or a NULL pointer). */
     ptrdiff_t (*rref)(uint64_t *matrix, ptrdiff_t nrows, ptrdiff_t stride, ptrdiff_t ncols,
                       ptrdiff_t npivot_cols, int64_t *pivots);
 } lightsout_gf2elim_api;

@@ -4,7 +4,14 @@ Everything here is arithmetic modulo 2 (``+`` is XOR).  Inputs are 2-D arrays of
 0/1 ints or bools (``b`` in :func:`solve` is 1-D); outputs are bool arrays.  The
 matrices are packed 64 columns to a ``uint64`` word and eliminated by the
 compiled kernel ``lightsout._gf2elim`` (the widest SIMD build this CPU runs), so
-a 10,000 x 10,000 system takes a fraction of a second.
+a 10,000 x 10,000 system takes a fraction of a second.  Integer and float inputs
+are checked and packed in one pass, so they cost about as much as bools.  Code
+that already holds packed bits should call :mod:`lightsout.packed`, which takes
+and returns them without converting.
+
+Limits: a call refuses, before allocating, work needing more than 8 GiB of
+copies and results or more than 2**45 word updates (some 10-20 minutes) with
+``BoardTooLargeError``; Ctrl-C stops a long elimination within milliseconds.
 
 Example:
     >>> import numpy as np
@@ -21,44 +28,63 @@ Example:
 from __future__ import annotations
 
 from types import ModuleType
+from typing import Any, Optional
 
 import numpy as np
 import numpy.typing as npt
 
+from lightsout._bitmatrix import (
+    check_bytes, check_elimination, pack_zero_one, unpack_words, words_for_bits, zero_one,
+)
 from lightsout._dispatch import kernel_module
 from lightsout._errors import InvalidBoardError, InvalidTypeError, LightsOutError
-from lightsout._packing import pack_rows, unpack_rows
 from lightsout._validate import board_array
 
 __all__ = ["NoSolutionError", "null_space", "rank", "rref", "solve"]
 
 
 class NoSolutionError(LightsOutError, ValueError):
-    """The linear system ``a @ x = b`` (mod 2) has no solution."""
+    """The linear system ``a @ x = b`` (mod 2) has no solution.
+
+    Attributes:
+        rank: rank of ``a`` over GF(2) (None if not given).
+        augmented_rank: rank of ``[a | b]``, one more than ``rank``.
+
+    Example:
+        >>> import pickle
+        >>> error = NoSolutionError("no solution", rank=1, augmented_rank=2)
+        >>> pickle.loads(pickle.dumps(error)).augmented_rank
+        2
+    """
+
+    def __init__(self, message: str, rank: Optional[int] = None, augmented_rank: Optional[int] = None) -> None:
+        super().__init__(message)
+        self.rank = rank
+        self.augmented_rank = augmented_rank
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuild from every constructor argument (pickle, copy.copy, ProcessPoolExecutor).
+        return (type(self), (str(self), self.rank, self.augmented_rank), self.__dict__)
 
 
 def _kernel() -> ModuleType:
     return kernel_module("_gf2elim")
 
 
-def _bit_matrix(a: npt.ArrayLike, name: str = "a") -> np.ndarray:
-    """Check a 2-D 0/1 matrix (empty dimensions allowed) and return it as bools."""
-    arr = a if isinstance(a, np.ndarray) else None
-    if arr is None:
+def _as_array(a: npt.ArrayLike, name: str) -> np.ndarray:
+    """``a`` as a 2-D numeric numpy array (not yet checked for 0/1; no copy of an ndarray)."""
+    if isinstance(a, np.ndarray):
+        arr = a
+    else:
         try:
             arr = np.asarray(a)
         except Exception:  # ragged lists: let board_array word the error
             return board_array(a, name)
-    if arr.ndim == 2 and arr.size == 0 and arr.dtype.kind in "biuf":
-        return np.zeros(arr.shape, dtype=bool)  # a 0 x n or m x 0 matrix is a valid matrix
-    return board_array(arr, name)
-
-
-def _unpack(words: np.ndarray, nbits: int) -> np.ndarray:
-    """unpack_rows that also accepts matrices with no rows or no words."""
-    if words.size == 0:
-        return np.zeros((words.shape[0], nbits), dtype=bool)
-    return unpack_rows(words, nbits)
+    if arr.dtype == object or arr.dtype.kind not in "biuf":
+        raise InvalidTypeError(f"{name} must hold 0/1 numbers or bools, got dtype {arr.dtype}")
+    if arr.ndim != 2:
+        raise InvalidBoardError(f"{name} must be 2-D (rows x columns), got shape {arr.shape}")
+    return arr
 
 
 def _bit_vector(b: npt.ArrayLike, length: int, name: str = "b") -> np.ndarray:
@@ -73,9 +99,7 @@ def _bit_vector(b: npt.ArrayLike, length: int, name: str = "b") -> np.ndarray:
         raise InvalidBoardError(f"{name} must be 1-D, got shape {arr.shape}")
     if arr.shape[0] != length:
         raise InvalidBoardError(f"{name} has length {arr.shape[0]} but a has {length} rows")
-    if arr.dtype.kind != "b" and not np.isin(arr, (0, 1)).all():
-        raise InvalidBoardError(f"{name} must contain only 0 and 1 (or False/True)")
-    return arr.astype(bool, copy=False)
+    return zero_one(arr, name)
 
 
 def rank(a: npt.ArrayLike) -> int:
@@ -90,17 +114,20 @@ def rank(a: npt.ArrayLike) -> int:
     Raises:
         InvalidTypeError: ``a`` does not hold numbers or bools.
         InvalidBoardError: ``a`` is not 2-D or holds values other than 0 and 1.
+        BoardTooLargeError: the packed copy would exceed ``MAX_BYTES`` (8 GiB)
+            or the elimination ``MAX_WORK`` word updates (see lightsout._bitmatrix).
 
     Example:
         >>> rank([[1, 1], [1, 1]]), rank([[1, 0], [0, 1]])
         (1, 2)
     """
-    bits = _bit_matrix(a)
+    arr = _as_array(a, "a")
     # Eliminate the shorter side: rank(a) == rank(a.T), and fewer rows is less work.
-    if bits.shape[0] > bits.shape[1]:
-        bits = bits.T
-    packed = pack_rows(bits)
-    count, _ = _kernel().rref_inplace(packed, bits.shape[1])
+    if arr.shape[0] > arr.shape[1]:
+        arr = arr.T
+    check_elimination(arr.shape[0], arr.shape[1], arr.size, "the rank")
+    packed = pack_zero_one(arr, "a")
+    count, _ = _kernel().rref_inplace(packed, arr.shape[1])
     return int(count)
 
 
@@ -119,16 +146,19 @@ def rref(a: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     Raises:
         InvalidTypeError: ``a`` does not hold numbers or bools.
         InvalidBoardError: ``a`` is not 2-D or holds values other than 0 and 1.
+        BoardTooLargeError: the copies and result would exceed 8 GiB, or the
+            elimination the work limit (as for :func:`rank`).
 
     Example:
         >>> reduced, pivots = rref([[0, 1, 1], [1, 1, 0], [1, 0, 1]])
         >>> reduced.astype(int).tolist(), pivots.tolist()
         ([[1, 0, 1], [0, 1, 1], [0, 0, 0]], [0, 1])
     """
-    bits = _bit_matrix(a)
-    packed = pack_rows(bits)
-    _, pivots = _kernel().rref_inplace(packed, bits.shape[1])
-    return _unpack(packed, bits.shape[1]), pivots
+    arr = _as_array(a, "a")
+    check_elimination(arr.shape[0], arr.shape[1], 2 * arr.size, "the reduced echelon form")
+    packed = pack_zero_one(arr, "a")
+    _, pivots = _kernel().rref_inplace(packed, arr.shape[1])
+    return unpack_words(packed, arr.shape[1]), pivots
 
 
 def solve(a: npt.ArrayLike, b: npt.ArrayLike) -> np.ndarray:
@@ -150,6 +180,7 @@ def solve(a: npt.ArrayLike, b: npt.ArrayLike) -> np.ndarray:
         InvalidTypeError: ``a`` or ``b`` does not hold numbers or bools.
         InvalidBoardError: wrong dimensions, ``len(b) != m``, or values other
             than 0 and 1.
+        BoardTooLargeError: over the memory or work limit (as for :func:`rank`).
 
     Example:
         >>> solve([[1, 1, 0], [0, 1, 1]], [1, 0]).astype(int).tolist()
@@ -159,17 +190,25 @@ def solve(a: npt.ArrayLike, b: npt.ArrayLike) -> np.ndarray:
             ...
         lightsout.gf2.NoSolutionError: a @ x = b has no solution over GF(2) (rank of a is 1, rank of [a | b] is 2)
     """
-    bits = _bit_matrix(a)
-    rhs = _bit_vector(b, bits.shape[0])
-    nvars = bits.shape[1]
-    augmented = pack_rows(np.concatenate([bits, rhs[:, None]], axis=1))
-    consistent, x = _kernel().solve_inplace(augmented, nvars)
-    if not consistent:
-        rank_a = rank(bits)
+    arr = _as_array(a, "a")
+    nrows, nvars = arr.shape
+    check_elimination(nrows, nvars + 1, 2 * arr.size, "solving")
+    rhs = _bit_vector(b, nrows)
+    words = pack_zero_one(arr, "a")
+    augmented = np.zeros((nrows, words_for_bits(nvars + 1)), dtype=np.uint64)
+    augmented[:, : words.shape[1]] = words
+    augmented[:, nvars // 64] |= rhs.astype(np.uint64) << np.uint64(nvars % 64)  # b is column nvars
+    kernel = _kernel()
+    rank_ab, pivots = kernel.rref_inplace(augmented, nvars + 1)
+    if rank_ab and pivots[-1] == nvars:  # a pivot in b's column: 0 = 1 in some row
         raise NoSolutionError(
-            f"a @ x = b has no solution over GF(2) (rank of a is {rank_a}, rank of [a | b] is {rank_a + 1})"
+            f"a @ x = b has no solution over GF(2) (rank of a is {rank_ab - 1}, rank of [a | b] is {rank_ab})",
+            rank=rank_ab - 1, augmented_rank=rank_ab,
         )
-    return _unpack(x.reshape(1, -1), nvars)[0]
+    x = np.zeros(nvars, dtype=bool)
+    bit_b = (augmented[:rank_ab, nvars // 64] >> np.uint64(nvars % 64)) & np.uint64(1)
+    x[pivots[bit_b.astype(bool)]] = True  # pivot row i says x[pivots[i]] = b_i, free variables 0
+    return x
 
 
 def null_space(a: npt.ArrayLike) -> np.ndarray:
@@ -185,6 +224,10 @@ def null_space(a: npt.ArrayLike) -> np.ndarray:
     Raises:
         InvalidTypeError: ``a`` does not hold numbers or bools.
         InvalidBoardError: ``a`` is not 2-D or holds values other than 0 and 1.
+        BoardTooLargeError: the basis (``(n - rank) x n`` bools) and packed
+            copies would exceed 8 GiB, or the elimination the work limit.  A
+            wide matrix with few rows has a huge null space: ``(1, 200000)``
+            zeros needs 37 GiB and is refused before any work.
 
     Example:
         >>> null_space([[1, 1, 0, 0], [0, 0, 1, 1]]).astype(int).tolist()
@@ -192,9 +235,16 @@ def null_space(a: npt.ArrayLike) -> np.ndarray:
         >>> null_space([[1, 0], [0, 1]]).shape
         (0, 2)
     """
-    bits = _bit_matrix(a)
-    ncols = bits.shape[1]
-    packed = pack_rows(bits)
+    arr = _as_array(a, "a")
+    nrows, ncols = int(arr.shape[0]), int(arr.shape[1])
+
+    def basis_bytes(dimension: int) -> int:
+        return dimension * (ncols + 8 * words_for_bits(ncols))  # the bools and the packed words
+
+    # The null space has dimension at least ncols - nrows: refuse before eliminating.
+    check_elimination(nrows, ncols, arr.size + basis_bytes(ncols - min(nrows, ncols)), "the null space")
+    packed = pack_zero_one(arr, "a")
     kernel = _kernel()
-    _, pivots = kernel.rref_inplace(packed, ncols)
-    return _unpack(kernel.null_space(packed, ncols, pivots), ncols)
+    count, pivots = kernel.rref_inplace(packed, ncols)
+    check_bytes(basis_bytes(ncols - count), f"the null space of a rank-{count} {nrows} x {ncols} matrix")
+    return unpack_words(kernel.null_space(packed, ncols, pivots), ncols)

@@ -5,6 +5,9 @@ tests/oracle.py, and by substitution (a @ x == b, a @ basis == 0, mod 2).
 """
 from __future__ import annotations
 
+import copy
+import pickle
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pytest
@@ -15,7 +18,7 @@ from test_gf2elim import slow_rref
 import lightsout.gf2 as gf2
 import oracle
 from lightsout._dispatch import available_levels
-from lightsout._errors import InvalidBoardError, InvalidTypeError, LightsOutError
+from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError
 
 
 @pytest.fixture
@@ -129,3 +132,79 @@ def test_property_public_api(level, a, seed):
         else:
             with pytest.raises(gf2.NoSolutionError):
                 gf2.solve(a, b)
+
+
+# ---------------------------------------------------------------------------
+# Regressions of issue 6.
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.uint32, np.int64, np.float32, np.float64])
+def test_numeric_inputs_match_bool_without_sorting(dtype, monkeypatch):
+    # Defect 8: the 0/1 check used np.isin (a sort), 5-7x the whole bool path;
+    # it is now one vectorised pass.  np.isin must not be needed at all.
+    rng = np.random.default_rng(8)
+    bits = rng.random((70, 129)) < 0.5
+    expected = gf2.rank(bits)
+
+    def no_isin(*args, **kwargs):
+        raise AssertionError("np.isin called")
+
+    monkeypatch.setattr(np, "isin", no_isin)
+    a = bits.astype(dtype)
+    assert gf2.rank(a) == expected == gf2.rank(a.T)
+    assert gf2.rank(a[:, ::2].T) == gf2.rank(bits[:, ::2])
+    assert (gf2.rref(a)[0] == gf2.rref(bits)[0]).all()
+    assert gf2.null_space(a).shape == gf2.null_space(bits).shape
+    assert (gf2.solve(a, a[:, 0]) == gf2.solve(bits, bits[:, 0])).all()
+
+
+@pytest.mark.parametrize("bad", [
+    np.array([[0, 2]], dtype=np.uint8), np.array([[0, -1]], dtype=np.int8), np.array([[1, -1]], dtype=np.int64),
+    np.array([[0, 256]], dtype=np.int64), np.array([[0.5, 1.0]]), np.array([[np.nan, 0.0]]),
+    np.array([[np.inf, 0.0]]), np.array([[-1.0, 1.0]], dtype=np.float32),
+])
+def test_rejects_every_value_other_than_0_and_1(bad):
+    with pytest.raises(InvalidBoardError, match="0 and 1"):
+        gf2.rank(bad)
+    with pytest.raises(InvalidBoardError, match="0 and 1"):
+        gf2.solve([[1], [0]], bad[0])
+
+
+def test_negative_zero_is_zero():
+    assert gf2.rank(np.array([[-0.0, 1.0], [1.0, -0.0]])) == 2
+
+
+def test_null_space_of_a_wide_matrix_is_refused_before_any_work():
+    # Defect 6: np.zeros((1, 200000)) worked 12 s and then asked for 37 GB.
+    with pytest.raises(BoardTooLargeError, match="limit 8 GiB"):
+        gf2.null_space(np.zeros((1, 200_000)))
+    assert gf2.null_space(np.ones((1, 3000))).shape == (2999, 3000)  # moderate ones still work
+
+
+@pytest.mark.parametrize("function", [gf2.rank, gf2.rref, gf2.null_space])
+def test_absurd_sizes_are_refused_before_allocating(function):
+    # A broadcast view holds 10**12 entries in no memory; packing or converting it would not.
+    huge = np.broadcast_to(np.uint8(1), (10**6, 10**6))
+    with pytest.raises(BoardTooLargeError, match="limit"):
+        function(huge)
+    with pytest.raises(BoardTooLargeError, match="limit"):
+        gf2.solve(huge, np.zeros(10**6, dtype=np.uint8))
+
+
+def test_no_solution_error_survives_pickle_and_copy():
+    # Defect 4: every exception must survive pickle and copy.copy, with its data.
+    with pytest.raises(gf2.NoSolutionError) as info:
+        gf2.solve([[1, 1, 0], [0, 1, 1], [1, 0, 1]], [1, 0, 0])
+    error = info.value
+    assert (error.rank, error.augmented_rank) == (2, 3)
+    for clone in (pickle.loads(pickle.dumps(error)), copy.copy(error), copy.deepcopy(error)):
+        assert type(clone) is gf2.NoSolutionError
+        assert str(clone) == str(error) and clone.args == error.args
+        assert (clone.rank, clone.augmented_rank) == (2, 3)
+
+
+def test_no_solution_error_crosses_processes():
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        future = pool.submit(gf2.solve, [[1, 1], [1, 1]], [1, 0])
+        with pytest.raises(gf2.NoSolutionError, match="no solution") as info:
+            future.result()
+    assert info.value.augmented_rank == 2

@@ -7,6 +7,13 @@ at the awkward widths of conftest.AWKWARD_BITS.
 """
 from __future__ import annotations
 
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
 from functools import lru_cache
 
 import numpy as np
@@ -17,7 +24,9 @@ from hypothesis import strategies as st
 
 import oracle
 from lightsout._dispatch import available_levels, kernel_module
+from lightsout._errors import InvalidBoardError, InvalidTypeError
 from lightsout._packing import pack_rows, unpack_rows, words_for_bits
+from lightsout._validate import packed_matrix
 
 METHODS = ("auto", "m4r", "naive")
 SENTINEL = np.uint64(0xA5C3_F00D_DEAD_BEEF)
@@ -291,64 +300,221 @@ def kernel(simd_level):
 
 
 def test_rejects_wrong_types(kernel):
-    with pytest.raises(TypeError, match="dtype uint64"):
+    with pytest.raises(InvalidTypeError, match="packed numpy uint64 array.*got dtype int64"):
         kernel.rref_inplace(np.zeros((2, 1), dtype=np.int64), 3)
-    with pytest.raises(TypeError, match="numpy.ndarray"):
+    with pytest.raises(InvalidTypeError, match="packed numpy uint64 array.*got list"):
         kernel.rref_inplace([[1, 2]], 3)
-    with pytest.raises(TypeError, match="ncols must be an int"):
+    with pytest.raises(InvalidTypeError, match="ncols must be an int"):
         kernel.rref_inplace(np.zeros((2, 1), dtype=np.uint64), 3.0)
-    with pytest.raises(TypeError, match="npivot_cols must be an int"):
+    with pytest.raises(InvalidTypeError, match="ncols must be an int"):
+        kernel.rref_inplace(np.zeros((2, 1), dtype=np.uint64), True)
+    with pytest.raises(InvalidTypeError, match="npivot_cols must be an int"):
         kernel.rref_inplace(np.zeros((2, 1), dtype=np.uint64), 3, None)
+    with pytest.raises(InvalidTypeError, match="packed numpy uint64 array"):
+        kernel.null_space(np.zeros((2, 1), dtype=np.int8), 3, [])
 
 
 def test_rejects_bad_shapes_and_layouts(kernel):
-    with pytest.raises(ValueError, match="2-D"):
+    with pytest.raises(InvalidBoardError, match="2-D"):
         kernel.rref_inplace(np.zeros((2, 2, 1), dtype=np.uint64), 3)
-    with pytest.raises(ValueError, match="2-D"):
+    with pytest.raises(InvalidBoardError, match="2-D"):
         kernel.rref_inplace(np.zeros(4, dtype=np.uint64), 3)
-    with pytest.raises(ValueError, match="C-contiguous"):
+    with pytest.raises(InvalidBoardError, match="C-contiguous"):
         kernel.rref_inplace(np.zeros((4, 4), dtype=np.uint64)[:, ::2], 3)
-    with pytest.raises(ValueError, match="C-contiguous"):
+    with pytest.raises(InvalidBoardError, match="C-contiguous"):
         kernel.rref_inplace(np.zeros((4, 4), dtype=np.uint64, order="F"), 3)
     read_only = np.zeros((2, 1), dtype=np.uint64)
     read_only.flags.writeable = False
-    with pytest.raises(ValueError, match="read-only"):
+    with pytest.raises(InvalidBoardError, match="read-only"):
         kernel.rref_inplace(read_only, 3)
+    kernel.null_space(read_only, 3, [])  # reading is fine
 
 
 def test_rejects_bad_sizes(kernel):
     matrix = np.zeros((2, 2), dtype=np.uint64)
-    with pytest.raises(ValueError, match="does not fit"):
+    with pytest.raises(InvalidBoardError, match="at least 3 words per row for 129 columns"):
         kernel.rref_inplace(matrix, 129)
-    with pytest.raises(ValueError, match=">= 0"):
+    with pytest.raises(InvalidBoardError, match=">= 0"):
         kernel.rref_inplace(matrix, -1)
-    with pytest.raises(ValueError, match="npivot_cols"):
+    with pytest.raises(InvalidBoardError, match="words per row"):
+        kernel.rref_inplace(matrix, 10**30)  # no OverflowError
+    with pytest.raises(InvalidBoardError, match="npivot_cols"):
         kernel.rref_inplace(matrix, 100, 101)
-    with pytest.raises(ValueError, match="npivot_cols"):
+    with pytest.raises(InvalidBoardError, match="npivot_cols"):
         kernel.rref_inplace(matrix, 100, -2)
-    with pytest.raises(ValueError, match="method"):
+    with pytest.raises(InvalidBoardError, match="method"):
         kernel.rref_inplace(matrix, 100, method="strassen")
-    with pytest.raises(ValueError, match="nvars"):
+    with pytest.raises(InvalidBoardError, match="nvars"):
         kernel.solve_inplace(matrix, -1)
 
 
 def test_rejects_bits_past_ncols(kernel):
     matrix = np.zeros((2, 2), dtype=np.uint64)
     matrix[1, 1] = np.uint64(1) << np.uint64(6)  # column 70
-    with pytest.raises(ValueError, match="past column 70"):
+    with pytest.raises(InvalidBoardError, match="past column 70"):
         kernel.rref_inplace(matrix.copy(), 70)
-    with pytest.raises(ValueError, match="past column 64"):
+    with pytest.raises(InvalidBoardError, match="past column 64"):
         kernel.rref_inplace(matrix.copy(), 64)
+    with pytest.raises(InvalidBoardError, match="past column 64"):
+        kernel.null_space(matrix.copy(), 64, [])
     kernel.rref_inplace(matrix, 71)  # fine once column 70 is inside
+
+
+def test_validation_is_the_shared_one(kernel):
+    # Regression (issue 6, "one validation path"): the kernel words a mistake
+    # exactly as lightsout._validate.packed_matrix does, with the package's errors.
+    bad = np.full((2, 1), 8, dtype=np.uint64)
+    with pytest.raises(InvalidBoardError) as from_kernel:
+        kernel.rref_inplace(bad, 3)
+    with pytest.raises(InvalidBoardError) as from_validate:
+        packed_matrix(bad, "matrix", nbits=3)
+    assert str(from_kernel.value) == str(from_validate.value)
 
 
 def test_null_space_rejects_bad_pivots(kernel):
     matrix = pack_rows([[1, 0, 1], [0, 1, 1]])
-    with pytest.raises(ValueError, match="increasing"):
+    with pytest.raises(InvalidBoardError, match="increasing"):
         kernel.null_space(matrix, 3, [1, 0])
-    with pytest.raises(ValueError, match="increasing"):
+    with pytest.raises(InvalidBoardError, match="increasing"):
         kernel.null_space(matrix, 3, [0, 3])
-    with pytest.raises(ValueError, match="do not fit"):
+    with pytest.raises(InvalidBoardError, match="do not fit"):
         kernel.null_space(matrix, 3, [0, 1, 2])
-    with pytest.raises(ValueError, match="1-D"):
+    with pytest.raises(InvalidBoardError, match="1-D"):
         kernel.null_space(matrix, 3, [[0, 1]])
+    with pytest.raises(InvalidTypeError, match="pivots"):
+        kernel.null_space(matrix, 3, ["a"])
+
+
+# ---------------------------------------------------------------------------
+# Ctrl-C (interface 4): the elimination checks for signals between column blocks.
+
+INTERRUPT_CHILD = r"""
+import sys
+import numpy as np
+from lightsout._dispatch import kernel_module
+n = int(sys.argv[1]); ncols = n + 1; nwords = (ncols + 63) // 64
+m = np.random.default_rng(1).integers(0, 2**63, size=(n, nwords), dtype=np.uint64)
+m[:, -1] &= np.uint64((1 << (ncols % 64)) - 1)
+kernel = kernel_module("_gf2elim")
+try:
+    print("ready", flush=True)
+    kernel.rref_inplace(m, ncols)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_large_elimination(simd_level):
+    # Regression (issue 6, defect 2): an n = 40,000 elimination (seconds of work)
+    # used to run to the end before KeyboardInterrupt; it now stops within a
+    # column block (about 0.01 s measured).  Not a timing test: the generous
+    # deadline only tells "stopped early" from "ran to the end".
+    env = dict(os.environ, LIGHTSOUT_SIMD=simd_level)
+    child = subprocess.Popen([sys.executable, "-c", INTERRUPT_CHILD, "40000"], stdout=subprocess.PIPE,
+                             text=True, env=env)
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(0.3)
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=4)
+    finally:
+        child.kill()
+        child.wait()
+    assert out.strip() == "interrupted"
+
+
+def test_elimination_in_a_worker_thread(kernel):
+    # Off the main thread the kernel does not take the GIL to check signals; it still works.
+    bits, reduced, pivots = awkward_case(257)
+    packed = pack_rows(bits)
+    result = []
+    worker = threading.Thread(target=lambda: result.append(kernel.rref_inplace(packed, 257)))
+    worker.start()
+    worker.join()
+    assert result[0][0] == len(pivots) and (unpack_rows(packed, 257) == reduced).all()
+
+
+# ---------------------------------------------------------------------------
+# The C API table (lightsout/capi.h), called through ctypes: no compiler needed.
+
+class Gf2elimApi(ctypes.Structure):
+    RREF = ctypes.CFUNCTYPE(ctypes.c_ssize_t, ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_ssize_t,
+                            ctypes.c_ssize_t, ctypes.c_ssize_t, ctypes.c_void_p)
+    _fields_ = [("abi_version", ctypes.c_int), ("simd_level", ctypes.c_char_p), ("rref", RREF)]
+
+
+def c_api_table(module) -> Gf2elimApi:
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype, get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    address = get_pointer(module._capi, b"lightsout._gf2elim._capi")
+    return Gf2elimApi.from_address(address)
+
+
+def test_c_api_table(kernel, simd_level):
+    api = c_api_table(kernel)
+    assert api.abi_version == 1
+    assert api.simd_level.decode() == simd_level == kernel.SIMD_LEVEL
+    bits, reduced, pivots = awkward_case(129)
+    nrows = bits.shape[0]
+    matrix = np.full((nrows, 4), SENTINEL, dtype=np.uint64)  # stride 4 > 3 words: the rest is not ours
+    matrix[:, :3] = pack_rows(bits)
+    got_pivots = np.full(nrows, -7, dtype=np.int64)
+    rank = api.rref(matrix.ctypes.data, nrows, 4, 129, -1, got_pivots.ctypes.data)
+    assert rank == len(pivots) and got_pivots[:rank].tolist() == pivots
+    assert (unpack_rows(matrix[:, :3].copy(), 129) == reduced).all()
+    assert (matrix[:, 3] == SENTINEL).all()
+    # Arguments that cannot describe a matrix: LIGHTSOUT_EINVAL, nothing touched.
+    before = matrix.copy()
+    assert api.rref(matrix.ctypes.data, nrows, 2, 129, -1, got_pivots.ctypes.data) == -2
+    assert api.rref(matrix.ctypes.data, -1, 4, 129, -1, got_pivots.ctypes.data) == -2
+    assert api.rref(matrix.ctypes.data, nrows, 4, 129, 130, got_pivots.ctypes.data) == -2
+    assert api.rref(None, nrows, 4, 129, -1, got_pivots.ctypes.data) == -2
+    assert api.rref(None, 0, 4, 129, -1, None) == 0
+    assert (matrix == before).all()
+
+
+# ---------------------------------------------------------------------------
+# pack_zero_one: check and pack wide numbers in one pass.
+
+PACK_DTYPES = (np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64)
+
+
+@pytest.mark.parametrize("dtype", PACK_DTYPES)
+@pytest.mark.parametrize("ncols", (0,) + AWKWARD_BITS)
+def test_pack_zero_one_matches_packbits(kernel, dtype, ncols):
+    bits = np.random.default_rng(ncols).random((6, ncols)) < 0.5
+    values = bits.astype(dtype)
+    expected = pack_rows(bits)
+    words = kernel.pack_zero_one(values)
+    assert words.dtype == np.uint64 and words.shape == expected.shape and (words == expected).all()
+    if ncols:
+        assert (kernel.pack_zero_one(values[::-2]) == expected[::-2]).all()  # any row stride
+        wide = np.zeros((6, ncols + 3), dtype=dtype)
+        wide[:, :ncols] = values
+        assert (kernel.pack_zero_one(wide[:, :ncols]) == expected).all()  # rows not adjacent
+
+
+@pytest.mark.parametrize("dtype", PACK_DTYPES)
+@pytest.mark.parametrize("column", [0, 63, 64, 128])
+def test_pack_zero_one_finds_every_bad_value(kernel, dtype, column):
+    info = np.finfo(dtype) if np.dtype(dtype).kind == "f" else np.iinfo(dtype)
+    bad_values = [2, info.max]
+    if np.dtype(dtype).kind in "if":
+        bad_values += [-1, info.min]
+    if np.dtype(dtype).kind == "f":
+        bad_values += [0.5, 1.5, -1.0, np.nan, np.inf, -np.inf, info.tiny, 1 + info.eps]
+    for bad in bad_values:
+        values = np.zeros((3, 129), dtype=dtype)
+        values[2, column] = bad
+        assert kernel.pack_zero_one(values) is None, (dtype, bad)
+    if np.dtype(dtype).kind == "f":
+        values = np.full((3, 129), -0.0, dtype=dtype)
+        values[1, column] = 1
+        assert kernel.pack_zero_one(values)[:, column // 64].tolist() == [0, 1 << (column % 64), 0]
+
+
+def test_pack_zero_one_rejects_arrays_it_does_not_handle(kernel):
+    for values in (np.zeros((2, 2), dtype=np.uint8), np.zeros((2, 2), dtype=bool), np.zeros((2, 4))[:, ::2],
+                   np.zeros((2, 2), dtype=">i8"), np.zeros(3, dtype=np.int64), np.zeros((2, 2), dtype=np.float16)):
+        with pytest.raises(InvalidTypeError):
+            kernel.pack_zero_one(values)

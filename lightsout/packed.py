@@ -1,0 +1,303 @@
+"""GF(2) linear algebra on packed matrices: numpy ``uint64`` words in, words out, no repacking.
+
+Packed layout (the one every lightsout kernel uses):
+
+* A row of ``ncols`` bits is ``words_for_bits(ncols) = (ncols + 63) // 64``
+  ``uint64`` words; a matrix is a C-contiguous ``(nrows, nwords)`` array of them.
+* Bit ``j`` of a row is bit ``j % 64`` (least-significant first) of word
+  ``j // 64``: little-endian, so the row's bytes in memory are exactly
+  ``np.packbits(bits, bitorder="little")`` padded with zero bytes to a whole
+  number of words, and :func:`unpack` is ``np.unpackbits(..., bitorder="little")``.
+* Every bit past column ``ncols`` is zero, on input and on output.  Functions
+  that take a matrix check this (and the dtype, shape and contiguity) and raise
+  ``InvalidTypeError``/``InvalidBoardError`` otherwise; rows may have more words
+  than ``ncols`` needs only where a function says so.
+
+Round trip with numpy's own bit packing:
+
+    >>> import numpy as np
+    >>> bits = np.array([[1, 0, 1, 1], [0, 1, 1, 0]], dtype=bool)
+    >>> words = pack(bits)
+    >>> words.ravel().tolist()
+    [13, 6]
+    >>> raw = np.zeros((2, 8), dtype=np.uint8)
+    >>> raw[:, :1] = np.packbits(bits, axis=1, bitorder="little")
+    >>> bool((raw.view("<u8") == words).all())
+    True
+    >>> bool((unpack(words, 4) == bits).all())
+    True
+
+Everything runs on the compiled kernels at the widest SIMD level this CPU has
+(lightsout._dispatch), so these are the functions to call from numeric code that
+already holds packed bits.  lightsout.gf2 offers the same operations on 0/1
+matrices.
+"""
+from __future__ import annotations
+
+from typing import Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from lightsout._bitmatrix import check_bytes, check_elimination, pack_zero_one, unpack_words, words_for_bits
+from lightsout._dispatch import kernel_module
+from lightsout._errors import InvalidBoardError, InvalidTypeError
+from lightsout._validate import board_size, packed_matrix, packed_vector
+from lightsout.gf2 import NoSolutionError
+
+__all__ = ["chase", "null_space", "pack", "rank", "rref_inplace", "solve", "unpack", "words_for_bits"]
+
+Words = npt.NDArray[np.uint64]
+
+
+def _ncols(ncols: object) -> int:
+    """A column count: an int >= 0 (bools refused)."""
+    if isinstance(ncols, (bool, np.bool_)) or not isinstance(ncols, (int, np.integer)):
+        raise InvalidTypeError(f"ncols must be an int, got {type(ncols).__name__}")
+    if ncols < 0:
+        raise InvalidBoardError(f"ncols must be >= 0, got {ncols}")
+    return int(ncols)
+
+
+def pack(bits: npt.ArrayLike) -> Words:
+    """Pack 0/1 values (bools or numbers) into words: 2-D to ``(nrows, nwords)``, 1-D to ``(nwords,)``.
+
+    Args:
+        bits: 1-D or 2-D array of 0/1 ints, floats or bools; ``ncols`` is its
+            last dimension.
+
+    Returns:
+        A new C-contiguous uint64 array in the packed layout (tail bits zero).
+
+    Raises:
+        InvalidTypeError: not numbers or bools.
+        InvalidBoardError: not 1-D or 2-D, or values other than 0 and 1.
+
+    Example:
+        >>> pack([[1, 0, 1], [0, 1, 1]]).tolist()
+        [[5], [6]]
+        >>> pack([0] * 64 + [1]).tolist()
+        [0, 1]
+    """
+    try:
+        arr = np.asarray(bits)
+    except Exception as exc:
+        raise InvalidBoardError(f"bits must be a rectangular 1-D or 2-D array of 0/1 values: {exc}") from exc
+    if arr.dtype == object or arr.dtype.kind not in "biuf":
+        raise InvalidTypeError(f"bits must hold 0/1 numbers or bools, got dtype {arr.dtype}")
+    if arr.ndim not in (1, 2):
+        raise InvalidBoardError(f"bits must be 1-D or 2-D, got shape {arr.shape}")
+    rows = arr.reshape(1, -1) if arr.ndim == 1 else arr
+    check_bytes(rows.shape[0] * words_for_bits(rows.shape[1]) * 8 + rows.size, "packing")
+    words = pack_zero_one(rows, "bits")
+    return words[0].copy() if arr.ndim == 1 else words
+
+
+def unpack(words: npt.NDArray[np.uint64], ncols: int) -> npt.NDArray[np.bool_]:
+    """Unpack words into bools: ``(nrows, nwords)`` to ``(nrows, ncols)``, ``(nwords,)`` to ``(ncols,)``.
+
+    Args:
+        words: packed uint64 array, exactly ``words_for_bits(ncols)`` words per
+            row, bits past ``ncols`` zero.
+        ncols: number of columns.
+
+    Returns:
+        A new bool array.
+
+    Raises:
+        InvalidTypeError, InvalidBoardError: not a packed array of that width.
+
+    Example:
+        >>> import numpy as np
+        >>> unpack(np.array([[5], [6]], dtype=np.uint64), 3).astype(int).tolist()
+        [[1, 0, 1], [0, 1, 1]]
+        >>> unpack(np.array([0, 1], dtype=np.uint64), 65).nonzero()[0].tolist()
+        [64]
+    """
+    n = _ncols(ncols)
+    if isinstance(words, np.ndarray) and words.ndim == 1:
+        row: npt.NDArray[np.bool_] = unpack_words(packed_vector(words, "words", nbits=n).reshape(1, -1), n)[0]
+        return row
+    matrix = packed_matrix(words, "words", nbits=n)
+    check_bytes(matrix.shape[0] * n, "unpacking")
+    return unpack_words(matrix, n)
+
+
+def rref_inplace(m: Words, ncols: int) -> tuple[int, npt.NDArray[np.int64]]:
+    """Reduced row echelon form of a packed matrix, in place.
+
+    Args:
+        m: writable packed ``(nrows, nwords)`` matrix; rows may have more words
+            than ``ncols`` needs (the extra words must be zero and stay so).
+        ncols: number of columns.
+
+    Returns:
+        ``(rank, pivots)``: afterwards row ``i < rank`` has its leading 1 in
+        column ``pivots[i]`` (increasing int64) and is the only row with a 1
+        there; rows ``rank..`` are zero.
+
+    Raises:
+        InvalidTypeError, InvalidBoardError: not a writable packed matrix.
+        BoardTooLargeError: the elimination is over the work limit.
+        KeyboardInterrupt: Ctrl-C (from the main thread) stops it within
+            milliseconds; ``m`` is then unspecified.
+
+    Example:
+        >>> m = pack([[0, 1, 1], [1, 1, 0], [1, 0, 1]])
+        >>> rank, pivots = rref_inplace(m, 3)
+        >>> rank, pivots.tolist(), unpack(m, 3).astype(int).tolist()
+        (2, [0, 1], [[1, 0, 1], [0, 1, 1], [0, 0, 0]])
+    """
+    n = _ncols(ncols)
+    packed_matrix(m, "m", nbits=n, writable=True, exact_words=False)
+    check_elimination(m.shape[0], n)
+    rank_, pivots = kernel_module("_gf2elim").rref_inplace(m, n)
+    return int(rank_), pivots
+
+
+def rank(m: Words, ncols: int) -> int:
+    """Rank over GF(2) of a packed matrix (``m`` is not modified).
+
+    Args:
+        m: packed ``(nrows, nwords)`` matrix; rows may be longer than ``ncols`` needs.
+        ncols: number of columns.
+
+    Returns:
+        The rank.
+
+    Raises:
+        InvalidTypeError, InvalidBoardError, BoardTooLargeError: as for
+        :func:`rref_inplace`.
+
+    Example:
+        >>> rank(pack([[1, 1, 0], [0, 1, 1], [1, 0, 1]]), 3)
+        2
+    """
+    n = _ncols(ncols)
+    packed_matrix(m, "m", nbits=n, exact_words=False)
+    check_elimination(m.shape[0], n, m.nbytes)
+    work = np.array(m[:, : words_for_bits(n)], dtype=np.uint64, order="C")
+    rank_, _ = kernel_module("_gf2elim").rref_inplace(work, n)
+    return int(rank_)
+
+
+def solve(a: Words, b: Words, ncols: int) -> Words:
+    """One solution of ``a @ x = b`` over GF(2), all packed.
+
+    Args:
+        a: packed ``(nrows, words_for_bits(ncols))`` matrix (not modified).
+        b: packed vector of ``nrows`` bits (``words_for_bits(nrows)`` words):
+            bit ``i`` is the right-hand side of row ``i``.
+        ncols: number of unknowns (columns of ``a``).
+
+    Returns:
+        ``x``, a packed vector of ``ncols`` bits (``words_for_bits(ncols)``
+        words) with every free variable 0; add rows of :func:`null_space` for
+        the other solutions.
+
+    Raises:
+        NoSolutionError: the system is inconsistent (``lightsout.gf2.NoSolutionError``).
+        InvalidTypeError, InvalidBoardError: arrays not in the packed layout.
+        BoardTooLargeError: over the memory or work limit.
+
+    Example:
+        >>> a = pack([[1, 1, 0], [0, 1, 1]])         # x0 + x1 = 1, x1 + x2 = 0
+        >>> x = solve(a, pack([1, 0]), 3)
+        >>> unpack(x, 3).astype(int).tolist()
+        [1, 0, 0]
+    """
+    n = _ncols(ncols)
+    packed_matrix(a, "a", nbits=n)
+    nrows = a.shape[0]
+    rhs = packed_vector(b, "b", nbits=nrows)
+    check_elimination(nrows, n + 1, a.nbytes)
+    augmented = np.zeros((nrows, words_for_bits(n + 1)), dtype=np.uint64)
+    augmented[:, : a.shape[1]] = a
+    rhs_bits = (rhs[np.arange(nrows) // 64] >> (np.arange(nrows) % 64).astype(np.uint64)) & np.uint64(1)
+    augmented[:, n // 64] |= rhs_bits << np.uint64(n % 64)
+    rank_ab, pivots = kernel_module("_gf2elim").rref_inplace(augmented, n + 1)
+    if rank_ab and pivots[-1] == n:  # a pivot in b's column: 0 = 1 in some row
+        raise NoSolutionError(
+            f"a @ x = b has no solution over GF(2) (rank of a is {rank_ab - 1}, rank of [a | b] is {rank_ab})",
+            rank=rank_ab - 1, augmented_rank=rank_ab,
+        )
+    x = np.zeros(words_for_bits(n), dtype=np.uint64)
+    chosen = pivots[((augmented[:rank_ab, n // 64] >> np.uint64(n % 64)) & np.uint64(1)).astype(bool)]
+    np.bitwise_or.at(x, chosen // 64, np.left_shift(np.uint64(1), (chosen % 64).astype(np.uint64)))
+    return x
+
+
+def null_space(m: Words, ncols: int) -> Words:
+    """A basis of ``{x : m @ x = 0}`` over GF(2), packed (``m`` is not modified).
+
+    Args:
+        m: packed ``(nrows, nwords)`` matrix; rows may be longer than ``ncols`` needs.
+        ncols: number of columns.
+
+    Returns:
+        ``(ncols - rank, words_for_bits(ncols))`` uint64 array, one basis vector
+        per free (non-pivot) column ``f``, increasing: bit ``f`` set, the other
+        free columns 0.
+
+    Raises:
+        InvalidTypeError, InvalidBoardError: not a packed matrix.
+        BoardTooLargeError: the basis would exceed 8 GiB (refused before any
+            work when ``ncols - nrows`` alone is too many vectors), or the
+            elimination the work limit.
+
+    Example:
+        >>> basis = null_space(pack([[1, 1, 0, 0], [0, 0, 1, 1]]), 4)
+        >>> unpack(basis, 4).astype(int).tolist()
+        [[1, 1, 0, 0], [0, 0, 1, 1]]
+    """
+    n = _ncols(ncols)
+    packed_matrix(m, "m", nbits=n, exact_words=False)
+    nrows, nwords = m.shape[0], words_for_bits(n)
+    check_elimination(nrows, n, m.nbytes + (n - min(nrows, n)) * nwords * 8, "the null space")
+    work = np.array(m[:, :nwords], dtype=np.uint64, order="C")
+    kernel = kernel_module("_gf2elim")
+    rank_, pivots = kernel.rref_inplace(work, n)
+    check_bytes((n - rank_) * nwords * 8, f"the null space of a rank-{rank_} {nrows} x {n} matrix")
+    basis: Words = kernel.null_space(work, n, pivots)
+    return basis
+
+
+def chase(board: Optional[Words], nrows: int, ncols: int, first_row: Words, *,
+          presses: bool = False) -> tuple[Words, Union[Words, None]]:
+    """Chase the lights of a packed board down from the presses of its first row.
+
+    Pressing a cell toggles it and its orthogonal neighbours.  Row 0 is pressed
+    as ``first_row`` says; then each next row is pressed under every light left
+    on in the row above, which clears rows 0..nrows-2.
+
+    Args:
+        board: packed ``(nrows, words_for_bits(ncols))`` lights, or None for an
+            all-lit board.
+        nrows, ncols: the board's size (positive).
+        first_row: packed presses of row 0 (``words_for_bits(ncols)`` words).
+        presses: also return every row's presses.
+
+    Returns:
+        ``(residue, presses)``: ``residue`` is the packed lights left on in the
+        last row (all zero iff ``first_row`` solves the board); ``presses`` the
+        packed ``(nrows, nwords)`` presses, or None unless asked for.
+
+    Raises:
+        InvalidTypeError, InvalidBoardError: sizes or arrays not as described.
+        BoardTooLargeError: the press matrix would exceed 8 GiB.
+
+    Example:
+        >>> import numpy as np
+        >>> residue, _ = chase(None, 3, 3, pack([1, 0, 1]))     # all-lit 3 x 3
+        >>> residue.tolist()
+        [0]
+        >>> residue, steps = chase(pack([[1, 1, 0], [1, 0, 0], [0, 0, 0]]), 3, 3, pack([1, 0, 0]), presses=True)
+        >>> residue.tolist(), unpack(steps, 3).astype(int).tolist()
+        ([0], [[1, 0, 0], [0, 0, 0], [0, 0, 0]])
+    """
+    rows, cols = board_size(nrows, "nrows"), board_size(ncols, "ncols")
+    if presses:
+        check_bytes(rows * words_for_bits(cols) * 8, f"the presses of a {rows} x {cols} board")
+    residue, steps, _ = kernel_module("_kernels").chase(board, rows, cols, first_row, all_lit=True,
+                                                         presses=presses)
+    return residue, steps

@@ -1,0 +1,110 @@
+"""Build examples/embed, a separate Cython extension, against the installed lightsout and run it.
+
+The example cimports lightsout's contract (lightsout/capi.pxd, capi.h), fills a
+matrix in its own malloc'd buffer and eliminates it without the GIL through the
+table lightsout's dispatcher picked.  Its ranks are checked against
+tests/oracle.py's textbook elimination on the same matrix (the example hands the
+matrix out as 0/1 lists), and the SIMD level it reports against
+lightsout._dispatch.  Skipped only when no C compiler, Cython or setuptools is
+available.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+import pytest
+
+import oracle
+from lightsout._dispatch import available_levels, selected_level
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "embed"
+
+
+def missing_build_tools() -> Optional[str]:
+    """Why the example cannot be built here, or None."""
+    for module in ("Cython", "setuptools"):
+        if importlib.util.find_spec(module) is None:
+            return f"{module} is not installed (pip install Cython setuptools to run this test)"
+    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    if shutil.which(compiler.split()[0]) is None:
+        return f"no C compiler ({compiler.split()[0]!r} not found)"
+    return None
+
+
+pytestmark = pytest.mark.skipif(missing_build_tools() is not None, reason=str(missing_build_tools()))
+
+
+@pytest.fixture(scope="module")
+def example_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """examples/embed copied to a temporary folder and built in place with its own setup.py."""
+    folder = tmp_path_factory.mktemp("embed") / "embed"
+    shutil.copytree(EXAMPLE, folder, ignore=shutil.ignore_patterns("build", "*.so", "*.c", "*.egg-info"))
+    build = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder,
+                           capture_output=True, text=True)
+    assert build.returncode == 0, f"building examples/embed failed:\n{build.stdout}\n{build.stderr}"
+    return folder
+
+
+def run_example(folder: Path, code: str, level: Optional[str] = None) -> str:
+    """Run Python code next to the built example (a fresh process), LIGHTSOUT_SIMD=level if given."""
+    env = dict(os.environ)
+    env.pop("LIGHTSOUT_SIMD", None)
+    if level is not None:
+        env["LIGHTSOUT_SIMD"] = level
+    done = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def example_call(folder: Path, expression: str, level: Optional[str] = None) -> Any:
+    return json.loads(run_example(folder, f"import json, lightsout_embed as e; print(json.dumps({expression}))",
+                                  level))
+
+
+@pytest.mark.parametrize("nrows, ncols", [(1, 1), (40, 70), (64, 64), (65, 129), (150, 257)])
+def test_rank_matches_oracle(example_dir: Path, simd_level: str, nrows: int, ncols: int) -> None:
+    # 150 rows > the four-Russians threshold, so the table update runs too.
+    seed = nrows * 1000 + ncols
+    got = example_call(example_dir, f"[e.rank({nrows}, {ncols}, {seed}), e.random_matrix({nrows}, {ncols}, {seed})]",
+                       simd_level)
+    (rank, level), bits = got
+    assert np.array(bits).shape == (nrows, ncols)
+    assert rank == oracle.gf2_rank(bits)
+    assert level == simd_level
+
+
+def test_default_level_is_the_dispatchers(example_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # With no LIGHTSOUT_SIMD the example gets the widest level the CPU runs (AVX-512 where present).
+    monkeypatch.delenv("LIGHTSOUT_SIMD", raising=False)
+    _, level = example_call(example_dir, "e.rank(10, 10)")
+    assert level == selected_level() == available_levels()[0]
+
+
+def test_main_prints_rank_and_level(example_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LIGHTSOUT_SIMD", raising=False)
+    out = run_example(example_dir, "import lightsout_embed; lightsout_embed.main()")
+    bits = example_call(example_dir, "e.random_matrix(200, 300)")
+    expected = f"rank of the 200 x 300 matrix: {oracle.gf2_rank(bits)} (lightsout SIMD level: {selected_level()})"
+    assert out.splitlines()[0] == expected
+
+
+@pytest.mark.parametrize("nrows, ncols", [(5, 5), (3, 64), (4, 65)])
+def test_chase_matches_oracle(example_dir: Path, simd_level: str, nrows: int, ncols: int) -> None:
+    first_row = [(j * 7 + 3) % 3 == 0 for j in range(ncols)]
+    got = example_call(example_dir, f"e.chase_all_lit({nrows}, {ncols}, {[int(b) for b in first_row]})", simd_level)
+    if got is None:
+        pytest.skip("this build of lightsout._kernels exports no _capi (chase C API) yet")
+    residue, level = got
+    _, left = oracle.chase(np.ones((nrows, ncols), dtype=np.uint8), [int(b) for b in first_row])
+    # The lights left in the last row are what a next row of presses would have to clear.
+    assert residue == left[-1].tolist()
+    assert level == simd_level
