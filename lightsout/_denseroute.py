@@ -148,7 +148,7 @@ def solve_grid_dense(nrows: int, ncols: int, board_words: Optional[np.ndarray] =
         else:
             first_row = f_bits
     kernel_rows = None
-    if kernel:
+    if kernel or not solvable:  # an unsolvable board's proof needs the kernel
         system[:, const_word] &= ~const_bit  # the kernel is that of U_{R+1}(T) alone
         basis = elim.null_space(system, cols, pivots[:rank])
         kernel_rows = unpack_rows(basis, cols) if nullity else np.zeros((0, cols), dtype=bool)

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Iterator, Optional
 
 import numpy as np
 
 from lightsout._orientation import first_column_of_chase
+from lightsout._packing import pack_rows, unpack_rows
 
 __all__ = ["GridResult"]
 
@@ -29,6 +30,10 @@ class GridResult:
             WORKING orientation, of a basis of the quiet patterns (each chased down the
             dark working board is one quiet pattern; transpose back if ``transposed``).
             :meth:`quiet_first_rows` gives them in the original orientation.
+        kernel_words: None, or a callable returning an iterator over the same basis
+            (working orientation) as packed rows, one at a time, so that a caller
+            looking for one basis element with some property stops early; a route
+            that can produce the basis cheaply on demand sets it even without the kernel.
     """
 
     nrows: int
@@ -38,11 +43,29 @@ class GridResult:
     first_row: Optional[np.ndarray]
     transposed: bool = False
     kernel_first_rows: Optional[np.ndarray] = None
+    kernel_words: Optional[Callable[[], Iterator[np.ndarray]]] = None
 
     @property
     def working_shape(self) -> tuple[int, int]:
         """(rows, columns) of the orientation the route worked in (columns = the shorter side)."""
         return (self.ncols, self.nrows) if self.transposed else (self.nrows, self.ncols)
+
+    def working_kernel_rows(self) -> np.ndarray:
+        """The quiet-pattern basis first rows in the working orientation: (nullity, C_work) bool."""
+        if self.kernel_first_rows is not None:
+            return self.kernel_first_rows
+        cols = self.working_shape[1]
+        if self.nullity == 0:
+            return np.zeros((0, cols), dtype=bool)
+        if self.kernel_words is None:
+            raise ValueError("this result carries no quiet-pattern basis (ask the route for kernel=True)")
+        return unpack_rows(np.array(list(self.kernel_words()), dtype=np.uint64), cols)
+
+    def iter_kernel_words(self) -> Iterator[np.ndarray]:
+        """The quiet-pattern basis first rows (working orientation) as packed rows, one at a time."""
+        if self.kernel_words is not None:
+            return self.kernel_words()
+        return iter(pack_rows(self.working_kernel_rows()))
 
     def quiet_first_rows(self) -> np.ndarray:
         """First rows (original orientation) of the quiet-pattern basis: (nullity, ncols) bool.
@@ -55,11 +78,10 @@ class GridResult:
             >>> solve_grid_poly(4, 4, kernel=True).quiet_first_rows().shape
             (4, 4)
         """
-        if self.kernel_first_rows is None:
-            raise ValueError("quiet_first_rows needs the route's kernel (kernel=True)")
+        rows = self.working_kernel_rows()
         if not self.transposed:
-            return self.kernel_first_rows.copy()
+            return rows.copy()
         out = np.zeros((self.nullity, self.ncols), dtype=bool)
-        for i, row in enumerate(self.kernel_first_rows):
+        for i, row in enumerate(rows):
             out[i] = first_column_of_chase(None, self.ncols, self.nrows, row, all_lit=False)
         return out

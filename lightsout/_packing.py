@@ -46,8 +46,8 @@ def unpack_rows(words: np.ndarray, nbits: int) -> np.ndarray:
         [[1, 0, 1], [0, 1, 1]]
     """
     words = np.ascontiguousarray(words, dtype=np.uint64)
-    as_bytes = words.astype("<u8", copy=False).view(np.uint8).reshape(words.shape[0], -1)
-    return np.unpackbits(as_bytes, axis=1, count=nbits, bitorder="little").astype(bool)
+    as_bytes = words.astype("<u8", copy=False).view(np.uint8).reshape(words.shape[0], 8 * words.shape[1])
+    return np.unpackbits(as_bytes, axis=1, count=nbits, bitorder="little").view(np.bool_)  # 0/1 bytes
 
 
 def pack_row(bits: npt.ArrayLike) -> np.ndarray:

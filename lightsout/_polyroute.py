@@ -20,14 +20,14 @@ the chase residue comes from ``lightsout._kernels.chase``.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterator, Optional
 
 import numpy as np
 
 from lightsout._dispatch import Gf2PolyModule, kernel_module
 from lightsout._gridresult import GridResult
 from lightsout._orientation import first_column_of_chase, transpose_packed
-from lightsout._packing import unpack_row, words_for_bits
+from lightsout._packing import unpack_row, unpack_rows, words_for_bits
 from lightsout._types import Progress
 from lightsout._validate import board_size, packed_matrix
 
@@ -70,6 +70,8 @@ def solve_grid_poly(
             orientation; None means the all-lit board (never materialised).
         kernel: also return ``kernel_first_rows`` (see :class:`~lightsout._gridresult.GridResult`):
             row i is phi((chi/g) t^i), the working first row of a quiet pattern.
+            Without it the result still has ``kernel_words``, which makes the same
+            rows on demand (O(C / 64) words each).
         progress: optional ``progress(stage, done, total)`` callable, called between
             chunks of the long loops (stages "chase", "reduce", "convert", "gcd",
             "horner", "first_column"); Ctrl-C is honoured between chunks too.
@@ -127,15 +129,22 @@ def solve_grid_poly(
         else:
             first_row = unpack_row(f_words, cols)
 
+    def kernel_words() -> Iterator[np.ndarray]:
+        if nullity == 0:
+            return
+        v = poly.phi_image(chi_over_g, cols)
+        for _ in range(nullity):  # phi(t F) = T phi(F)
+            yield v
+            v = poly.apply_T_row(v, cols)
+
     kernel_rows = None
     if kernel:
-        kernel_rows = np.zeros((nullity, cols), dtype=bool)
-        if nullity:
-            v = poly.phi_image(chi_over_g, cols)
-            for i in range(nullity):  # phi(t F) = T phi(F)
-                kernel_rows[i] = unpack_row(v, cols)
-                v = poly.apply_T_row(v, cols)
-    return GridResult(nrows, ncols, bool(solvable), nullity, first_row, transposed, kernel_rows)
+        packed = np.zeros((nullity, words_for_bits(cols)), dtype=np.uint64)
+        for i, v in enumerate(kernel_words()):
+            packed[i] = v
+        kernel_rows = unpack_rows(packed, cols)
+    return GridResult(nrows, ncols, bool(solvable), nullity, first_row, transposed, kernel_rows,
+                      kernel_words if nullity else None)
 
 
 def nullity_poly(nrows: int, ncols: int) -> int:

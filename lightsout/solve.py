@@ -144,12 +144,17 @@ def _route(method: str) -> str:
 
 
 def _run(method: str, nrows: int, ncols: int, board_words: Optional[np.ndarray], *,
-         threads: Optional[int], progress: Progress, kernel: bool = True) -> GridResult:
+         threads: Optional[int], progress: Progress, kernel: bool) -> GridResult:
+    """Run a route; ``kernel``: the caller needs the quiet-pattern basis of a solvable board.
+
+    The polynomial route always returns the basis lazily (``kernel_words``), so
+    only the dense route is asked to build it.
+    """
     if method == "dense":
         dense_limits(nrows, ncols, board_words is not None)
         return solve_grid_dense(nrows, ncols, board_words, kernel=kernel, threads=threads, progress=progress)
     poly_memory(max(nrows, ncols))
-    return solve_grid_poly(nrows, ncols, board_words, kernel=kernel, progress=progress)
+    return solve_grid_poly(nrows, ncols, board_words, progress=progress)
 
 
 def _canonical_first_row(first: np.ndarray, quiet_first_rows: np.ndarray) -> np.ndarray:
@@ -182,54 +187,70 @@ def _quiet_patterns(shape: tuple[int, int], quiet_first_rows: np.ndarray) -> np.
     return out
 
 
-def _overlap_parities(board_words: Optional[np.ndarray], rows: int, cols: int,
-                      first_rows: np.ndarray) -> np.ndarray:
-    """Parity of |P_q & board| for the quiet pattern P_q of each first row q: bool, one per row.
+def _overlap_functional(board_words: Optional[np.ndarray], rows: int, cols: int) -> np.ndarray:
+    """The packed row w with |P_q & board| = <q, w> (mod 2) for the quiet pattern P_q of every first row q.
 
     The chase of the dark board from q presses row k with M_k q, where M_1 = I,
     M_2 = T and M_{k+1} = T M_k + M_{k-1} (T symmetric).  So the overlap parity
     is <q, w> with w = sum_k M_k b_k, and Clenshaw's backward recurrence
     y_k = b_k + T y_{k+1} + y_{k+2}, w = y_1, is the chase of the board read
-    bottom row first, from first row 0: w is that chase's residue.  One chase
-    and no pattern for any number of first rows.
+    bottom row first, from first row 0: w is that chase's residue.  One chase,
+    and no pattern, for any number of first rows.
     """
     flipped = None if board_words is None else np.ascontiguousarray(board_words[::-1])
     zero = np.zeros(words_for_bits(cols), dtype=np.uint64)
     w, _, _ = kernel_module("_kernels").chase(flipped, rows, cols, zero)
-    w_bits = unpack_rows(w[None, :], cols)[0]
-    return np.asarray(np.count_nonzero(first_rows & w_bits, axis=1) % 2 == 1, dtype=bool)
+    return w
+
+
+def _count_bits(words: np.ndarray) -> int:
+    """Number of set bits in a packed array."""
+    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+        return int(np.bitwise_count(words).sum())
+    return int(np.count_nonzero(np.unpackbits(np.ascontiguousarray(words).view(np.uint8))))
+
+
+def _odd_parity(words: np.ndarray) -> bool:
+    folded = int(np.bitwise_xor.reduce(words, initial=np.uint64(0)))
+    return bin(folded).count("1") % 2 == 1
 
 
 def _unsolvable(result: GridResult, board_words: Optional[np.ndarray],
                 lights: Optional[np.ndarray]) -> UnsolvableError:
     """An UnsolvableError carrying a quiet pattern that meets the lit cells an odd number of times.
 
-    Works from first-row data (see :func:`_overlap_parities`) and builds at
-    most one board-sized pattern.
+    Works from first-row data: one chase gives the overlap functional w (see
+    :func:`_overlap_functional`), the basis first rows are tried in packed
+    form until one has odd <q, w> (usually the first or second), and only that
+    one pattern is built.
     """
     nrows, ncols = result.nrows, result.ncols
     rows, cols = result.working_shape
     size = f"{nrows} x {ncols}"
     what = "the all-lit" if lights is None else "this"
-    assert result.kernel_first_rows is not None
     work = board_words
     if result.transposed and board_words is not None:
         work = transpose_packed(board_words, nrows, ncols)
-    odd = np.flatnonzero(_overlap_parities(work, rows, cols, result.kernel_first_rows))
-    if len(odd) == 0:
+    w = _overlap_functional(work, rows, cols)
+    q = next((v for v in result.iter_kernel_words() if _odd_parity(v & w)), None)
+    if q is None:
         raise LightsOutError("internal error: unsolvable board but every quiet pattern meets it evenly")
-    q = result.kernel_first_rows[odd[0]]
     if nrows * ncols > MAX_PATTERN_CELLS:
-        first = first_column_of_chase(None, rows, cols, q, all_lit=False) if result.transposed else q.copy()
+        if result.transposed:
+            first = first_column_of_chase(None, rows, cols, q, all_lit=False)
+        else:
+            first = unpack_rows(q[None, :], cols)[0]
         return UnsolvableError(
             f"{what} {size} board cannot be turned dark (nullity {result.nullity}): the quiet pattern "
             f"whose first row is .quiet_first_row (pressing it changes no light) covers an odd number "
             f"of lit cells; the board is too large to build that pattern",
             None, first, result.nullity)
-    pattern = _quiet_pattern(rows, cols, q)
+    _, presses, _ = kernel_module("_kernels").chase(None, rows, cols, q, all_lit=False, presses=True)
+    assert presses is not None
+    pattern = unpack_rows(presses, cols)
     if result.transposed:
         pattern = np.ascontiguousarray(pattern.T)
-    hits = int(np.count_nonzero(pattern if lights is None else pattern & lights))
+    hits = _count_bits(presses if work is None else presses & work)
     return UnsolvableError(
         f"{what} {size} board cannot be turned dark: the quiet pattern in .quiet_pattern "
         f"(pressing it changes no light) covers {hits} lit cells, an odd number, and every "
@@ -274,7 +295,7 @@ def first_row(n: int, m: Optional[int] = None, *, method: str = "auto", threads:
     method = _route(method_name(method, METHODS))
     threads = thread_count(threads)
     progress_callback(progress)
-    result = _run(method, nrows, ncols, None, threads=threads, progress=progress)
+    result = _run(method, nrows, ncols, None, threads=threads, progress=progress, kernel=True)
     if not result.solvable or result.first_row is None:  # Sutner: cannot happen
         raise LightsOutError(f"internal error: the {method} route found the all-lit {nrows} x {ncols} "
                              "board unsolvable, contradicting Sutner's theorem")
@@ -349,7 +370,7 @@ def solve(board: npt.ArrayLike, *, method: str = "auto", threads: Optional[int] 
     progress_callback(progress)
     nrows, ncols = lights.shape
     words = pack_rows(lights)
-    result = _run(method, nrows, ncols, words, threads=threads, progress=progress)
+    result = _run(method, nrows, ncols, words, threads=threads, progress=progress, kernel=True)
     if not result.solvable:
         raise _unsolvable(result, words, lights)
     assert result.first_row is not None
