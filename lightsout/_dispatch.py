@@ -72,12 +72,15 @@ def selected_level() -> str:
     return available_levels()[0]
 
 
+# One overload per compiled module, returning its Protocol (lightsout._kernel_types), so
+# mypy checks every kernel call; any other name falls back to a plain module, the way
+# typeshed types open() by mode.
 @overload
-def kernel_module(name: Literal["_kernels"], level: Optional[str] = None) -> KernelsModule: ...
+def kernel_module(name: Literal["_kernels"], level: Optional[str] = None) -> KernelsModule: ...  # type: ignore[overload-overlap]
 @overload
-def kernel_module(name: Literal["_gf2poly"], level: Optional[str] = None) -> Gf2PolyModule: ...
+def kernel_module(name: Literal["_gf2poly"], level: Optional[str] = None) -> Gf2PolyModule: ...  # type: ignore[overload-overlap]
 @overload
-def kernel_module(name: Literal["_gf2elim"], level: Optional[str] = None) -> Gf2ElimModule: ...
+def kernel_module(name: Literal["_gf2elim"], level: Optional[str] = None) -> Gf2ElimModule: ...  # type: ignore[overload-overlap]
 @overload
 def kernel_module(name: str, level: Optional[str] = None) -> ModuleType: ...
 

@@ -57,7 +57,8 @@ def pack_row(bits: npt.ArrayLike) -> np.ndarray:
         >>> pack_row([0, 1, 1]).tolist()
         [6]
     """
-    return pack_rows(np.asarray(bits).reshape(1, -1))[0].copy()
+    row: np.ndarray = pack_rows(np.asarray(bits).reshape(1, -1))[0].copy()
+    return row
 
 
 def unpack_row(words: np.ndarray, nbits: int) -> np.ndarray:
@@ -67,4 +68,5 @@ def unpack_row(words: np.ndarray, nbits: int) -> np.ndarray:
         >>> unpack_row(np.array([6], dtype=np.uint64), 3).astype(int).tolist()
         [0, 1, 1]
     """
-    return unpack_rows(np.asarray(words, dtype=np.uint64).reshape(1, -1), nbits)[0]
+    row: np.ndarray = unpack_rows(np.asarray(words, dtype=np.uint64).reshape(1, -1), nbits)[0]
+    return row

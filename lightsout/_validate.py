@@ -293,5 +293,6 @@ def packed_vector(array: object, name: str, *, nbits: int) -> np.ndarray:
     if isinstance(array, np.ndarray) and array.ndim != 1 and array.dtype == np.uint64:
         raise InvalidBoardError(f"{name} must be 1-D (words), got shape {array.shape}")
     if isinstance(array, np.ndarray) and array.ndim == 1:
-        return packed_matrix(array.reshape(1, -1), name, nbits=nbits)[0]
-    return packed_matrix(array, name, nbits=nbits)[0]
+        array = array.reshape(1, -1)
+    row: np.ndarray = packed_matrix(array, name, nbits=nbits)[0]
+    return row

@@ -44,7 +44,7 @@ def press(board: npt.ArrayLike, presses: npt.ArrayLike) -> np.ndarray:
     hits = board_array(presses, "presses")
     if lights.shape != hits.shape:
         raise InvalidBoardError(f"presses has shape {hits.shape} but the board has shape {lights.shape}")
-    out = lights ^ hits
+    out: np.ndarray = lights ^ hits
     out[1:] ^= hits[:-1]
     out[:-1] ^= hits[1:]
     out[:, 1:] ^= hits[:, :-1]

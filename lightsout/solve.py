@@ -108,7 +108,8 @@ class Solution:
     @property
     def first_row(self) -> np.ndarray:
         """Presses of the top row (bool, length C); chasing the lights down from it gives ``presses``."""
-        return self.presses[0].copy()
+        row: np.ndarray = self.presses[0].copy()
+        return row
 
     @property
     def count(self) -> int:
