@@ -99,7 +99,8 @@ def _zero_one(arr: np.ndarray, name: str) -> np.ndarray:
         return arr
     if kind in "iu":
         # Viewed as unsigned, a negative value is huge, so one max() checks both ends.
-        unsigned = np.ascontiguousarray(arr).view(f"u{arr.dtype.itemsize}")
+        native = arr if arr.dtype.isnative else arr.astype(arr.dtype.newbyteorder("="))
+        unsigned = np.ascontiguousarray(native).view(f"u{arr.dtype.itemsize}")
         ok = unsigned.size == 0 or int(unsigned.max()) <= 1
         if ok:
             return unsigned.view(np.bool_) if arr.dtype.itemsize == 1 else arr.astype(bool)

@@ -20,6 +20,12 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 cache="${LIGHTSOUT_PY_CACHE:-${TMPDIR:-/tmp}/lightsout-pythons}"
 mkdir -p "$cache"
 if [ "$#" -eq 0 ]; then set -- -q -m "not slow"; fi
+# Test paths given relative to the repository (tests/test_x.py::name) still work from the empty folder.
+args=()
+for a in "$@"; do
+    if [ -e "$repo/${a%%::*}" ] && [ "${a#-}" = "$a" ]; then args+=("$repo/$a"); else args+=("$a"); fi
+done
+set -- "${args[@]}"
 
 minors="9 10 11 12 13"
 declare -A interp
@@ -55,8 +61,11 @@ for m in $minors; do
     fi
     echo "== Python $v: testing" >&2
     work="$(mktemp -d)"
+    has_path=0
+    for a in "$@"; do case "$a" in "$repo"/*) has_path=1 ;; esac; done
+    paths=("$repo/tests"); [ $has_path -eq 1 ] && paths=()
     (cd "$work" && "$env/bin/python" -m pytest -c "$repo/pyproject.toml" --rootdir "$repo" \
-        -p no:cacheprovider "$repo/tests" "$@") >>"$log" 2>&1
+        -p no:cacheprovider "${paths[@]}" "$@") >>"$log" 2>&1
     rc=$?
     rm -rf "$work"
     result="$(grep -E '^(=+ )?[0-9]+ (passed|failed)|(passed|failed|error).* in [0-9.]+s' "$log" | tail -n 1)"

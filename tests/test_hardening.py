@@ -378,3 +378,12 @@ def test_import_without_compiled_modules_says_how_to_build(tmp_path):
     assert done.returncode != 0
     assert "ImportError" in done.stderr and "pip install -e ." in done.stderr and "pip install ." in done.stderr
     assert "circular import" not in done.stderr
+
+
+def test_board_values_are_checked_in_any_byte_order():
+    from lightsout._validate import board_array
+
+    for dtype in (">i8", "<i8", ">u2", ">f8"):
+        assert board_array(np.array([[1, 0]], dtype=dtype)).tolist() == [[True, False]]
+        with pytest.raises(InvalidBoardError):
+            board_array(np.array([[1, 2]], dtype=dtype))
