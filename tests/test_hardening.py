@@ -14,7 +14,6 @@ import time
 import tracemalloc
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
