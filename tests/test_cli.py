@@ -162,8 +162,11 @@ def test_subprocess_broken_pipe_is_quiet(tmp_path):
 
 
 def test_subprocess_ctrl_c_is_one_line_and_130(tmp_path):
+    # A shell starts background jobs with SIGINT ignored, and Python then leaves it ignored;
+    # give the child the default disposition, as a terminal's foreground job has.
     proc = subprocess.Popen([sys.executable, "-c", _INTERRUPTIBLE], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdout.readline().strip() == "started"  # the command is running: the handler is in place
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
