@@ -11,8 +11,27 @@ Example:
     >>> lightsout.nullity(5)
     2
 """
+try:  # the compiled modules; without them every import below would fail obscurely
+    from lightsout import _cpu  # noqa: F401
+except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by the tests
+    import importlib.util as _util
+    import os as _os
+
+    _where = _os.path.dirname(_os.path.abspath(__file__))
+    _missing = _util.find_spec("lightsout._cpu") is None
+    _message = (
+        f"lightsout's compiled extension modules are {'missing' if _missing else 'unusable'} in {_where}"
+        + (" (a source checkout that was never built?)" if _missing else f" ({_exc})")
+        + ". Install the package with `pip install .`, or for development run `pip install -e .` in the "
+        "repository root (it builds the extensions in place); or run Python outside the source folder "
+        "so that an installed copy is imported."
+    )
+    if _missing:  # the original "partially initialized module ... circular import" text only misleads
+        raise ImportError(_message) from None
+    raise ImportError(_message) from _exc
+
 from lightsout import gf2
-from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError
+from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError, SettingError
 from lightsout.board import all_lit, chase, format_board, parse_board, press
 from lightsout.solve import (
     METHODS, Solution, UnsolvableError, first_row, is_solvable, nullity, nullity_table, solve,
@@ -24,5 +43,6 @@ __all__ = [
     "first_row", "nullity", "nullity_table", "solve", "is_solvable", "Solution",
     "press", "chase", "all_lit", "parse_board", "format_board",
     "UnsolvableError", "LightsOutError", "InvalidBoardError", "InvalidTypeError", "BoardTooLargeError",
+    "SettingError",
     "METHODS", "gf2", "__version__",
 ]

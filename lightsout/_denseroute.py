@@ -4,22 +4,31 @@ iteration, then solve that system by Gauss-Jordan elimination.
 Cost O(R C^2 / 64 + C^3 / 64) word operations and one C x (C+1) bit matrix
 (12.5 MB at C = 10,000).  It does not rely on the polynomial structure of the
 problem, so it is the independent cross-check of the polynomial route, and the
-route that generalises to other neighbour structures.  Results come back as the
-same :class:`~lightsout._polyroute.PolySolution` the polynomial route returns.
+route that generalises to other neighbour structures.  So it shares nothing with
+the polynomial route but the orientation helpers and the neutral result type,
+:class:`~lightsout._gridresult.GridResult`.
+
+Limits: :func:`lightsout._validate.dense_limits` refuses, before any work, a run
+that would take more than 2**48 word operations (about an hour) or more memory
+than allowed.  Ctrl-C (or any exception in the calling thread) raises the
+shared cancel flag, which every worker's kernel polls every few milliseconds.
 """
 from __future__ import annotations
 
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeoutError  # not the builtin before 3.11
 from typing import Optional
 
 import numpy as np
 
 from lightsout._dispatch import kernel_module
+from lightsout._gridresult import GridResult
+from lightsout._orientation import first_column_of_chase, transpose_packed
 from lightsout._packing import unpack_rows, words_for_bits
-from lightsout._polyroute import PolySolution, Progress, first_column_of_chase, transpose_packed
-from lightsout._validate import dense_memory
+from lightsout._types import Progress
+from lightsout._validate import dense_limits
 
 __all__ = ["reduced_system", "solve_grid_dense"]
 
@@ -42,49 +51,60 @@ def reduced_system(nrows: int, ncols: int, board_words: Optional[np.ndarray] = N
     """The packed augmented system [U_{R+1}(T) | c] of an R x C board, by the A/B iteration.
 
     The column blocks are independent, so ``threads`` workers take them in turn
-    (the kernel releases the GIL).  Ctrl-C stops the work after the blocks in
-    flight.
+    (the kernel releases the GIL).  Ctrl-C, or an exception raised by
+    ``progress``, sets the cancel flag the kernels poll, so the workers stop
+    within milliseconds and the exception propagates.
 
     Example:
         >>> [bin(int(w)) for w in reduced_system(3, 3)[:, 0]]
         ['0b1110', '0b111', '0b1011']
     """
-    dense_memory(ncols)
+    dense_limits(nrows, ncols)
     kernels = kernel_module("_kernels")
     system = np.zeros((ncols, words_for_bits(ncols + 1)), dtype=np.uint64)
     nblocks = kernels.ab_block_count(ncols)
     nthreads = max(1, min(threads or default_threads(), nblocks))
     next_block = iter(range(nblocks))
-    lock, stop = threading.Lock(), threading.Event()
+    lock = threading.Lock()
+    cancel = np.zeros(1, dtype=np.uint8)  # interface 3: the kernels poll cancel[0]
     done = [0]
 
     def worker() -> None:
-        while not stop.is_set():
-            with lock:
-                block = next(next_block, None)
-            if block is None:
-                return
-            kernels.ab_reduce(board_words, nrows, ncols, system, block, block + 1)
-            with lock:
-                done[0] += 1
+        try:
+            while not cancel[0]:
+                with lock:
+                    block = next(next_block, None)
+                if block is None:
+                    return
+                if not kernels.ab_reduce(board_words, nrows, ncols, system, block, block + 1, cancel=cancel):
+                    return  # cancelled: the thread that set the flag raises
+                with lock:
+                    done[0] += 1
+        except BaseException:
+            cancel[0] = 1  # one worker's failure stops the others too
+            raise
 
-    if nthreads == 1:
-        worker()
-    else:
-        with ThreadPoolExecutor(nthreads) as pool:
-            futures = [pool.submit(worker) for _ in range(nthreads)]
-            try:
-                for future in futures:
-                    while True:
-                        try:
-                            future.result(timeout=0.25)
-                            break
-                        except TimeoutError:
-                            if progress is not None:
-                                progress("ab_iteration", done[0], nblocks)
-            except BaseException:
-                stop.set()
-                raise
+    try:
+        if nthreads == 1:
+            worker()
+        else:
+            with ThreadPoolExecutor(nthreads) as pool:
+                futures = [pool.submit(worker) for _ in range(nthreads)]
+                try:
+                    for future in futures:
+                        while True:
+                            try:
+                                future.result(timeout=0.25)
+                                break
+                            except FutureTimeoutError:
+                                if progress is not None:
+                                    progress("ab_iteration", done[0], nblocks)
+                except BaseException:
+                    cancel[0] = 1  # before the pool's exit waits for the workers
+                    raise
+    except BaseException:
+        cancel[0] = 1
+        raise
     if progress is not None:
         progress("ab_iteration", nblocks, nblocks)
     return system
@@ -92,18 +112,20 @@ def reduced_system(nrows: int, ncols: int, board_words: Optional[np.ndarray] = N
 
 def solve_grid_dense(nrows: int, ncols: int, board_words: Optional[np.ndarray] = None, *,
                      kernel: bool = False, threads: Optional[int] = None,
-                     progress: Progress = None) -> PolySolution:
+                     progress: Progress = None) -> GridResult:
     """Solve an R x C board by the A/B iteration and Gauss-Jordan elimination.
 
-    Same arguments and result as :func:`lightsout._polyroute.solve_grid_poly`
-    (which checks them); the particular solution here has the free variables of
-    the eliminated system set to 0, so for nullity > 0 it may be a different
-    solution from the polynomial route's (callers canonicalise).
+    Same arguments and result type as :func:`lightsout._polyroute.solve_grid_poly`;
+    the particular solution here has the free variables of the eliminated
+    system set to 0, so for nullity > 0 it may be a different solution from the
+    polynomial route's (callers canonicalise).  Refuses (BoardTooLargeError)
+    what :func:`lightsout._validate.dense_limits` refuses, before any work.
 
     Example:
         >>> solve_grid_dense(3, 3).first_row.astype(int).tolist()
         [1, 0, 1]
     """
+    dense_limits(nrows, ncols, board_words is not None)
     transposed = ncols > nrows
     rows, cols = (ncols, nrows) if transposed else (nrows, ncols)
     work = board_words
@@ -126,8 +148,8 @@ def solve_grid_dense(nrows: int, ncols: int, board_words: Optional[np.ndarray] =
         else:
             first_row = f_bits
     kernel_rows = None
-    if kernel:
+    if kernel or not solvable:  # an unsolvable board's proof needs the kernel
         system[:, const_word] &= ~const_bit  # the kernel is that of U_{R+1}(T) alone
         basis = elim.null_space(system, cols, pivots[:rank])
         kernel_rows = unpack_rows(basis, cols) if nullity else np.zeros((0, cols), dtype=bool)
-    return PolySolution(nrows, ncols, bool(solvable), nullity, first_row, transposed, kernel_rows)
+    return GridResult(nrows, ncols, bool(solvable), nullity, first_row, transposed, kernel_rows)

@@ -7,7 +7,11 @@ imported only after the CPU has been checked, because its compiler may have used
 wide instructions anywhere, module initialisation included.
 
 Set ``LIGHTSOUT_SIMD=generic|avx2|avx512`` to force one level (tests and
-benchmarks use this to compare them); asking for a level the CPU lacks raises.
+benchmarks use this to compare them); asking for a level the CPU lacks raises
+:class:`~lightsout._errors.SettingError`.
+
+:func:`kernel_module` is typed per module name (``typing.overload`` on a
+``Literal``), so mypy checks every kernel call against the module's stub.
 """
 from __future__ import annotations
 
@@ -15,8 +19,14 @@ import importlib
 import os
 from functools import lru_cache
 from types import ModuleType
+from typing import Literal, Optional, overload
 
 from lightsout import _cpu
+from lightsout._errors import SettingError
+from lightsout._kernel_types import Gf2ElimModule, Gf2PolyModule, KernelsModule
+
+__all__ = ["SIMD_LEVELS", "available_levels", "selected_level", "kernel_module", "c_api",
+           "KernelsModule", "Gf2PolyModule", "Gf2ElimModule"]
 
 SIMD_LEVELS = ("avx512", "avx2", "generic")
 
@@ -29,7 +39,7 @@ def available_levels() -> tuple[str, ...]:
         >>> available_levels()[-1]
         'generic'
     """
-    levels = []
+    levels: list[str] = []
     for level in _cpu.supported_simd_levels():
         try:
             importlib.import_module(_module_name("_kernels", level))
@@ -53,16 +63,29 @@ def selected_level() -> str:
     forced = os.environ.get("LIGHTSOUT_SIMD", "").strip().lower()
     if forced:
         if forced not in SIMD_LEVELS:
-            raise ValueError(f"LIGHTSOUT_SIMD={forced!r}: expected one of {', '.join(SIMD_LEVELS)}")
+            raise SettingError(f"LIGHTSOUT_SIMD={forced!r}: expected one of {', '.join(SIMD_LEVELS)}")
         if forced not in available_levels():
-            raise ValueError(
+            raise SettingError(
                 f"LIGHTSOUT_SIMD={forced!r}: this CPU/build supports only {', '.join(available_levels())}"
             )
         return forced
     return available_levels()[0]
 
 
-def kernel_module(name: str, level: str | None = None) -> ModuleType:
+# One overload per compiled module, returning its Protocol (lightsout._kernel_types), so
+# mypy checks every kernel call; any other name falls back to a plain module, the way
+# typeshed types open() by mode.
+@overload
+def kernel_module(name: Literal["_kernels"], level: Optional[str] = None) -> KernelsModule: ...  # type: ignore[overload-overlap]
+@overload
+def kernel_module(name: Literal["_gf2poly"], level: Optional[str] = None) -> Gf2PolyModule: ...  # type: ignore[overload-overlap]
+@overload
+def kernel_module(name: Literal["_gf2elim"], level: Optional[str] = None) -> Gf2ElimModule: ...  # type: ignore[overload-overlap]
+@overload
+def kernel_module(name: str, level: Optional[str] = None) -> ModuleType: ...
+
+
+def kernel_module(name: str, level: Optional[str] = None) -> object:
     """The compiled module ``name`` (e.g. ``"_kernels"``) at ``level`` (default: selected).
 
     Example:
@@ -70,3 +93,18 @@ def kernel_module(name: str, level: str | None = None) -> ModuleType:
         True
     """
     return importlib.import_module(_module_name(name, level or selected_level()))
+
+
+def c_api(name: Literal["_kernels", "_gf2elim"], level: Optional[str] = None) -> object:
+    """The C function table (a PyCapsule) of compiled module ``name`` at the selected SIMD level.
+
+    The capsule is named ``"lightsout.<name>._capi"`` and points to the table
+    declared in ``lightsout/capi.h``; C or Cython code that embeds the kernels
+    calls through it, so it gets the widest build this CPU runs.
+
+    Example:
+        >>> type(c_api("_kernels")).__name__
+        'PyCapsule'
+    """
+    capsule: object = getattr(kernel_module(name, level), "_capi")
+    return capsule

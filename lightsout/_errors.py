@@ -1,4 +1,9 @@
-"""Exception types raised by lightsout."""
+"""Exception types raised by lightsout.
+
+Every class here (and :class:`lightsout.UnsolvableError`) survives ``pickle``
+and ``copy.copy`` with its attributes, so errors cross process boundaries
+(``ProcessPoolExecutor``, ``multiprocessing``) as themselves.
+"""
 from __future__ import annotations
 
 
@@ -15,4 +20,8 @@ class InvalidTypeError(LightsOutError, TypeError):
 
 
 class BoardTooLargeError(InvalidBoardError, MemoryError):
-    """The requested computation needs more memory than is reasonable to allocate."""
+    """The requested computation needs more memory or time than lightsout will spend on it."""
+
+
+class SettingError(LightsOutError, ValueError):
+    """An environment setting (such as ``LIGHTSOUT_SIMD``) that this machine or build cannot honour."""

@@ -46,8 +46,8 @@ def unpack_rows(words: np.ndarray, nbits: int) -> np.ndarray:
         [[1, 0, 1], [0, 1, 1]]
     """
     words = np.ascontiguousarray(words, dtype=np.uint64)
-    as_bytes = words.astype("<u8", copy=False).view(np.uint8).reshape(words.shape[0], -1)
-    return np.unpackbits(as_bytes, axis=1, count=nbits, bitorder="little").astype(bool)
+    as_bytes = words.astype("<u8", copy=False).view(np.uint8).reshape(words.shape[0], 8 * words.shape[1])
+    return np.unpackbits(as_bytes, axis=1, count=nbits, bitorder="little").view(np.bool_)  # 0/1 bytes
 
 
 def pack_row(bits: npt.ArrayLike) -> np.ndarray:
@@ -57,7 +57,8 @@ def pack_row(bits: npt.ArrayLike) -> np.ndarray:
         >>> pack_row([0, 1, 1]).tolist()
         [6]
     """
-    return pack_rows(np.asarray(bits).reshape(1, -1))[0].copy()
+    row: np.ndarray = pack_rows(np.asarray(bits).reshape(1, -1))[0].copy()
+    return row
 
 
 def unpack_row(words: np.ndarray, nbits: int) -> np.ndarray:
@@ -67,4 +68,5 @@ def unpack_row(words: np.ndarray, nbits: int) -> np.ndarray:
         >>> unpack_row(np.array([6], dtype=np.uint64), 3).astype(int).tolist()
         [0, 1, 1]
     """
-    return unpack_rows(np.asarray(words, dtype=np.uint64).reshape(1, -1), nbits)[0]
+    row: np.ndarray = unpack_rows(np.asarray(words, dtype=np.uint64).reshape(1, -1), nbits)[0]
+    return row

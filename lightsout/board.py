@@ -7,13 +7,17 @@ import numpy.typing as npt
 from lightsout._dispatch import kernel_module
 from lightsout._errors import InvalidBoardError, InvalidTypeError
 from lightsout._packing import pack_row, pack_rows, unpack_rows
-from lightsout._validate import board_array, grid_shape
+from lightsout._validate import board_array, board_cells, bit_row, cell_symbol, grid_shape
 
-__all__ = ["press", "chase", "all_lit", "parse_board", "format_board"]
+__all__ = ["press", "chase", "all_lit", "parse_board", "format_board", "LIT_CHARS", "DARK_CHARS", "COMMENT"]
 
 #: Characters read as a lit / dark cell by :func:`parse_board`.
 LIT_CHARS = "1#*xXoO"
 DARK_CHARS = "0.-_"
+#: Comment mark of board text: from it to the end of the line is ignored.  The
+#: same mark as the Game of Life's plaintext format (``!`` comments, ``O`` and
+#: ``.`` cells), and no cell symbol, so a comment can never be read as cells.
+COMMENT = "!"
 
 
 def press(board: npt.ArrayLike, presses: npt.ArrayLike) -> np.ndarray:
@@ -40,7 +44,7 @@ def press(board: npt.ArrayLike, presses: npt.ArrayLike) -> np.ndarray:
     hits = board_array(presses, "presses")
     if lights.shape != hits.shape:
         raise InvalidBoardError(f"presses has shape {hits.shape} but the board has shape {lights.shape}")
-    out = lights ^ hits
+    out: np.ndarray = lights ^ hits
     out[1:] ^= hits[:-1]
     out[:-1] ^= hits[1:]
     out[:, 1:] ^= hits[:, :-1]
@@ -68,49 +72,56 @@ def chase(board: npt.ArrayLike, first_row: npt.ArrayLike) -> np.ndarray:
     """
     lights = board_array(board)
     nrows, ncols = lights.shape
-    row = np.asarray(first_row)
-    if row.ndim != 1 or row.shape[0] != ncols:
-        raise InvalidBoardError(f"first_row must be 1-D of length {ncols} (the board's width), got shape {row.shape}")
-    row = board_array(row[None, :], "first_row")[0]
+    row = bit_row(first_row, "first_row", ncols)
     _, presses, _ = kernel_module("_kernels").chase(pack_rows(lights), nrows, ncols, pack_row(row), presses=True)
+    assert presses is not None
     return unpack_rows(presses, ncols)
 
 
 def all_lit(n: int, m: int | None = None) -> np.ndarray:
     """The n x m board with every light on (``m=None``: square).
 
+    Raises BoardTooLargeError above ``lightsout._validate.MAX_BOARD_CELLS``
+    (2**32) cells; the solving functions take the all-lit board by its size
+    (``first_row(n, m)``) and never build it.
+
     Example:
         >>> all_lit(2, 3).astype(int).tolist()
         [[1, 1, 1], [1, 1, 1]]
     """
     rows, cols = grid_shape(n, m)
+    board_cells(rows, cols, "all_lit")
     return np.ones((rows, cols), dtype=bool)
 
 
 def parse_board(text: str) -> np.ndarray:
-    """Read a board written one row per line: ``1 # * x o`` lit, ``0 . - _`` dark.
+    """Read a board written one row per line: ``1 # * x X o O`` lit, ``0 . - _`` dark.
 
-    Spaces and blank lines are ignored; every row must have the same width.
+    Spaces, tabs and blank lines are ignored, as is everything from ``!`` (the
+    comment mark, :data:`COMMENT`) to the end of a line, and a leading UTF-8
+    byte order mark; every row must have the same width.
 
     Example:
         >>> parse_board('''
+        ... ! a comment
         ... #.#
-        ... .#.
+        ... .#.   ! the middle row
         ... ''').astype(int).tolist()
         [[1, 0, 1], [0, 1, 0]]
     """
     if not isinstance(text, str):
         raise InvalidTypeError(f"parse_board expects a str, got {type(text).__name__}")
+    text = text[1:] if text.startswith("\ufeff") else text
     rows = []
     for lineno, line in enumerate(text.splitlines(), 1):
-        cells = line.replace(" ", "").replace("\t", "")
+        cells = line.split(COMMENT, 1)[0].replace(" ", "").replace("\t", "")
         if not cells:
             continue
         bad = sorted(set(cells) - set(LIT_CHARS + DARK_CHARS))
         if bad:
             raise InvalidBoardError(
                 f"line {lineno}: unexpected character(s) {''.join(bad)!r}; "
-                f"use {LIT_CHARS!r} for lit and {DARK_CHARS!r} for dark cells"
+                f"use {LIT_CHARS!r} for lit and {DARK_CHARS!r} for dark cells, {COMMENT!r} to start a comment"
             )
         rows.append([c in LIT_CHARS for c in cells])
     if not rows:
@@ -124,10 +135,15 @@ def parse_board(text: str) -> np.ndarray:
 def format_board(board: npt.ArrayLike, lit: str = "1", dark: str = "0") -> str:
     """Write a board one row per line (the inverse of :func:`parse_board`).
 
+    ``lit`` and ``dark`` are single characters that :func:`parse_board` reads
+    back: one of :data:`LIT_CHARS` and one of :data:`DARK_CHARS`.
+
     Example:
         >>> print(format_board([[1, 0], [0, 1]], lit="#", dark="."))
         #.
         .#
     """
+    lit = cell_symbol(lit, "lit", LIT_CHARS)
+    dark = cell_symbol(dark, "dark", DARK_CHARS)
     cells = board_array(board)
     return "\n".join("".join(lit if c else dark for c in row) for row in cells)

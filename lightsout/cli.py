@@ -1,15 +1,28 @@
-"""Command line: ``lightsout first-row N [M]``, ``lightsout nullity N [M]``, ``lightsout solve FILE``."""
+"""Command line: ``lightsout first-row N [M]``, ``lightsout nullity N [M]``, ``lightsout solve FILE``.
+
+Exit status: 0 success, 1 the board is unsolvable, 2 bad input or usage (or a
+setting this machine cannot honour, or standard output closed), 130
+interrupted (Ctrl-C), 141 standard output closed by the reader (a broken pipe,
+as ``| head`` does: nothing is printed, the shell convention of 128 + SIGPIPE).
+Every failure is one line on standard error, starting ``lightsout:``.
+
+Results go to standard output; the summary of ``solve`` goes to standard error
+as a comment line (``! ...``), so either stream can be fed back to ``solve``.
+"""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Optional, Sequence
 
 import numpy as np
 
 from lightsout import _errors
-from lightsout.board import format_board, parse_board
+from lightsout.board import COMMENT, format_board, parse_board
 from lightsout.solve import METHODS, UnsolvableError, first_row, nullity, solve
+
+EXIT_OK, EXIT_UNSOLVABLE, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 1, 2, 130, 141
 
 
 def _positive_int(text: str) -> int:
@@ -43,13 +56,68 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--method", choices=METHODS, default="auto")
 
     p = sub.add_parser("solve", help="solve a board read from a text file ('-' for standard input)")
-    p.add_argument("file", help="one row per line: 1 # * x o lit, 0 . - _ dark")
+    p.add_argument("file", help=f"UTF-8 text, one row per line: 1 # * x o lit, 0 . - _ dark, {COMMENT} comment")
     p.add_argument("--method", choices=METHODS, default="auto")
     return parser
 
 
+def _read_board_text(name: str) -> str:
+    """The text of board file ``name`` ('-': standard input), decoded as UTF-8 (a BOM allowed)."""
+    if name == "-":
+        if sys.stdin is None:
+            raise OSError("standard input is closed")
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        name = "standard input"
+    else:
+        with open(name, "rb") as handle:
+            data = handle.read()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise _errors.InvalidBoardError(
+            f"{name} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start}); "
+            "a board file is plain text, one row per line") from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    out = sys.stdout
+    if out is None:
+        raise OSError("standard output is closed")
+    if args.command == "first-row":
+        row = first_row(args.n, args.m, method=args.method)
+        out.write("".join("1" if bit else "0" for bit in row) + "\n")
+    elif args.command == "nullity":
+        out.write(f"{nullity(args.n, args.m, method=args.method)}\n")
+    else:
+        solution = solve(parse_board(_read_board_text(args.file)), method=args.method)
+        out.write(format_board(solution.presses) + "\n")
+        if sys.stderr is not None:
+            print(f"{COMMENT} {int(np.count_nonzero(solution.presses))} presses; nullity {solution.nullity}, "
+                  f"{solution.count} solutions", file=sys.stderr)
+    out.flush()  # a closed pipe shows here, inside the handler, not at exit
+    return EXIT_OK
+
+
+def _fail(message: str) -> None:
+    if sys.stderr is not None:
+        try:
+            print(f"lightsout: {message}", file=sys.stderr)
+        except OSError:
+            pass
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):  # no real file descriptor (e.g. captured in tests)
+        pass
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 1 unsolvable, 2 bad input).
+    """Run the command line; returns the exit status (see the module docstring).
 
     Example:
         >>> main(["first-row", "3"])
@@ -58,21 +126,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "first-row":
-            row = first_row(args.n, args.m, method=args.method)
-            sys.stdout.write("".join("1" if bit else "0" for bit in row) + "\n")
-        elif args.command == "nullity":
-            print(nullity(args.n, args.m, method=args.method))
-        else:
-            text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-            solution = solve(parse_board(text), method=args.method)
-            print(format_board(solution.presses))
-            print(f"# {int(np.count_nonzero(solution.presses))} presses; nullity {solution.nullity}, "
-                  f"{solution.count} solutions", file=sys.stderr)
+        return _run(args)
     except UnsolvableError as exc:
-        print(f"lightsout: {exc}", file=sys.stderr)
-        return 1
+        _fail(str(exc))
+        return EXIT_UNSOLVABLE
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:
+        _fail("interrupted")
+        return EXIT_INTERRUPTED
     except (_errors.LightsOutError, OSError) as exc:
-        print(f"lightsout: {exc}", file=sys.stderr)
-        return 2
-    return 0
+        _fail(str(exc) if not isinstance(exc, OSError) or not exc.filename else
+              f"{exc.filename}: {exc.strerror or exc}")
+        return EXIT_USAGE

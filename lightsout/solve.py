@@ -2,7 +2,7 @@
 
 Two routes compute the same answers (and the tests hold them to it):
 
-* ``method="poly"``: the polynomial route (design note sections 2-4),
+* ``method="poly"``: the polynomial route (docs/algebra.md sections 2-4),
   O((R + C) C / 64) word operations and O(C) words of memory.  ``"auto"`` picks it.
 * ``method="dense"``: the A/B two-row iteration to a C x (C+1) system, then
   Gauss-Jordan elimination; O(R C^2 / 64 + C^3 / 64), a C x C bit matrix.
@@ -15,7 +15,7 @@ solution is determined by its first row, so this picks exactly one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
 import numpy.typing as npt
@@ -23,23 +23,25 @@ import numpy.typing as npt
 from lightsout import board as _board
 from lightsout._denseroute import solve_grid_dense
 from lightsout._dispatch import kernel_module
-from lightsout._errors import LightsOutError
-from lightsout._packing import pack_row, pack_rows, unpack_rows
-from lightsout._polyroute import PolySolution, solve_grid_poly
+from lightsout._errors import BoardTooLargeError, LightsOutError
+from lightsout._gridresult import GridResult
+from lightsout._orientation import first_column_of_chase, transpose_packed
+from lightsout._packing import pack_row, pack_rows, unpack_rows, words_for_bits
 from lightsout._polyroute import nullity_poly as _nullity_poly
 from lightsout._polyroute import nullity_table as _nullity_table
+from lightsout._polyroute import solve_grid_poly
+from lightsout._types import Progress
 from lightsout._validate import (
-    board_array, board_size, dense_memory, grid_shape, method_name, poly_memory, thread_count,
+    board_array, board_size, dense_limits, grid_shape, method_name, poly_memory, progress_callback, thread_count,
 )
 
 __all__ = ["first_row", "nullity", "nullity_table", "solve", "is_solvable", "Solution", "UnsolvableError",
            "METHODS"]
 
 METHODS = ("auto", "poly", "dense")
-#: Largest board (cells) for which an error builds the full obstructing quiet pattern.
+#: Most cells an error or :meth:`Solution.quiet_patterns` materialises as quiet
+#: patterns (bool, one byte a cell): 10**8, 100 MB.
 MAX_PATTERN_CELLS = 10**8
-
-Progress = Optional[Callable[[str, int, int], None]]
 
 
 class UnsolvableError(LightsOutError, ValueError):
@@ -51,19 +53,24 @@ class UnsolvableError(LightsOutError, ValueError):
             board's shape; it proves the board unsolvable, since every
             solvable board meets every quiet pattern an even number of times.
             None for boards over ``MAX_PATTERN_CELLS`` cells.
-        quiet_first_row: the first row of that quiet pattern.
+        quiet_first_row: the first row of that quiet pattern (chasing it down
+            the dark board rebuilds the pattern).
         nullity: dimension of the board's quiet-pattern space.
+
+    The error pickles and copies with its attributes (every argument but the
+    message is a keyword with a default, as ``BaseException.__reduce__`` needs).
     """
 
-    def __init__(self, message: str, quiet_pattern: Optional[np.ndarray],
-                 quiet_first_row: Optional[np.ndarray], nullity: int) -> None:
+    def __init__(self, message: str = "the board cannot be turned dark",
+                 quiet_pattern: Optional[np.ndarray] = None,
+                 quiet_first_row: Optional[np.ndarray] = None, nullity: int = 0) -> None:
         super().__init__(message)
         self.quiet_pattern = quiet_pattern
         self.quiet_first_row = quiet_first_row
         self.nullity = nullity
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Solution:
     """A way to turn a board dark, with what is known about all the others.
 
@@ -74,11 +81,15 @@ class Solution:
             ``count = 2**nullity`` solutions, ``presses`` plus any sum of
             quiet patterns.
         method: the route that found it ("poly" or "dense").
+        quiet_first_rows: (nullity, C) bool, first rows of a basis of the
+            quiet patterns (see :meth:`quiet_patterns`).
 
     Example:
         >>> s = solve([[1, 1, 0], [1, 0, 0], [0, 0, 0]])
         >>> s.presses.astype(int).tolist(), s.count, s.verify()
         ([[1, 0, 0], [0, 0, 0], [0, 0, 0]], 1, True)
+        >>> s
+        Solution(shape=(3, 3), presses=1, nullity=0, method='poly')
     """
 
     board: np.ndarray
@@ -87,10 +98,18 @@ class Solution:
     method: str
     quiet_first_rows: np.ndarray = field(repr=False)
 
+    def __repr__(self) -> str:
+        rows, cols = self.board.shape
+        return (f"Solution(shape=({rows}, {cols}), presses={int(np.count_nonzero(self.presses))}, "
+                f"nullity={self.nullity}, method={self.method!r})")
+
+    __str__ = __repr__
+
     @property
     def first_row(self) -> np.ndarray:
         """Presses of the top row (bool, length C); chasing the lights down from it gives ``presses``."""
-        return self.presses[0].copy()
+        row: np.ndarray = self.presses[0].copy()
+        return row
 
     @property
     def count(self) -> int:
@@ -100,10 +119,20 @@ class Solution:
     def quiet_patterns(self) -> np.ndarray:
         """A basis of the quiet patterns: (nullity, R, C) bool; each changes no light.
 
+        Refuses (BoardTooLargeError) to build more than ``MAX_PATTERN_CELLS``
+        cells; ``quiet_first_rows`` holds the same basis in O(nullity * C).
+
         Example:
             >>> solve(np.ones((4, 4), dtype=bool)).quiet_patterns().shape
             (4, 4, 4)
         """
+        nrows, ncols = self.board.shape
+        cells = len(self.quiet_first_rows) * nrows * ncols
+        if cells > MAX_PATTERN_CELLS:
+            raise BoardTooLargeError(
+                f"{len(self.quiet_first_rows)} quiet patterns of {nrows} x {ncols} cells are {cells:.3g} cells, "
+                f"over the limit of {MAX_PATTERN_CELLS:.3g}; chase single rows of .quiet_first_rows "
+                f"down the dark board (lightsout.chase) instead")
         return _quiet_patterns(self.board.shape, self.quiet_first_rows)
 
     def verify(self) -> bool:
@@ -116,12 +145,17 @@ def _route(method: str) -> str:
 
 
 def _run(method: str, nrows: int, ncols: int, board_words: Optional[np.ndarray], *,
-         threads: Optional[int], progress: Progress) -> PolySolution:
+         threads: Optional[int], progress: Progress, kernel: bool) -> GridResult:
+    """Run a route; ``kernel``: the caller needs the quiet-pattern basis of a solvable board.
+
+    The polynomial route always returns the basis lazily (``kernel_words``), so
+    only the dense route is asked to build it.
+    """
     if method == "dense":
-        dense_memory(min(nrows, ncols))
-        return solve_grid_dense(nrows, ncols, board_words, kernel=True, threads=threads, progress=progress)
+        dense_limits(nrows, ncols, board_words is not None)
+        return solve_grid_dense(nrows, ncols, board_words, kernel=kernel, threads=threads, progress=progress)
     poly_memory(max(nrows, ncols))
-    return solve_grid_poly(nrows, ncols, board_words, kernel=True, progress=progress)
+    return solve_grid_poly(nrows, ncols, board_words, progress=progress)
 
 
 def _canonical_first_row(first: np.ndarray, quiet_first_rows: np.ndarray) -> np.ndarray:
@@ -138,47 +172,102 @@ def _canonical_first_row(first: np.ndarray, quiet_first_rows: np.ndarray) -> np.
     return out
 
 
+def _quiet_pattern(nrows: int, ncols: int, first: np.ndarray) -> np.ndarray:
+    """The quiet pattern (bool, nrows x ncols) whose first row is ``first``: one chase of the dark board."""
+    _, presses, _ = kernel_module("_kernels").chase(None, nrows, ncols, pack_row(first), all_lit=False,
+                                                    presses=True)
+    assert presses is not None
+    return unpack_rows(presses, ncols)
+
+
 def _quiet_patterns(shape: tuple[int, int], quiet_first_rows: np.ndarray) -> np.ndarray:
     nrows, ncols = shape
-    dark = np.zeros((nrows, (ncols + 63) // 64), dtype=np.uint64)
-    chase = kernel_module("_kernels").chase
     out = np.zeros((len(quiet_first_rows), nrows, ncols), dtype=bool)
     for i, row in enumerate(quiet_first_rows):
-        _, presses, _ = chase(dark, nrows, ncols, pack_row(row), presses=True)
-        out[i] = unpack_rows(presses, ncols)
+        out[i] = _quiet_pattern(nrows, ncols, row)
     return out
 
 
-def _unsolvable(result: PolySolution, lights: Optional[np.ndarray]) -> UnsolvableError:
-    """An UnsolvableError carrying a quiet pattern that meets the lit cells an odd number of times."""
+def _overlap_functional(board_words: Optional[np.ndarray], rows: int, cols: int) -> np.ndarray:
+    """The packed row w with |P_q & board| = <q, w> (mod 2) for the quiet pattern P_q of every first row q.
+
+    The chase of the dark board from q presses row k with M_k q, where M_1 = I,
+    M_2 = T and M_{k+1} = T M_k + M_{k-1} (T symmetric).  So the overlap parity
+    is <q, w> with w = sum_k M_k b_k, and Clenshaw's backward recurrence
+    y_k = b_k + T y_{k+1} + y_{k+2}, w = y_1, is the chase of the board read
+    bottom row first, from first row 0: w is that chase's residue.  One chase,
+    and no pattern, for any number of first rows.
+    """
+    flipped = None if board_words is None else np.ascontiguousarray(board_words[::-1])
+    zero = np.zeros(words_for_bits(cols), dtype=np.uint64)
+    w, _, _ = kernel_module("_kernels").chase(flipped, rows, cols, zero)
+    return w
+
+
+def _count_bits(words: np.ndarray) -> int:
+    """Number of set bits in a packed array."""
+    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+        return int(np.bitwise_count(words).sum())
+    return int(np.count_nonzero(np.unpackbits(np.ascontiguousarray(words).view(np.uint8))))
+
+
+def _odd_parity(words: np.ndarray) -> bool:
+    folded = int(np.bitwise_xor.reduce(words, initial=np.uint64(0)))
+    return bin(folded).count("1") % 2 == 1
+
+
+def _unsolvable(result: GridResult, board_words: Optional[np.ndarray],
+                lights: Optional[np.ndarray]) -> UnsolvableError:
+    """An UnsolvableError carrying a quiet pattern that meets the lit cells an odd number of times.
+
+    Works from first-row data: one chase gives the overlap functional w (see
+    :func:`_overlap_functional`), the basis first rows are tried in packed
+    form until one has odd <q, w> (usually the first or second), and only that
+    one pattern is built.
+    """
     nrows, ncols = result.nrows, result.ncols
+    rows, cols = result.working_shape
     size = f"{nrows} x {ncols}"
     what = "the all-lit" if lights is None else "this"
+    work = board_words
+    if result.transposed and board_words is not None:
+        work = transpose_packed(board_words, nrows, ncols)
+    w = _overlap_functional(work, rows, cols)
+    q = next((v for v in result.iter_kernel_words() if _odd_parity(v & w)), None)
+    if q is None:
+        raise LightsOutError("internal error: unsolvable board but every quiet pattern meets it evenly")
     if nrows * ncols > MAX_PATTERN_CELLS:
+        if result.transposed:
+            first = first_column_of_chase(None, rows, cols, q, all_lit=False)
+        else:
+            first = unpack_rows(q[None, :], cols)[0]
         return UnsolvableError(
-            f"{what} {size} board cannot be turned dark (nullity {result.nullity}); the board is too large "
-            f"to build the obstructing quiet pattern", None, None, result.nullity)
-    quiet_first_rows = result.quiet_first_rows()
-    patterns = _quiet_patterns((nrows, ncols), quiet_first_rows)
-    board = np.ones((nrows, ncols), dtype=bool) if lights is None else lights
-    for first, pattern in zip(quiet_first_rows, patterns):
-        hits = int(np.count_nonzero(pattern & board))
-        if hits % 2:
-            return UnsolvableError(
-                f"{what} {size} board cannot be turned dark: the quiet pattern in .quiet_pattern "
-                f"(pressing it changes no light) covers {hits} lit cells, an odd number, and every "
-                f"solvable board meets every quiet pattern an even number of times",
-                pattern, first, result.nullity)
-    raise LightsOutError("internal error: unsolvable board but every quiet pattern meets it evenly")
+            f"{what} {size} board cannot be turned dark (nullity {result.nullity}): the quiet pattern "
+            f"whose first row is .quiet_first_row (pressing it changes no light) covers an odd number "
+            f"of lit cells; the board is too large to build that pattern",
+            None, first, result.nullity)
+    _, presses, _ = kernel_module("_kernels").chase(None, rows, cols, q, all_lit=False, presses=True)
+    assert presses is not None
+    pattern = unpack_rows(presses, cols)
+    if result.transposed:
+        pattern = np.ascontiguousarray(pattern.T)
+    hits = _count_bits(presses if work is None else presses & work)
+    return UnsolvableError(
+        f"{what} {size} board cannot be turned dark: the quiet pattern in .quiet_pattern "
+        f"(pressing it changes no light) covers {hits} lit cells, an odd number, and every "
+        f"solvable board meets every quiet pattern an even number of times",
+        pattern, pattern[0].copy(), result.nullity)
 
 
 def first_row(n: int, m: Optional[int] = None, *, method: str = "auto", threads: Optional[int] = None,
               progress: Progress = None) -> np.ndarray:
     """The presses of the top row that, chased down, clear the all-lit board of n rows and m columns.
 
-    Every all-lit square board is solvable (Sutner, 1989).  When the board has
-    several solutions (nullity > 0) the canonical one is returned: the
-    lexicographically smallest first row, column 0 first.
+    Every all-lit board, square or not, is solvable (Sutner, 1989: on any
+    graph, pressing can turn the all-lit state dark, since the all-ones vector
+    lies in the image of A + I; docs/algebra.md section 6), so this returns a
+    row for every size it accepts.  When the board has several solutions (nullity > 0) the canonical
+    one is returned: the lexicographically smallest first row, column 0 first.
 
     Args:
         n: rows (positive int).
@@ -191,9 +280,10 @@ def first_row(n: int, m: Optional[int] = None, *, method: str = "auto", threads:
         Bool array of length m.
 
     Raises:
-        InvalidTypeError / InvalidBoardError: sizes that are not positive ints, unknown method.
-        BoardTooLargeError: the route would need more memory than allowed.
-        UnsolvableError: the all-lit n x m board (n != m) cannot be turned dark.
+        InvalidTypeError / InvalidBoardError: sizes that are not positive ints,
+            unknown method, a progress that is not callable.
+        BoardTooLargeError: the route would need more memory or time than allowed
+            (the dense route refuses long before the polynomial one).
 
     Examples:
         >>> first_row(3).astype(int).tolist()
@@ -205,18 +295,20 @@ def first_row(n: int, m: Optional[int] = None, *, method: str = "auto", threads:
     nrows, ncols = grid_shape(n, m)
     method = _route(method_name(method, METHODS))
     threads = thread_count(threads)
-    result = _run(method, nrows, ncols, None, threads=threads, progress=progress)
-    if not result.solvable:
-        raise _unsolvable(result, None)
-    assert result.first_row is not None
+    progress_callback(progress)
+    result = _run(method, nrows, ncols, None, threads=threads, progress=progress, kernel=True)
+    if not result.solvable or result.first_row is None:  # Sutner: cannot happen
+        raise LightsOutError(f"internal error: the {method} route found the all-lit {nrows} x {ncols} "
+                             "board unsolvable, contradicting Sutner's theorem")
     return _canonical_first_row(result.first_row, result.quiet_first_rows())
 
 
-def nullity(n: int, m: Optional[int] = None, *, method: str = "auto") -> int:
+def nullity(n: int, m: Optional[int] = None, *, method: str = "auto", threads: Optional[int] = None) -> int:
     """Dimension of the quiet-pattern space of the n x m board (``m=None``: square).
 
     A board with nullity k has 2**k solutions when it is solvable, and exactly
-    one of every 2**k start states is solvable.
+    one of every 2**k start states is solvable.  ``threads`` is used by the
+    dense route (the polynomial route runs on one thread).
 
     Examples:
         >>> nullity(5), nullity(4), nullity(5, method="dense")
@@ -224,9 +316,10 @@ def nullity(n: int, m: Optional[int] = None, *, method: str = "auto") -> int:
     """
     nrows, ncols = grid_shape(n, m)
     method = _route(method_name(method, METHODS))
+    threads = thread_count(threads)
     if method == "dense":
-        dense_memory(min(nrows, ncols))
-        return solve_grid_dense(nrows, ncols).nullity
+        dense_limits(nrows, ncols)
+        return solve_grid_dense(nrows, ncols, threads=threads).nullity
     poly_memory(max(nrows, ncols))
     return _nullity_poly(nrows, ncols)
 
@@ -239,6 +332,7 @@ def nullity_table(nmax: int, *, progress: Progress = None) -> np.ndarray:
         [0, 0, 0, 4, 2, 0, 0, 0, 8, 0, 6, 0, 0, 4, 0, 8, 2, 0, 16, 0]
     """
     nmax = board_size(nmax, "nmax")
+    progress_callback(progress)
     poly_memory(nmax)
     return _nullity_table(nmax, progress)
 
@@ -258,7 +352,8 @@ def solve(board: npt.ArrayLike, *, method: str = "auto", threads: Optional[int] 
 
     Raises:
         UnsolvableError: no presses clear the board; carries a quiet pattern
-            that meets the lit cells an odd number of times.
+            that meets the lit cells an odd number of times (found from
+            first-row data: costs one more chase, builds one pattern).
         InvalidBoardError / InvalidTypeError: not a 2-D 0/1 board, unknown method.
 
     Examples:
@@ -273,22 +368,25 @@ def solve(board: npt.ArrayLike, *, method: str = "auto", threads: Optional[int] 
     lights = board_array(board)
     method = _route(method_name(method, METHODS))
     threads = thread_count(threads)
+    progress_callback(progress)
     nrows, ncols = lights.shape
     words = pack_rows(lights)
-    result = _run(method, nrows, ncols, words, threads=threads, progress=progress)
+    result = _run(method, nrows, ncols, words, threads=threads, progress=progress, kernel=True)
     if not result.solvable:
-        raise _unsolvable(result, lights)
+        raise _unsolvable(result, words, lights)
     assert result.first_row is not None
     quiet_first_rows = result.quiet_first_rows()
     first = _canonical_first_row(result.first_row, quiet_first_rows)
     residue, presses, _ = kernel_module("_kernels").chase(words, nrows, ncols, pack_row(first), presses=True)
-    if residue.any():
+    if residue.any() or presses is None:
         raise LightsOutError(f"internal error: the {method} route's answer does not clear the board")
     return Solution(lights.copy(), unpack_rows(presses, ncols), result.nullity, method, quiet_first_rows)
 
 
-def is_solvable(board: npt.ArrayLike, *, method: str = "auto") -> bool:
+def is_solvable(board: npt.ArrayLike, *, method: str = "auto", threads: Optional[int] = None) -> bool:
     """Whether some set of presses turns every light of ``board`` off.
+
+    ``threads`` is used by the dense route, as in :func:`solve`.
 
     Examples:
         >>> is_solvable([[1, 1], [1, 1]]), is_solvable([[1, 0, 0, 0]] * 4)
@@ -296,5 +394,6 @@ def is_solvable(board: npt.ArrayLike, *, method: str = "auto") -> bool:
     """
     lights = board_array(board)
     method = _route(method_name(method, METHODS))
+    threads = thread_count(threads)
     nrows, ncols = lights.shape
-    return _run(method, nrows, ncols, pack_rows(lights), threads=None, progress=None).solvable
+    return _run(method, nrows, ncols, pack_rows(lights), threads=threads, progress=None, kernel=False).solvable

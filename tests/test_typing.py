@@ -1,0 +1,42 @@
+"""Static typing: mypy --strict is clean on the package, and kernel calls are type-checked.
+
+``kernel_module`` is overloaded on the module name (``Literal["_kernels"]`` etc.)
+and returns a Protocol that mirrors the module's ``.pyi`` stub, so a wrong kernel
+call is a type error, not an ``Any``.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mypy")
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _mypy(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--config-file",
+                           str(REPO / "pyproject.toml"), *args], cwd=cwd, capture_output=True, text=True)
+
+
+def test_package_is_clean_under_mypy_strict():
+    done = _mypy(str(REPO / "lightsout"), cwd=REPO)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_wrong_kernel_calls_are_type_errors(tmp_path):
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(
+        "import numpy as np\n"
+        "from lightsout._dispatch import kernel_module\n"
+        "residue, presses = kernel_module('_kernels').chase(None, 3, 3, np.zeros(1, np.uint64))\n"
+        "kernel_module('_gf2poly').poly_degree('x')\n"
+        "kernel_module('_gf2elim').rref_inplace(np.zeros((1, 1), np.uint64), 1, method='gauss')\n"
+    )
+    done = _mypy("--strict", str(snippet), cwd=REPO)
+    errors = [line for line in done.stdout.splitlines() if line.startswith(str(snippet))]
+    assert any(":3:" in line and "unpack" in line for line in errors), done.stdout
+    assert any(":4:" in line and "poly_degree" in line for line in errors), done.stdout
+    assert any(":5:" in line and "rref_inplace" in line for line in errors), done.stdout
