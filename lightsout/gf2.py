@@ -27,7 +27,6 @@ Example:
 """
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any, Optional
 
 import numpy as np
@@ -36,7 +35,7 @@ import numpy.typing as npt
 from lightsout._bitmatrix import (
     check_bytes, check_elimination, pack_zero_one, unpack_words, words_for_bits, zero_one,
 )
-from lightsout._dispatch import kernel_module
+from lightsout._dispatch import Gf2ElimModule, kernel_module
 from lightsout._errors import InvalidBoardError, InvalidTypeError, LightsOutError
 from lightsout._validate import board_array
 
@@ -67,7 +66,7 @@ class NoSolutionError(LightsOutError, ValueError):
         return (type(self), (str(self), self.rank, self.augmented_rank), self.__dict__)
 
 
-def _kernel() -> ModuleType:
+def _kernel() -> Gf2ElimModule:
     return kernel_module("_gf2elim")
 
 
