@@ -30,7 +30,8 @@ except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by t
         raise ImportError(_message) from None
     raise ImportError(_message) from _exc
 
-from lightsout import gf2
+from lightsout import gf2, packed
+from lightsout._include import get_include
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError, SettingError
 from lightsout.board import all_lit, chase, format_board, parse_board, press
 from lightsout.solve import (
@@ -44,5 +45,5 @@ __all__ = [
     "press", "chase", "all_lit", "parse_board", "format_board",
     "UnsolvableError", "LightsOutError", "InvalidBoardError", "InvalidTypeError", "BoardTooLargeError",
     "SettingError",
-    "METHODS", "gf2", "__version__",
+    "METHODS", "gf2", "packed", "get_include", "__version__",
 ]

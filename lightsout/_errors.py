@@ -3,6 +3,14 @@
 Every class here (and :class:`lightsout.UnsolvableError`) survives ``pickle``
 and ``copy.copy`` with its attributes, so errors cross process boundaries
 (``ProcessPoolExecutor``, ``multiprocessing``) as themselves.
+
+Example:
+    >>> import pickle, lightsout
+    >>> try:
+    ...     lightsout.first_row(0)
+    ... except lightsout.InvalidBoardError as exc:
+    ...     print(type(pickle.loads(pickle.dumps(exc))).__name__, isinstance(exc, ValueError))
+    InvalidBoardError True
 """
 from __future__ import annotations
 
