@@ -7,6 +7,11 @@ Usage:
 Each figure is the best of a few runs (one for the big ones).  "extra memory"
 is the peak resident set size of the process minus its size right after
 ``import lightsout``.
+
+The children run isolated (``python -I``) from a temporary directory, so they
+measure the installed package wherever this script is started from (the
+repository root included), never the source folder.  A child that fails stops
+the table with its command and its own error output.
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ import argparse
 import json
 import subprocess
 import sys
+import tempfile
 
 PROBE = r"""
 import json, resource, time, sys
@@ -56,10 +62,20 @@ CASES = [
 ]
 
 
+class ChildFailed(Exception):
+    """A measuring child exited with an error; the message carries its stderr."""
+
+
 def measure(setup: str, stmt: str, repeat: int) -> dict:
-    out = subprocess.run([sys.executable, "-c", PROBE, setup, stmt, str(repeat)],
-                         capture_output=True, text=True, check=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    """Run one case in a fresh isolated interpreter outside the checkout; its JSON result."""
+    command = [sys.executable, "-I", "-c", PROBE, setup, stmt, str(repeat)]
+    with tempfile.TemporaryDirectory(prefix="lightsout-headline-") as cwd:
+        child = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+    lines = child.stdout.strip().splitlines()
+    if child.returncode != 0 or not lines:
+        raise ChildFailed(f"measuring `{stmt}` failed (exit {child.returncode}) in {sys.executable} -I:\n"
+                          + (child.stderr.strip() or "(no error output)"))
+    return dict(json.loads(lines[-1]))
 
 
 def main() -> int:
@@ -72,7 +88,11 @@ def main() -> int:
     for label, setup, stmt, repeat, big in CASES:
         if big and not args.big:
             continue
-        result = measure(setup, stmt, repeat)
+        try:
+            result = measure(setup, stmt, repeat)
+        except ChildFailed as exc:
+            print(f"headline: {exc}", file=sys.stderr)
+            return 1
         level = result["level"]
         seconds = result["seconds"]
         shown = f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
