@@ -33,9 +33,9 @@ Injecting a slowdown (for showing that the gate works; never set in CI)::
     LIGHTSOUT_BENCH_SLOWDOWN_MODE=sleep                            # sleep instead of spinning
 
 This wraps the named attributes of ``lightsout`` and ``lightsout.gf2`` from
-outside the package: each call is timed and then followed by (factor - 1) times
-its own active time of busy work (or of sleep), so the call costs ``factor``
-times as much whatever the machine is doing.
+outside the package: each call is timed on the thread's CPU clock and followed by
+(factor - 1) times that much busy work (or, with ``sleep``, that much wall time
+asleep), so the call costs ``factor`` times as much whatever the machine is doing.
 """
 from __future__ import annotations
 
@@ -44,6 +44,7 @@ import functools
 import math
 import os
 import resource
+import threading
 import time
 from typing import Any, Callable, Optional
 
@@ -74,17 +75,23 @@ KEPT_MEMORY = _keep_freed_memory()
 
 
 def _run_delay_reader() -> Callable[[], float]:
-    """A function returning this thread's total wait for a CPU in seconds (0 where unknown)."""
-    try:
-        with open(_SCHEDSTAT, "rb") as f:
-            int(f.read().split()[1])
-    except (OSError, IndexError, ValueError):
-        return lambda: 0.0
+    """A function returning the calling thread's total wait for a CPU in seconds (0 where unknown).
+
+    Each thread keeps its own descriptor of /proc/thread-self/schedstat, read with pread:
+    a few microseconds a read, without the open and close."""
+    descriptors: dict[int, int] = {}
 
     def run_delay() -> float:
-        with open(_SCHEDSTAT, "rb") as f:
-            return int(f.read().split()[1]) * 1e-9
+        thread = threading.get_ident()
+        fd = descriptors.get(thread)
+        if fd is None:
+            fd = descriptors[thread] = os.open(_SCHEDSTAT, os.O_RDONLY)
+        return int(os.pread(fd, 128, 0).split()[1]) * 1e-9
 
+    try:
+        run_delay()
+    except (OSError, IndexError, ValueError):
+        return lambda: 0.0
     return run_delay
 
 
@@ -197,20 +204,29 @@ def gate(benchmark: Any) -> Gate:
 # --- slowdown injection (demonstration only) ---------------------------------------------
 
 def _slowed(fn: Callable[..., Any], factor: float, mode: str) -> Callable[..., Any]:
+    """``fn`` made ``factor`` times as slow: after each call, (factor - 1) times the call's own
+    time of busy work on this thread's CPU clock ("spin"), or of sleep ("sleep")."""
+    if mode == "sleep":
+        @functools.wraps(fn)
+        def sleeper(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            result = fn(*args, **kwargs)
+            time.sleep((factor - 1.0) * (time.perf_counter() - start))
+            return result
+
+        return sleeper
+
     @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        start = active_clock()
+    def spinner(*args: Any, **kwargs: Any) -> Any:
+        start = time.thread_time()
         result = fn(*args, **kwargs)
-        extra = (factor - 1.0) * (active_clock() - start)
-        if mode == "sleep":
-            time.sleep(extra)
-        else:
-            until = active_clock() + extra
-            while active_clock() < until:
-                pass
+        now = time.thread_time()
+        until = now + (factor - 1.0) * (now - start)
+        while time.thread_time() < until:
+            pass
         return result
 
-    return wrapper
+    return spinner
 
 
 def _inject_slowdown(spec: str, mode: str) -> list[str]:
