@@ -6,19 +6,23 @@ The ``gate`` fixture times one public entry point the way the regression gate
     def test_first_row_poly_10000(gate):
         gate(lightsout.first_row, 10_000, method="poly")
 
-Every round runs, in this order and in this process: the optional ``setup``
-(untimed; returns ``(args, kwargs)``), the calibration workload, then the entry
-point.  One more calibration follows the last round, so every round sits
-between two calibrations.  Both are timed in *active* seconds: wall-clock time
-minus the time this thread spent runnable but waiting for a CPU (``run_delay``
-in ``/proc/thread-self/schedstat``).  Being preempted by another process on a
-busy machine therefore costs nothing, while sleeping, blocking or doing more
-work still counts.  Where schedstat is missing the figures are plain wall time.
+In this process: a calibration workload (a fixed numpy job that never touches
+lightsout) runs 7 times, two warm-up calls pick the number of rounds, the rounds
+run (each after the optional untimed ``setup``, which returns ``(args, kwargs)``),
+and the calibration runs 7 times more.  Everything is timed in *active* seconds:
+wall-clock time minus the time this thread spent runnable but waiting for a CPU
+(``run_delay`` in ``/proc/thread-self/schedstat``).  Being preempted by another
+process on a busy machine therefore costs nothing, while sleeping, blocking or
+doing more work still counts.  Where schedstat is missing the figures are plain
+wall time.  glibc is asked to keep freed memory in the process (``mallopt``;
+``LIGHTSOUT_BENCH_MALLOC=os`` turns that off), so repeated calls reuse mapped
+pages instead of paying page faults whose cost depends on the neighbours.
 
-A warm-up call picks the number of rounds so that the timed calls add up to
-about ``LIGHTSOUT_BENCH_BUDGET`` seconds (default 2.0), between 15 and 1000
-rounds.  The raw per-round figures go to ``extra_info["gate"]`` in the
-pytest-benchmark JSON; bench/gate.py turns them into one normalised figure.
+The rounds add up to about ``LIGHTSOUT_BENCH_BUDGET`` seconds (default 2.0),
+between 15 and 1000 rounds.  The raw figures (every round, the calibrations,
+page faults, load average) go to ``extra_info["gate"]`` in the pytest-benchmark
+JSON; bench/gate.py turns them into one figure per benchmark.  Why each choice:
+bench/GATE.md.
 
 Entry points are always called through the public namespace at run time
 (``lightsout.first_row``, ``lightsout.gf2.rank``), and the dense route with

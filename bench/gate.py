@@ -1,9 +1,11 @@
 """Benchmark regression gate: compare a pytest-benchmark JSON run with the committed baseline.
 
 Usage:
-    python -m pytest bench -m "not slow" --benchmark-only --benchmark-json=bench-run.json
-    python bench/gate.py bench-run.json                 # check (exit 1 on a regression)
-    python bench/gate.py run1.json ... run5.json --update   # refresh bench/baseline.json
+    for i in 1 2; do
+        python -m pytest bench -m "not slow" --benchmark-only --benchmark-json=bench-run$i.json
+    done
+    python bench/gate.py bench-run1.json bench-run2.json       # check (exit 1 on a regression)
+    python bench/gate.py run1.json ... run5.json --update      # refresh bench/baseline.json
 
 What is compared (the measurements behind each choice are in bench/GATE.md):
 
@@ -13,6 +15,10 @@ What is compared (the measurements behind each choice are in bench/GATE.md):
   hundred rounds drops the rounds that lost their caches to a neighbour.  Benchmarks
   written with the plain ``benchmark`` fixture fall back to pytest-benchmark's minimum
   wall time and are marked "(wall)".
+* A check takes one or more runs, each a separate pytest process, and keeps each
+  benchmark's best figure among them: now and then the machine has a slow phase of a
+  few seconds (the calibration around the benchmark slows down just as much), and a
+  second process rarely meets one on the same benchmark.  CI gives it two runs.
 * The baseline keeps the **median** of the runs given to ``--update`` (a typical run,
   not the slowest one: a slow baseline hides real regressions).
 * A benchmark **fails** when its figure is more than ``--factor`` (default 1.3) times
@@ -86,6 +92,20 @@ def compare(figures: dict[str, float], kinds: dict[str, str], baseline: dict[str
     return lines
 
 
+def best_of(runs: list[tuple[dict[str, float], dict[str, str], float | None]]
+            ) -> tuple[dict[str, float], dict[str, str], float | None]:
+    """Each benchmark's lowest figure over the runs (separate processes); the median calibration."""
+    figures: dict[str, float] = {}
+    kinds: dict[str, str] = {}
+    for run_figures, run_kinds, _ in runs:
+        for name, seconds in run_figures.items():
+            if name not in figures or seconds < figures[name]:
+                figures[name] = seconds
+            kinds[name] = run_kinds[name]
+    calibrations = [cal for _, _, cal in runs if cal is not None]
+    return figures, kinds, (statistics.median(calibrations) if calibrations else None)
+
+
 def update(runs: list[tuple[dict[str, float], dict[str, str], float | None]]) -> dict[str, Any]:
     names = sorted(set().union(*(figures for figures, _, _ in runs)))
     calibrations = [cal for _, _, cal in runs if cal is not None]
@@ -101,7 +121,8 @@ def update(runs: list[tuple[dict[str, float], dict[str, str], float | None]]) ->
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("runs", type=Path, nargs="+",
-                        help="pytest-benchmark JSON file of this run (several with --update)")
+                        help="pytest-benchmark JSON files: the runs to check (best of them), or with --update "
+                             "the runs whose median becomes the baseline")
     parser.add_argument("--factor", type=float, default=1.3, help="allowed slowdown (default 1.3)")
     parser.add_argument("--machine-band", type=float, default=1.3,
                         help="calibration ratio beyond which figures are rescaled (default 1.3)")
@@ -114,9 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         args.baseline.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
         print(f"gate: wrote {len(data['benchmarks'])} figures (median of {len(runs)} runs) to {args.baseline}")
         return 0
-    if len(runs) != 1:
-        parser.error("give exactly one run to check (several only with --update)")
-    figures, kinds, calibration = runs[0]
+    figures, kinds, calibration = best_of(runs)
     stored = json.loads(args.baseline.read_text())
     if stored.get("format") != FORMAT:
         print(f"gate: {args.baseline} is in an older format; refresh it with --update (see the docstring)")
