@@ -1,65 +1,51 @@
-"""Benchmarks of the public entry points: first_row by both routes, solve on random boards.
+"""Benchmarks of ``lightsout.first_row``, the main job, by both routes (all-lit boards).
 
 Run: python -m pytest bench/bench_first_row.py --benchmark-only [-m "not slow"]
-Rates in extra_info are board cells per second.
+The gate fixture (bench/conftest.py) interleaves the calibration and records the
+figures bench/gate.py compares; rates in extra_info are board cells per second.
+The dense route runs with threads=1 (see bench/conftest.py).
 """
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import lightsout
 
 
-def _first_row(benchmark, n: int, method: str, rounds: int) -> None:
-    row = benchmark.pedantic(lightsout.first_row, args=(n,), kwargs={"method": method},
-                             rounds=rounds, iterations=1, warmup_rounds=0)
-    assert row.shape == (n,)
-    benchmark.extra_info.update(method=method, n=n, cells_per_s=n * n / benchmark.stats.stats.min)
+def _first_row(gate, n: int, m: int, method: str) -> None:
+    threads = {"threads": 1} if method == "dense" else {}
+    row = gate(lightsout.first_row, n, m, method=method, **threads)
+    assert row.shape == (m,)
+    gate.benchmark.extra_info.update(method=method, n=n, m=m,
+                                     cells_per_s=n * m / gate.benchmark.stats.stats.min)
 
 
-@pytest.mark.benchmark(group="first_row_dense_1000")
-def test_first_row_dense_1000(benchmark):
-    _first_row(benchmark, 1000, "dense", rounds=5)
+def test_first_row_poly_10000(gate):
+    _first_row(gate, 10_000, 10_000, "poly")
 
 
-@pytest.mark.benchmark(group="first_row_dense_3000")
-def test_first_row_dense_3000(benchmark):
-    _first_row(benchmark, 3000, "dense", rounds=3)
+def test_first_row_poly_100000(gate):
+    _first_row(gate, 100_000, 100_000, "poly")
 
 
-@pytest.mark.slow
-@pytest.mark.benchmark(group="first_row_dense_10000")
-def test_first_row_dense_10000(benchmark):
-    _first_row(benchmark, 10_000, "dense", rounds=3)
+def test_first_row_poly_rect_20000x3000(gate):
+    """A tall rectangle: the route transposes nothing, R >> C."""
+    _first_row(gate, 20_000, 3_000, "poly")
 
 
-@pytest.mark.benchmark(group="first_row_poly_10000")
-def test_first_row_poly_10000(benchmark):
-    _first_row(benchmark, 10_000, "poly", rounds=20)
+def test_first_row_dense_1000(gate):
+    _first_row(gate, 1000, 1000, "dense")
 
 
-@pytest.mark.benchmark(group="first_row_poly_100000")
-def test_first_row_poly_100000(benchmark):
-    _first_row(benchmark, 100_000, "poly", rounds=3)
+def test_first_row_dense_3000(gate):
+    _first_row(gate, 3000, 3000, "dense")
 
 
 @pytest.mark.slow
-@pytest.mark.benchmark(group="first_row_poly_1000000")
-def test_first_row_poly_1000000(benchmark):
-    _first_row(benchmark, 1_000_000, "poly", rounds=1)
+def test_first_row_dense_10000(gate):
+    _first_row(gate, 10_000, 10_000, "dense")
 
 
-@pytest.mark.parametrize("method", ["poly", "dense"])
-def test_solve_random_2000(benchmark, method):
-    """solve() on seeded random 2000 x 2000 boards (nullity 0 at n = 2000, so all solvable)."""
-    benchmark.group = f"solve_random_2000_{method}"
-    rng = np.random.default_rng(20261121)
-    boards = iter([rng.random((2000, 2000)) < 0.5 for _ in range(4)])
-
-    def next_board():
-        return (next(boards),), {"method": method}
-
-    solution = benchmark.pedantic(lightsout.solve, setup=next_board, rounds=3, iterations=1)
-    assert solution.verify()
-    benchmark.extra_info.update(method=method, cells_per_s=2000 * 2000 / benchmark.stats.stats.min)
+@pytest.mark.slow
+def test_first_row_poly_1000000(gate):
+    _first_row(gate, 1_000_000, 1_000_000, "poly")

@@ -3,17 +3,32 @@
 Usage:
     python bench/headline.py            # everything but n = 1,000,000
     python bench/headline.py --big      # also first_row(1_000_000)
+    python bench/headline.py --compare  # also the side-by-side references, in this same run
 
 Each figure is the best of a few runs (one for the big ones).  "extra memory"
 is the peak resident set size of the process minus its size right after
 ``import lightsout``.
+
+The children run isolated (``python -I``) from a temporary directory, so they
+measure the installed package wherever this script is started from (the
+repository root included), never the source folder.  A child that fails stops
+the table with its command and its own error output.
+
+``--compare`` measures the references the README compares with (the naive C
+dense route, bench/baselines/run_naive.sh; M4RI, bench/baselines/run_m4ri.sh,
+where pkg-config finds it) right next to our own figure for the same job, so
+every ratio comes from one session on one machine state.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import re
+import shutil
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 PROBE = r"""
 import json, resource, time, sys
@@ -56,15 +71,67 @@ CASES = [
 ]
 
 
+class ChildFailed(Exception):
+    """A measuring child exited with an error; the message carries its stderr."""
+
+
 def measure(setup: str, stmt: str, repeat: int) -> dict:
-    out = subprocess.run([sys.executable, "-c", PROBE, setup, stmt, str(repeat)],
-                         capture_output=True, text=True, check=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    """Run one case in a fresh isolated interpreter outside the checkout; its JSON result."""
+    command = [sys.executable, "-I", "-c", PROBE, setup, stmt, str(repeat)]
+    with tempfile.TemporaryDirectory(prefix="lightsout-headline-") as cwd:
+        child = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+    lines = child.stdout.strip().splitlines()
+    if child.returncode != 0 or not lines:
+        raise ChildFailed(f"measuring `{stmt}` failed (exit {child.returncode}) in {sys.executable} -I:\n"
+                          + (child.stderr.strip() or "(no error output)"))
+    return dict(json.loads(lines[-1]))
+
+
+BASELINES = Path(__file__).resolve().with_name("baselines")
+
+
+def run_reference(script: str, *args: str) -> str:
+    """Output of one of bench/baselines/run_*.sh; ChildFailed with its stderr on failure."""
+    child = subprocess.run(["sh", str(BASELINES / script), *args], capture_output=True, text=True)
+    if child.returncode != 0:
+        raise ChildFailed(f"{script} {' '.join(args)} failed (exit {child.returncode}):\n"
+                          + (child.stderr.strip() or "(no error output)"))
+    return child.stdout
+
+
+def seconds_text(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def compare(n: int) -> None:
+    """Print the side-by-side table: each reference, then ours on the same job, at once."""
+    print("\n| reference | time | ours | ratio |")
+    print("|---|---:|---:|---:|")
+    naive = run_reference("run_naive.sh", str(n))
+    total = float(re.search(r"total ([0-9.]+) s", naive).group(1))  # type: ignore[union-attr]
+    dense = measure("", f"lightsout.first_row({n}, method='dense')", 3)["seconds"]
+    poly = measure("", f"lightsout.first_row({n})", 3)["seconds"]
+    print(f"| naive C dense route, all-lit {n:,} x {n:,} | {seconds_text(total)} "
+          f"| dense {seconds_text(dense)}, poly {seconds_text(poly)} "
+          f"| {total / dense:.0f}x, {total / poly:,.0f}x |", flush=True)
+    if shutil.which("pkg-config") and subprocess.run(["pkg-config", "--exists", "m4ri"]).returncode == 0:
+        m4ri = run_reference("run_m4ri.sh", "3")
+        found = re.search(r"10000 x 10001\s+mzd_echelonize\(A, 1\): ([0-9.]+) s", m4ri)
+        ours = measure(RANDOM_SYSTEM, "kernel_module('_gf2elim').rref_inplace(m, 10001)", 3)["seconds"]
+        if found:
+            theirs = float(found.group(1))
+            print(f"| M4RI mzd_echelonize, random 10,000 x 10,001 | {seconds_text(theirs)} "
+                  f"| {seconds_text(ours)} | {theirs / ours:.1f}x |", flush=True)
+    else:
+        print("| M4RI | not installed (libm4ri-dev) | | |")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--big", action="store_true", help="include first_row(1_000_000)")
+    parser.add_argument("--compare", action="store_true",
+                        help="also measure the naive C and M4RI references beside ours")
+    parser.add_argument("--compare-n", type=int, default=10_000, help="board size of the naive comparison")
     args = parser.parse_args()
     print("| what | time | extra memory |")
     print("|---|---:|---:|")
@@ -72,11 +139,20 @@ def main() -> int:
     for label, setup, stmt, repeat, big in CASES:
         if big and not args.big:
             continue
-        result = measure(setup, stmt, repeat)
+        try:
+            result = measure(setup, stmt, repeat)
+        except ChildFailed as exc:
+            print(f"headline: {exc}", file=sys.stderr)
+            return 1
         level = result["level"]
         seconds = result["seconds"]
-        shown = f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
-        print(f"| `{label}` | {shown} | {result['extra_mb']:.0f} MB |", flush=True)
+        print(f"| `{label}` | {seconds_text(seconds)} | {result['extra_mb']:.0f} MB |", flush=True)
+    if args.compare:
+        try:
+            compare(args.compare_n)
+        except ChildFailed as exc:
+            print(f"headline: {exc}", file=sys.stderr)
+            return 1
     print(f"\nSIMD build: {level}")
     return 0
 

@@ -1,7 +1,7 @@
 /* Naive reference for the dense route: the A/B two-row iteration on full
  * C x (C+1) bit matrices, one step at a time, then Gauss-Jordan elimination.
  *
- * Same algorithm as lightsout's dense route (design/algebra.md section 1),
+ * Same algorithm as lightsout's dense route (docs/algebra.md section 1),
  * written plainly: rows packed into uint64 words, simple loops, no blocking,
  * no SIMD intrinsics.  For the all-lit n x n board:
  *     A = U_1(T) = [I | 0], B = U_0(T) = 0
