@@ -63,7 +63,7 @@ cdef extern from *:
     /* One chase step on words [lo, hi) of an nwords-word row:
            acc[i] ^= (T cur)[i] ^ lit[i]
        With acc = r_{k-1}, cur = r_k and lit = b_k this leaves r_{k+1} in acc
-       (design note section 1).  lit is read only when mode == LO_LIT_BOARD;
+       (docs/algebra.md section 1).  lit is read only when mode == LO_LIT_BOARD;
        tail masks the row's last word.  A compile-time mode makes the loop
        branch-free.  acc must not alias cur or lit. */
     LO_ALWAYS_INLINE void lo_chase_step(uint64_t *LO_RESTRICT acc, const uint64_t *LO_RESTRICT cur,

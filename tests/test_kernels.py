@@ -1,7 +1,7 @@
 """Light chasing and the A/B iteration (lightsout._kernels) at every SIMD level.
 
 The references below work on numpy bool arrays, one bit per cell, straight from
-design/algebra.md section 1: the row recurrence r_{k+1} = T r_k + r_{k-1} + b_k,
+docs/algebra.md section 1: the row recurrence r_{k+1} = T r_k + r_{k-1} + b_k,
 and the reduced system [U_{R+1}(T) | c] built by its definition (column i of
 U_{R+1}(T) is the residue of chasing first row e_i on the zero board, c the
 residue of chasing first row 0 on the board).  They never call the package.
