@@ -65,9 +65,24 @@ class UnsolvableError(LightsOutError, ValueError):
                  quiet_pattern: Optional[np.ndarray] = None,
                  quiet_first_row: Optional[np.ndarray] = None, nullity: int = 0) -> None:
         super().__init__(message)
-        self.quiet_pattern = quiet_pattern
+        self._quiet_pattern = quiet_pattern
+        self._packed_pattern: Optional[tuple[np.ndarray, int, bool]] = None
         self.quiet_first_row = quiet_first_row
         self.nullity = nullity
+
+    @property
+    def quiet_pattern(self) -> Optional[np.ndarray]:
+        """The obstructing quiet pattern (bool, the board's shape), unpacked on first access."""
+        if self._quiet_pattern is None and self._packed_pattern is not None:
+            presses, cols, transposed = self._packed_pattern
+            pattern = unpack_rows(presses, cols)
+            self._quiet_pattern = np.ascontiguousarray(pattern.T) if transposed else pattern
+            self._packed_pattern = None
+        return self._quiet_pattern
+
+    @quiet_pattern.setter
+    def quiet_pattern(self, value: Optional[np.ndarray]) -> None:
+        self._quiet_pattern, self._packed_pattern = value, None
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -248,15 +263,18 @@ def _unsolvable(result: GridResult, board_words: Optional[np.ndarray],
             None, first, result.nullity)
     _, presses, _ = kernel_module("_kernels").chase(None, rows, cols, q, all_lit=False, presses=True)
     assert presses is not None
-    pattern = unpack_rows(presses, cols)
-    if result.transposed:
-        pattern = np.ascontiguousarray(pattern.T)
+    if result.transposed:  # the caller's first row is the working pattern's first column
+        first = (presses[:, 0] & np.uint64(1)).astype(bool)
+    else:
+        first = unpack_rows(presses[:1], cols)[0]
     hits = _count_bits(presses if work is None else presses & work)
-    return UnsolvableError(
+    error = UnsolvableError(
         f"{what} {size} board cannot be turned dark: the quiet pattern in .quiet_pattern "
         f"(pressing it changes no light) covers {hits} lit cells, an odd number, and every "
         f"solvable board meets every quiet pattern an even number of times",
-        pattern, pattern[0].copy(), result.nullity)
+        None, first, result.nullity)
+    error._packed_pattern = (presses, cols, result.transposed)  # unpacked when first read
+    return error
 
 
 def first_row(n: int, m: Optional[int] = None, *, method: str = "auto", threads: Optional[int] = None,

@@ -386,3 +386,20 @@ def test_board_values_are_checked_in_any_byte_order():
         assert board_array(np.array([[1, 0]], dtype=dtype)).tolist() == [[True, False]]
         with pytest.raises(InvalidBoardError):
             board_array(np.array([[1, 2]], dtype=dtype))
+
+
+@pytest.mark.parametrize("shape", [(6, 6), (5, 17)])
+def test_an_unsolvable_error_from_solve_pickles_with_its_pattern(shape):
+    rng = np.random.default_rng(11)
+    while True:
+        board = rng.random(shape) < 0.5
+        if not lightsout.is_solvable(board):
+            break
+    with pytest.raises(UnsolvableError) as info:
+        lightsout.solve(board)
+    clone = pickle.loads(pickle.dumps(info.value))  # before the pattern was ever read
+    for error in (clone, copy.copy(info.value), info.value):
+        assert error.quiet_pattern.shape == shape
+        assert not oracle.replay_fast(np.zeros_like(board), error.quiet_pattern).any()
+        assert np.count_nonzero(error.quiet_pattern & board) % 2 == 1
+        assert np.array_equal(error.quiet_first_row, error.quiet_pattern[0])
