@@ -98,7 +98,7 @@ def run_rref(level: str, bits: np.ndarray, npivot_cols: int = -1, method: str = 
     """rref_inplace on a guarded packed copy of bits; returns (rank, pivots, reduced bits)."""
     ncols = bits.shape[1]
     buffer, middle = guarded(pack_rows(bits))
-    rank, pivots = kernel_module("_gf2elim", level).rref_inplace(middle, ncols, npivot_cols, method=method)
+    rank, pivots = kernel_module("_gf2elim", level).rref_inplace(middle, ncols, npivot_cols, method=method)  # type: ignore[arg-type]
     assert_sentinels_intact(buffer)
     assert pivots.dtype == np.int64
     return rank, pivots.tolist(), unpack_rows(middle, ncols) if middle.size else np.zeros(bits.shape, bool)
