@@ -60,7 +60,7 @@ class _SlowKernels:
 
 
 def _use_kernels(monkeypatch, fake) -> None:
-    real = _denseroute.kernel_module
+    real = _denseroute.kernel_module  # type: ignore[attr-defined]
     monkeypatch.setattr(_denseroute, "kernel_module", lambda name, level=None: fake if name == "_kernels"
                         else real(name, level))
 
