@@ -49,6 +49,7 @@ from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from lightsout._bitrow cimport ctz64, get_bit, set_bit, tail_mask, words_for_bits
+from lightsout.capi cimport LIGHTSOUT_CAPI_VERSION, LIGHTSOUT_EINVAL, lightsout_gf2elim_api
 
 import threading
 
@@ -62,22 +63,13 @@ cdef extern from "Python.h":
     # exception) set, which the caller re-raises once it is back in Python.
     int check_signals "PyErr_CheckSignals"() noexcept
 
-cdef extern from "lightsout/capi.h" nogil:
+cdef extern from *:
     """
     #ifndef LIGHTSOUT_SIMD_LEVEL
     #define LIGHTSOUT_SIMD_LEVEL "generic"
     #endif
     """
     const char* LIGHTSOUT_SIMD_LEVEL
-    enum:
-        LIGHTSOUT_CAPI_VERSION
-        LIGHTSOUT_ENOMEM
-        LIGHTSOUT_EINVAL
-    ctypedef struct lightsout_gf2elim_api:
-        int abi_version
-        const char* simd_level
-        ptrdiff_t (*rref)(uint64_t* matrix, ptrdiff_t nrows, ptrdiff_t stride, ptrdiff_t ncols,
-                          ptrdiff_t npivot_cols, int64_t* pivots) noexcept nogil
 
 cdef extern from *:
     """

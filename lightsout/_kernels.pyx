@@ -27,6 +27,7 @@ from lightsout._bitrow cimport (
     LIT_ALL, LIT_BOARD, LIT_NONE, copy_row, get_bit, tail_mask, words_for_bits,
 )
 from lightsout._bitrow cimport chase_step  # the C tile loop below calls it as lo_chase_step
+from lightsout.capi cimport LIGHTSOUT_CAPI_VERSION, lightsout_kernels_api
 
 import threading
 
@@ -318,15 +319,6 @@ cdef extern from *:
     #endif
     """
     const char* LIGHTSOUT_SIMD_LEVEL
-
-cdef extern from "lightsout/capi.h":
-    int LIGHTSOUT_CAPI_VERSION
-    ctypedef struct lightsout_kernels_api:
-        int abi_version
-        const char* simd_level
-        int (*chase)(const uint64_t* board, ptrdiff_t nrows, ptrdiff_t ncols, const uint64_t* first_row,
-                     uint64_t* residue, uint64_t* presses) noexcept nogil
-
 
 cdef int _capi_chase(const uint64_t* board, ptrdiff_t nrows, ptrdiff_t ncols, const uint64_t* first_row,
                      uint64_t* residue, uint64_t* presses) noexcept nogil:
