@@ -404,14 +404,15 @@ except KeyboardInterrupt:
 """
 
 
-def test_ctrl_c_stops_a_large_elimination(simd_level):
+def test_ctrl_c_stops_a_large_elimination(simd_level, tmp_path):
     # Regression (issue 6, defect 2): an n = 40,000 elimination (seconds of work)
     # used to run to the end before KeyboardInterrupt; it now stops within a
     # column block (about 0.01 s measured).  Not a timing test: the generous
     # deadline only tells "stopped early" from "ran to the end".
     env = dict(os.environ, LIGHTSOUT_SIMD=simd_level)
+    # cwd outside the checkout, so the child imports the installed package, not the source folder
     child = subprocess.Popen([sys.executable, "-c", INTERRUPT_CHILD, "40000"], stdout=subprocess.PIPE,
-                             text=True, env=env)
+                             text=True, env=env, cwd=tmp_path)
     try:
         assert child.stdout.readline().strip() == "ready"
         time.sleep(0.3)
