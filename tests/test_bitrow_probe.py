@@ -13,6 +13,9 @@ import random
 import numpy as np
 import pytest
 from conftest import AWKWARD_BITS
+from polyref import ref_apply_t as t_model
+from polyref import ref_divmod, ref_phi, ref_taylor, ref_u
+from polyref import ref_mul as clmul
 
 SENTINEL = 0xDEADBEEFCAFEF00D
 MASK64 = 2**64 - 1
@@ -42,9 +45,6 @@ def row_value(probe, buf: np.ndarray) -> int:
     assert (buf[:g] == SENTINEL).all() and (buf[-g:] == SENTINEL).all(), "a primitive wrote outside its row"
     return sum(int(w) << (64 * i) for i, w in enumerate(buf[g:-g]))
 
-
-def t_model(x: int, nbits: int) -> int:
-    return (x ^ (x << 1) ^ (x >> 1)) & ((1 << nbits) - 1)
 
 
 def test_word_primitives(probe):
@@ -118,23 +118,6 @@ def test_chase_step_ranges(probe, nbits, mode):
 # GF(2)[t] word kernels (lightsout/_polyword.pxd)
 
 
-def clmul(a: int, b: int) -> int:
-    out = 0
-    while b:
-        if b & 1:
-            out ^= a
-        a <<= 1
-        b >>= 1
-    return out
-
-
-def ref_divmod(a: int, b: int) -> tuple[int, int]:
-    q, db = 0, b.bit_length()
-    while a.bit_length() >= db:
-        s = a.bit_length() - db
-        q |= 1 << s
-        a ^= b << s
-    return q, a
 
 
 def words_mask(nwords: int) -> int:
@@ -195,22 +178,6 @@ def test_poly_shifted_xor_and_division(probe, nbits):
         assert row_value(probe, r) == r_want
 
 
-def ref_taylor(a: int) -> int:
-    out, power = 0, 1
-    for k in range(a.bit_length()):
-        if (a >> k) & 1:
-            out ^= power
-        power = clmul(power, 0b11)
-    return out
-
-
-def ref_u(k: int) -> int:
-    prev, cur = 0, 1
-    if k == 0:
-        return 0
-    for _ in range(k - 1):
-        prev, cur = cur, (cur << 1) ^ prev
-    return cur
 
 
 @pytest.mark.parametrize("nbits", AWKWARD_BITS)
@@ -225,12 +192,6 @@ def test_poly_taylor_shift_and_chebyshev(probe, nbits):
     probe.probe_chebyshev_u(out, nbits)
     assert row_value(probe, out) == ref_u(nbits)
 
-
-def ref_phi(f: int, ncols: int) -> int:
-    out = 0
-    for i in reversed(range(f.bit_length())):
-        out = t_model(out, ncols) ^ ((f >> i) & 1)
-    return out
 
 
 @pytest.mark.parametrize("ncols", AWKWARD_BITS)
