@@ -61,7 +61,7 @@ def board_array(board: npt.ArrayLike, name: str = "board") -> np.ndarray:
         >>> board_array([[1, 0], [0, 1]]).tolist()
         [[True, False], [False, True]]
     """
-    arr = _as_array(board, name, "a rectangular 2-D array of 0/1 values")
+    arr = numeric_array(board, name, "a rectangular 2-D array of 0/1 values")
     if arr.ndim != 2:
         raise InvalidBoardError(f"{name} must be 2-D (rows x columns), got shape {arr.shape}")
     if arr.shape[0] == 0 or arr.shape[1] == 0:
@@ -76,13 +76,19 @@ def bit_row(row: npt.ArrayLike, name: str, length: int) -> np.ndarray:
         >>> bit_row([1, 0, 1], "first_row", 3).tolist()
         [True, False, True]
     """
-    arr = _as_array(row, name, f"a 1-D sequence of {length} 0/1 values")
+    arr = numeric_array(row, name, f"a 1-D sequence of {length} 0/1 values")
     if arr.ndim != 1 or arr.shape[0] != length:
         raise InvalidBoardError(f"{name} must be 1-D of length {length} (the board's width), got shape {arr.shape}")
     return _zero_one(arr, name)
 
 
-def _as_array(value: object, name: str, what: str) -> np.ndarray:
+def numeric_array(value: object, name: str, what: str) -> np.ndarray:
+    """``value`` as a numpy array of numbers or bools (not yet checked for 0/1); ``what`` describes it.
+
+    Example:
+        >>> numeric_array([[1, 0]], "a", "a 2-D array of 0/1 values").shape
+        (1, 2)
+    """
     try:
         arr = np.asarray(value)
     except Exception as exc:  # ragged lists and the like

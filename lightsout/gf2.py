@@ -37,7 +37,7 @@ from lightsout._bitmatrix import (
 )
 from lightsout._dispatch import Gf2ElimModule, kernel_module
 from lightsout._errors import InvalidBoardError, InvalidTypeError, LightsOutError
-from lightsout._validate import board_array
+from lightsout._validate import board_array, numeric_array
 
 __all__ = ["NoSolutionError", "null_space", "rank", "rref", "solve"]
 
@@ -88,12 +88,7 @@ def _as_array(a: npt.ArrayLike, name: str) -> np.ndarray:
 
 def _bit_vector(b: npt.ArrayLike, length: int, name: str = "b") -> np.ndarray:
     """Check a 1-D 0/1 vector of the given length and return it as bools."""
-    try:
-        arr = np.asarray(b)
-    except Exception as exc:
-        raise InvalidBoardError(f"{name} must be a 1-D array of 0/1 values: {exc}") from exc
-    if arr.dtype == object or arr.dtype.kind not in "biuf":
-        raise InvalidTypeError(f"{name} must hold 0/1 numbers or bools, got dtype {arr.dtype}")
+    arr = numeric_array(b, name, "a 1-D array of 0/1 values")
     if arr.ndim != 1:
         raise InvalidBoardError(f"{name} must be 1-D, got shape {arr.shape}")
     if arr.shape[0] != length:

@@ -42,7 +42,7 @@ import numpy.typing as npt
 from lightsout._bitmatrix import check_bytes, check_elimination, pack_zero_one, unpack_words, words_for_bits
 from lightsout._dispatch import kernel_module
 from lightsout._errors import InvalidBoardError, InvalidTypeError
-from lightsout._validate import board_size, packed_matrix, packed_vector
+from lightsout._validate import board_size, numeric_array, packed_matrix, packed_vector
 from lightsout.gf2 import NoSolutionError
 
 __all__ = ["chase", "null_space", "pack", "rank", "rref_inplace", "solve", "unpack", "words_for_bits"]
@@ -79,12 +79,7 @@ def pack(bits: npt.ArrayLike) -> Words:
         >>> pack([0] * 64 + [1]).tolist()
         [0, 1]
     """
-    try:
-        arr = np.asarray(bits)
-    except Exception as exc:
-        raise InvalidBoardError(f"bits must be a rectangular 1-D or 2-D array of 0/1 values: {exc}") from exc
-    if arr.dtype == object or arr.dtype.kind not in "biuf":
-        raise InvalidTypeError(f"bits must hold 0/1 numbers or bools, got dtype {arr.dtype}")
+    arr = numeric_array(bits, "bits", "a rectangular 1-D or 2-D array of 0/1 values")
     if arr.ndim not in (1, 2):
         raise InvalidBoardError(f"bits must be 1-D or 2-D, got shape {arr.shape}")
     rows = arr.reshape(1, -1) if arr.ndim == 1 else arr
