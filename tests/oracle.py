@@ -150,3 +150,125 @@ def solving_first_rows(board) -> np.ndarray:
     candidates = all_first_rows(b.shape[1])
     _, lights = chase_fast(b, candidates)
     return candidates[~lights.reshape(len(candidates), -1).any(axis=1)]
+
+
+# ---------------------------------------------------------------------------
+# Boards of any shape, wrap-around axes, the sigma rule, k states, graphs.
+# Cells are numbered in row-major (C) order; everything below is plain loops.
+
+
+def cell_index(shape, cell) -> int:
+    """Row-major number of ``cell`` (a tuple) on a board of ``shape``."""
+    index = 0
+    for size, coord in zip(shape, cell):
+        index = index * size + coord
+    return index
+
+
+def neighbour_sets(shape, torus=False, self_toggle=True):
+    """For every cell number, the set of cell numbers a press there changes.
+
+    Neighbours are the other cells one step along an axis, wrapping where that
+    axis wraps; they form a set, so on a wrapping axis of length 1 or 2 a cell
+    reached twice (or the cell itself) is counted once and the press never
+    adds its own cell through a wrap.  ``self_toggle`` adds the cell itself.
+    """
+    shape = tuple(int(s) for s in shape)
+    wraps = tuple(torus) if isinstance(torus, (tuple, list)) else (bool(torus),) * len(shape)
+    out = []
+    for cell in itertools.product(*(range(s) for s in shape)):
+        me = cell_index(shape, cell)
+        hit = {me} if self_toggle else set()
+        for axis, size in enumerate(shape):
+            for step in (-1, 1):
+                coord = cell[axis] + step
+                if wraps[axis]:
+                    coord %= size
+                elif not 0 <= coord < size:
+                    continue
+                other = cell_index(shape, cell[:axis] + (coord,) + cell[axis + 1:])
+                if other != me:
+                    hit.add(other)
+        out.append(hit)
+    return out
+
+
+def graph_neighbour_sets(nvertices, edges, self_toggle=True):
+    """Like :func:`neighbour_sets` for an undirected simple graph given by an edge list."""
+    out = [({v} if self_toggle else set()) for v in range(nvertices)]
+    for a, b in edges:
+        out[a].add(b)
+        out[b].add(a)
+    return out
+
+
+def effect_matrix(sets) -> np.ndarray:
+    """The cells x cells 0/1 matrix whose column j marks the cells a press on j changes."""
+    n = len(sets)
+    a = np.zeros((n, n), dtype=np.int64)
+    for j, hit in enumerate(sets):
+        for i in hit:
+            a[i, j] = 1
+    return a
+
+
+def replay_sets(sets, board, presses, states=2):
+    """Flat board after pressing cell j presses[j] times: each press adds 1 mod ``states``."""
+    out = [int(v) % states for v in np.asarray(board).ravel()]
+    for j, count in enumerate(np.asarray(presses).ravel()):
+        for i in sets[j]:
+            out[i] = (out[i] + int(count)) % states
+    return np.array(out, dtype=np.int64)
+
+
+def replay_nd(board, presses, torus=False, self_toggle=True, states=2):
+    """The board (any shape) after the presses, as an int array of the board's shape."""
+    b = np.asarray(board)
+    sets = neighbour_sets(b.shape, torus, self_toggle)
+    return replay_sets(sets, b, presses, states).reshape(b.shape)
+
+
+def all_press_vectors(ncells: int, states: int = 2) -> np.ndarray:
+    """Every press vector over ``ncells`` cells in lexicographic order (cell 0 most significant)."""
+    total = states ** ncells
+    idx = np.arange(total, dtype=np.int64)
+    digits = np.empty((total, ncells), dtype=np.int64)
+    for pos in range(ncells - 1, -1, -1):
+        digits[:, pos] = idx % states
+        idx //= states
+    return digits
+
+
+def exhaustive(sets, board, states=2):
+    """Every solution of a board, by trying every press vector: (solutions in lexicographic order, quiet count).
+
+    Returns the solutions as a (count, cells) int array (the first row is the
+    lexicographically smallest) and the number of quiet patterns (press
+    vectors that change no light).  Use only when states**cells is small.
+    """
+    a = effect_matrix(sets)
+    b = np.asarray(board, dtype=np.int64).ravel() % states
+    vectors = all_press_vectors(len(sets), states)
+    effect = (vectors @ a.T) % states
+    solutions = vectors[((effect + b) % states == 0).all(axis=1)]
+    quiet = int((effect == 0).all(axis=1).sum())
+    return solutions, quiet
+
+
+def rank_mod_prime(matrix, p: int) -> int:
+    """Rank of an integer matrix over GF(p), by textbook elimination."""
+    m = [[int(x) % p for x in row] for row in np.asarray(matrix)]
+    rank, ncols = 0, (len(m[0]) if m else 0)
+    for col in range(ncols):
+        pivot = next((r for r in range(rank, len(m)) if m[r][col]), None)
+        if pivot is None:
+            continue
+        m[rank], m[pivot] = m[pivot], m[rank]
+        inv = pow(m[rank][col], p - 2, p)
+        m[rank] = [(x * inv) % p for x in m[rank]]
+        for r in range(len(m)):
+            if r != rank and m[r][col]:
+                f = m[r][col]
+                m[r] = [(x - f * y) % p for x, y in zip(m[r], m[rank])]
+        rank += 1
+    return rank

@@ -1,0 +1,40 @@
+"""What a general route (N-D grids, graphs, k states) hands back before canonicalisation.
+
+Every route for boards other than the open 2-D two-state grid reduces its
+board to a small system, solves it, and expands the answer back to one press
+count per cell (or vertex), in row-major cell order.  The shared code in
+``lightsout.solve`` then picks the canonical solution (the lexicographically
+smallest press vector) and builds the :class:`lightsout.Solution`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class LinearResult:
+    """The solutions of ``A x = -b (mod k)`` for a press matrix A, as a coset.
+
+    Attributes:
+        solvable: whether any press vector clears the board.
+        particular: one solution (any one), ``(cells,)`` uint8 with values in
+            0..k-1, cells in row-major order; None when unsolvable.
+        kernel: ``(r, cells)`` uint8 generators of the quiet patterns (press
+            vectors that change no light) over Z/k; a basis when k is prime.
+            Every quiet pattern is a combination of these rows mod k.
+        count: the exact number of quiet patterns, which is the number of
+            solutions when the board is solvable.
+        nullity: the fewest quiet patterns that generate them all (the
+            dimension of the quiet space when k is prime).
+        method: the route that produced it.
+    """
+
+    solvable: bool
+    particular: Optional[np.ndarray]
+    kernel: np.ndarray
+    count: int
+    nullity: int
+    method: str
