@@ -62,9 +62,29 @@ class Gf2ElimModule(Protocol):
     def pack_zero_one(self, values: npt.NDArray[np.generic]) -> Optional[U64]: ...
 
 
+class GridChaseModule(Protocol):
+    """``lightsout._gridchase``: light chasing on boards of any number of axes, in matrix form."""
+
+    def block_count(self, ncols: int, bits: bool) -> int: ...
+    def chase_bits(self, nbr: npt.NDArray[np.int32], self_toggle: bool, nslices: int, wrap: bool, ncols: int,
+                   board: Optional[npt.NDArray[np.uint8]] = None, *, lit: int = 1, const_col: int = -1,
+                   start: Optional[U64] = None, presses: Optional[U64] = None, lights: Optional[U64] = None,
+                   block_start: int = 0, block_stop: int = -1,
+                   cancel: Optional[npt.NDArray[np.uint8]] = None) -> bool: ...
+    def chase_bytes(self, nbr: npt.NDArray[np.int32], self_toggle: bool, nslices: int, wrap: bool, ncols: int,
+                    modulus: int, board: Optional[npt.NDArray[np.uint8]] = None, *, lit: int = 1,
+                    const_col: int = -1, start: Optional[npt.NDArray[np.uint8]] = None,
+                    presses: Optional[npt.NDArray[np.uint8]] = None,
+                    lights: Optional[npt.NDArray[np.uint8]] = None, block_start: int = 0,
+                    block_stop: int = -1, cancel: Optional[npt.NDArray[np.uint8]] = None) -> bool: ...
+    def rows_to_columns(self, rows: U64 | npt.NDArray[np.uint8], ncols: int, slice_offsets: npt.NDArray[np.int64],
+                        axis_stride: int, out: npt.NDArray[np.uint8]) -> None: ...
+
+
 if TYPE_CHECKING:  # mypy checks every stub against its Protocol here
-    from lightsout import _gf2elim, _gf2poly, _kernels
+    from lightsout import _gf2elim, _gf2poly, _gridchase, _kernels
 
     _kernels_conforms: KernelsModule = _kernels
     _gf2poly_conforms: Gf2PolyModule = _gf2poly
     _gf2elim_conforms: Gf2ElimModule = _gf2elim
+    _gridchase_conforms: GridChaseModule = _gridchase
