@@ -1,0 +1,456 @@
+"""The N-D grid route: boards of any number of axes, wrap-around per axis, the sigma rule, k states.
+
+Algorithm (docs/algebra.md section 1 is the 2-D, two-state case):
+
+1. Pick the chase axis: the one leaving the fewest unknowns.  Cutting the
+   board into slices across axis a leaves S = cells / n_a cells per slice and
+   U = S unknowns (the presses of slice 0), or U = 2S when axis a wraps and has
+   length > 2 (slices 0 and 1: the last slice touches the first).  Ties go to
+   the lowest axis.  A wrapping axis of length <= 2 touches the same slices as
+   an open one (neighbours are a set), so it chases as an open one.
+2. Chase in matrix form: every slice's presses are an affine function of the
+   unknowns u, kept as S rows of U + 1 entries (packed bits for k = 2, bytes
+   mod k otherwise), two slices at a time, by the ``lightsout._gridchase``
+   kernels.  The lights the chase cannot clear (the last slice; with a
+   wrapping axis also the first) give U equations ``M u + c = 0``.
+3. Solve them: packed Gauss-Jordan elimination for k = 2
+   (``lightsout._gf2elim``), ``lightsout._modring.solve_mod`` over Z/k.
+4. Expand: chase the particular u (on the board) and every kernel generator
+   (on the dark board) in one batch, one column each, and put the chase axis
+   back.  The map from u to a whole press pattern is injective (u is part of
+   the pattern), so the quiet patterns of the board are exactly the chases of
+   the kernel of M: same count, same number of generators.
+
+Costs: the reduction is n * S * (neighbours + 3) * (U + 1) / 64 word
+operations for k = 2 (bytes for k > 2), in L2-sized column blocks spread over
+threads; the elimination O(U^3 / 64); memory O(U^2 / 8) bytes for k = 2 (U^2
+for k > 2), refused above 2 GiB before anything is allocated, as is a kernel
+expansion (r generators x cells bytes) above 2 GiB.
+"""
+from __future__ import annotations
+
+import math
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeoutError  # not the builtin before 3.11
+from typing import Callable, Optional, Sequence, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from lightsout._denseroute import default_threads
+from lightsout._dispatch import kernel_module
+from lightsout._errors import BoardTooLargeError, InvalidBoardError
+from lightsout._linresult import LinearResult
+from lightsout._packing import pack_rows, unpack_rows, words_for_bits
+from lightsout._types import Progress
+
+__all__ = ["chase_axis", "chase_nd", "neighbour_table", "nullity_nd", "solve_nd"]
+
+Torus = Union[bool, Sequence[bool]]
+
+#: Most memory (bytes) the reduced system, or the expanded kernel, may take: 2 GiB.
+MAX_ND_BYTES = 2 << 30
+#: Most word operations a call may take: 2**48, about an hour (as the dense route).
+MAX_ND_WORD_OPS = 1 << 48
+#: k = 2 batches narrower than this many columns are chased as bytes (no packing round trip).
+BYTES_BELOW = 16
+
+
+def _wraps(torus: Torus, ndim: int) -> tuple[bool, ...]:
+    """One bool per axis from a bool or a sequence of bools."""
+    if isinstance(torus, (bool, np.bool_)):
+        return (bool(torus),) * ndim
+    wraps = tuple(bool(t) for t in torus)
+    if len(wraps) != ndim:
+        raise InvalidBoardError(f"torus must be a bool or {ndim} bools (one per axis), got {len(wraps)}")
+    return wraps
+
+
+def neighbour_table(shape: Sequence[int], torus: Torus = False) -> npt.NDArray[np.int32]:
+    """The neighbours of every cell of a board (or slice), as an ``(cells, maxdeg)`` int32 table.
+
+    Row i lists the C-order numbers of the other cells one step from cell i
+    along an axis (wrapping on wrapping axes), as a set: the cell itself never,
+    a cell reached twice once.  Unused entries are -1, after the used ones.
+    ``maxdeg`` is at least 1; an empty shape (one cell) has no neighbours.
+
+    Example:
+        >>> neighbour_table((2, 3)).tolist()
+        [[3, 1, -1], [4, 2, 0], [5, 1, -1], [4, 0, -1], [5, 3, 1], [4, 2, -1]]
+        >>> neighbour_table((3,), torus=True).tolist()
+        [[2, 1], [2, 0], [1, 0]]
+        >>> neighbour_table(()).tolist()
+        [[-1]]
+    """
+    dims = tuple(int(s) for s in shape)
+    wraps = _wraps(torus, len(dims))
+    cells = math.prod(dims)
+    index = np.arange(cells, dtype=np.int32).reshape(dims)
+    columns = []
+    for axis, (size, wrap) in enumerate(zip(dims, wraps)):
+        if size == 1:
+            continue
+        for step in (1, -1):
+            if wrap and size > 2:  # length <= 2: the wrap reaches a cell already counted (or itself)
+                other = np.roll(index, -step, axis=axis)
+            else:
+                other = np.full(dims, -1, dtype=np.int32)
+                src = [slice(None)] * len(dims)
+                dst = [slice(None)] * len(dims)
+                src[axis] = slice(1, None) if step == 1 else slice(0, -1)
+                dst[axis] = slice(0, -1) if step == 1 else slice(1, None)
+                other[tuple(dst)] = index[tuple(src)]
+            columns.append(other.reshape(cells))
+    if not columns:
+        return np.full((cells, 1), -1, dtype=np.int32)
+    table = np.sort(np.stack(columns, axis=1), axis=1)[:, ::-1]  # -1 last
+    used = max(1, int((table >= 0).sum(axis=1).max()))
+    return np.ascontiguousarray(table[:, :used], dtype=np.int32)
+
+
+def chase_axis(shape: Sequence[int], torus: Torus = False) -> tuple[int, int]:
+    """The axis to chase along and its number of unknowns: the fewest unknowns, ties to the lowest axis.
+
+    Example:
+        >>> chase_axis((4, 3, 5))
+        (2, 12)
+        >>> chase_axis((5, 5), torus=(True, False))    # wrapping axis 0 would leave 10
+        (1, 5)
+    """
+    dims = tuple(int(s) for s in shape)
+    wraps = _wraps(torus, len(dims))
+    cells = math.prod(dims)
+    best = (0, 0)
+    for axis, (size, wrap) in enumerate(zip(dims, wraps)):
+        unknowns = cells // size * (2 if wrap and size > 2 else 1)
+        if axis == 0 or unknowns < best[1]:
+            best = (axis, unknowns)
+    return best
+
+
+class _Plan:
+    """A board cut into slices along its chase axis: everything the kernels need."""
+
+    def __init__(self, shape: Sequence[int], torus: Torus, axis: Optional[int] = None) -> None:
+        self.shape = tuple(int(s) for s in shape)
+        wraps = _wraps(torus, len(self.shape))
+        self.axis = chase_axis(self.shape, wraps)[0] if axis is None else axis
+        self.n = self.shape[self.axis]
+        self.slice_shape = self.shape[: self.axis] + self.shape[self.axis + 1:]
+        self.cells = math.prod(self.shape)
+        self.S = math.prod(self.slice_shape)
+        self.wrap = wraps[self.axis] and self.n > 2
+        self.U = self.S * (2 if self.wrap else 1)
+        self.nbr = neighbour_table(self.slice_shape, wraps[: self.axis] + wraps[self.axis + 1:])
+        self.maxdeg = self.nbr.shape[1]
+
+    def slices(self, board: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        """The board as (n, S) rows, chase axis first."""
+        return np.ascontiguousarray(np.moveaxis(board, self.axis, 0), dtype=np.uint8).reshape(self.n, self.S)
+
+    def offsets(self) -> tuple[npt.NDArray[np.int64], int]:
+        """Where slice cells sit in the board: (C-order offset of each cell of slice 0, stride of the chase axis)."""
+        index = np.arange(self.cells, dtype=np.int64).reshape(self.shape)
+        first = np.ascontiguousarray(np.moveaxis(index, self.axis, 0)[0]).reshape(self.S)
+        return first, math.prod(self.shape[self.axis + 1:])
+
+    def check_limits(self, states: int) -> None:
+        """Refuse (BoardTooLargeError) a reduction over the memory or work limit, before allocating."""
+        ncols = self.U + 1
+        if states == 2:
+            system = self.U * words_for_bits(ncols) * 8
+            elems = words_for_bits(ncols)
+        else:
+            system = 2 * self.U * ncols  # the system and the elimination's working copy
+            elems = (ncols + 7) // 8
+        what = (f"the N-D route for a board of shape {self.shape} (chase axis {self.axis}, "
+                f"{self.U} unknowns, k = {states})")
+        if system > MAX_ND_BYTES:
+            raise BoardTooLargeError(f"{what} needs a {system / 2**30:.3g} GiB reduced system "
+                                     f"(limit {MAX_ND_BYTES / 2**30:.0f} GiB)")
+        work = self.n * self.S * (self.maxdeg + 3) * elems + self.U * self.U * elems
+        if work > MAX_ND_WORD_OPS:
+            raise BoardTooLargeError(f"{what} needs about {work:.3g} word operations "
+                                     f"(limit 2**48 = {MAX_ND_WORD_OPS:.3g}, about an hour)")
+
+
+def _run_blocks(run: Callable[[int, int, npt.NDArray[np.uint8]], bool], nblocks: int,
+                threads: Optional[int], progress: Progress, stage: str) -> None:
+    """Call ``run(block_start, block_stop, cancel)`` on every column block, over threads.
+
+    Ctrl-C, or an exception from ``progress`` or a worker, sets the cancel flag
+    the kernels poll, so every worker stops within milliseconds.
+    """
+    cancel = np.zeros(1, dtype=np.uint8)
+    nthreads = max(1, min(threads or default_threads(), nblocks))
+    next_block = iter(range(nblocks))
+    lock = threading.Lock()
+    done = [0]
+
+    def worker() -> None:
+        try:
+            while not cancel[0]:
+                with lock:
+                    block = next(next_block, None)
+                if block is None or not run(block, block + 1, cancel):
+                    return
+                with lock:
+                    done[0] += 1
+                if nthreads == 1 and progress is not None:
+                    progress(stage, done[0], nblocks)
+        except BaseException:
+            cancel[0] = 1
+            raise
+
+    try:
+        if nthreads == 1:
+            worker()
+            return
+        with ThreadPoolExecutor(nthreads) as pool:
+            futures = [pool.submit(worker) for _ in range(nthreads)]
+            for future in futures:
+                while True:
+                    try:
+                        future.result(timeout=0.25)
+                        break
+                    except FutureTimeoutError:
+                        if progress is not None:
+                            progress(stage, done[0], nblocks)
+        if progress is not None:
+            progress(stage, nblocks, nblocks)
+    except BaseException:
+        cancel[0] = 1
+        raise
+
+
+def _reduce(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, self_toggle: bool,
+            with_constant: bool, threads: Optional[int], progress: Progress) -> np.ndarray:
+    """The reduced system [M | c] (lights = M u + c): packed (U, words) for k = 2, else (U, U+1) uint8.
+
+    Without ``with_constant`` only M (U columns) is computed.
+    """
+    plan.check_limits(states)
+    ncols = plan.U + 1 if with_constant else plan.U
+    const_col = plan.U if with_constant else -1
+    rows = plan.slices(board) if board is not None else None
+    kernels = kernel_module("_gridchase")
+    if states == 2:
+        bits = np.zeros((plan.U, words_for_bits(ncols)), dtype=np.uint64)
+
+        def run(lo: int, hi: int, cancel: npt.NDArray[np.uint8]) -> bool:
+            return kernels.chase_bits(plan.nbr, self_toggle, plan.n, plan.wrap, ncols, rows, lit=1,
+                                      const_col=const_col, lights=bits, block_start=lo, block_stop=hi,
+                                      cancel=cancel)
+        system: np.ndarray = bits
+    else:
+        values = np.zeros((plan.U, ncols), dtype=np.uint8)
+
+        def run(lo: int, hi: int, cancel: npt.NDArray[np.uint8]) -> bool:
+            return kernels.chase_bytes(plan.nbr, self_toggle, plan.n, plan.wrap, ncols, states, rows, lit=1,
+                                       const_col=const_col, lights=values, block_start=lo, block_stop=hi,
+                                       cancel=cancel)
+        system = values
+    _run_blocks(run, kernels.block_count(ncols, states == 2), threads, progress, "nd_reduce")
+    return system
+
+
+def _expand(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, self_toggle: bool,
+            starts: npt.NDArray[np.uint8], with_board: bool) -> npt.NDArray[np.uint8]:
+    """Chase every column of ``starts`` (U, ncols) values; column 0 on the board when ``with_board``,
+    the rest on the dark board.  Returns the press patterns, (ncols, cells) uint8 in C order."""
+    ncols = starts.shape[1]
+    as_bits = states == 2 and ncols >= BYTES_BELOW
+    need = ncols * plan.cells + plan.cells * (words_for_bits(ncols) * 8 if as_bits else ncols)
+    if need > MAX_ND_BYTES:
+        raise BoardTooLargeError(
+            f"expanding {ncols} press patterns of a board of shape {plan.shape} needs about "
+            f"{need / 2**30:.3g} GiB (limit {MAX_ND_BYTES / 2**30:.0f} GiB)")
+    kernels = kernel_module("_gridchase")
+    rows = plan.slices(board) if board is not None and with_board else None
+    const_col = 0 if with_board else -1
+    out = np.empty((ncols, plan.cells), dtype=np.uint8)
+    offsets, axis_stride = plan.offsets()
+    if as_bits:
+        packed = np.empty((plan.n * plan.S, words_for_bits(ncols)), dtype=np.uint64)
+        kernels.chase_bits(plan.nbr, self_toggle, plan.n, plan.wrap, ncols, rows, lit=1, const_col=const_col,
+                           start=pack_rows(starts), presses=packed)
+        kernels.rows_to_columns(packed, ncols, offsets, axis_stride, out)
+    else:
+        values = np.empty((plan.n * plan.S, ncols), dtype=np.uint8)
+        kernels.chase_bytes(plan.nbr, self_toggle, plan.n, plan.wrap, ncols, states, rows, lit=1,
+                            const_col=const_col, start=np.ascontiguousarray(starts, dtype=np.uint8),
+                            presses=values)
+        kernels.rows_to_columns(values, ncols, offsets, axis_stride, out)
+    return out
+
+
+def _gf2_solve(system: np.ndarray, U: int) -> tuple[Optional[np.ndarray], np.ndarray, int]:
+    """Solve M u = c from the packed [M | c]: (u0 or None, kernel basis (r, U) uint8, rank)."""
+    elim = kernel_module("_gf2elim")
+    rank, pivots = elim.rref_inplace(system, U + 1, U)
+    const_word, const_bit = U >> 6, np.uint64(U & 63)
+    constant = (system[:, const_word] >> const_bit) & np.uint64(1)
+    u0 = None
+    if not constant[rank:].any():
+        u0 = np.zeros(U, dtype=np.uint8)
+        u0[pivots[:rank]] = constant[:rank].astype(np.uint8)
+    if rank == U:
+        return u0, np.zeros((0, U), dtype=np.uint8), rank
+    system[:, const_word] &= ~(np.uint64(1) << const_bit)
+    basis = elim.null_space(system, U, pivots[:rank])
+    return u0, unpack_rows(basis, U).view(np.uint8), rank
+
+
+def solve_nd(shape: Sequence[int], board: Optional[npt.NDArray[np.uint8]], *, torus: Torus = False,
+             self_toggle: bool = True, states: int = 2, threads: Optional[int] = None,
+             progress: Progress = None) -> LinearResult:
+    """Every solution of a board of any shape: one particular solution and the quiet patterns.
+
+    Args:
+        shape: the board's shape (n_0, ..., n_{D-1}), D >= 1, every n_i >= 1.
+        board: None for the all-lit board (every cell 1), or a C-contiguous
+            uint8 array of that shape with values 0..states-1 (not checked here).
+        torus: whether each axis wraps: one bool for every axis, or one per axis.
+        self_toggle: a press changes its own cell too (False: the sigma game).
+        states: k, 2..255: a press adds 1 mod k to each cell it touches.
+        threads: worker threads for the reduction (None: every usable CPU).
+        progress: None or ``progress(stage, done, total)``, called between
+            column blocks of the reduction (stage ``"nd_reduce"``).
+
+    Returns:
+        A :class:`~lightsout._linresult.LinearResult` (method ``"nd"``): press
+        vectors flattened in C order.  The particular solution is any solution
+        (not the canonical one); the kernel rows generate every quiet pattern.
+
+    Raises:
+        BoardTooLargeError: the reduced system or the expanded kernel would
+            exceed 2 GiB, or the work 2**48 word operations (before allocating).
+        KeyboardInterrupt: Ctrl-C, within milliseconds.
+
+    Examples:
+        The 3^4 hypercube, all lit, has one solution, of 41 presses:
+
+        >>> r = solve_nd((3, 3, 3, 3), None)
+        >>> r.solvable, r.nullity, r.count, int(r.particular.sum())
+        (True, 0, 1, 41)
+
+        The 5 x 5 board has four solutions:
+
+        >>> r = solve_nd((5, 5), None)
+        >>> r.nullity, r.count, r.kernel.shape
+        (2, 4, (2, 25))
+    """
+    dims = tuple(int(s) for s in shape)
+    plan = _Plan(dims, torus)
+    if states != 2:
+        return _solve_mod(plan, board, states, self_toggle, threads, progress)
+    system = _reduce(plan, board, 2, self_toggle, True, threads, progress)
+    u0, kernel_u, rank = _gf2_solve(system, plan.U)
+    del system
+    return _finish(plan, board, 2, self_toggle, u0, kernel_u, 2 ** (plan.U - rank), plan.U - rank)
+
+
+def _solve_mod(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, self_toggle: bool,
+               threads: Optional[int], progress: Progress) -> LinearResult:
+    system = _reduce(plan, board, states, self_toggle, True, threads, progress)
+    from lightsout._modring import solve_mod  # noqa: PLC0415 (helper A's module; imported when needed)
+
+    matrix = np.ascontiguousarray(system[:, : plan.U])
+    rhs = ((states - system[:, plan.U].astype(np.int64)) % states).astype(np.uint8)
+    del system
+    answer = solve_mod(matrix, rhs, states)
+    del matrix
+    kernel_u = np.asarray(answer.kernel, dtype=np.uint8).reshape(-1, plan.U)
+    return _finish(plan, board, states, self_toggle, answer.solution, kernel_u, int(answer.count),
+                   int(answer.nullity))
+
+
+def _finish(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, self_toggle: bool,
+            u0: Optional[np.ndarray], kernel_u: np.ndarray, count: int, nullity: int) -> LinearResult:
+    """Expand the particular solution and the kernel generators of the reduced system to whole boards."""
+    columns = ([u0.astype(np.uint8)] if u0 is not None else []) + list(kernel_u)
+    if columns:
+        starts = np.stack(columns, axis=1)
+        patterns = _expand(plan, board, states, self_toggle, starts, u0 is not None)
+    else:
+        patterns = np.zeros((0, plan.cells), dtype=np.uint8)
+    offset = 1 if u0 is not None else 0
+    particular = patterns[0].copy() if u0 is not None else None
+    kernel = patterns[offset:] if offset else patterns
+    return LinearResult(solvable=u0 is not None, particular=particular, kernel=kernel, count=count,
+                        nullity=nullity, method="nd")
+
+
+def nullity_nd(shape: Sequence[int], *, torus: Torus = False, self_toggle: bool = True,
+               states: int = 2, threads: Optional[int] = None) -> tuple[int, int]:
+    """(nullity, number of quiet patterns) of a board shape, without expanding any pattern.
+
+    The nullity is the fewest quiet patterns that generate them all (the
+    dimension of the quiet space for prime k); the count is exact.
+
+    Example:
+        >>> nullity_nd((4, 4))
+        (4, 16)
+        >>> nullity_nd((5, 5), torus=True)
+        (8, 256)
+    """
+    dims = tuple(int(s) for s in shape)
+    plan = _Plan(dims, torus)
+    system = _reduce(plan, None, states, self_toggle, False, threads, None)
+    if states == 2:
+        rank, _ = kernel_module("_gf2elim").rref_inplace(system, plan.U)
+        return plan.U - int(rank), 2 ** (plan.U - int(rank))
+    from lightsout._modring import solve_mod
+
+    answer = solve_mod(system, np.zeros(plan.U, dtype=np.uint8), states)
+    return int(answer.nullity), int(answer.count)
+
+
+def chase_nd(board: npt.NDArray[np.uint8], first: npt.ArrayLike, *, torus: Torus = False,
+             self_toggle: bool = True, states: int = 2) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """Chase the lights along axis 0 from the presses of the first slice (or two).
+
+    ``first`` holds the presses of slice 0 (shape ``board.shape[1:]``), or of
+    slices 0 and 1 (shape ``(2, *board.shape[1:])``) when axis 0 wraps and has
+    length > 2.  Every later slice presses to clear the slice before it: the
+    press below a cell adds 1 to it, so it is pressed ``(k - light) mod k`` times.
+
+    Args:
+        board: uint8 array of the board's shape (values 0..states-1).
+        first: the free presses, as above (values 0..states-1).
+        torus, self_toggle, states: the board model (see :func:`solve_nd`).
+
+    Returns:
+        ``(presses, lights)``: the presses of the whole board and the lights
+        left on (only the last slice, and the first when axis 0 wraps, can be
+        lit), uint8 arrays of the board's shape.
+
+    Example:
+        >>> import numpy as np
+        >>> presses, lights = chase_nd(np.ones((3, 3), dtype=np.uint8), [1, 0, 1])
+        >>> presses.tolist(), int(lights.sum())
+        ([[1, 0, 1], [0, 1, 0], [1, 0, 1]], 0)
+        >>> presses, lights = chase_nd(np.ones(4, dtype=np.uint8), 1, states=3)
+        >>> presses.tolist(), lights.tolist()
+        ([1, 1, 0, 1], [0, 0, 0, 2])
+    """
+    lit = np.ascontiguousarray(board, dtype=np.uint8)
+    plan = _Plan(lit.shape, torus, axis=0)
+    free = np.asarray(first, dtype=np.uint8)  # (ascontiguousarray would make a 0-d first 1-D)
+    want = ((2,) if plan.wrap else ()) + plan.slice_shape
+    if free.shape != want:
+        raise InvalidBoardError(f"first must have shape {want} (the presses of slice 0"
+                                f"{' and slice 1' if plan.wrap else ''}), got {free.shape}")
+    presses = np.zeros((plan.n * plan.S, 1), dtype=np.uint8)
+    left = np.zeros((plan.U, 1), dtype=np.uint8)
+    kernel_module("_gridchase").chase_bytes(plan.nbr, self_toggle, plan.n, plan.wrap, 1, states,
+                                            lit.reshape(plan.n, plan.S), const_col=0,
+                                            start=np.ascontiguousarray(free.reshape(plan.U, 1)), presses=presses, lights=left)
+    lights = np.zeros((plan.n, plan.S), dtype=np.uint8)
+    if plan.wrap:
+        lights[0] = left[: plan.S, 0]
+        lights[-1] = left[plan.S:, 0]
+    else:
+        lights[-1] = left[:, 0]
+    return presses.reshape(lit.shape), lights.reshape(lit.shape)
