@@ -30,6 +30,11 @@ class LinearResult:
         nullity: the fewest quiet patterns that generate them all (the
             dimension of the quiet space when k is prime).
         method: the route that produced it.
+
+    Example:
+        >>> import numpy as np
+        >>> LinearResult(True, np.zeros(3, np.uint8), np.ones((1, 3), np.uint8), 2, 1, "nd").count
+        2
     """
 
     solvable: bool

@@ -117,6 +117,113 @@ def _zero_one(arr: np.ndarray, name: str) -> np.ndarray:
     raise InvalidBoardError(f"{name} must contain only 0 and 1 (or False/True)")
 
 
+#: Most light states a board may have: counts are kept in one byte.
+MAX_STATES = 255
+
+
+def states_count(states: object) -> int:
+    """Check a ``states=`` argument: the number of light states k, an int from 2 to 255.
+
+    Example:
+        >>> states_count(3)
+        3
+    """
+    if isinstance(states, (bool, np.bool_)) or not isinstance(states, numbers.Integral):
+        raise InvalidTypeError(f"states must be an int from 2 to {MAX_STATES}, got {type(states).__name__} {states!r}")
+    k = operator.index(states)
+    if not 2 <= k <= MAX_STATES:
+        raise InvalidBoardError(f"states must be an int from 2 to {MAX_STATES} (lights with k states), got {k}")
+    return k
+
+
+def flag(value: object, name: str) -> bool:
+    """Check a yes/no keyword such as ``self_toggle=``: a bool (numpy bools too).
+
+    Example:
+        >>> flag(True, "self_toggle")
+        True
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidTypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+def torus_axes(torus: object, ndim: int) -> tuple[bool, ...]:
+    """Check a ``torus=`` argument: one bool for every axis, or one bool per axis.
+
+    Example:
+        >>> torus_axes(True, 2), torus_axes([False, True], 2)
+        ((True, True), (False, True))
+    """
+    if isinstance(torus, (bool, np.bool_)):
+        return (bool(torus),) * ndim
+    accepted = f"True/False or a sequence of {ndim} bools (one per axis)"
+    if isinstance(torus, (str, bytes)) or not hasattr(torus, "__len__") or not hasattr(torus, "__iter__"):
+        raise InvalidTypeError(f"torus must be {accepted}, got {type(torus).__name__} {torus!r}")
+    axes = list(torus)  # type: ignore[call-overload]
+    if len(axes) != ndim:
+        raise InvalidBoardError(f"torus must be {accepted}; got {len(axes)} values for a board with {ndim} axes")
+    if not all(isinstance(a, (bool, np.bool_)) for a in axes):
+        raise InvalidTypeError(f"torus must be {accepted}, got {torus!r}")
+    return tuple(bool(a) for a in axes)
+
+
+def board_shape(shape: object, name: str = "shape") -> tuple[int, ...]:
+    """Check a board shape: a positive int (a line) or a non-empty sequence of positive ints.
+
+    Example:
+        >>> board_shape((3, 4, 5)), board_shape(7)
+        ((3, 4, 5), (7,))
+    """
+    if isinstance(shape, numbers.Integral) and not isinstance(shape, (bool, np.bool_)):
+        return (board_size(shape, name),)
+    if isinstance(shape, (str, bytes)) or not isinstance(shape, (tuple, list, np.ndarray)):
+        raise InvalidTypeError(f"{name} must be a positive int or a sequence of positive ints, "
+                               f"got {type(shape).__name__} {shape!r}")
+    sizes = tuple(board_size(s, f"{name}[{i}]") for i, s in enumerate(list(shape)))
+    if not sizes:
+        raise InvalidBoardError(f"{name} must have at least one axis, got {shape!r}")
+    cells = 1
+    for s in sizes:
+        cells *= s
+    if cells > MAX_BOARD_CELLS:
+        raise BoardTooLargeError(f"a board of shape {sizes} has {cells:.3g} cells, over the limit of "
+                                 f"{MAX_BOARD_CELLS:.3g} (lightsout._validate.MAX_BOARD_CELLS)")
+    return sizes
+
+
+def board_values(board: npt.ArrayLike, states: int = 2, name: str = "board") -> np.ndarray:
+    """Check a board of any number of axes holding light states 0..states-1.
+
+    Returns a bool array for two states (as :func:`board_array` does), a
+    uint8 array otherwise.  Floats must be whole numbers; every axis must be
+    non-empty.
+
+    Example:
+        >>> board_values([[0, 2], [1, 0]], 3).tolist()
+        [[0, 2], [1, 0]]
+    """
+    arr = numeric_array(board, name, f"an array of light states 0..{states - 1} with at least one axis")
+    if arr.ndim == 0:
+        raise InvalidBoardError(f"{name} must have at least one axis, got a single value {arr!r}")
+    if 0 in arr.shape:
+        raise InvalidBoardError(f"{name} must have at least one cell along every axis, got shape {arr.shape}")
+    if arr.size > MAX_BOARD_CELLS:
+        raise BoardTooLargeError(f"{name} has {arr.size:.3g} cells, over the limit of {MAX_BOARD_CELLS:.3g}")
+    if states == 2:
+        return _zero_one(arr, name)
+    if arr.dtype.kind == "b":
+        return arr.astype(np.uint8)
+    if arr.dtype.kind == "f":
+        if not np.isfinite(arr).all() or not np.array_equal(arr, np.floor(arr)):
+            raise InvalidBoardError(f"{name} must hold whole numbers 0..{states - 1} (light states)")
+    low, high = arr.min(), arr.max()
+    if low < 0 or high >= states:
+        raise InvalidBoardError(f"{name} must hold light states 0..{states - 1} (states={states}); "
+                                f"found {high if high >= states else low}")
+    return arr.astype(np.uint8)
+
+
 def progress_callback(progress: object) -> None:
     """Check a ``progress=`` argument: None or a callable ``progress(stage, done, total)``.
 

@@ -1,13 +1,21 @@
 """Boards: pressing cells, chasing lights down, reading and writing boards as text."""
 from __future__ import annotations
 
+from typing import Sequence, Union
+
 import numpy as np
 import numpy.typing as npt
 
 from lightsout._dispatch import kernel_module
 from lightsout._errors import InvalidBoardError, InvalidTypeError
 from lightsout._packing import pack_row, pack_rows, unpack_rows
-from lightsout._validate import board_array, board_cells, bit_row, cell_symbol, grid_shape
+from lightsout._validate import (
+    board_array, board_cells, board_values, bit_row, cell_symbol, flag, grid_shape, numeric_array, states_count,
+    torus_axes,
+)
+
+#: A ``torus=`` argument: one bool for every axis, or one per axis.
+TorusArg = Union[bool, Sequence[bool]]
 
 __all__ = ["press", "chase", "all_lit", "parse_board", "format_board", "LIT_CHARS", "DARK_CHARS", "COMMENT"]
 
@@ -20,62 +28,142 @@ DARK_CHARS = "0.-_"
 COMMENT = "!"
 
 
-def press(board: npt.ArrayLike, presses: npt.ArrayLike) -> np.ndarray:
+def press(board: npt.ArrayLike, presses: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: bool = True,
+          states: int = 2) -> np.ndarray:
     """The board after pressing every cell marked in ``presses``.
 
-    A press toggles its cell and the orthogonal neighbours on the board; order
-    does not matter and pressing twice undoes it.
+    A press adds 1 (mod ``states``; with two states: toggles) to its cell and
+    to the cells one step away along every axis; order does not matter.
 
     Args:
-        board: 2-D array of 0/1 or bools, 1 = lit.
-        presses: same shape, 1 = press that cell.
+        board: array of any number of axes with light states 0..states-1
+            (0/1 or bools for two states), or board text (:func:`parse_board`).
+        presses: same shape: how many times to press each cell (0/1 for two states).
+        torus: True/False, or one bool per axis: that axis wraps around.
+            Neighbours form a set, so a wrapping axis of length 1 or 2 acts
+            like an open one.
+        self_toggle: False for the sigma game, where a press skips its own cell.
+        states: number of light states k, 2..255.
 
     Returns:
-        A new bool array of the board's shape.
+        A new array of the board's shape: bool for two states, uint8 otherwise.
 
     Raises:
-        InvalidBoardError: shapes differ or values are not 0/1.
+        InvalidBoardError: shapes differ or values are out of range.
 
-    Example:
+    Examples:
         >>> press([[0, 0, 0], [0, 0, 0]], [[1, 0, 0], [0, 0, 0]]).astype(int).tolist()
         [[1, 1, 0], [1, 0, 0]]
+        >>> press([0, 0, 0, 0], [1, 0, 0, 0], torus=True, states=3).tolist()
+        [1, 1, 0, 1]
     """
-    lights = board_array(board)
-    hits = board_array(presses, "presses")
+    states = states_count(states)
+    self_toggle = flag(self_toggle, "self_toggle")
+    lights = as_board(board, states)
+    hits = as_board(presses, states, "presses")
     if lights.shape != hits.shape:
         raise InvalidBoardError(f"presses has shape {hits.shape} but the board has shape {lights.shape}")
-    out: np.ndarray = lights ^ hits
-    out[1:] ^= hits[:-1]
-    out[:-1] ^= hits[1:]
-    out[:, 1:] ^= hits[:, :-1]
-    out[:, :-1] ^= hits[:, 1:]
-    return out
+    wraps = torus_axes(torus, lights.ndim)
+    if states == 2:
+        out: np.ndarray = lights ^ hits if self_toggle else lights.copy()
+        for axis, (size, wrap) in enumerate(zip(lights.shape, wraps)):
+            for low, high in _neighbour_pairs(axis, lights.ndim, size, wrap):
+                out[low] ^= hits[high]
+        return out
+    total = lights.astype(np.int32) + (hits if self_toggle else 0)
+    for axis, (size, wrap) in enumerate(zip(lights.shape, wraps)):
+        for low, high in _neighbour_pairs(axis, lights.ndim, size, wrap):
+            total[low] += hits[high]
+    return (total % states).astype(np.uint8)
 
 
-def chase(board: npt.ArrayLike, first_row: npt.ArrayLike) -> np.ndarray:
-    """Presses found by chasing the lights down from the presses of the top row.
+def _neighbour_pairs(axis: int, ndim: int, size: int, wrap: bool) -> list[tuple[tuple[slice, ...], tuple[slice, ...]]]:
+    """Index pairs (target, source) along one axis: every cell gets the presses of its neighbours there.
+
+    A wrapping axis of length 1 or 2 adds no pair beyond the open ones, since
+    neighbours are a set of other cells.
+    """
+    def at(sl: slice) -> tuple[slice, ...]:
+        return (slice(None),) * axis + (sl,) + (slice(None),) * (ndim - axis - 1)
+
+    pairs = [(at(slice(1, None)), at(slice(None, -1))), (at(slice(None, -1)), at(slice(1, None)))]
+    if wrap and size > 2:
+        pairs += [(at(slice(0, 1)), at(slice(-1, None))), (at(slice(-1, None)), at(slice(0, 1)))]
+    return pairs
+
+
+def chase(board: npt.ArrayLike, first_row: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: bool = True,
+          states: int = 2) -> np.ndarray:
+    """Presses found by chasing the lights down from the presses of the top row (slice 0 of axis 0).
 
     Row 1 gets ``first_row``; every later row presses exactly below the lights
-    still on in the row above, so every row but the last ends dark.  The board
-    is solved iff ``press(board, chase(board, first_row))`` is all dark.
+    still on in the row above (with k states: as often as it takes to bring
+    that light to 0), so every row but the last ends dark.  The board is
+    solved iff ``press(board, chase(board, first_row))`` is all dark.  On a
+    board of more axes the rows are the slices along axis 0.  When axis 0
+    wraps (and is longer than 2) the top row also depends on the bottom one,
+    so ``first_row`` must then give the presses of the first two rows.
 
     Args:
-        board: 2-D array of 0/1 or bools, 1 = lit.
-        first_row: 1-D, one 0/1 per column.
+        board: array of any number of axes (light states 0..states-1) or board text.
+        first_row: presses of row 0, shape ``board.shape[1:]`` (a single
+            value for a 1-D board), or of rows 0 and 1 (shape
+            ``(2,) + board.shape[1:]``) when axis 0 wraps.
+        torus, self_toggle, states: the board's rules, as in :func:`press`.
 
     Returns:
-        Bool press matrix of the board's shape.
+        Press array of the board's shape: bool for two states, uint8 otherwise.
 
-    Example:
+    Examples:
         >>> chase([[1, 1, 1]] * 3, [1, 0, 1]).astype(int).tolist()
         [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
+        >>> chase([2, 0, 0], 0, states=3).tolist()
+        [0, 1, 2]
     """
-    lights = board_array(board)
-    nrows, ncols = lights.shape
-    row = bit_row(first_row, "first_row", ncols)
-    _, presses, _ = kernel_module("_kernels").chase(pack_rows(lights), nrows, ncols, pack_row(row), presses=True)
-    assert presses is not None
-    return unpack_rows(presses, ncols)
+    states = states_count(states)
+    self_toggle = flag(self_toggle, "self_toggle")
+    lights = as_board(board, states)
+    wraps = torus_axes(torus, lights.ndim)
+    if _plain_grid(lights.shape, wraps, self_toggle, states):
+        nrows, ncols = lights.shape
+        row = bit_row(first_row, "first_row", ncols)
+        _, presses, _ = kernel_module("_kernels").chase(pack_rows(lights), nrows, ncols, pack_row(row),
+                                                        presses=True)
+        assert presses is not None
+        return unpack_rows(presses, ncols)
+    from lightsout._ndroute import chase_nd
+
+    seeds = 2 if wraps[0] and lights.shape[0] > 2 else 1
+    want = ((2,) if seeds == 2 else ()) + lights.shape[1:]
+    raw = numeric_array(first_row, "first_row", f"an array of shape {want} of press counts")
+    first = board_values(raw if want else raw.reshape(-1), states, "first_row")
+    if first.shape != (want or (1,)):
+        raise InvalidBoardError(
+            f"first_row must have shape {want} for a board of shape {lights.shape}"
+            + (" (the presses of rows 0 and 1, since axis 0 wraps)" if seeds == 2 else "")
+            + f", got shape {raw.shape}")
+    first = first.reshape(want)
+    out, _ = chase_nd(np.ascontiguousarray(lights, dtype=np.uint8), np.ascontiguousarray(first, dtype=np.uint8),
+                      torus=wraps, self_toggle=self_toggle, states=states)
+    return out.astype(bool) if states == 2 else out
+
+
+def _plain_grid(shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool, states: int) -> bool:
+    """True for the boards of the polynomial and dense routes: open 2-D grids, plus rule, two states."""
+    return (len(shape) == 2 and states == 2 and self_toggle
+            and all(not wrap or size <= 2 for wrap, size in zip(wraps, shape)))
+
+
+def as_board(board: object, states: int = 2, name: str = "board") -> np.ndarray:
+    """A board argument as an array: text is read by :func:`parse_board`, anything else checked.
+
+    Example:
+        >>> as_board("#.\\n.#").astype(int).tolist()
+        [[1, 0], [0, 1]]
+    """
+    if isinstance(board, str):
+        return parse_board(board, states=states)
+    return board_values(board, states, name)  # type: ignore[arg-type]
 
 
 def all_lit(n: int, m: int | None = None) -> np.ndarray:
@@ -94,56 +182,95 @@ def all_lit(n: int, m: int | None = None) -> np.ndarray:
     return np.ones((rows, cols), dtype=bool)
 
 
-def parse_board(text: str) -> np.ndarray:
+def parse_board(text: str, *, states: int = 2) -> np.ndarray:
     """Read a board written one row per line: ``1 # * x X o O`` lit, ``0 . - _`` dark.
 
     Spaces, tabs and blank lines are ignored, as is everything from ``!`` (the
     comment mark, :data:`COMMENT`) to the end of a line, and a leading UTF-8
-    byte order mark; every row must have the same width.
+    byte order mark; every row must have the same width.  With ``states=k``
+    a cell may also be a digit 0..k-1; with more than 10 states every row is
+    written as numbers separated by spaces.
 
-    Example:
+    Returns:
+        A 2-D bool array for two states, uint8 otherwise.
+
+    Examples:
         >>> parse_board('''
         ... ! a comment
         ... #.#
         ... .#.   ! the middle row
         ... ''').astype(int).tolist()
         [[1, 0, 1], [0, 1, 0]]
+        >>> parse_board("0 12\\n3 .", states=16).tolist()
+        [[0, 12], [3, 0]]
     """
     if not isinstance(text, str):
         raise InvalidTypeError(f"parse_board expects a str, got {type(text).__name__}")
+    states = states_count(states)
     text = text[1:] if text.startswith("\ufeff") else text
+    symbols = {c: 1 for c in LIT_CHARS}
+    symbols.update({c: 0 for c in DARK_CHARS})
+    symbols.update({str(d): d for d in range(min(states, 10))})
+    accepted = (f"use {LIT_CHARS!r} for lit and {DARK_CHARS!r} for dark cells"
+                + (f", digits 0..{states - 1} for light states" if states > 2 else "")
+                + f", {COMMENT!r} to start a comment")
     rows = []
     for lineno, line in enumerate(text.splitlines(), 1):
-        cells = line.split(COMMENT, 1)[0].replace(" ", "").replace("\t", "")
-        if not cells:
+        body = line.split(COMMENT, 1)[0]
+        tokens = body.split()
+        if not tokens:
             continue
-        bad = sorted(set(cells) - set(LIT_CHARS + DARK_CHARS))
-        if bad:
-            raise InvalidBoardError(
-                f"line {lineno}: unexpected character(s) {''.join(bad)!r}; "
-                f"use {LIT_CHARS!r} for lit and {DARK_CHARS!r} for dark cells, {COMMENT!r} to start a comment"
-            )
-        rows.append([c in LIT_CHARS for c in cells])
+        if states > 10:  # states may need two or three digits: cells are separated by spaces
+            bad = next((i for i, t in enumerate(tokens) if t not in symbols and not t.isdecimal()), None)
+            if bad is None:
+                values = [symbols.get(t, None) if t in symbols else int(t) for t in tokens]
+                bad = next((i for i, v in enumerate(values) if v is None or v >= states), None)
+                if bad is None:
+                    rows.append(values)
+                    continue
+            raise InvalidBoardError(f"line {lineno}, cell {bad + 1}: {tokens[bad]!r} is not a light state "
+                                    f"0..{states - 1}; with more than 10 states write each row as numbers "
+                                    f"separated by spaces ({DARK_CHARS!r} and {LIT_CHARS!r} also read as 0 and 1)")
+        cells = "".join(tokens)
+        column = next((i for i, c in enumerate(cells) if c not in symbols), None)
+        if column is not None:
+            char = cells[column]
+            what = (f"light state {char} is out of range 0..{states - 1}" if char.isdigit()
+                    else f"unexpected character {char!r}")
+            raise InvalidBoardError(f"line {lineno}, cell {column + 1}: {what}; {accepted}")
+        rows.append([symbols[c] for c in cells])
     if not rows:
         raise InvalidBoardError("the board text has no rows")
     widths = {len(r) for r in rows}
     if len(widths) != 1:
         raise InvalidBoardError(f"rows have different widths {sorted(widths)}; a board must be rectangular")
-    return np.array(rows, dtype=bool)
+    out = np.array(rows, dtype=np.uint8)
+    return out.astype(bool) if states == 2 else out
 
 
-def format_board(board: npt.ArrayLike, lit: str = "1", dark: str = "0") -> str:
-    """Write a board one row per line (the inverse of :func:`parse_board`).
+def format_board(board: npt.ArrayLike, lit: str = "1", dark: str = "0", *, states: int = 2) -> str:
+    """Write a 2-D board one row per line (the inverse of :func:`parse_board`).
 
     ``lit`` and ``dark`` are single characters that :func:`parse_board` reads
-    back: one of :data:`LIT_CHARS` and one of :data:`DARK_CHARS`.
+    back: one of :data:`LIT_CHARS` and one of :data:`DARK_CHARS`.  With
+    ``states=k`` (k > 2) other states are written as digits, or for k > 10 as
+    numbers separated by spaces.
 
-    Example:
+    Examples:
         >>> print(format_board([[1, 0], [0, 1]], lit="#", dark="."))
         #.
         .#
+        >>> print(format_board([[2, 0], [1, 1]], dark=".", states=3))
+        2.
+        11
     """
     lit = cell_symbol(lit, "lit", LIT_CHARS)
     dark = cell_symbol(dark, "dark", DARK_CHARS)
-    cells = board_array(board)
-    return "\n".join("".join(lit if c else dark for c in row) for row in cells)
+    states = states_count(states)
+    cells = board_values(board, states)
+    if cells.ndim != 2:
+        raise InvalidBoardError(f"format_board writes 2-D boards, got shape {cells.shape}")
+    if states > 10:
+        return "\n".join(" ".join(str(int(c)) for c in row) for row in cells)
+    names = [dark, lit] + [str(d) for d in range(2, states)]
+    return "\n".join("".join(names[int(c)] for c in row) for row in cells)

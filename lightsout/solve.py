@@ -7,15 +7,22 @@ Two routes compute the same answers (and the tests hold them to it):
 * ``method="dense"``: the A/B two-row iteration to a C x (C+1) system, then
   Gauss-Jordan elimination; O(R C^2 / 64 + C^3 / 64), a C x C bit matrix.
 
+* ``method="nd"``: the general route (``lightsout._ndroute``) for boards of any
+  number of axes, wrap-around axes, the sigma rule and k-state lights: chase
+  along one axis to a system in one or two slices of unknowns, eliminate over
+  Z/k.  ``"auto"`` picks it for every board that is not an open 2-D two-state
+  grid with the plus rule; for those boards it is a third, independent check.
+
 When a board has several solutions (nullity > 0) every function returns the
-same canonical one whatever the route: the solution whose first row is
-smallest in lexicographic order, reading column 0 first (0 before 1).  Every
-solution is determined by its first row, so this picks exactly one.
+same canonical one whatever the route: the lexicographically smallest press
+vector, cells in row-major order, cell (0, ..., 0) first (0 before 1 before
+2 ...).  On a 2-D open board every solution is determined by its first row,
+so this is the solution whose first row is smallest, reading column 0 first.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -23,22 +30,28 @@ import numpy.typing as npt
 from lightsout import board as _board
 from lightsout._denseroute import solve_grid_dense
 from lightsout._dispatch import kernel_module
-from lightsout._errors import BoardTooLargeError, LightsOutError
+from lightsout._errors import BoardTooLargeError, InvalidBoardError, LightsOutError
+from lightsout._canonical import lexmin_solution, proof_pattern
 from lightsout._gridresult import GridResult
+from lightsout._linresult import LinearResult
 from lightsout._orientation import first_column_of_chase, transpose_packed
 from lightsout._packing import pack_row, pack_rows, unpack_rows, words_for_bits
 from lightsout._polyroute import nullity_poly as _nullity_poly
 from lightsout._polyroute import nullity_table as _nullity_table
 from lightsout._polyroute import solve_grid_poly
 from lightsout._types import Progress
+from lightsout.board import TorusArg
 from lightsout._validate import (
-    board_array, board_size, dense_limits, grid_shape, method_name, poly_memory, progress_callback, thread_count,
+    board_cells, board_shape, board_size, dense_limits, flag, grid_shape, method_name, poly_memory,
+    progress_callback, states_count, thread_count, torus_axes,
 )
 
 __all__ = ["first_row", "nullity", "nullity_table", "solve", "is_solvable", "Solution", "UnsolvableError",
-           "METHODS"]
+           "METHODS", "solution_from_result"]
 
-METHODS = ("auto", "poly", "dense")
+METHODS = ("auto", "poly", "dense", "nd")
+#: The routes that solve only open 2-D two-state grids with the plus rule.
+GRID_METHODS = ("poly", "dense")
 #: Most cells an error or :meth:`Solution.quiet_patterns` materialises as quiet
 #: patterns (bool, one byte a cell): 10**8, 100 MB.
 MAX_PATTERN_CELLS = 10**8
@@ -90,21 +103,36 @@ class Solution:
     """A way to turn a board dark, with what is known about all the others.
 
     Attributes:
-        board: the start state (bool, R x C; 1 = lit).
-        presses: the canonical solution (bool, R x C; 1 = press that cell).
-        nullity: dimension of the quiet-pattern space; the board has
-            ``count = 2**nullity`` solutions, ``presses`` plus any sum of
-            quiet patterns.
-        method: the route that found it ("poly" or "dense").
-        quiet_first_rows: (nullity, C) bool, first rows of a basis of the
-            quiet patterns (see :meth:`quiet_patterns`).
+        board: the start state (bool for two states, uint8 light states
+            otherwise; the board's shape, or one value per vertex for a graph).
+        presses: the canonical solution, the board's shape and dtype: 1 (or a
+            count 1..k-1) = press that cell.
+        nullity: the fewest quiet patterns that generate all the others (the
+            dimension of the quiet-pattern space when k is prime); the board
+            has :attr:`count` solutions, ``presses`` plus any quiet pattern.
+        method: the route that found it ("poly", "dense", "nd", "forcing" or
+            "elimination").
+        quiet_first_rows: the first row (slice 0 along axis 0) of every
+            generator in :meth:`quiet_patterns`, shape ``(r,) + shape[1:]``.
+            On an open 2-D two-state board the first row determines the pattern.
+        states: number of light states k (a press adds 1 mod k).
+        torus: one bool per axis: that axis wraps around (empty for graphs).
+        self_toggle: False for the sigma game (a press skips its own cell).
+        nodes: for a graph given as a networkx graph, its nodes in vertex order.
+        quiet_count: the exact number of quiet patterns (None: ``2**nullity``).
+        quiet_generators: (r, cells) generators of the quiet patterns, cells
+            flattened in row-major order (None on the 2-D routes, which keep
+            only first rows).
+        adjacency: for a graph, its CSR neighbour lists ``(indptr, indices)``.
 
-    Example:
+    Examples:
         >>> s = solve([[1, 1, 0], [1, 0, 0], [0, 0, 0]])
         >>> s.presses.astype(int).tolist(), s.count, s.verify()
         ([[1, 0, 0], [0, 0, 0], [0, 0, 0]], 1, True)
         >>> s
         Solution(shape=(3, 3), presses=1, nullity=0, method='poly')
+        >>> solve([[2, 0], [0, 0]], states=3).press_list()
+        [((0, 0), 1), ((1, 1), 2)]
     """
 
     board: np.ndarray
@@ -112,35 +140,84 @@ class Solution:
     nullity: int
     method: str
     quiet_first_rows: np.ndarray = field(repr=False)
+    states: int = 2
+    torus: tuple[bool, ...] = (False, False)
+    self_toggle: bool = True
+    nodes: Optional[list[Any]] = None
+    quiet_count: Optional[int] = field(default=None, repr=False)
+    quiet_generators: Optional[np.ndarray] = field(default=None, repr=False)
+    adjacency: Optional[tuple[np.ndarray, np.ndarray]] = field(default=None, repr=False)
+
+    @property
+    def is_graph(self) -> bool:
+        """True for a graph's solution (``solve_graph``): one value per vertex, no axes."""
+        return self.adjacency is not None
 
     def __repr__(self) -> str:
-        rows, cols = self.board.shape
-        return (f"Solution(shape=({rows}, {cols}), presses={int(np.count_nonzero(self.presses))}, "
-                f"nullity={self.nullity}, method={self.method!r})")
+        rules = "" if self.states == 2 else f", states={self.states}"
+        if any(self.torus):
+            rules += f", torus={self.torus if not all(self.torus) else True}"
+        if not self.self_toggle:
+            rules += ", self_toggle=False"
+        where = f"vertices={len(self.board)}" if self.is_graph else f"shape={self.board.shape}"
+        return (f"Solution({where}, presses={int(self.presses.sum(dtype=np.int64))}, "
+                f"nullity={self.nullity}{rules}, method={self.method!r})")
 
     __str__ = __repr__
 
     @property
+    def shape(self) -> tuple[int, ...]:
+        """The board's shape."""
+        return tuple(self.board.shape)
+
+    @property
     def first_row(self) -> np.ndarray:
-        """Presses of the top row (bool, length C); chasing the lights down from it gives ``presses``."""
+        """Presses of the top row (slice 0 along axis 0); on open boards chasing from it gives ``presses``."""
         row: np.ndarray = self.presses[0].copy()
         return row
 
     @property
     def count(self) -> int:
-        """Number of distinct solutions, an exact Python int (2**nullity)."""
-        return 1 << self.nullity
+        """Number of distinct solutions, an exact Python int (``2**nullity`` for two states)."""
+        return (1 << self.nullity) if self.quiet_count is None else self.quiet_count
+
+    def press_list(self) -> list[Any]:
+        """The cells to press, in row-major order: index tuples, or ``(index, count)`` pairs when k > 2.
+
+        For a graph the entries are vertex indices (networkx node labels when
+        the graph was a networkx graph).
+
+        Examples:
+            >>> solve([[1, 1, 0], [1, 0, 0]]).press_list()
+            [(0, 0)]
+            >>> solve([1, 2], states=3).press_list()
+            [((0,), 2), ((1,), 1)]
+        """
+        cells = np.argwhere(self.presses)  # row-major order
+        if self.is_graph:
+            labels = self.nodes if self.nodes is not None else list(range(len(self.board)))
+            keys: list[Any] = [labels[int(i)] for i in cells[:, 0]]
+        else:
+            keys = [tuple(int(i) for i in cell) for cell in cells]
+        if self.states == 2:
+            return keys
+        return [(key, int(self.presses[tuple(cell)])) for key, cell in zip(keys, cells)]
 
     def quiet_patterns(self) -> np.ndarray:
-        """A basis of the quiet patterns: (nullity, R, C) bool; each changes no light.
+        """Generators of the quiet patterns: (r,) + shape; each changes no light.
 
-        Refuses (BoardTooLargeError) to build more than ``MAX_PATTERN_CELLS``
-        cells; ``quiet_first_rows`` holds the same basis in O(nullity * C).
+        For two states (and any prime k) they are a basis, r = nullity; for
+        other k every quiet pattern is a combination of them mod k.  Refuses
+        (BoardTooLargeError) to build more than ``MAX_PATTERN_CELLS`` cells;
+        ``quiet_first_rows`` holds the same basis in O(nullity * C) on 2-D boards.
 
         Example:
             >>> solve(np.ones((4, 4), dtype=bool)).quiet_patterns().shape
             (4, 4, 4)
         """
+        if self.quiet_generators is not None:
+            out = self.quiet_generators.reshape((-1,) + self.board.shape)
+            return out.astype(bool) if self.states == 2 else out.copy()
         nrows, ncols = self.board.shape
         cells = len(self.quiet_first_rows) * nrows * ncols
         if cells > MAX_PATTERN_CELLS:
@@ -152,7 +229,18 @@ class Solution:
 
     def verify(self) -> bool:
         """True when replaying ``presses`` on ``board`` turns every light off."""
-        return not _board.press(self.board, self.presses).any()
+        if self.adjacency is not None:  # a graph: CSR neighbour lists
+            indptr, indices = self.adjacency
+            counts = self.presses.astype(np.int64)
+            owners = np.repeat(np.arange(len(counts)), np.diff(indptr))
+            total = self.board.astype(np.int64) + np.bincount(owners, weights=counts[indices],
+                                                              minlength=len(counts)).astype(np.int64)
+            if self.self_toggle:
+                total += counts
+            return not (total % self.states).any()
+        after = _board.press(self.board, self.presses, torus=self.torus, self_toggle=self.self_toggle,
+                             states=self.states)
+        return not after.any()
 
 
 def _route(method: str) -> str:
@@ -277,7 +365,90 @@ def _unsolvable(result: GridResult, board_words: Optional[np.ndarray],
     return error
 
 
-def first_row(n: int, m: Optional[int] = None, *, method: str = "auto", threads: Optional[int] = None,
+def solution_from_result(result: LinearResult, board: np.ndarray, *, torus: tuple[bool, ...], self_toggle: bool,
+                         states: int, nodes: Optional[list[Any]] = None,
+                         adjacency: Optional[tuple[np.ndarray, np.ndarray]] = None) -> Solution:
+    """The :class:`Solution` of a general route's answer: canonical presses, replayed before returning.
+
+    Args:
+        result: the route's coset of solutions (cells in row-major order).
+        board: the checked board (bool for two states, uint8 otherwise), its shape.
+        torus, self_toggle, states: the board's rules (``torus=()`` for a graph).
+        nodes: a networkx graph's nodes in vertex order; adjacency: a graph's
+            CSR neighbour lists ``(indptr, indices)`` (used to replay).
+
+    Raises:
+        UnsolvableError: ``result`` is unsolvable; carries the quiet pattern
+            that proves it.
+
+    Example:
+        >>> from lightsout._ndroute import solve_nd
+        >>> board = np.array([[1, 0, 1]], dtype=np.uint8)
+        >>> res = solve_nd(board.shape, board, torus=(False, False), self_toggle=True, states=2)
+        >>> solution_from_result(res, board.astype(bool), torus=(False, False), self_toggle=True,
+        ...                      states=2).presses.astype(int).tolist()
+        [[1, 1, 1]]
+    """
+    if not result.solvable or result.particular is None:
+        raise _general_unsolvable(result, board, torus=torus, states=states, graph=adjacency is not None)
+    flat, kernel = lexmin_solution(result.particular, result.kernel, states)
+    presses = flat.reshape(board.shape)
+    patterns = kernel.reshape((-1,) + board.shape)
+    solution = Solution(board.copy(), presses.astype(bool) if states == 2 else presses, result.nullity,
+                        result.method, patterns[:, 0].copy(), states, tuple(torus), self_toggle, nodes,
+                        result.count, kernel, adjacency)
+    if not solution.verify():
+        raise LightsOutError(f"internal error: the {result.method} route's answer does not clear the board")
+    return solution
+
+
+def _general_unsolvable(result: LinearResult, board: np.ndarray, *, torus: tuple[bool, ...], states: int,
+                        graph: bool) -> UnsolvableError:
+    """An UnsolvableError carrying a quiet pattern with a nonzero inner product with the board."""
+    pattern = proof_pattern(result.kernel, board, states)
+    if pattern is None:
+        raise LightsOutError("internal error: unsolvable board but every quiet pattern meets it evenly")
+    meet = int(np.dot(pattern.astype(np.int64), board.ravel().astype(np.int64))) % states
+    what = f"this {len(board)}-vertex graph" if graph else f"this board of shape {board.shape}"
+    rules = f" with {states} states" if states != 2 else ""
+    shaped = pattern.reshape(board.shape)
+    return UnsolvableError(
+        f"{what}{rules} cannot be turned dark: the quiet pattern in .quiet_pattern (pressing it changes "
+        f"no light) meets the board with inner product {meet} (mod {states}), not 0, and every solvable "
+        f"board meets every quiet pattern with inner product 0",
+        shaped.astype(bool) if states == 2 else shaped, shaped[0] if shaped.ndim > 1 else shaped[:1],
+        result.nullity)
+
+
+def _route_for(method: str, shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool, states: int) -> str:
+    """The route for a board: the 2-D grid routes where they apply, else the general one."""
+    plain = _board._plain_grid(shape, wraps, self_toggle, states)
+    if method == "auto":
+        return "poly" if plain else "nd"
+    if method in GRID_METHODS and not plain:
+        raise InvalidBoardError(
+            f"method {method!r} solves open 2-D two-state boards with the plus rule only; this board "
+            f"(shape {shape}, torus={wraps}, self_toggle={self_toggle}, states={states}) needs "
+            f"method='auto' or 'nd'")
+    return method
+
+
+def _rules(torus: object, self_toggle: object, states: object, ndim: int) -> tuple[tuple[bool, ...], bool, int]:
+    """Check the board-rule keywords shared by every entry point."""
+    return torus_axes(torus, ndim), flag(self_toggle, "self_toggle"), states_count(states)
+
+
+def _solve_general(lights: np.ndarray, wraps: tuple[bool, ...], self_toggle: bool, states: int,
+                   progress: Progress, all_lit: bool = False) -> Solution:
+    from lightsout._ndroute import solve_nd
+
+    work = None if all_lit else np.ascontiguousarray(lights, dtype=np.uint8)
+    result = solve_nd(lights.shape, work, torus=wraps, self_toggle=self_toggle, states=states, progress=progress)
+    return solution_from_result(result, lights, torus=wraps, self_toggle=self_toggle, states=states)
+
+
+def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_toggle: bool = True,
+              states: int = 2, method: str = "auto", threads: Optional[int] = None,
               progress: Progress = None) -> np.ndarray:
     """The presses of the top row that, chased down, clear the all-lit board of n rows and m columns.
 
@@ -285,17 +456,24 @@ def first_row(n: int, m: Optional[int] = None, *, method: str = "auto", threads:
     graph, pressing can turn the all-lit state dark, since the all-ones vector
     lies in the image of A + I; docs/algebra.md section 6), so this returns a
     row for every size it accepts.  When the board has several solutions (nullity > 0) the canonical
-    one is returned: the lexicographically smallest first row, column 0 first.
+    one is returned: the lexicographically smallest first row, column 0 first.  Sutner's
+    theorem is about the plain rule: with ``self_toggle=False`` or k states
+    the all-lit board may be unsolvable, and this raises UnsolvableError.
 
     Args:
         n: rows (positive int).
         m: columns (positive int); None for a square board.
-        method: "auto" (the polynomial route), "poly" or "dense".
+        torus: True/False or (rows wrap, columns wrap).
+        self_toggle: False for the sigma game.
+        states: number of light states k (2..255); the all-lit board has
+            every light in state 1.
+        method: "auto" (the polynomial route where it applies, else "nd"),
+            "poly", "dense" or "nd".
         threads: worker threads for the dense route (default: the usable CPUs).
         progress: optional ``progress(stage, done, total)`` callback for long runs.
 
     Returns:
-        Bool array of length m.
+        Array of length m: bool for two states, uint8 press counts otherwise.
 
     Raises:
         InvalidTypeError / InvalidBoardError: sizes that are not positive ints,
@@ -309,9 +487,17 @@ def first_row(n: int, m: Optional[int] = None, *, method: str = "auto", threads:
         >>> import numpy as np
         >>> bool((first_row(50) == first_row(50, method="dense")).all())
         True
+        >>> first_row(4, torus=True).astype(int).tolist(), first_row(3, states=3).tolist()
+        ([1, 0, 0, 0], [2, 0, 2])
     """
     nrows, ncols = grid_shape(n, m)
-    method = _route(method_name(method, METHODS))
+    wraps, self_toggle, states = _rules(torus, self_toggle, states, 2)
+    method = _route_for(method_name(method, METHODS), (nrows, ncols), wraps, self_toggle, states)
+    if method == "nd":
+        progress_callback(progress)
+        board_cells(nrows, ncols, "first_row")
+        lights = np.ones((nrows, ncols), dtype=bool if states == 2 else np.uint8)
+        return _solve_general(lights, wraps, self_toggle, states, progress, all_lit=True).presses[0].copy()
     threads = thread_count(threads)
     progress_callback(progress)
     result = _run(method, nrows, ncols, None, threads=threads, progress=progress, kernel=True)
@@ -321,19 +507,37 @@ def first_row(n: int, m: Optional[int] = None, *, method: str = "auto", threads:
     return _canonical_first_row(result.first_row, result.quiet_first_rows())
 
 
-def nullity(n: int, m: Optional[int] = None, *, method: str = "auto", threads: Optional[int] = None) -> int:
+def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: TorusArg = False,
+            self_toggle: bool = True, states: int = 2, method: str = "auto", threads: Optional[int] = None) -> int:
     """Dimension of the quiet-pattern space of the n x m board (``m=None``: square).
 
-    A board with nullity k has 2**k solutions when it is solvable, and exactly
-    one of every 2**k start states is solvable.  ``threads`` is used by the
-    dense route (the polynomial route runs on one thread).
+    A board with nullity d has 2**d solutions when it is solvable, and exactly
+    one of every 2**d start states is solvable.  ``threads`` is used by the
+    dense route (the polynomial route runs on one thread).  ``n`` may also be
+    a whole shape (a tuple, any number of axes; then ``m`` must be None).  For
+    k states the nullity is the fewest quiet patterns that generate all the
+    others: the dimension over GF(k) for prime k, and for other k the
+    largest of the nullities over GF(p) for the primes p dividing k.
 
     Examples:
         >>> nullity(5), nullity(4), nullity(5, method="dense")
         (2, 4, 2)
+        >>> nullity((5, 5), torus=True), nullity(5, self_toggle=False), nullity(4, states=3)
+        (8, 0, 0)
     """
-    nrows, ncols = grid_shape(n, m)
-    method = _route(method_name(method, METHODS))
+    if isinstance(n, (tuple, list)):
+        if m is not None:
+            raise InvalidBoardError(f"nullity takes a shape or (n, m), not both: got n={n!r} and m={m!r}")
+        shape = board_shape(n, "n")
+    else:
+        shape = grid_shape(n, m)
+    wraps, self_toggle, states = _rules(torus, self_toggle, states, len(shape))
+    method = _route_for(method_name(method, METHODS), shape, wraps, self_toggle, states)
+    if method == "nd":
+        from lightsout._ndroute import nullity_nd
+
+        return nullity_nd(shape, torus=wraps, self_toggle=self_toggle, states=states)[0]
+    nrows, ncols = shape
     threads = thread_count(threads)
     if method == "dense":
         dense_limits(nrows, ncols)
@@ -355,13 +559,20 @@ def nullity_table(nmax: int, *, progress: Progress = None) -> np.ndarray:
     return _nullity_table(nmax, progress)
 
 
-def solve(board: npt.ArrayLike, *, method: str = "auto", threads: Optional[int] = None,
-          progress: Progress = None) -> Solution:
+def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_toggle: bool = True, states: int = 2,
+          method: str = "auto", threads: Optional[int] = None, progress: Progress = None) -> Solution:
     """Find presses that turn every light of ``board`` off.
 
     Args:
-        board: 2-D array-like of 0/1 or bools (1 = lit), any rectangle.
-        method: "auto" (the polynomial route), "poly" or "dense".
+        board: array-like of light states (1 = lit; 0..k-1 with k states) with
+            any number of axes, nested lists, or board text
+            (:func:`lightsout.parse_board`: ``"*.*\\n.*."``).
+        torus: True/False, or one bool per axis: that axis wraps around.
+        self_toggle: False for the sigma game, where a press skips its own cell.
+        states: number of light states k, 2..255: a press adds 1 mod k to its
+            cell and neighbours, and a solution presses each cell 0..k-1 times.
+        method: "auto" (the polynomial route for open 2-D two-state boards,
+            else "nd"), "poly", "dense" or "nd".
         threads: worker threads for the dense route.
         progress: optional ``progress(stage, done, total)`` callback.
 
@@ -370,23 +581,32 @@ def solve(board: npt.ArrayLike, *, method: str = "auto", threads: Optional[int] 
 
     Raises:
         UnsolvableError: no presses clear the board; carries a quiet pattern
-            that meets the lit cells an odd number of times (found from
-            first-row data: costs one more chase, builds one pattern).
-        InvalidBoardError / InvalidTypeError: not a 2-D 0/1 board, unknown method.
+            whose inner product with the board is nonzero mod k (two states:
+            it meets an odd number of lit cells).
+        InvalidBoardError / InvalidTypeError: values outside 0..k-1, an empty
+            axis, bad keywords, an unknown method.
 
     Examples:
         >>> s = solve([[1, 1, 1], [1, 1, 1], [1, 1, 1]])
         >>> s.presses.astype(int).tolist()
         [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
+        >>> solve("*.*\\n.*.\\n*.*").press_list()
+        [(0, 0), (0, 2), (2, 0), (2, 2)]
+        >>> solve(np.ones((3, 3, 3, 3), dtype=int)).presses.sum()
+        41
         >>> solve([[1, 0, 0, 0]] * 4)
         Traceback (most recent call last):
         ...
         lightsout.solve.UnsolvableError: this 4 x 4 board cannot be turned dark: ...
     """
-    lights = board_array(board)
-    method = _route(method_name(method, METHODS))
+    states = states_count(states)
+    lights = _board.as_board(board, states)
+    wraps, self_toggle, states = _rules(torus, self_toggle, states, lights.ndim)
+    method = _route_for(method_name(method, METHODS), lights.shape, wraps, self_toggle, states)
     threads = thread_count(threads)
     progress_callback(progress)
+    if method == "nd":
+        return _solve_general(lights, wraps, self_toggle, states, progress)
     nrows, ncols = lights.shape
     words = pack_rows(lights)
     result = _run(method, nrows, ncols, words, threads=threads, progress=progress, kernel=True)
@@ -398,20 +618,31 @@ def solve(board: npt.ArrayLike, *, method: str = "auto", threads: Optional[int] 
     residue, presses, _ = kernel_module("_kernels").chase(words, nrows, ncols, pack_row(first), presses=True)
     if residue.any() or presses is None:
         raise LightsOutError(f"internal error: the {method} route's answer does not clear the board")
-    return Solution(lights.copy(), unpack_rows(presses, ncols), result.nullity, method, quiet_first_rows)
+    return Solution(lights.copy(), unpack_rows(presses, ncols), result.nullity, method, quiet_first_rows,
+                    torus=wraps)
 
 
-def is_solvable(board: npt.ArrayLike, *, method: str = "auto", threads: Optional[int] = None) -> bool:
+def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_toggle: bool = True,
+                states: int = 2, method: str = "auto", threads: Optional[int] = None) -> bool:
     """Whether some set of presses turns every light of ``board`` off.
 
-    ``threads`` is used by the dense route, as in :func:`solve`.
+    The keywords are those of :func:`solve`; ``threads`` is used by the dense route.
 
     Examples:
         >>> is_solvable([[1, 1], [1, 1]]), is_solvable([[1, 0, 0, 0]] * 4)
         (True, False)
+        >>> is_solvable([[1, 0, 0, 0]] * 4, states=3)
+        True
     """
-    lights = board_array(board)
-    method = _route(method_name(method, METHODS))
+    states = states_count(states)
+    lights = _board.as_board(board, states)
+    wraps, self_toggle, states = _rules(torus, self_toggle, states, lights.ndim)
+    method = _route_for(method_name(method, METHODS), lights.shape, wraps, self_toggle, states)
     threads = thread_count(threads)
+    if method == "nd":
+        from lightsout._ndroute import solve_nd
+
+        work = np.ascontiguousarray(lights, dtype=np.uint8)
+        return solve_nd(lights.shape, work, torus=wraps, self_toggle=self_toggle, states=states).solvable
     nrows, ncols = lights.shape
     return _run(method, nrows, ncols, pack_rows(lights), threads=threads, progress=None, kernel=False).solvable

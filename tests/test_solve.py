@@ -196,7 +196,8 @@ def test_sizes_that_cannot_fit_are_refused_not_attempted():
 
 
 @pytest.mark.parametrize("bad", [
-    [[1, 2], [0, 1]], [[1, 0], [1]], [1, 0, 1], np.zeros((2, 2, 2)), [[]], "101", [["a", "b"]], np.zeros((0, 3)),
+    [[1, 2], [0, 1]], [[1, 0], [1]], np.zeros(()), 7, [[]], "1a1", "", [["a", "b"]], np.zeros((0, 3)),
+    np.zeros((2, 0, 2)),
 ])
 def test_solve_rejects_bad_boards(bad):
     with pytest.raises((InvalidBoardError, InvalidTypeError)):
