@@ -136,7 +136,7 @@ def solve_graph_linear(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArr
         >>> r = solve_graph_linear(3, indptr, indices, [1, 1, 1], self_toggle=True, states=2)
         >>> r.solvable, r.particular.tolist(), r.nullity, r.count
         (True, [0, 1, 0], 0, 1)
-        >>> r = solve_graph_linear(3, indptr, indices, [1, 1, 1], self_toggle=False, states=2)
+        >>> r = solve_graph_linear(3, indptr, indices, [1, 0, 0], self_toggle=False, states=2)
         >>> r.solvable, r.nullity, r.kernel.tolist()
         (False, 1, [[1, 0, 1]])
     """
