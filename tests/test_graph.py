@@ -57,7 +57,7 @@ def span_size(rows, n: int, k: int) -> int:
 
 def csr_of(n: int, edges) -> tuple[np.ndarray, np.ndarray]:
     """CSR neighbour lists by plain loops (sorted rows)."""
-    nbrs = [set() for _ in range(n)]
+    nbrs: list[set[int]] = [set() for _ in range(n)]
     for a, b in edges:
         nbrs[a].add(b)
         nbrs[b].add(a)
