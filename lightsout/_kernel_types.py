@@ -16,6 +16,7 @@ import numpy.typing as npt
 from lightsout._types import Progress
 
 U64 = npt.NDArray[np.uint64]
+U8 = npt.NDArray[np.uint8]
 
 
 class KernelsModule(Protocol):
@@ -62,6 +63,19 @@ class Gf2ElimModule(Protocol):
     def pack_zero_one(self, values: npt.NDArray[np.generic]) -> Optional[U64]: ...
 
 
+class ModElimModule(Protocol):
+    """``lightsout._modelim``: elimination and Howell forms over Z/q on uint8 residues."""
+
+    def echelon_inplace(self, work: U8, modulus: int, npivot_cols: int = -1, *, reduce_above: bool = True,
+                        stripe_cols: int = 0) -> tuple[U8, npt.NDArray[np.int64]]: ...
+    def reduce_rows_inplace(self, vectors: U8, howell: U8, pivot_cols: npt.ArrayLike, modulus: int) -> None: ...
+    def reduce_above_inplace(self, howell: U8, pivot_cols: npt.ArrayLike, modulus: int) -> None: ...
+    def leading_columns(self, rows: U8) -> npt.NDArray[np.int64]: ...
+    def remainder(self, src: U8, modulus: int, out: U8) -> None: ...
+    def axpy_inplace(self, x: U8, y: U8, t: int, modulus: int) -> None: ...
+    def scale_inplace(self, x: U8, t: int, modulus: int) -> None: ...
+
+
 class GraphChaseModule(Protocol):
     """``lightsout._graphchase``: generalised light chasing on graphs (forcing plans, systems, expansion)."""
 
@@ -87,9 +101,10 @@ class GraphChaseModule(Protocol):
 
 
 if TYPE_CHECKING:  # mypy checks every stub against its Protocol here
-    from lightsout import _gf2elim, _gf2poly, _graphchase, _kernels
+    from lightsout import _gf2elim, _gf2poly, _graphchase, _kernels, _modelim
 
     _kernels_conforms: KernelsModule = _kernels
     _gf2poly_conforms: Gf2PolyModule = _gf2poly
     _gf2elim_conforms: Gf2ElimModule = _gf2elim
+    _modelim_conforms: ModElimModule = _modelim
     _graphchase_conforms: GraphChaseModule = _graphchase

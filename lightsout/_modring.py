@@ -1,0 +1,491 @@
+"""Linear algebra over Z/N, 2 <= N <= 255, on uint8 residues: solving, kernels and Howell forms.
+
+This is what the k-state lights need (a press adds 1 mod k): solve ``A u = b``
+(mod N), describe every solution as one solution plus the kernel, count the
+kernel exactly, and pick the lexicographically smallest solution.  Arrays are
+uint8 with entries in ``0..N-1``; the compiled kernels are
+``lightsout._modelim`` (the widest SIMD build this CPU runs).
+
+Algorithm
+---------
+* Z/N splits by the Chinese remainder theorem into the rings Z/p^e for the
+  prime powers p^e of N.  Each is solved on its own and the answers combined:
+  particular solutions by CRT, kernels by lifting each factor's Howell rows
+  (section "Howell form" below).
+* Prime p (a field): Gauss-Jordan elimination of ``[A | b]`` with A's columns
+  in reverse order.  A solution sets the free unknowns to 0; the kernel vector
+  of a free column f is 1 at f, 0 at the other free columns and nonzero only at
+  pivot columns after f (because the columns were reversed), so the kernel
+  basis comes out already in reduced row echelon form, which over a field is
+  the Howell form.
+* Prime power q = p^e: Howell form of ``[A^T | I_n]`` (lightsout._modelim:
+  elimination over the local ring Z/q, pivots of lowest p-valuation, plus
+  Howell's saturation rows).  Its row span is ``{(A u, u)}``.  The rows whose
+  pivot lies in the identity part are the Howell form of the kernel; reducing
+  ``(b, 0)`` by the other rows leaves ``(0, -u)`` with ``A u = b`` exactly when
+  b is in the image of A (the Howell property, as in the argument below).
+* The fewest generators of the kernel (its nullity) is the largest, over the
+  primes p | N, of ``n - rank(A mod p)`` (Smith normal form: over Z/p^e each
+  diagonal entry that is not a unit gives one cyclic kernel factor), so the
+  ranks mod p are computed too, by plain elimination.
+
+Howell form
+-----------
+Rows sorted by pivot (first nonzero) column, each pivot a divisor d of N,
+every entry above a pivot in ``[0, d)``, and the Howell property: every
+element of the span that is zero in columns ``< j`` is a combination of the
+rows whose pivot is at column ``>= j``.  It is unique for a given span
+(Howell 1986; Storjohann & Mulders 1998), so it is a canonical name for the
+kernel.  For composite N the factors' Howell forms H_i combine column by
+column: at a pivot column j of any factor the combined pivot is the product
+of the factors' pivots at j (q_i where a factor has none) and the combined row
+is the CRT lift of the factors' rows there, each scaled by a unit so that the
+pivot entry comes out as that product; the entries above the pivots are then
+reduced over Z/N.
+
+Why reduction gives the lexicographic minimum
+---------------------------------------------
+``reduce_lexmin`` visits the Howell rows in pivot order and subtracts from the
+vector the multiple of each row that brings the vector's entry at that row's
+pivot column j into ``[0, d)``.  A row with pivot after j is zero at j, so the
+result r has ``r[j] in [0, d)`` at every pivot column.  Let w be any element of
+the coset ``v + span``, w != r, and j the first index where they differ.  Then
+``s = r - w`` is in the span and zero before j, so by the Howell property it is
+a combination of the rows with pivot >= j.  If no row has its pivot at j, all
+of those are zero at j and ``s[j] = 0``, impossible.  Otherwise ``s[j]`` is a
+multiple of that row's pivot d mod N, and d divides N, so ``w[j] = r[j] - s[j]``
+is congruent to ``r[j]`` mod d; as ``0 <= r[j] < d`` is the least residue of its
+class mod d and ``w[j] != r[j]``, ``w[j] > r[j]``.  So r is smaller than every
+other element of the coset.
+
+Example:
+    >>> import numpy as np
+    >>> a = np.array([[1, 1, 0], [0, 1, 1]], dtype=np.uint8)
+    >>> system = solve_mod(a, np.array([2, 3], dtype=np.uint8), 6)
+    >>> system.solution.tolist(), system.kernel.tolist(), system.count, system.nullity
+    ([0, 2, 1], [[1, 5, 1]], 6, 1)
+    >>> reduce_lexmin(np.array([5, 3, 0], dtype=np.uint8), system.kernel, 6).tolist()
+    [0, 2, 1]
+
+References:
+    J. A. Howell, "Spans in the module (Z_m)^s", Linear and Multilinear
+    Algebra 19 (1986).  A. Storjohann and T. Mulders, "Fast algorithms for
+    linear algebra modulo N", ESA 1998.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional
+
+import numpy as np
+import numpy.typing as npt
+
+from lightsout._dispatch import kernel_module
+from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._kernel_types import ModElimModule
+
+__all__ = ["MAX_WORK_BYTES", "ModSystem", "howell_form", "nullity_mod", "prime_power_factors",
+           "rank_mod_prime", "reduce_lexmin", "solve_mod", "span_size"]
+
+U8 = npt.NDArray[np.uint8]
+I64 = npt.NDArray[np.int64]
+
+#: Largest work area (bytes of scratch arrays) one call allocates; larger inputs
+#: raise BoardTooLargeError before anything is allocated.
+MAX_WORK_BYTES = 2 ** 31
+
+
+@dataclass(frozen=True)
+class ModSystem:
+    """The solutions of ``matrix @ u == rhs (mod N)``.
+
+    Attributes:
+        solution: one solution, ``(n,)`` uint8 in ``0..N-1``, or None if there is none.
+        kernel: ``(r, n)`` uint8, the Howell form of ``{u : matrix @ u == 0 (mod N)}``
+            (canonical: equal kernels give equal arrays).
+        count: the exact number of kernel elements (the number of solutions
+            when there is one).
+        nullity: the fewest generators of the kernel: the largest, over primes
+            p | N, of ``n - rank(matrix mod p)``.
+    """
+
+    solution: Optional[U8]
+    kernel: U8
+    count: int
+    nullity: int
+
+
+# ---------------------------------------------------------------------------
+# Helpers.
+
+def _kernels() -> ModElimModule:
+    return kernel_module("_modelim")
+
+
+def _modulus(modulus: object, name: str = "modulus") -> int:
+    if isinstance(modulus, (bool, np.bool_)) or not isinstance(modulus, (int, np.integer)):
+        raise InvalidTypeError(f"{name} must be an int, got {type(modulus).__name__}")
+    if not 2 <= modulus <= 255:
+        raise InvalidBoardError(f"{name} must be in 2..255, got {modulus}")
+    return int(modulus)
+
+
+@lru_cache(maxsize=None)
+def prime_power_factors(modulus: int) -> tuple[tuple[int, int, int], ...]:
+    """The factorisation of N as ``(p, e, p**e)`` triples, increasing p.
+
+    Example:
+        >>> prime_power_factors(12)
+        ((2, 2, 4), (3, 1, 3))
+    """
+    factors = []
+    rest, p = modulus, 2
+    while rest > 1:
+        if rest % p == 0:
+            e = 0
+            while rest % p == 0:
+                rest //= p
+                e += 1
+            factors.append((p, e, p ** e))
+        p += 1
+    return tuple(factors)
+
+
+def _work_limit(nbytes: int, what: str) -> None:
+    """Refuse a work area above MAX_WORK_BYTES, before allocating it."""
+    if nbytes > MAX_WORK_BYTES:
+        raise BoardTooLargeError(
+            f"{what} needs {nbytes / 2**30:.1f} GiB of work area, more than the "
+            f"{MAX_WORK_BYTES / 2**30:.0f} GiB limit (lightsout._modring.MAX_WORK_BYTES)")
+
+
+def _residues(array: npt.ArrayLike, name: str, ndim: int, modulus: int) -> U8:
+    """``array`` as a C-contiguous uint8 array with ndim axes.  uint8 input is
+    taken as it is (a view when possible); other integer input is reduced mod N."""
+    arr = np.asarray(array)
+    if arr.ndim != ndim:
+        raise InvalidBoardError(f"{name} must have {ndim} axes, got shape {arr.shape}")
+    if arr.dtype == np.uint8:
+        return np.ascontiguousarray(arr)
+    if arr.dtype.kind not in "biu" and arr.size:
+        raise InvalidTypeError(f"{name} must hold integers, got dtype {arr.dtype}")
+    return np.ascontiguousarray(np.mod(arr.astype(np.int64), modulus).astype(np.uint8))
+
+
+def _reduced(array: U8, modulus: int) -> U8:
+    """A new array: ``array mod modulus``."""
+    out = np.empty_like(array)
+    if array.size:
+        _kernels().remainder(array, modulus, out)
+    return out
+
+
+def _kernel_count(kernel: U8, cols: I64, modulus: int) -> int:
+    count = 1
+    for i, j in enumerate(cols.tolist()):
+        count *= modulus // math.gcd(int(kernel[i, j]), modulus)
+    return count
+
+
+def _pivot_columns(rows: U8) -> I64:
+    return np.asarray(_kernels().leading_columns(rows), dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------
+# One prime-power factor.
+
+def _rank_prime(matrix: U8, p: int) -> int:
+    """Rank over GF(p) of residues mod p (an echelon form, no back substitution)."""
+    m, n = matrix.shape
+    if m == 0 or n == 0:
+        return 0
+    _work_limit(m * n, f"the rank of a {m} x {n} matrix")
+    work = np.array(matrix, dtype=np.uint8, order="C", copy=True)
+    _, cols = _kernels().echelon_inplace(work, p, reduce_above=False)
+    return len(cols)
+
+
+def _solve_prime(matrix: U8, rhs: U8, p: int) -> tuple[Optional[U8], U8, I64, int]:
+    """Over GF(p): (solution or None, kernel in RREF, its pivot columns, rank)."""
+    m, n = matrix.shape
+    _work_limit(m * (n + 1), f"solving a {m} x {n} system mod {p}")
+    work = np.empty((m, n + 1), dtype=np.uint8)
+    work[:, :n] = matrix[:, ::-1]
+    work[:, n] = rhs
+    rows, cols = _kernels().echelon_inplace(work, p, n)
+    rank = len(cols)
+    reduced = rows[:rank]
+    solution: Optional[U8] = None
+    if rows.shape[0] == rank:                       # no row 0 = nonzero left over
+        reversed_solution = np.zeros(n, dtype=np.uint8)
+        reversed_solution[cols] = reduced[:, n]
+        solution = np.ascontiguousarray(reversed_solution[::-1])
+    free = np.setdiff1d(np.arange(n, dtype=np.int64), cols)
+    k = len(free)
+    _work_limit(k * n + rank * k, f"the {k}-dimensional kernel of a {m} x {n} matrix mod {p}")
+    basis = np.zeros((k, n), dtype=np.uint8)
+    basis[np.arange(k), free] = 1
+    if rank and k:
+        basis[:, cols] = ((p - reduced[:, free].astype(np.int16)) % p).T.astype(np.uint8)
+    kernel = np.ascontiguousarray(basis[::-1, ::-1])
+    kernel_cols = (n - 1 - free[::-1]).astype(np.int64)
+    return solution, kernel, kernel_cols, rank
+
+
+def _solve_prime_power(matrix: U8, rhs: U8, p: int, e: int) -> tuple[Optional[U8], U8, I64, int]:
+    """Over Z/p^e: (solution or None, kernel Howell form, its pivot columns, rank mod p)."""
+    q = p ** e
+    m, n = matrix.shape
+    _work_limit(n * (m + n) + (m + n), f"solving a {m} x {n} system mod {q}")
+    work = np.zeros((n, m + n), dtype=np.uint8)
+    work[:, :m] = matrix.T
+    work[np.arange(n), m + np.arange(n)] = 1
+    kernels = _kernels()
+    rows, cols = kernels.echelon_inplace(work, q)
+    image = int(np.searchsorted(cols, m))            # rows with pivot in A^T's part come first
+    residue = np.zeros((1, m + n), dtype=np.uint8)
+    residue[0, :m] = rhs
+    kernels.reduce_rows_inplace(residue, rows[:image], cols[:image], q)
+    solution: Optional[U8] = None
+    if not residue[0, :m].any():
+        solution = ((q - residue[0, m:].astype(np.int16)) % q).astype(np.uint8)
+    kernel = np.ascontiguousarray(rows[image:, m:])
+    kernel_cols = (cols[image:] - m).astype(np.int64)
+    return solution, kernel, kernel_cols, _rank_prime(_reduced(matrix, p), p)
+
+
+# ---------------------------------------------------------------------------
+# Chinese remainder theorem.
+
+def _idempotents(modulus: int) -> list[int]:
+    """E_i = 1 mod q_i and 0 mod the other prime powers of N."""
+    out = []
+    for _, _, q in prime_power_factors(modulus):
+        rest = modulus // q
+        out.append(rest * pow(rest, -1, q) % modulus)
+    return out
+
+
+def _crt_vector(parts: list[U8], modulus: int) -> U8:
+    total = np.zeros(parts[0].shape, dtype=np.int64)
+    for e_i, part in zip(_idempotents(modulus), parts):
+        total += e_i * part.astype(np.int64)
+    return (total % modulus).astype(np.uint8)
+
+
+def _crt_howell(parts: list[tuple[U8, I64]], modulus: int, ncols: int) -> U8:
+    """Howell form over Z/N from the Howell forms (rows, pivot columns) of its prime-power factors."""
+    factors = prime_power_factors(modulus)
+    where = [dict(zip(cols.tolist(), range(len(cols)))) for _, cols in parts]
+    pivot_cols = sorted(set().union(*where))
+    _work_limit(len(pivot_cols) * ncols, f"a {len(pivot_cols)} x {ncols} Howell form mod {modulus}")
+    out = np.zeros((len(pivot_cols), ncols), dtype=np.uint8)
+    if not pivot_cols:
+        return out
+    kernels = _kernels()
+    idempotents = _idempotents(modulus)
+    for index, j in enumerate(pivot_cols):
+        # The factors' pivots at j (q_i where a factor has none: its ideal there is 0).
+        pivots = [int(rows[where_i[j], j]) if j in where_i else q
+                  for (rows, _), where_i, (_, _, q) in zip(parts, where, factors)]
+        for i, ((rows, _), where_i, (_, _, q)) in enumerate(zip(parts, where, factors)):
+            if j not in where_i:
+                continue
+            # A unit mod q_i that turns this factor's pivot into the product of all of them.
+            unit = math.prod(d for k, d in enumerate(pivots) if k != i) % q
+            kernels.axpy_inplace(out[index], rows[where_i[j]], idempotents[i] * unit % modulus, modulus)
+    kernels.reduce_above_inplace(out, np.asarray(pivot_cols, dtype=np.int64), modulus)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Public functions.
+
+def solve_mod(matrix: npt.ArrayLike, rhs: npt.ArrayLike, modulus: int) -> ModSystem:
+    """Solve ``matrix @ u == rhs (mod N)``: one solution, the kernel's Howell form, its size and nullity.
+
+    Args:
+        matrix: ``(m, n)`` uint8 residues mod N (other integer arrays are reduced mod N).
+        rhs: ``(m,)`` residues mod N.
+        modulus: N, 2 <= N <= 255.
+
+    Returns:
+        :class:`ModSystem`.
+
+    Raises:
+        InvalidBoardError, InvalidTypeError: bad shapes, dtype or modulus.
+        BoardTooLargeError: the work area would exceed :data:`MAX_WORK_BYTES`.
+        KeyboardInterrupt: Ctrl-C during the elimination.
+
+    Example:
+        >>> import numpy as np
+        >>> a = np.array([[1, 2], [2, 4]], dtype=np.uint8)
+        >>> s = solve_mod(a, np.array([1, 2], dtype=np.uint8), 5)
+        >>> s.solution.tolist(), s.kernel.tolist(), s.count, s.nullity
+        ([0, 3], [[1, 2]], 5, 1)
+        >>> solve_mod(a, np.array([1, 1], dtype=np.uint8), 5).solution is None
+        True
+        >>> s = solve_mod(np.array([[2, 0], [0, 3]], dtype=np.uint8), np.array([0, 0], dtype=np.uint8), 6)
+        >>> s.kernel.tolist(), s.count, s.nullity
+        ([[3, 0], [0, 2]], 6, 1)
+    """
+    n_mod = _modulus(modulus)
+    a = _residues(matrix, "matrix", 2, n_mod)
+    b = _residues(rhs, "rhs", 1, n_mod)
+    m, n = a.shape
+    if b.shape != (m,):
+        raise InvalidBoardError(f"rhs must have shape ({m},), got {b.shape}")
+    factors = prime_power_factors(n_mod)
+    solutions: list[Optional[U8]] = []
+    kernel_parts: list[tuple[U8, I64]] = []
+    count, nullity = 1, 0
+    for p, e, q in factors:
+        a_q = a if q == n_mod else _reduced(a, q)
+        b_q = _reduced(b, q)
+        if e == 1:
+            solution, kernel, cols, rank = _solve_prime(a_q, b_q, p)
+        else:
+            solution, kernel, cols, rank = _solve_prime_power(a_q, b_q, p, e)
+        solutions.append(solution)
+        kernel_parts.append((kernel, cols))
+        count *= _kernel_count(kernel, cols, q)
+        nullity = max(nullity, n - rank)
+    if len(factors) == 1:
+        return ModSystem(solutions[0], kernel_parts[0][0], count, nullity)
+    combined: Optional[U8] = None
+    if all(s is not None for s in solutions):
+        combined = _crt_vector([s for s in solutions if s is not None], n_mod)
+    return ModSystem(combined, _crt_howell(kernel_parts, n_mod, n), count, nullity)
+
+
+def howell_form(rows: npt.ArrayLike, modulus: int) -> U8:
+    """The Howell form of the row span of ``rows`` over Z/N (canonical: equal spans, equal forms).
+
+    Rows come out sorted by pivot (first nonzero) column, each pivot a divisor
+    of N, the entries above each pivot reduced into ``[0, pivot)``, zero rows
+    dropped, and with the Howell property (see the module docstring).  Short,
+    very wide inputs (a few hundred rows, millions of columns) are fine: the
+    elimination works on stripes of columns that stay in cache.
+
+    Args:
+        rows: ``(r, n)`` uint8 residues mod N (other integer arrays are reduced mod N).
+        modulus: N, 2 <= N <= 255.
+
+    Returns:
+        ``(r', n)`` uint8.
+
+    Raises:
+        InvalidBoardError, InvalidTypeError: bad shapes, dtype or modulus.
+        BoardTooLargeError: the work area would exceed :data:`MAX_WORK_BYTES`.
+
+    Example:
+        >>> import numpy as np
+        >>> howell_form(np.array([[2, 1]], dtype=np.uint8), 4).tolist()
+        [[2, 1], [0, 2]]
+        >>> howell_form(np.array([[4, 1, 3], [2, 2, 0]], dtype=np.uint8), 6).tolist()
+        [[2, 2, 0], [0, 3, 3]]
+    """
+    n_mod = _modulus(modulus)
+    r_in = _residues(rows, "rows", 2, n_mod)
+    r, n = r_in.shape
+    factors = prime_power_factors(n_mod)
+    _work_limit(len(factors) * r * n + (r * n if len(factors) > 1 else 0),
+                f"the Howell form of a {r} x {n} matrix mod {n_mod}")
+    kernels = _kernels()
+    parts: list[tuple[U8, I64]] = []
+    for _, _, q in factors:
+        work = _reduced(r_in, q)
+        form, cols = kernels.echelon_inplace(work, q)
+        if form.shape[0] < r:                       # a view of work's first rows: free the rest
+            form = form.copy()
+        parts.append((form, cols))
+    if len(parts) == 1:
+        return parts[0][0]
+    return _crt_howell(parts, n_mod, n)
+
+
+def reduce_lexmin(vector: npt.ArrayLike, howell: npt.ArrayLike, modulus: int) -> U8:
+    """The lexicographically smallest element of ``vector + span(howell)`` over Z/N.
+
+    Index 0 is the most significant; entries compare as integers 0..N-1.
+    ``howell`` must be a Howell form (as :func:`howell_form` and
+    :func:`solve_mod` return); the module docstring proves the result minimal.
+
+    Args:
+        vector: ``(n,)`` residues mod N.
+        howell: ``(r, n)`` Howell form over Z/N.
+        modulus: N, 2 <= N <= 255.
+
+    Returns:
+        ``(n,)`` uint8, a new array.
+
+    Example:
+        >>> import numpy as np
+        >>> h = howell_form(np.array([[2, 1]], dtype=np.uint8), 4)
+        >>> reduce_lexmin(np.array([3, 3], dtype=np.uint8), h, 4).tolist()
+        [1, 0]
+    """
+    n_mod = _modulus(modulus)
+    v = _residues(vector, "vector", 1, n_mod)
+    h = _residues(howell, "howell", 2, n_mod)
+    n = v.shape[0]
+    if h.shape[1] != n:
+        raise InvalidBoardError(f"howell has {h.shape[1]} columns, vector {n}")
+    _work_limit(n, f"reducing a vector of {n} entries")
+    out = _reduced(v.reshape(1, n), n_mod)
+    cols = _pivot_columns(h)
+    nonzero = cols < n
+    if not nonzero.all():
+        h, cols = np.ascontiguousarray(h[nonzero]), cols[nonzero]
+    if len(cols):
+        _kernels().reduce_rows_inplace(out, h, cols, n_mod)
+    result: U8 = out[0]
+    return result
+
+
+def span_size(howell: npt.ArrayLike, modulus: int) -> int:
+    """The number of elements of the span of a Howell form: the product of N / pivot over its rows.
+
+    Example:
+        >>> import numpy as np
+        >>> span_size(np.array([[2, 1], [0, 2]], dtype=np.uint8), 4)
+        4
+    """
+    n_mod = _modulus(modulus)
+    h = _residues(howell, "howell", 2, n_mod)
+    cols = _pivot_columns(h)
+    keep = cols < h.shape[1]
+    return _kernel_count(h[keep], cols[keep], n_mod)
+
+
+def rank_mod_prime(matrix: npt.ArrayLike, p: int) -> int:
+    """The rank of an integer matrix over GF(p), p a prime <= 251.
+
+    Example:
+        >>> import numpy as np
+        >>> rank_mod_prime(np.array([[1, 2], [3, 1]]), 5), rank_mod_prime(np.array([[1, 2], [3, 1]]), 3)
+        (1, 2)
+    """
+    prime = _modulus(p, "p")
+    if len(prime_power_factors(prime)) != 1 or prime_power_factors(prime)[0][1] != 1:
+        raise InvalidBoardError(f"p must be a prime, got {prime}")
+    a = _residues(matrix, "matrix", 2, prime)
+    return _rank_prime(_reduced(a, prime), prime)
+
+
+def nullity_mod(matrix: npt.ArrayLike, modulus: int) -> int:
+    """The fewest generators of ``{u : matrix @ u == 0 (mod N)}``: max over p | N of n - rank mod p.
+
+    Only ranks are computed (echelon forms mod each prime), no kernel vectors.
+
+    Example:
+        >>> import numpy as np
+        >>> nullity_mod(np.array([[2, 0], [0, 3]]), 6), nullity_mod(np.array([[2, 0], [0, 3]]), 7)
+        (1, 0)
+    """
+    n_mod = _modulus(modulus)
+    a = _residues(matrix, "matrix", 2, n_mod)
+    n = int(a.shape[1])
+    return max(n - _rank_prime(_reduced(a, p), p) for p, _, _ in prime_power_factors(n_mod))
