@@ -83,6 +83,7 @@ def kernel_module(name: Literal["_gf2poly"], level: Optional[str] = None) -> Gf2
 def kernel_module(name: Literal["_gf2elim"], level: Optional[str] = None) -> Gf2ElimModule: ...  # type: ignore[overload-overlap]
 @overload
 def kernel_module(name: Literal["_modelim"], level: Optional[str] = None) -> ModElimModule: ...  # type: ignore[overload-overlap]
+@overload
 def kernel_module(name: Literal["_graphchase"], level: Optional[str] = None) -> GraphChaseModule: ...  # type: ignore[overload-overlap]
 @overload
 def kernel_module(name: str, level: Optional[str] = None) -> ModuleType: ...
