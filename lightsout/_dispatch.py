@@ -23,10 +23,13 @@ from typing import Literal, Optional, overload
 
 from lightsout import _cpu
 from lightsout._errors import SettingError
-from lightsout._kernel_types import Gf2ElimModule, Gf2PolyModule, GridChaseModule, KernelsModule, ModElimModule
+from lightsout._kernel_types import (
+    Gf2ElimModule, Gf2PolyModule, GraphChaseModule, GridChaseModule, KernelsModule, ModElimModule,
+)
 
 __all__ = ["SIMD_LEVELS", "available_levels", "selected_level", "kernel_module", "c_api",
-           "KernelsModule", "Gf2PolyModule", "Gf2ElimModule", "ModElimModule", "GridChaseModule"]
+           "KernelsModule", "Gf2PolyModule", "Gf2ElimModule", "ModElimModule", "GridChaseModule",
+           "GraphChaseModule"]
 
 SIMD_LEVELS = ("avx512", "avx2", "generic")
 
@@ -85,6 +88,8 @@ def kernel_module(name: Literal["_gf2elim"], level: Optional[str] = None) -> Gf2
 def kernel_module(name: Literal["_modelim"], level: Optional[str] = None) -> ModElimModule: ...  # type: ignore[overload-overlap]
 @overload
 def kernel_module(name: Literal["_gridchase"], level: Optional[str] = None) -> GridChaseModule: ...  # type: ignore[overload-overlap]
+@overload
+def kernel_module(name: Literal["_graphchase"], level: Optional[str] = None) -> GraphChaseModule: ...  # type: ignore[overload-overlap]
 @overload
 def kernel_module(name: str, level: Optional[str] = None) -> ModuleType: ...
 

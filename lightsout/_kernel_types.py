@@ -95,11 +95,36 @@ class GridChaseModule(Protocol):
                         axis_stride: int, out: npt.NDArray[np.uint8]) -> None: ...
 
 
+class GraphChaseModule(Protocol):
+    """``lightsout._graphchase``: generalised light chasing on graphs (forcing plans, systems, expansion)."""
+
+    def forcing_plan(self, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32],
+                     self_toggle: bool) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32],
+                                                 npt.NDArray[np.int32], int]: ...
+    def forcing_system_gf2(self, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32],
+                           self_toggle: bool, steps_var: npt.NDArray[np.int32], steps_eq: npt.NDArray[np.int32],
+                           final_eqs: npt.NDArray[np.int32], peak: int, lit: npt.NDArray[np.uint8]) -> U64: ...
+    def forcing_system_mod(self, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32],
+                           self_toggle: bool, steps_var: npt.NDArray[np.int32], steps_eq: npt.NDArray[np.int32],
+                           final_eqs: npt.NDArray[np.int32], peak: int, lit: npt.NDArray[np.uint8],
+                           modulus: int) -> npt.NDArray[np.uint8]: ...
+    def forcing_expand_gf2(self, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32],
+                           self_toggle: bool, steps_var: npt.NDArray[np.int32], steps_eq: npt.NDArray[np.int32],
+                           lit: npt.NDArray[np.uint8], zrows: U64) -> U64: ...
+    def forcing_expand_mod(self, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32],
+                           self_toggle: bool, steps_var: npt.NDArray[np.int32], steps_eq: npt.NDArray[np.int32],
+                           lit: npt.NDArray[np.uint8], zvals: npt.NDArray[np.uint8],
+                           modulus: int) -> npt.NDArray[np.uint8]: ...
+    def effect_matrix_gf2(self, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32],
+                          self_toggle: bool, lit: npt.NDArray[np.uint8]) -> U64: ...
+
+
 if TYPE_CHECKING:  # mypy checks every stub against its Protocol here
-    from lightsout import _gf2elim, _gf2poly, _gridchase, _kernels, _modelim
+    from lightsout import _gf2elim, _gf2poly, _graphchase, _gridchase, _kernels, _modelim
 
     _kernels_conforms: KernelsModule = _kernels
     _gf2poly_conforms: Gf2PolyModule = _gf2poly
     _gf2elim_conforms: Gf2ElimModule = _gf2elim
     _modelim_conforms: ModElimModule = _modelim
     _gridchase_conforms: GridChaseModule = _gridchase
+    _graphchase_conforms: GraphChaseModule = _graphchase

@@ -1,0 +1,767 @@
+# Generalised light chasing on an undirected graph (docs/algebra.md section 1,
+# carried from grid rows to vertices; Wang, Xu & Zhou, arXiv:2208.09731).
+#
+# Vertex v's equation reads  sum_{u in N[v]} x_u + b_v = 0 (mod k), where N[v]
+# is v's neighbours, plus v itself unless the sigma rule (self_toggle=False)
+# holds.  Every coefficient is 1, a unit mod any k, so an equation with a
+# single undetermined press variable determines it.  The adjacency is
+# symmetric, so the equations that contain x_u are exactly those of N[u].
+#
+# 1. forcing_plan (integers only, O(n + m)): repeatedly use an unused
+#    equation with exactly one undetermined variable to determine it; when
+#    none is left, take an unused equation with the fewest (>= 2) undetermined
+#    variables and make all but one of them free unknowns (the forcing set Z).
+#    Variables in no equation at all (isolated vertices of the sigma game) are
+#    free too.  Every determined variable used one equation, so exactly |Z|
+#    equations stay unused: the final equations.  Buckets of unused equations
+#    by undetermined count are doubly linked lists (O(1) moves; the newest
+#    first, which keeps the front compact: a grid is chased row by row).
+#    The plan also records the largest number of vertex expressions alive at
+#    once (see 2), so the caller can refuse before allocating.
+# 2. forcing_system_*: replay the plan with every variable written as an
+#    affine function of Z (a row of |Z| coefficients and a constant; packed
+#    bits for k = 2, bytes mod k otherwise).  An equation is complete once all
+#    its variables are determined; a final equation then becomes one row of
+#    the |Z| x |Z| system.  A vertex's expression is dropped (its slot reused)
+#    once every equation that contains it is complete, so memory follows the
+#    chasing front (about two grid rows), not n.
+# 3. The caller solves that system (packed elimination or lightsout._modring).
+# 4. forcing_expand_*: replay the plan once more with numbers instead of
+#    expressions, for several Z vectors at once (the particular solution with
+#    the board's constants, the kernel generators without), giving full press
+#    vectors over every vertex.
+#
+# Graph arrays: indptr int64 (n + 1), indices int32 (neighbours of v are
+# indices[indptr[v]:indptr[v + 1]]: no v itself, no repeats, symmetric).  The
+# callers (lightsout._forcing) check them.  Loops run without the GIL and,
+# when called from the main thread, check for signals every SIGNAL_WORK units
+# of work (a few milliseconds), so Ctrl-C stops them promptly.
+#
+# Compiled once per SIMD level (setup.py HOT_MODULES): the row loops below are
+# plain C loops on restrict pointers that GCC vectorises.
+
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.string cimport memcpy, memset
+
+import threading
+
+import numpy as np
+
+from lightsout._errors import InvalidBoardError
+
+cdef extern from "Python.h":
+    int check_signals "PyErr_CheckSignals"() noexcept
+
+cdef extern from *:
+    """
+    #include <stddef.h>
+    #include <stdint.h>
+    #if defined(_MSC_VER)
+    #define GC_RESTRICT __restrict
+    #else
+    #define GC_RESTRICT __restrict__
+    #endif
+    static void gc_xor_into(uint64_t *GC_RESTRICT dst, const uint64_t *GC_RESTRICT src, ptrdiff_t n) {
+        for (ptrdiff_t i = 0; i < n; i++) dst[i] ^= src[i];
+    }
+    /* dst = (dst + src) mod k, entries in 0..k-1 (k <= 255). */
+    static void gc_add_mod(uint8_t *GC_RESTRICT dst, const uint8_t *GC_RESTRICT src, ptrdiff_t n, unsigned k) {
+        for (ptrdiff_t i = 0; i < n; i++) {
+            unsigned t = (unsigned)dst[i] + (unsigned)src[i];
+            dst[i] = (uint8_t)(t >= k ? t - k : t);
+        }
+    }
+    /* dst = -dst mod k. */
+    static void gc_neg_mod(uint8_t *GC_RESTRICT dst, ptrdiff_t n, unsigned k) {
+        for (ptrdiff_t i = 0; i < n; i++) dst[i] = (uint8_t)(dst[i] ? k - dst[i] : 0);
+    }
+    """
+    void xor_into "gc_xor_into"(uint64_t* dst, const uint64_t* src, Py_ssize_t n) noexcept nogil
+    void add_mod "gc_add_mod"(uint8_t* dst, const uint8_t* src, Py_ssize_t n, unsigned k) noexcept nogil
+    void neg_mod "gc_neg_mod"(uint8_t* dst, Py_ssize_t n, unsigned k) noexcept nogil
+
+cdef extern from *:
+    """
+    #ifndef LIGHTSOUT_SIMD_LEVEL
+    #define LIGHTSOUT_SIMD_LEVEL "generic"
+    #endif
+    """
+    const char* LIGHTSOUT_SIMD_LEVEL
+
+SIMD_LEVEL = LIGHTSOUT_SIMD_LEVEL.decode()
+
+cdef enum:
+    # Units of work (row words or bytes touched, or adjacency entries) between signal checks.
+    SIGNAL_WORK = 1 << 24
+    INTERRUPTED = -1
+
+_MAIN_THREAD_ID = threading.main_thread().ident
+
+
+cdef struct Graph:
+    Py_ssize_t n
+    const int64_t* indptr
+    const int32_t* indices
+    bint self_toggle
+
+
+cdef struct Poll:
+    bint signals
+    Py_ssize_t work
+
+
+cdef inline bint poll(Poll* p, Py_ssize_t work) noexcept nogil:
+    """Count work; every SIGNAL_WORK units check for signals (main thread only). True = interrupted."""
+    p.work += work
+    if p.signals and p.work >= SIGNAL_WORK:
+        p.work = 0
+        with gil:
+            if check_signals() != 0:
+                return True
+    return False
+
+
+cdef inline Py_ssize_t nsize(const Graph* g, Py_ssize_t v) noexcept nogil:
+    """|N[v]|: the number of variables in v's equation (= equations containing x_v)."""
+    return g.indptr[v + 1] - g.indptr[v] + (1 if g.self_toggle else 0)
+
+
+cdef inline int32_t nitem(const Graph* g, Py_ssize_t v, Py_ssize_t i) noexcept nogil:
+    """The i-th member of N[v] (its neighbours in order, then v itself under the plus rule)."""
+    cdef int64_t at = g.indptr[v] + i
+    if at < g.indptr[v + 1]:
+        return g.indices[at]
+    return <int32_t>v
+
+
+cdef Graph make_graph(const int64_t[::1] indptr, const int32_t[::1] indices, bint self_toggle):
+    cdef Graph g
+    g.n = indptr.shape[0] - 1
+    g.indptr = &indptr[0]
+    g.indices = &indices[0] if indices.shape[0] else NULL
+    g.self_toggle = self_toggle
+    return g
+
+
+cdef Poll make_poll():
+    cdef Poll p
+    p.signals = threading.get_ident() == _MAIN_THREAD_ID
+    p.work = 0
+    return p
+
+
+cdef int _reraise() except -1:
+    """Propagate the exception a signal handler left set."""
+    return -1
+
+
+# ---------------------------------------------------------------------------
+# 1. The plan.
+
+cdef struct PlanState:
+    int32_t* cnt        # undetermined variables per equation
+    uint8_t* used       # equation used to determine a variable
+    uint8_t* det        # variable determined (or free)
+    int32_t* ref        # equations containing the variable not yet complete
+    int32_t* nxt        # bucket links of unused equations with cnt >= 1
+    int32_t* prv
+    int32_t* head       # head[c]: first unused equation with cnt == c, or -1
+    int32_t* steps_var
+    int32_t* steps_eq
+    int32_t* final_eqs
+    Py_ssize_t nsteps, nfinal, nfree, live, peak, lo
+
+
+cdef inline void bucket_push(PlanState* s, int32_t e, int32_t c) noexcept nogil:
+    s.nxt[e] = s.head[c]
+    s.prv[e] = -1
+    if s.head[c] >= 0:
+        s.prv[s.head[c]] = e
+    s.head[c] = e
+    if c >= 2 and c < s.lo:
+        s.lo = c
+
+
+cdef inline void bucket_remove(PlanState* s, int32_t e, int32_t c) noexcept nogil:
+    if s.prv[e] >= 0:
+        s.nxt[s.prv[e]] = s.nxt[e]
+    else:
+        s.head[c] = s.nxt[e]
+    if s.nxt[e] >= 0:
+        s.prv[s.nxt[e]] = s.prv[e]
+
+
+cdef void plan_determine(const Graph* g, PlanState* s, int32_t u, int32_t eq) noexcept nogil:
+    """Record that x_u is known (from equation eq, or free when eq < 0) and update the counts."""
+    cdef Py_ssize_t i, j, size_u = nsize(g, u), size_f
+    cdef int32_t f, v
+    s.steps_var[s.nsteps] = u
+    s.steps_eq[s.nsteps] = eq
+    s.nsteps += 1
+    s.det[u] = 1
+    if size_u > 0:
+        s.ref[u] = <int32_t>size_u
+        s.live += 1
+        if s.live > s.peak:
+            s.peak = s.live
+    for i in range(size_u):
+        f = nitem(g, u, i)
+        if not s.used[f]:
+            bucket_remove(s, f, s.cnt[f])
+        s.cnt[f] -= 1
+        if s.cnt[f] == 0:
+            if not s.used[f]:
+                s.final_eqs[s.nfinal] = f
+                s.nfinal += 1
+            size_f = nsize(g, f)
+            for j in range(size_f):
+                v = nitem(g, f, j)
+                s.ref[v] -= 1
+                if s.ref[v] == 0:
+                    s.live -= 1
+        elif not s.used[f]:
+            bucket_push(s, f, s.cnt[f])
+
+
+cdef int plan_run(const Graph* g, PlanState* s, Py_ssize_t maxc, Poll* p) noexcept nogil:
+    cdef Py_ssize_t n = g.n, i, size_e, c, freed, scan = 0
+    cdef int32_t e, w = -1
+    for e in range(n):
+        size_e = nsize(g, e)
+        s.cnt[e] = <int32_t>size_e
+        if size_e == 0:
+            s.final_eqs[s.nfinal] = e      # an empty equation: 0 = b_e
+            s.nfinal += 1
+        else:
+            bucket_push(s, e, <int32_t>size_e)
+    while s.nsteps < n:
+        if poll(p, 16):
+            return INTERRUPTED
+        e = s.head[1]
+        if e >= 0:
+            bucket_remove(s, e, 1)
+            s.used[e] = 1
+            size_e = nsize(g, e)
+            for i in range(size_e):
+                w = nitem(g, e, i)
+                if not s.det[w]:
+                    break
+            plan_determine(g, s, w, e)
+            continue
+        while s.lo <= maxc and s.head[s.lo] < 0:
+            s.lo += 1
+        if s.lo > maxc:
+            # Every remaining variable is in no equation at all: free.
+            while scan < n:
+                if not s.det[scan]:
+                    plan_determine(g, s, <int32_t>scan, -1)
+                    s.nfree += 1
+                scan += 1
+            break
+        c = s.lo
+        e = s.head[c]
+        size_e = nsize(g, e)
+        freed = 0
+        for i in range(size_e):
+            if freed == c - 1:
+                break
+            w = nitem(g, e, i)
+            if not s.det[w]:
+                plan_determine(g, s, w, -1)
+                s.nfree += 1
+                freed += 1
+    return 0
+
+
+def forcing_plan(const int64_t[::1] indptr not None, const int32_t[::1] indices not None, bint self_toggle):
+    """Greedy forcing order of the graph's press variables (section 1 of the header).
+
+    Args:
+        indptr, indices: the graph in CSR form (int64, int32), symmetric, no
+            self-loops, no repeated neighbours.
+        self_toggle: the plus rule (True) or the sigma rule (False).
+
+    Returns:
+        ``(steps_var, steps_eq, final_eqs, peak)``: step i determines variable
+        ``steps_var[i]`` from equation ``steps_eq[i]``, or makes it the next
+        free unknown when ``steps_eq[i] == -1``; ``final_eqs`` (one per free
+        unknown) are the equations left unused, in the order they became
+        complete; ``peak`` is the most vertex expressions alive at once during
+        the replay.
+
+    Example:
+        >>> import numpy as np
+        >>> indptr = np.array([0, 1, 3, 4], dtype=np.int64)      # the path 0 - 1 - 2
+        >>> indices = np.array([1, 0, 2, 1], dtype=np.int32)
+        >>> sv, se, final, peak = forcing_plan(indptr, indices, True)
+        >>> len(final), sorted(sv.tolist())
+        (1, [0, 1, 2])
+    """
+    cdef Graph g = make_graph(indptr, indices, self_toggle)
+    cdef Py_ssize_t n = g.n, v, maxc = 0
+    if n < 0:
+        raise InvalidBoardError("indptr must have at least one entry")
+    for v in range(n):
+        maxc = max(maxc, nsize(&g, v))
+    cnt = np.zeros(n, dtype=np.int32)
+    flags = np.zeros((2, n), dtype=np.uint8)
+    ref = np.zeros(n, dtype=np.int32)
+    links = np.full((2, n), -1, dtype=np.int32)
+    head = np.full(maxc + 2, -1, dtype=np.int32)
+    steps = np.zeros((2, n), dtype=np.int32)
+    final = np.zeros(n, dtype=np.int32)
+    cdef int32_t[::1] cnt_v = cnt, ref_v = ref, head_v = head, final_v = final
+    cdef uint8_t[:, ::1] flags_v = flags
+    cdef int32_t[:, ::1] links_v = links, steps_v = steps
+    cdef PlanState s
+    cdef Poll p = make_poll()
+    cdef int status
+    if n == 0:
+        return steps[0], steps[1], final, 0
+    s.cnt = &cnt_v[0]
+    s.used = &flags_v[0, 0]
+    s.det = &flags_v[1, 0]
+    s.ref = &ref_v[0]
+    s.nxt = &links_v[0, 0]
+    s.prv = &links_v[1, 0]
+    s.head = &head_v[0]
+    s.steps_var = &steps_v[0, 0]
+    s.steps_eq = &steps_v[1, 0]
+    s.final_eqs = &final_v[0]
+    s.nsteps = s.nfinal = s.nfree = s.live = s.peak = 0
+    s.lo = maxc + 1
+    with nogil:
+        status = plan_run(&g, &s, maxc, &p)
+    if status == INTERRUPTED:
+        _reraise()
+    if s.nsteps != n or s.nfinal != s.nfree:  # cannot happen: the counting argument of the header
+        raise AssertionError(f"forcing plan: {s.nsteps} steps, {s.nfinal} final equations, {s.nfree} free")
+    return steps[0].copy(), steps[1].copy(), final[:s.nfinal].copy(), int(s.peak)
+
+
+# ---------------------------------------------------------------------------
+# 2. The reduced system.
+
+cdef struct Replay:
+    int32_t* cnt        # undetermined variables per equation
+    int32_t* ref        # incomplete equations containing the variable
+    int32_t* slot_of    # expression slot of each live variable
+    int32_t* free_slots # stack of unused slots
+    int32_t* row_of_eq  # system row of a final equation, else -1
+    Py_ssize_t nfree_slots
+
+
+cdef inline int32_t take_slot(Replay* r) noexcept nogil:
+    r.nfree_slots -= 1
+    return r.free_slots[r.nfree_slots]
+
+
+cdef inline void release_vars(const Graph* g, Replay* r, int32_t f) noexcept nogil:
+    """Equation f is complete: its variables lose one reference; free the slots that reach 0."""
+    cdef Py_ssize_t j
+    cdef int32_t v
+    for j in range(nsize(g, f)):
+        v = nitem(g, f, j)
+        r.ref[v] -= 1
+        if r.ref[v] == 0:
+            r.free_slots[r.nfree_slots] = r.slot_of[v]
+            r.nfree_slots += 1
+
+
+cdef int system_gf2(const Graph* g, Replay* r, const int32_t* steps_var, const int32_t* steps_eq,
+                    const uint8_t* lit, uint64_t* slots, uint64_t* system, Py_ssize_t nz,
+                    Py_ssize_t nwords, Poll* p) noexcept nogil:
+    """Fill the packed system [C | d] (constant in bit nz): C z = d over GF(2)."""
+    cdef Py_ssize_t s, i, j, zj = 0, size_u, n = g.n
+    cdef int32_t u, e, f, v, slot, row
+    cdef uint64_t* x
+    cdef uint64_t* out
+    cdef uint64_t const_bit = (<uint64_t>1) << (nz & 63)
+    cdef Py_ssize_t const_word = nz >> 6
+    for s in range(n):
+        u = steps_var[s]
+        e = steps_eq[s]
+        size_u = nsize(g, u)
+        if size_u > 0:
+            slot = take_slot(r)
+            r.slot_of[u] = slot
+            r.ref[u] = <int32_t>size_u
+            x = slots + slot * nwords
+            memset(x, 0, nwords * 8)
+            if e < 0:
+                x[zj >> 6] = (<uint64_t>1) << (zj & 63)
+            else:
+                if lit[e] & 1:
+                    x[const_word] ^= const_bit
+                for i in range(nsize(g, e)):
+                    v = nitem(g, e, i)
+                    if v != u:
+                        xor_into(x, slots + r.slot_of[v] * nwords, nwords)
+                if poll(p, nsize(g, e) * nwords):
+                    return INTERRUPTED
+        if e < 0:
+            zj += 1
+        for i in range(size_u):
+            f = nitem(g, u, i)
+            r.cnt[f] -= 1
+            if r.cnt[f] == 0:
+                row = r.row_of_eq[f]
+                if row >= 0:
+                    out = system + row * nwords
+                    if lit[f] & 1:
+                        out[const_word] ^= const_bit
+                    for j in range(nsize(g, f)):
+                        xor_into(out, slots + r.slot_of[nitem(g, f, j)] * nwords, nwords)
+                    if poll(p, nsize(g, f) * nwords):
+                        return INTERRUPTED
+                release_vars(g, r, f)
+    return 0
+
+
+cdef int system_mod(const Graph* g, Replay* r, const int32_t* steps_var, const int32_t* steps_eq,
+                    const uint8_t* lit, uint8_t* slots, uint8_t* system, Py_ssize_t nz,
+                    unsigned k, Poll* p) noexcept nogil:
+    """Fill the system [C | d] mod k (constant in column nz): C z + d = 0."""
+    cdef Py_ssize_t s, i, j, zj = 0, size_u, n = g.n, width = nz + 1
+    cdef int32_t u, e, f, v, slot, row
+    cdef uint8_t* x
+    cdef uint8_t* out
+    cdef unsigned t
+    for s in range(n):
+        u = steps_var[s]
+        e = steps_eq[s]
+        size_u = nsize(g, u)
+        if size_u > 0:
+            slot = take_slot(r)
+            r.slot_of[u] = slot
+            r.ref[u] = <int32_t>size_u
+            x = slots + slot * width
+            memset(x, 0, width)
+            if e < 0:
+                x[zj] = 1
+            else:
+                # x_u = -(b_e + sum of the other variables of equation e)
+                x[nz] = lit[e]
+                for i in range(nsize(g, e)):
+                    v = nitem(g, e, i)
+                    if v != u:
+                        add_mod(x, slots + r.slot_of[v] * width, width, k)
+                neg_mod(x, width, k)
+                if poll(p, nsize(g, e) * width):
+                    return INTERRUPTED
+        if e < 0:
+            zj += 1
+        for i in range(size_u):
+            f = nitem(g, u, i)
+            r.cnt[f] -= 1
+            if r.cnt[f] == 0:
+                row = r.row_of_eq[f]
+                if row >= 0:
+                    out = system + row * width
+                    t = <unsigned>out[nz] + lit[f]
+                    out[nz] = <uint8_t>(t % k)
+                    for j in range(nsize(g, f)):
+                        add_mod(out, slots + r.slot_of[nitem(g, f, j)] * width, width, k)
+                    if poll(p, nsize(g, f) * width):
+                        return INTERRUPTED
+                release_vars(g, r, f)
+    return 0
+
+
+cdef tuple _replay_setup(const Graph* g, const int32_t[::1] final_eqs, Py_ssize_t peak):
+    """Arrays for a replay: counts, references, slot bookkeeping, final rows (see Replay)."""
+    n = g.n
+    cnt = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] cnt_v = cnt
+    cdef Py_ssize_t v
+    for v in range(n):
+        cnt_v[v] = <int32_t>nsize(g, v)
+    row_of_eq = np.full(n, -1, dtype=np.int32)
+    row_of_eq[np.asarray(final_eqs)] = np.arange(final_eqs.shape[0], dtype=np.int32)
+    free_slots = np.arange(max(peak, 1) - 1, -1, -1, dtype=np.int32)
+    return cnt, np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32), free_slots, row_of_eq
+
+
+def forcing_system_gf2(const int64_t[::1] indptr not None, const int32_t[::1] indices not None,
+                       bint self_toggle, const int32_t[::1] steps_var not None,
+                       const int32_t[::1] steps_eq not None, const int32_t[::1] final_eqs not None,
+                       Py_ssize_t peak, const uint8_t[::1] lit not None):
+    """The packed |Z| x (|Z| + 1) system over GF(2) of a plan (section 2 of the header).
+
+    Args:
+        indptr, indices, self_toggle: the graph, as for :func:`forcing_plan`.
+        steps_var, steps_eq, final_eqs, peak: the plan from :func:`forcing_plan`.
+        lit: (n,) uint8 lights (only bit 0 is read).
+
+    Returns:
+        ``(nz, words_for_bits(nz + 1))`` uint64 rows ``[C | d]``: the presses
+        solve the board iff ``C z = d``, z the free unknowns in plan order
+        (bit ``nz`` of each row is d).
+
+    Example:
+        >>> import numpy as np
+        >>> indptr = np.array([0, 1, 3, 4], dtype=np.int64)      # the path 0 - 1 - 2
+        >>> indices = np.array([1, 0, 2, 1], dtype=np.int32)
+        >>> plan = forcing_plan(indptr, indices, True)
+        >>> forcing_system_gf2(indptr, indices, True, *plan, np.ones(3, np.uint8)).shape
+        (1, 1)
+    """
+    cdef Graph g = make_graph(indptr, indices, self_toggle)
+    cdef Py_ssize_t nz = final_eqs.shape[0], nwords = (nz + 1 + 63) // 64, v
+    _check_plan(&g, steps_var, steps_eq, lit)
+    cnt, ref, slot_of, free_slots, row_of_eq = _replay_setup(&g, final_eqs, peak)
+    slots = np.empty((max(peak, 1), nwords), dtype=np.uint64)
+    system = np.zeros((nz, nwords), dtype=np.uint64)
+    cdef int32_t[::1] cnt_v = cnt, ref_v = ref, slot_v = slot_of, free_v = free_slots, row_v = row_of_eq
+    cdef uint64_t[:, ::1] slots_v = slots
+    cdef uint64_t[:, ::1] sys_v = system
+    cdef Replay r
+    r.cnt, r.ref, r.slot_of, r.free_slots, r.row_of_eq = &cnt_v[0], &ref_v[0], &slot_v[0], &free_v[0], &row_v[0]
+    r.nfree_slots = free_slots.shape[0]
+    cdef Poll p = make_poll()
+    cdef int status = 0
+    cdef uint64_t* sys_ptr = &sys_v[0, 0] if nz else NULL
+    if g.n == 0:
+        return system
+    with nogil:
+        # the empty equations (isolated vertices of the sigma game) are complete from the start
+        for v in range(g.n):
+            if nsize(&g, v) == 0 and r.row_of_eq[v] >= 0 and (lit[v] & 1):
+                sys_ptr[r.row_of_eq[v] * nwords + (nz >> 6)] ^= (<uint64_t>1) << (nz & 63)
+        status = system_gf2(&g, &r, &steps_var[0], &steps_eq[0], &lit[0], &slots_v[0, 0], sys_ptr,
+                            nz, nwords, &p)
+    if status == INTERRUPTED:
+        _reraise()
+    return system
+
+
+def forcing_system_mod(const int64_t[::1] indptr not None, const int32_t[::1] indices not None,
+                       bint self_toggle, const int32_t[::1] steps_var not None,
+                       const int32_t[::1] steps_eq not None, const int32_t[::1] final_eqs not None,
+                       Py_ssize_t peak, const uint8_t[::1] lit not None, int modulus):
+    """The |Z| x (|Z| + 1) system mod k of a plan, as bytes (section 2 of the header).
+
+    Args:
+        as for :func:`forcing_system_gf2`; lit holds values 0..modulus-1;
+        modulus: k, 2..255.
+
+    Returns:
+        ``(nz, nz + 1)`` uint8 rows ``[C | d]``, values 0..k-1: the presses
+        solve the board iff ``C z + d = 0 (mod k)``.
+
+    Example:
+        >>> import numpy as np
+        >>> indptr = np.array([0, 1, 3, 4], dtype=np.int64)      # the path 0 - 1 - 2
+        >>> indices = np.array([1, 0, 2, 1], dtype=np.int32)
+        >>> plan = forcing_plan(indptr, indices, True)
+        >>> forcing_system_mod(indptr, indices, True, *plan, np.ones(3, np.uint8), 3).shape
+        (1, 2)
+    """
+    cdef Graph g = make_graph(indptr, indices, self_toggle)
+    cdef Py_ssize_t nz = final_eqs.shape[0], width = nz + 1, v
+    if not 2 <= modulus <= 255:
+        raise InvalidBoardError(f"modulus must be in 2..255, got {modulus}")
+    _check_plan(&g, steps_var, steps_eq, lit)
+    cnt, ref, slot_of, free_slots, row_of_eq = _replay_setup(&g, final_eqs, peak)
+    slots = np.empty((max(peak, 1), width), dtype=np.uint8)
+    system = np.zeros((nz, width), dtype=np.uint8)
+    cdef int32_t[::1] cnt_v = cnt, ref_v = ref, slot_v = slot_of, free_v = free_slots, row_v = row_of_eq
+    cdef uint8_t[:, ::1] slots_v = slots
+    cdef uint8_t[:, ::1] sys_v = system
+    cdef Replay r
+    r.cnt, r.ref, r.slot_of, r.free_slots, r.row_of_eq = &cnt_v[0], &ref_v[0], &slot_v[0], &free_v[0], &row_v[0]
+    r.nfree_slots = free_slots.shape[0]
+    cdef Poll p = make_poll()
+    cdef int status = 0
+    cdef uint8_t* sys_ptr = &sys_v[0, 0] if nz else NULL
+    if g.n == 0:
+        return system
+    with nogil:
+        for v in range(g.n):
+            if nsize(&g, v) == 0 and r.row_of_eq[v] >= 0:
+                sys_ptr[r.row_of_eq[v] * width + nz] = lit[v] % modulus
+        status = system_mod(&g, &r, &steps_var[0], &steps_eq[0], &lit[0], &slots_v[0, 0], sys_ptr,
+                            nz, <unsigned>modulus, &p)
+    if status == INTERRUPTED:
+        _reraise()
+    return system
+
+
+cdef _check_plan(const Graph* g, const int32_t[::1] steps_var, const int32_t[::1] steps_eq,
+                 const uint8_t[::1] lit):
+    if steps_var.shape[0] != g.n or steps_eq.shape[0] != g.n or lit.shape[0] != g.n:
+        raise InvalidBoardError(f"plan and lights must have one entry per vertex ({g.n}); got "
+                                f"{steps_var.shape[0]}, {steps_eq.shape[0]}, {lit.shape[0]}")
+
+
+# ---------------------------------------------------------------------------
+# 4. Expansion to every vertex.
+
+cdef int expand_gf2(const Graph* g, const int32_t* steps_var, const int32_t* steps_eq, const uint8_t* lit,
+                    const uint64_t* zrows, uint64_t* vals, Py_ssize_t nwords, Poll* p) noexcept nogil:
+    cdef Py_ssize_t s, i, zj = 0
+    cdef int32_t u, e, v
+    cdef uint64_t* x
+    for s in range(g.n):
+        u = steps_var[s]
+        e = steps_eq[s]
+        x = vals + u * nwords
+        if e < 0:
+            memcpy(x, zrows + zj * nwords, nwords * 8)
+            zj += 1
+            continue
+        if lit[e] & 1:
+            x[0] ^= 1                          # vector 0, the particular solution, carries the lights
+        for i in range(nsize(g, e)):
+            v = nitem(g, e, i)
+            if v != u:
+                xor_into(x, vals + v * nwords, nwords)
+        if poll(p, nsize(g, e) * nwords):
+            return INTERRUPTED
+    return 0
+
+
+cdef int expand_mod(const Graph* g, const int32_t* steps_var, const int32_t* steps_eq, const uint8_t* lit,
+                    const uint8_t* zvals, uint8_t* vals, Py_ssize_t nvec, unsigned k, Poll* p) noexcept nogil:
+    cdef Py_ssize_t s, i, zj = 0
+    cdef int32_t u, e, v
+    cdef uint8_t* x
+    for s in range(g.n):
+        u = steps_var[s]
+        e = steps_eq[s]
+        x = vals + u * nvec
+        if e < 0:
+            memcpy(x, zvals + zj * nvec, nvec)
+            zj += 1
+            continue
+        x[0] = lit[e]
+        for i in range(nsize(g, e)):
+            v = nitem(g, e, i)
+            if v != u:
+                add_mod(x, vals + v * nvec, nvec, k)
+        neg_mod(x, nvec, k)
+        if poll(p, nsize(g, e) * nvec):
+            return INTERRUPTED
+    return 0
+
+
+def forcing_expand_gf2(const int64_t[::1] indptr not None, const int32_t[::1] indices not None,
+                       bint self_toggle, const int32_t[::1] steps_var not None,
+                       const int32_t[::1] steps_eq not None, const uint8_t[::1] lit not None,
+                       const uint64_t[:, ::1] zrows not None):
+    """Every vertex's presses from values of the free unknowns, for several vectors at once.
+
+    Args:
+        indptr, indices, self_toggle, steps_var, steps_eq: as for
+            :func:`forcing_system_gf2`.
+        lit: (n,) uint8 lights; they enter vector 0 only (bit 0), the
+            particular solution; the other vectors solve the dark board.
+        zrows: ``(nz, nwords)`` uint64: bit j of row i is free unknown i in vector j.
+
+    Returns:
+        ``(n, nwords)`` uint64: bit j of row v is vertex v's press in vector j.
+
+    Example:
+        >>> import numpy as np
+        >>> indptr = np.array([0, 1, 3, 4], dtype=np.int64)      # the path 0 - 1 - 2
+        >>> indices = np.array([1, 0, 2, 1], dtype=np.int32)
+        >>> sv, se, final, peak = forcing_plan(indptr, indices, True)
+        >>> z = np.zeros((len(final), 1), dtype=np.uint64)
+        >>> forcing_expand_gf2(indptr, indices, True, sv, se, np.ones(3, np.uint8), z).shape
+        (3, 1)
+    """
+    cdef Graph g = make_graph(indptr, indices, self_toggle)
+    _check_plan(&g, steps_var, steps_eq, lit)
+    cdef Py_ssize_t nwords = zrows.shape[1], nfree = int(np.count_nonzero(np.asarray(steps_eq) < 0))
+    if zrows.shape[0] != nfree:
+        raise InvalidBoardError(f"zrows must have one row per free unknown ({nfree}), got {zrows.shape[0]}")
+    vals = np.zeros((g.n, nwords), dtype=np.uint64)
+    if g.n == 0 or nwords == 0:
+        return vals
+    cdef uint64_t[:, ::1] vals_v = vals
+    cdef const uint64_t* zptr = &zrows[0, 0] if nfree else NULL
+    cdef Poll p = make_poll()
+    cdef int status
+    with nogil:
+        status = expand_gf2(&g, &steps_var[0], &steps_eq[0], &lit[0], zptr, &vals_v[0, 0], nwords, &p)
+    if status == INTERRUPTED:
+        _reraise()
+    return vals
+
+
+def forcing_expand_mod(const int64_t[::1] indptr not None, const int32_t[::1] indices not None,
+                       bint self_toggle, const int32_t[::1] steps_var not None,
+                       const int32_t[::1] steps_eq not None, const uint8_t[::1] lit not None,
+                       const uint8_t[:, ::1] zvals not None, int modulus):
+    """As :func:`forcing_expand_gf2` mod k, on bytes.
+
+    Args:
+        zvals: ``(nz, nvec)`` uint8, values 0..k-1: column j is vector j (vector
+            0 carries the lights).
+        modulus: k, 2..255.
+
+    Returns:
+        ``(n, nvec)`` uint8: row v holds vertex v's press count in each vector.
+
+    Example:
+        >>> import numpy as np
+        >>> indptr = np.array([0, 1, 3, 4], dtype=np.int64)      # the path 0 - 1 - 2
+        >>> indices = np.array([1, 0, 2, 1], dtype=np.int32)
+        >>> sv, se, final, peak = forcing_plan(indptr, indices, True)
+        >>> z = np.zeros((len(final), 2), dtype=np.uint8)
+        >>> forcing_expand_mod(indptr, indices, True, sv, se, np.ones(3, np.uint8), z, 3).shape
+        (3, 2)
+    """
+    cdef Graph g = make_graph(indptr, indices, self_toggle)
+    if not 2 <= modulus <= 255:
+        raise InvalidBoardError(f"modulus must be in 2..255, got {modulus}")
+    _check_plan(&g, steps_var, steps_eq, lit)
+    cdef Py_ssize_t nvec = zvals.shape[1], nfree = int(np.count_nonzero(np.asarray(steps_eq) < 0))
+    if zvals.shape[0] != nfree:
+        raise InvalidBoardError(f"zvals must have one row per free unknown ({nfree}), got {zvals.shape[0]}")
+    vals = np.zeros((g.n, nvec), dtype=np.uint8)
+    if g.n == 0 or nvec == 0:
+        return vals
+    cdef uint8_t[:, ::1] vals_v = vals
+    cdef const uint8_t* zptr = &zvals[0, 0] if nfree else NULL
+    cdef Poll p = make_poll()
+    cdef int status
+    with nogil:
+        status = expand_mod(&g, &steps_var[0], &steps_eq[0], &lit[0], zptr, &vals_v[0, 0], nvec,
+                            <unsigned>modulus, &p)
+    if status == INTERRUPTED:
+        _reraise()
+    return vals
+
+
+# ---------------------------------------------------------------------------
+# The full system, for plain elimination.
+
+def effect_matrix_gf2(const int64_t[::1] indptr not None, const int32_t[::1] indices not None,
+                      bint self_toggle, const uint8_t[::1] lit not None):
+    """The packed n x (n + 1) augmented system ``[A | b]`` over GF(2) (A the press-effect matrix).
+
+    Example:
+        >>> import numpy as np
+        >>> indptr = np.array([0, 1, 3, 4], dtype=np.int64)      # the path 0 - 1 - 2
+        >>> indices = np.array([1, 0, 2, 1], dtype=np.int32)
+        >>> effect_matrix_gf2(indptr, indices, True, np.ones(3, np.uint8)).ravel().tolist()
+        [11, 15, 14]
+    """
+    cdef Graph g = make_graph(indptr, indices, self_toggle)
+    cdef Py_ssize_t n = g.n, nwords = (n + 1 + 63) // 64, v, i
+    cdef int32_t u
+    if lit.shape[0] != n:
+        raise InvalidBoardError(f"lit must have one entry per vertex ({n}), got {lit.shape[0]}")
+    aug = np.zeros((n, nwords), dtype=np.uint64)
+    if n == 0:
+        return aug
+    cdef uint64_t[:, ::1] a = aug
+    with nogil:
+        for v in range(n):
+            for i in range(nsize(&g, v)):
+                u = nitem(&g, v, i)
+                a[v, u >> 6] |= (<uint64_t>1) << (u & 63)
+            if lit[v] & 1:
+                a[v, n >> 6] |= (<uint64_t>1) << (n & 63)
+    return aug

@@ -1,0 +1,280 @@
+"""Lights Out on any undirected graph: ``solve_graph`` and the conversion of graph inputs.
+
+Pressing vertex v adds 1 (mod ``states``; with two states: toggles) to v and
+to each of its neighbours; with ``self_toggle=False`` (the sigma rule) a press
+skips v itself.  A solution gives each vertex a press count 0..k-1.
+
+Accepted graphs, and the vertex order of ``lit`` and of the answer:
+
+* a **networkx** graph (networkx is an optional dependency, never imported
+  here unless the caller already has): ``list(G.nodes)`` order.  Directed
+  graphs are refused (pass ``G.to_undirected()``); a MultiGraph is accepted
+  only without parallel edges (two edges between the same vertices would
+  make a press toggle a neighbour twice, which no rule here means); self-loops
+  are refused.  Node labels may be anything hashable: :meth:`Solution.press_list`
+  reports them.
+* a **scipy.sparse** matrix or array, or a **dense** 2-D array-like adjacency
+  matrix: row order.  Square; any nonzero (finite) entry is an edge; the
+  pattern of nonzeros must be symmetric and the diagonal zero.
+* an **edge list**: a sequence of ``(u, v)`` int pairs or an ``(m, 2)`` int
+  array, vertices ``0..n-1`` with ``n = nvertices`` (default: one more than
+  the largest endpoint), in that order.  Repeated edges count once.
+
+Telling an edge list from a matrix: with ``nvertices=`` given, or as a list or
+tuple of tuples (``[(0, 1), (1, 2)]``, ``list(G.edges)``), the input is an edge
+list; otherwise a 2-D array-like is an adjacency matrix when square and an
+edge list when it has shape ``(m, 2)``, ``m != 2``.  So a 2 x 2 array or list
+of lists is a matrix: write a two-edge list as tuples or pass ``nvertices=``.
+
+``lit`` is None (every vertex lit: state 1), one light state per vertex in
+vertex order, or a dict vertex -> state (networkx node labels, or vertex
+numbers for the other forms); vertices a dict leaves out are dark.
+
+The solver is lightsout._forcing (generalised light chasing through a greedy
+zero-forcing set, with plain elimination as the fallback); the answer is the
+canonical solution, the lexicographically smallest press vector in vertex
+order, as for boards.
+
+Example:
+    >>> from lightsout.graph import solve_graph
+    >>> s = solve_graph([(0, 1), (1, 2)])                  # the path 0 - 1 - 2, all lit
+    >>> s.presses.astype(int).tolist(), s.count
+    ([0, 1, 0], 1)
+"""
+from __future__ import annotations
+
+import itertools
+import sys
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional
+
+import numpy as np
+import numpy.typing as npt
+
+from lightsout._errors import InvalidBoardError, InvalidTypeError
+from lightsout._forcing import METHODS, solve_graph_linear
+from lightsout._validate import (
+    GRAPH_FORMS, flag, graph_adjacency_values, graph_edge_list, graph_lights, graph_pattern, graph_square,
+    graph_vertex_count, method_name, states_count,
+)
+
+if TYPE_CHECKING:
+    from lightsout.solve import Solution
+
+__all__ = ["GraphCSR", "graph_csr", "solve_graph"]
+
+
+class GraphCSR(NamedTuple):
+    """A graph as CSR neighbour lists: the neighbours of v are ``indices[indptr[v]:indptr[v + 1]]``.
+
+    Attributes:
+        n: number of vertices.
+        indptr: (n + 1,) int64.
+        indices: int32 neighbour numbers (symmetric, no self-loops, no repeats).
+        nodes: a networkx graph's node labels in vertex order, else None.
+    """
+
+    n: int
+    indptr: npt.NDArray[np.int64]
+    indices: npt.NDArray[np.int32]
+    nodes: Optional[list[Any]]
+
+
+def graph_csr(graph: object, *, nvertices: Optional[int] = None) -> GraphCSR:
+    """Convert and check a graph in any accepted form (module docstring) to CSR neighbour lists.
+
+    Args:
+        graph: a networkx graph, a scipy.sparse or dense adjacency matrix, or an edge list.
+        nvertices: the number of vertices of an edge list (only for edge lists).
+
+    Returns:
+        A :class:`GraphCSR`.
+
+    Raises:
+        InvalidTypeError: not one of the accepted forms, or entries that are
+            not numbers (matrices) or ints (edge lists).
+        InvalidBoardError: a directed graph or parallel edges, self-loops, a
+            non-symmetric or non-square matrix, vertex numbers out of range, no
+            vertices.
+
+    Examples:
+        >>> g = graph_csr([[0, 1, 0], [1, 0, 1], [0, 1, 0]])     # the path 0 - 1 - 2
+        >>> g.n, g.indptr.tolist(), g.indices.tolist()
+        (3, [0, 1, 3, 4], [1, 0, 2, 1])
+        >>> graph_csr([(2, 1), (1, 0)]).indices.tolist()
+        [1, 0, 2, 1]
+        >>> graph_csr([[0, 1], [0, 0]])
+        Traceback (most recent call last):
+        ...
+        lightsout._errors.InvalidBoardError: the adjacency matrix is not symmetric: entry (0, 1) is nonzero...
+    """
+    nx = sys.modules.get("networkx")
+    if nx is not None and isinstance(graph, nx.Graph):
+        if nvertices is not None:
+            raise InvalidBoardError("nvertices= is only for edge lists; a networkx graph has its own nodes")
+        return _from_networkx(graph)
+    sparse = sys.modules.get("scipy.sparse")
+    if sparse is not None and sparse.issparse(graph):
+        if nvertices is not None:
+            raise InvalidBoardError("nvertices= is only for edge lists; an adjacency matrix has one row per vertex")
+        return _from_sparse(graph)
+    if isinstance(graph, (str, bytes, dict, set, frozenset)) or graph is None or isinstance(graph, (int, float)):
+        raise InvalidTypeError(f"solve_graph takes {GRAPH_FORMS}; got {type(graph).__name__}")
+    if nvertices is not None or _tuple_edges(graph):
+        return _from_edges(graph, nvertices)
+    try:
+        arr = np.asarray(graph)
+    except Exception as exc:  # ragged lists and the like
+        raise InvalidBoardError(f"solve_graph takes {GRAPH_FORMS}; could not read this input as an array: {exc}") \
+            from exc
+    if arr.ndim == 2 and arr.shape[0] == arr.shape[1]:
+        return _from_dense(arr)
+    if arr.ndim == 2 and arr.shape[1] == 2:
+        return _from_edges(arr, None)
+    if arr.dtype == object:
+        raise InvalidTypeError(f"solve_graph takes {GRAPH_FORMS}; got {type(graph).__name__}")
+    raise InvalidBoardError(f"solve_graph takes {GRAPH_FORMS}; got an array of shape {arr.shape} "
+                            "(neither a square matrix nor an (m, 2) edge list)")
+
+
+def _tuple_edges(graph: object) -> bool:
+    """A list or tuple whose items are all tuples (or an empty one): an edge list by the module's rule."""
+    return isinstance(graph, (list, tuple)) and all(isinstance(item, tuple) for item in graph)
+
+
+def _csr_from_rows(n: int, rows: npt.NDArray[np.int64], cols: npt.NDArray[np.int64]) -> tuple[
+        npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+    """CSR arrays from (row, col) pairs sorted by row then column (as np.nonzero and np.unique give)."""
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+    return indptr, cols.astype(np.int32)
+
+
+def _from_edges(edges: object, nvertices: Optional[int]) -> GraphCSR:
+    n, pairs = graph_edge_list(edges, nvertices)
+    keys = np.concatenate([pairs[:, 0] * n + pairs[:, 1], pairs[:, 1] * n + pairs[:, 0]])
+    keys = np.unique(keys)  # both directions, sorted, repeats merged
+    indptr, indices = _csr_from_rows(n, keys // n, keys % n)
+    return GraphCSR(n, indptr, indices, None)
+
+
+def _from_dense(arr: np.ndarray) -> GraphCSR:
+    graph_adjacency_values(arr)
+    n = graph_square(arr.shape)
+    pattern = arr != 0
+    rows, cols = np.nonzero(pattern)
+    indptr, indices = _csr_from_rows(n, rows.astype(np.int64), cols.astype(np.int64))
+    graph_pattern(n, indptr, indices)
+    return GraphCSR(n, indptr, indices, None)
+
+
+def _from_sparse(matrix: Any) -> GraphCSR:
+    csr = matrix.tocsr(copy=True)
+    graph_adjacency_values(csr.data, "adjacency matrix's stored values")
+    n = graph_square(tuple(csr.shape))
+    csr.sum_duplicates()
+    csr.eliminate_zeros()
+    csr.sort_indices()
+    indptr = np.asarray(csr.indptr, dtype=np.int64)
+    indices = np.asarray(csr.indices, dtype=np.int32)
+    graph_pattern(n, indptr, indices, source="sparse adjacency matrix")
+    return GraphCSR(n, indptr, indices, None)
+
+
+def _from_networkx(graph: Any) -> GraphCSR:
+    if graph.is_directed():
+        raise InvalidBoardError("directed graphs are not accepted (a press acts along every edge both ways); "
+                                "pass G.to_undirected()")
+    nodes = list(graph.nodes)
+    n = len(nodes)
+    if n == 0:
+        raise InvalidBoardError("the graph has no vertices; a graph to solve needs at least one")
+    graph_vertex_count(n, "the number of nodes")
+    # Node order is list(G.nodes); the adjacency mapping normally lists the same nodes in
+    # the same order (then its values are taken as they come, without a lookup per node).
+    raw = getattr(graph, "_adj", None)
+    adj = raw if type(raw) is dict else graph.adj
+    neighbours = list(adj.values()) if list(adj) == nodes else [adj[v] for v in nodes]
+    if graph.is_multigraph():
+        for v, nbrs in zip(nodes, neighbours):
+            for u, keys in nbrs.items():
+                if len(keys) > 1:
+                    raise InvalidBoardError(
+                        f"the MultiGraph has {len(keys)} parallel edges between {v!r} and {u!r}; parallel "
+                        "edges are not accepted (pass networkx.Graph(G) to merge them)")
+    degrees = np.fromiter(map(len, neighbours), dtype=np.int64, count=n)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(degrees, out=indptr[1:])
+    flat = itertools.chain.from_iterable(neighbours)
+    total = int(indptr[-1])
+    if nodes == list(range(n)):  # vertices numbered 0..n-1 in order: no lookups
+        indices = np.fromiter(flat, dtype=np.int32, count=total)
+    else:
+        position = dict(zip(nodes, range(n)))
+        indices = np.fromiter(map(position.__getitem__, flat), dtype=np.int32, count=total)
+    graph_pattern(n, indptr, indices, symmetric_known=True, labels=nodes)
+    return GraphCSR(n, indptr, indices, nodes)
+
+
+def solve_graph(graph: object, lit: object = None, *, nvertices: Optional[int] = None, self_toggle: bool = True,
+                states: int = 2, method: str = "auto") -> Solution:
+    """Solve Lights Out on an undirected graph: the canonical presses that turn every vertex dark.
+
+    Args:
+        graph: a networkx graph, a scipy.sparse or dense adjacency matrix, or
+            an edge list (see the module docstring for each form's rules and
+            vertex order).
+        lit: None (every vertex lit), one light state 0..states-1 per vertex in
+            vertex order, or a dict vertex -> state (vertices left out are dark).
+        nvertices: the number of vertices of an edge list (default: one more
+            than the largest endpoint); only for edge lists.
+        self_toggle: True (a press changes its own vertex and its neighbours)
+            or False (the sigma rule: only the neighbours).
+        states: k, 2..255: a press adds 1 mod k.
+        method: "auto", "forcing" (generalised light chasing through a greedy
+            zero-forcing set) or "elimination" (the whole n x n system); see
+            lightsout._forcing.
+
+    Returns:
+        A :class:`lightsout.Solution`: ``presses`` has one entry per vertex in
+        vertex order (bool for two states, counts 0..k-1 otherwise), the
+        lexicographically smallest solution; ``count`` and ``nullity`` describe
+        all of them; ``press_list()`` gives the vertices to press (networkx
+        node labels for a networkx graph).
+
+    Raises:
+        UnsolvableError: no presses turn the vertices dark; carries a quiet
+            pattern that proves it.
+        InvalidTypeError, InvalidBoardError: an input outside the accepted
+            forms, saying what is accepted.
+        BoardTooLargeError: the solve would need more than 2 GiB
+            (lightsout._forcing.MAX_GRAPH_BYTES).
+
+    Examples:
+        >>> import networkx as nx
+        >>> from lightsout.graph import solve_graph
+        >>> s = solve_graph(nx.cycle_graph(5))                  # all lit: press every vertex
+        >>> s.presses.astype(int).tolist(), s.nullity, s.count
+        ([1, 1, 1, 1, 1], 0, 1)
+        >>> solve_graph(nx.path_graph(["a", "b", "c"]), {"a": 1, "b": 1}).press_list()
+        ['a']
+        >>> solve_graph([[0, 1], [1, 0]], [1, 2], states=3).presses.tolist()
+        [1, 0]
+        >>> solve_graph([(0, 1), (1, 2)], [1, 0, 0], self_toggle=False)
+        Traceback (most recent call last):
+        ...
+        lightsout.solve.UnsolvableError: this 3-vertex graph cannot be turned dark: ...
+
+    References:
+        Wang, Xu & Zhou, "Lights Out on graphs", arXiv:2208.09731 (the forcing reduction).
+    """
+    from lightsout.solve import solution_from_result
+
+    toggle = flag(self_toggle, "self_toggle")
+    k = states_count(states)
+    how = method_name(method, METHODS)
+    g = graph_csr(graph, nvertices=nvertices)
+    board = graph_lights(lit, g.n, k, g.nodes)
+    result = solve_graph_linear(g.n, g.indptr, g.indices, np.ascontiguousarray(board, dtype=np.uint8), self_toggle=toggle, states=k,
+                                method=how)
+    return solution_from_result(result, board, torus=(), self_toggle=toggle, states=k, nodes=g.nodes,
+                                adjacency=(g.indptr, g.indices))
