@@ -48,17 +48,37 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("first-row", help="first row of presses that clears the all-lit N x M board")
     p.add_argument("n", type=_positive_int, help="rows")
     p.add_argument("m", type=_positive_int, nargs="?", help="columns (default: N)")
-    p.add_argument("--method", choices=METHODS, default="auto")
+    _add_rules(p)
 
     p = sub.add_parser("nullity", help="dimension of the quiet-pattern space of the N x M board")
     p.add_argument("n", type=_positive_int, help="rows")
     p.add_argument("m", type=_positive_int, nargs="?", help="columns (default: N)")
-    p.add_argument("--method", choices=METHODS, default="auto")
+    _add_rules(p)
 
     p = sub.add_parser("solve", help="solve a board read from a text file ('-' for standard input)")
-    p.add_argument("file", help=f"UTF-8 text, one row per line: 1 # * x o lit, 0 . - _ dark, {COMMENT} comment")
-    p.add_argument("--method", choices=METHODS, default="auto")
+    p.add_argument("file", help=f"UTF-8 text, one row per line: 1 # * x o lit, 0 . - _ dark, digits 0..K-1 "
+                                f"with --states K, {COMMENT} comment")
+    _add_rules(p)
     return parser
+
+
+def _add_rules(p: argparse.ArgumentParser) -> None:
+    """The board-rule options every command takes."""
+    p.add_argument("--torus", action="store_true", help="both axes wrap around")
+    p.add_argument("--sigma", action="store_true", help="the sigma game: a press skips its own cell")
+    p.add_argument("--states", type=_states, default=2, metavar="K",
+                   help="lights with K states, 2..255 (a press adds 1 mod K); default 2")
+    p.add_argument("--method", choices=METHODS, default="auto")
+
+
+def _states(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer from 2 to 255, got {text!r}") from None
+    if not 2 <= value <= 255:
+        raise argparse.ArgumentTypeError(f"expected an integer from 2 to 255, got {value}")
+    return value
 
 
 def _read_board_text(name: str) -> str:
@@ -83,16 +103,18 @@ def _run(args: argparse.Namespace) -> int:
     out = sys.stdout
     if out is None:
         raise OSError("standard output is closed")
+    rules = dict(torus=args.torus, self_toggle=not args.sigma, states=args.states, method=args.method)
     if args.command == "first-row":
-        row = first_row(args.n, args.m, method=args.method)
-        out.write("".join("1" if bit else "0" for bit in row) + "\n")
+        row = first_row(args.n, args.m, **rules)
+        out.write(("".join(str(int(v)) for v in row) if args.states <= 10 else " ".join(str(int(v)) for v in row))
+                  + "\n")
     elif args.command == "nullity":
-        out.write(f"{nullity(args.n, args.m, method=args.method)}\n")
+        out.write(f"{nullity(args.n, args.m, **rules)}\n")
     else:
-        solution = solve(parse_board(_read_board_text(args.file)), method=args.method)
-        out.write(format_board(solution.presses) + "\n")
+        solution = solve(parse_board(_read_board_text(args.file), states=args.states), **rules)
+        out.write(format_board(solution.presses, states=args.states) + "\n")
         if sys.stderr is not None:
-            print(f"{COMMENT} {int(np.count_nonzero(solution.presses))} presses; nullity {solution.nullity}, "
+            print(f"{COMMENT} {int(solution.presses.sum(dtype=np.int64))} presses; nullity {solution.nullity}, "
                   f"{solution.count} solutions", file=sys.stderr)
     out.flush()  # a closed pipe shows here, inside the handler, not at exit
     return EXIT_OK

@@ -189,3 +189,25 @@ def first_row(n, m=None, **kw):
 cli.first_row = first_row
 sys.exit(cli.main(["first-row", "40000", "--method", "dense"]))
 """
+
+
+def test_rule_options_reach_the_solver(tmp_path, capsys):
+    assert main(["nullity", "5", "--torus"]) == 0
+    assert capsys.readouterr().out.strip() == str(oracle_nullity((5, 5), True, True, 2))
+    assert main(["nullity", "4", "6", "--sigma", "--states", "3"]) == 0
+    assert capsys.readouterr().out.strip() == str(oracle_nullity((4, 6), False, False, 3))
+    path = tmp_path / "board.txt"
+    path.write_text("120\n021\n")
+    assert main(["solve", str(path), "--states", "3"]) == 0
+    presses = lightsout.parse_board(capsys.readouterr().out, states=3)
+    assert not oracle.replay_nd([[1, 2, 0], [0, 2, 1]], presses, states=3).any()
+    assert main(["first-row", "4", "--torus"]) == 0
+    row = [int(c) for c in capsys.readouterr().out.strip()]
+    assert row == lightsout.first_row(4, torus=True).astype(int).tolist()
+    with pytest.raises(SystemExit):
+        main(["nullity", "3", "--states", "1"])
+
+
+def oracle_nullity(shape, torus, self_toggle, states):
+    sets = oracle.neighbour_sets(shape, torus, self_toggle)
+    return len(sets) - oracle.rank_mod_prime(oracle.effect_matrix(sets), states)
