@@ -160,7 +160,7 @@ def torus_axes(torus: object, ndim: int) -> tuple[bool, ...]:
     accepted = f"True/False or a sequence of {ndim} bools (one per axis)"
     if isinstance(torus, (str, bytes)) or not hasattr(torus, "__len__") or not hasattr(torus, "__iter__"):
         raise InvalidTypeError(f"torus must be {accepted}, got {type(torus).__name__} {torus!r}")
-    axes = list(torus)  # type: ignore[call-overload]
+    axes = list(torus)
     if len(axes) != ndim:
         raise InvalidBoardError(f"torus must be {accepted}; got {len(axes)} values for a board with {ndim} axes")
     if not all(isinstance(a, (bool, np.bool_)) for a in axes):
@@ -175,7 +175,9 @@ def board_shape(shape: object, name: str = "shape") -> tuple[int, ...]:
         >>> board_shape((3, 4, 5)), board_shape(7)
         ((3, 4, 5), (7,))
     """
-    if isinstance(shape, numbers.Integral) and not isinstance(shape, (bool, np.bool_)):
+    if isinstance(shape, (bool, np.bool_)):
+        raise InvalidTypeError(f"{name} must be a positive int or a sequence of positive ints, got {shape!r}")
+    if isinstance(shape, numbers.Integral):
         return (board_size(shape, name),)
     if isinstance(shape, (str, bytes)) or not isinstance(shape, (tuple, list, np.ndarray)):
         raise InvalidTypeError(f"{name} must be a positive int or a sequence of positive ints, "

@@ -143,7 +143,7 @@ def chase(board: npt.ArrayLike, first_row: npt.ArrayLike, *, torus: TorusArg = F
             + (" (the presses of rows 0 and 1, since axis 0 wraps)" if seeds == 2 else "")
             + f", got shape {raw.shape}")
     first = first.reshape(want)
-    out, _ = chase_nd(np.ascontiguousarray(lights, dtype=np.uint8), np.ascontiguousarray(first, dtype=np.uint8),
+    out, _ = chase_nd(np.ascontiguousarray(lights, dtype=np.uint8), np.array(first, dtype=np.uint8, order="C"),
                       torus=wraps, self_toggle=self_toggle, states=states)
     return out.astype(bool) if states == 2 else out
 

@@ -131,8 +131,8 @@ class Solution:
         ([[1, 0, 0], [0, 0, 0], [0, 0, 0]], 1, True)
         >>> s
         Solution(shape=(3, 3), presses=1, nullity=0, method='poly')
-        >>> solve([[2, 0], [0, 0]], states=3).press_list()
-        [((0, 0), 1), ((1, 1), 2)]
+        >>> solve([[0, 1], [1, 1]], states=3).press_list()
+        [((1, 1), 2)]
     """
 
     board: np.ndarray
@@ -188,10 +188,10 @@ class Solution:
         the graph was a networkx graph).
 
         Examples:
-            >>> solve([[1, 1, 0], [1, 0, 0]]).press_list()
+            >>> solve([[1, 1, 0], [1, 0, 0], [0, 0, 0]]).press_list()
             [(0, 0)]
-            >>> solve([1, 2], states=3).press_list()
-            [((0,), 2), ((1,), 1)]
+            >>> solve([1, 2, 2, 1], states=3).press_list()
+            [((1,), 2), ((2,), 2)]
         """
         cells = np.argwhere(self.presses)  # row-major order
         if self.is_graph:
@@ -387,7 +387,7 @@ def solution_from_result(result: LinearResult, board: np.ndarray, *, torus: tupl
         >>> res = solve_nd(board.shape, board, torus=(False, False), self_toggle=True, states=2)
         >>> solution_from_result(res, board.astype(bool), torus=(False, False), self_toggle=True,
         ...                      states=2).presses.astype(int).tolist()
-        [[1, 1, 1]]
+        [[1, 0, 1]]
     """
     if not result.solvable or result.particular is None:
         raise _general_unsolvable(result, board, torus=torus, states=states, graph=adjacency is not None)
@@ -488,7 +488,7 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
         >>> bool((first_row(50) == first_row(50, method="dense")).all())
         True
         >>> first_row(4, torus=True).astype(int).tolist(), first_row(3, states=3).tolist()
-        ([1, 0, 0, 0], [2, 0, 2])
+        ([1, 1, 1, 1], [0, 1, 0])
     """
     nrows, ncols = grid_shape(n, m)
     wraps, self_toggle, states = _rules(torus, self_toggle, states, 2)
@@ -497,7 +497,8 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
         progress_callback(progress)
         board_cells(nrows, ncols, "first_row")
         lights = np.ones((nrows, ncols), dtype=bool if states == 2 else np.uint8)
-        return _solve_general(lights, wraps, self_toggle, states, progress, all_lit=True).presses[0].copy()
+        row: np.ndarray = _solve_general(lights, wraps, self_toggle, states, progress, all_lit=True).presses[0]
+        return row.copy()
     threads = thread_count(threads)
     progress_callback(progress)
     result = _run(method, nrows, ncols, None, threads=threads, progress=progress, kernel=True)
@@ -523,7 +524,7 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
         >>> nullity(5), nullity(4), nullity(5, method="dense")
         (2, 4, 2)
         >>> nullity((5, 5), torus=True), nullity(5, self_toggle=False), nullity(4, states=3)
-        (8, 0, 0)
+        (8, 5, 2)
     """
     if isinstance(n, (tuple, list)):
         if m is not None:
@@ -591,8 +592,8 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
         >>> s.presses.astype(int).tolist()
         [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
         >>> solve("*.*\\n.*.\\n*.*").press_list()
-        [(0, 0), (0, 2), (2, 0), (2, 2)]
-        >>> solve(np.ones((3, 3, 3, 3), dtype=int)).presses.sum()
+        [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)]
+        >>> int(solve(np.ones((3, 3, 3, 3), dtype=int)).presses.sum())
         41
         >>> solve([[1, 0, 0, 0]] * 4)
         Traceback (most recent call last):

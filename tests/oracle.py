@@ -239,6 +239,21 @@ def all_press_vectors(ncells: int, states: int = 2) -> np.ndarray:
     return digits
 
 
+def all_effects(sets, states=2) -> np.ndarray:
+    """The effect (mod ``states``) of every press vector, in the order of :func:`all_press_vectors`.
+
+    Built one cell at a time: the effects over cells 0..j are every effect over
+    cells 0..j-1 plus each multiple of column j, so row r is the effect of the
+    r-th press vector.
+    """
+    a = effect_matrix(sets).astype(np.int16)
+    effects = np.zeros((1, len(sets)), dtype=np.int16)
+    multiples = np.arange(states, dtype=np.int16)[:, None]
+    for j in range(len(sets)):
+        effects = ((effects[:, None, :] + multiples * a[:, j]) % states).reshape(-1, len(sets))
+    return effects
+
+
 def exhaustive(sets, board, states=2):
     """Every solution of a board, by trying every press vector: (solutions in lexicographic order, quiet count).
 
@@ -246,10 +261,9 @@ def exhaustive(sets, board, states=2):
     lexicographically smallest) and the number of quiet patterns (press
     vectors that change no light).  Use only when states**cells is small.
     """
-    a = effect_matrix(sets)
     b = np.asarray(board, dtype=np.int64).ravel() % states
     vectors = all_press_vectors(len(sets), states)
-    effect = (vectors @ a.T) % states
+    effect = all_effects(sets, states)
     solutions = vectors[((effect + b) % states == 0).all(axis=1)]
     quiet = int((effect == 0).all(axis=1).sum())
     return solutions, quiet
