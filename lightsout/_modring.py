@@ -213,27 +213,36 @@ def _rank_prime(matrix: U8, p: int) -> int:
 
 
 def _solve_prime(matrix: U8, rhs: U8, p: int) -> tuple[Optional[U8], U8, I64, int]:
-    """Over GF(p): (solution or None, kernel in RREF, its pivot columns, rank)."""
+    """Over GF(p): (solution or None, kernel in RREF, its pivot columns, rank).
+
+    Forward elimination of ``[A reversed | b]``, then back substitution of only
+    the free columns and b (lightsout._modelim.back_substitute_inplace): the
+    reduced row echelon form restricted to the columns that the solution and
+    the kernel basis are read from.
+    """
     m, n = matrix.shape
     _work_limit(m * (n + 1), f"solving a {m} x {n} system mod {p}")
     work = np.empty((m, n + 1), dtype=np.uint8)
     work[:, :n] = matrix[:, ::-1]
     work[:, n] = rhs
-    rows, cols = _kernels().echelon_inplace(work, p, n)
+    kernels = _kernels()
+    rows, cols = kernels.echelon_inplace(work, p, n, reduce_above=False)
     rank = len(cols)
-    reduced = rows[:rank]
-    solution: Optional[U8] = None
-    if rows.shape[0] == rank:                       # no row 0 = nonzero left over
-        reversed_solution = np.zeros(n, dtype=np.uint8)
-        reversed_solution[cols] = reduced[:, n]
-        solution = np.ascontiguousarray(reversed_solution[::-1])
+    consistent = rows.shape[0] == rank                  # no row 0 = nonzero left over
     free = np.setdiff1d(np.arange(n, dtype=np.int64), cols)
     k = len(free)
-    _work_limit(k * n + rank * k, f"the {k}-dimensional kernel of a {m} x {n} matrix mod {p}")
+    _work_limit(k * n + 2 * rank * (k + 1), f"the {k}-dimensional kernel of a {m} x {n} matrix mod {p}")
+    reduced = np.ascontiguousarray(rows[:rank][:, np.append(free, n)])
+    kernels.back_substitute_inplace(rows[:rank], cols, reduced, p)
+    solution: Optional[U8] = None
+    if consistent:
+        reversed_solution = np.zeros(n, dtype=np.uint8)
+        reversed_solution[cols] = reduced[:, k]
+        solution = np.ascontiguousarray(reversed_solution[::-1])
     basis = np.zeros((k, n), dtype=np.uint8)
     basis[np.arange(k), free] = 1
     if rank and k:
-        basis[:, cols] = ((p - reduced[:, free].astype(np.int16)) % p).T.astype(np.uint8)
+        basis[:, cols] = ((p - reduced[:, :k].astype(np.int16)) % p).T.astype(np.uint8)
     kernel = np.ascontiguousarray(basis[::-1, ::-1])
     kernel_cols = (n - 1 - free[::-1]).astype(np.int64)
     return solution, kernel, kernel_cols, rank

@@ -465,6 +465,25 @@ def test_echelon_rank_only(simd_level):
     assert len(cols) == oracle.rank_mod_prime(matrix, 5)
 
 
+@pytest.mark.parametrize("p", [2, 3, 5, 7, 251])
+def test_back_substitution_matches_gauss_jordan(simd_level, p):
+    kernel = kernel_module("_modelim", simd_level)
+    rng = np.random.default_rng(p)
+    for m, n in ((1, 1), (6, 9), (40, 45), (70, 30)):
+        rows = ((rng.integers(0, p, (m, 25)) @ rng.integers(0, p, (25, n))) % p).astype(np.uint8)
+        full, full_cols = reference_echelon(rows, p)                      # Gauss-Jordan
+        echelon, cols = kernel.echelon_inplace(rows.copy(), p, reduce_above=False)
+        assert np.array_equal(cols, full_cols)
+        free = np.setdiff1d(np.arange(n), cols)
+        values = np.ascontiguousarray(echelon[:, free])
+        kernel.back_substitute_inplace(echelon, cols, values, p)
+        assert np.array_equal(values, full[:, free])
+    with pytest.raises(InvalidBoardError, match="prime"):
+        kernel.back_substitute_inplace(np.eye(2, dtype=np.uint8), np.arange(2), np.zeros((2, 1), np.uint8), 4)
+    with pytest.raises(InvalidBoardError, match="pivot"):
+        kernel.back_substitute_inplace(2 * np.eye(2, dtype=np.uint8), np.arange(2), np.zeros((2, 1), np.uint8), 3)
+
+
 def test_row_kernels_exhaustive(simd_level):
     # Barrett reduction: every modulus, every residue pair, the largest factors included.
     kernel = kernel_module("_modelim", simd_level)
