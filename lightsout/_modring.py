@@ -18,10 +18,11 @@ Algorithm
   pivot columns after f (because the columns were reversed), so the kernel
   basis comes out already in reduced row echelon form, which over a field is
   the Howell form.
-* Prime power q = p^e: Howell form of ``[A^T | I_n]`` (lightsout._modelim:
-  elimination over the local ring Z/q, pivots of lowest p-valuation, plus
-  Howell's saturation rows).  Its row span is ``{(A u, u)}``.  The rows whose
-  pivot lies in the identity part are the Howell form of the kernel; reducing
+* Prime power q = p^e: echelon form of ``[A^T | I_n]`` with Howell's
+  saturation rows (lightsout._modelim: elimination over the local ring Z/q,
+  pivots of lowest p-valuation), which has the Howell property.  Its row span
+  is ``{(A u, u)}``.  The rows whose pivot lies in the identity part generate
+  the kernel (reduced above their pivots, they are its Howell form); reducing
   ``(b, 0)`` by the other rows leaves ``(0, -u)`` with ``A u = b`` exactly when
   b is in the image of A (the Howell property, as in the argument below).
 * The fewest generators of the kernel (its nullity) is the largest, over the
@@ -257,7 +258,9 @@ def _solve_prime_power(matrix: U8, rhs: U8, p: int, e: int) -> tuple[Optional[U8
     work[:, :m] = matrix.T
     work[np.arange(n), m + np.arange(n)] = 1
     kernels = _kernels()
-    rows, cols = kernels.echelon_inplace(work, q)
+    # An echelon form with the saturation rows has the Howell property already; only
+    # the kernel rows need their entries above the pivots reduced, and they are few.
+    rows, cols = kernels.echelon_inplace(work, q, reduce_above=False)
     image = int(np.searchsorted(cols, m))            # rows with pivot in A^T's part come first
     residue = np.zeros((1, m + n), dtype=np.uint8)
     residue[0, :m] = rhs
@@ -267,6 +270,7 @@ def _solve_prime_power(matrix: U8, rhs: U8, p: int, e: int) -> tuple[Optional[U8
         solution = ((q - residue[0, m:].astype(np.int16)) % q).astype(np.uint8)
     kernel = np.array(rows[image:, m:], dtype=np.uint8, order="C", copy=True)
     kernel_cols = (cols[image:] - m).astype(np.int64)
+    kernels.reduce_above_inplace(kernel, kernel_cols, q)
     del work, rows
     return solution, kernel, kernel_cols, _rank_prime(_reduced(matrix, p), p)
 
