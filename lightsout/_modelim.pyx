@@ -21,6 +21,14 @@
 #      vanishes in columns < j' a combination of the pivot rows past j').
 #   The result is the Howell form: pivots p^v (divisors of q) in increasing
 #   columns, entries above a pivot reduced into [0, pivot), the Howell property.
+#   With reduce_above=False step 2 leaves the earlier pivot rows alone: an
+#   echelon form that still has the Howell property (step 3 gives it), which is
+#   enough for ranks and for solving; back_substitute_inplace then finishes
+#   Gauss-Jordan over GF(p) on just the columns a caller reads.
+#
+# The other entry points serve the Chinese remainder theorem and the canonical
+# solution in lightsout/_modring.py: reduction of vectors by a Howell form,
+# reduction above the pivots, residues, x + t y and t x mod any N <= 255.
 #
 # Row updates: a step subtracts t * src from many rows.  The multiples t * src
 # are computed once per step (lazily, or all q - 1 of them by repeated addition
@@ -742,7 +750,8 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
     Raises:
         InvalidTypeError, InvalidBoardError: bad arrays or arguments, or an
             entry >= q.
-        BoardTooLargeError: no memory for the scratch.
+        BoardTooLargeError: 2^30 rows or more (row numbers are 32-bit), or no
+            memory for the scratch.
         KeyboardInterrupt: Ctrl-C (run from the main thread); ``work`` is then
             unspecified.
 
@@ -768,6 +777,8 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
     cdef Py_ssize_t nrows = work.shape[0], ncols = work.shape[1]
     if not (npivot_cols == -1 or 0 <= npivot_cols <= ncols):
         raise InvalidBoardError(f"npivot_cols must be -1 or in 0..ncols={ncols}, got {npivot_cols}")
+    if nrows >= (1 << 30):
+        raise BoardTooLargeError(f"echelon_inplace takes fewer than 2^30 rows, got {nrows}")
     _check_residues(work, q, "work")
     cdef Py_ssize_t npiv = ncols if npivot_cols == -1 else npivot_cols
     if nrows == 0 or ncols == 0:
