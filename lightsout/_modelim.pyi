@@ -12,6 +12,7 @@ def echelon_inplace(
     *,
     reduce_above: bool = True,
     stripe_cols: int = 0,
+    max_extra_bytes: int = -1,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]: ...
 def reduce_rows_inplace(
     vectors: npt.NDArray[np.uint8], howell: npt.NDArray[np.uint8], pivot_cols: npt.ArrayLike, modulus: int

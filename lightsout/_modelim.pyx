@@ -204,6 +204,7 @@ cdef enum:
 cdef enum:
     ME_NOMEM = -1
     ME_INTERRUPTED = -3
+    ME_BUDGET = -4          # the saturation rows would exceed the caller's memory budget
 
 
 ctypedef struct Target:
@@ -250,6 +251,7 @@ ctypedef struct Ctx:
     Py_ssize_t cap_targets
     bint logging          # keep every step for replay on later stripes
     Py_ssize_t work       # bytes updated since the last signal check
+    Py_ssize_t budget     # bytes the saturation rows may take (-1: no limit)
 
 
 # ---------------------------------------------------------------------------
@@ -473,6 +475,10 @@ cdef int pivot_step(Ctx* c, Py_ssize_t j, Py_ssize_t best, Py_ssize_t hi, bint r
     s.count = c.ntargets - s.first
     if v > 0:
         # Saturation: p^(e-v) times the pivot row is zero at j; it joins the active rows.
+        if c.budget >= 0:
+            if c.budget < c.ncols:
+                return ME_BUDGET
+            c.budget -= c.ncols
         if grow_rows(c, c.nrows + 1) != 0:
             return ME_NOMEM
         c.rows[c.nrows] = <uint8_t*>calloc(<size_t>c.ncols, 1)
@@ -723,7 +729,7 @@ SIMD_LEVEL = (<bytes>LIGHTSOUT_SIMD_LEVEL).decode("ascii")
 # ---------------------------------------------------------------------------
 # Python entry points.
 
-def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_cols=0):
+def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_cols=0, max_extra_bytes=-1):
     """Howell form over Z/q (q = p^e a prime power) of the rows of ``work``, computed in place.
 
     Args:
@@ -738,6 +744,9 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
             enough for a rank and about half the work.
         stripe_cols: process this many columns at a time (0: chosen from the
             shape).  Any value gives the same result; tests use small ones.
+        max_extra_bytes: memory the saturation rows (prime powers only) and a
+            result larger than ``work`` may take, in bytes (-1: no limit).  Their
+            number depends on the data, so it cannot be checked beforehand.
 
     Returns:
         ``(rows, pivot_cols)``: ``rows[:r]``, ``r = len(pivot_cols)``, are the
@@ -750,8 +759,9 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
     Raises:
         InvalidTypeError, InvalidBoardError: bad arrays or arguments, or an
             entry >= q.
-        BoardTooLargeError: 2^30 rows or more (row numbers are 32-bit), or no
-            memory for the scratch.
+        BoardTooLargeError: 2^30 rows or more (row numbers are 32-bit), more
+            than ``max_extra_bytes`` of saturation rows or result, or no memory
+            for the scratch.
         KeyboardInterrupt: Ctrl-C (run from the main thread); ``work`` is then
             unspecified.
 
@@ -774,6 +784,8 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
         raise InvalidTypeError(f"stripe_cols must be an int, got {type(stripe_cols).__name__}")
     if stripe_cols < 0:
         raise InvalidBoardError(f"stripe_cols must be >= 0, got {stripe_cols}")
+    if isinstance(max_extra_bytes, (bool, np.bool_)) or not isinstance(max_extra_bytes, (int, np.integer)):
+        raise InvalidTypeError(f"max_extra_bytes must be an int, got {type(max_extra_bytes).__name__}")
     cdef Py_ssize_t nrows = work.shape[0], ncols = work.shape[1]
     if not (npivot_cols == -1 or 0 <= npivot_cols <= ncols):
         raise InvalidBoardError(f"npivot_cols must be -1 or in 0..ncols={ncols}, got {npivot_cols}")
@@ -807,6 +819,7 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
     ctx.M = barrett(q)
     ctx.width = width
     ctx.logging = width < ncols
+    ctx.budget = max_extra_bytes if max_extra_bytes >= 0 else -1
     try:
         with nogil:
             ring_tables(&ctx)
@@ -834,6 +847,10 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
             _reraise()
         if status == ME_NOMEM:
             _nomem(f"the elimination of a {nrows} x {ncols} matrix")
+        if status == ME_BUDGET or (nout > nrows and 0 <= max_extra_bytes < nout * ncols):
+            raise BoardTooLargeError(
+                f"the Howell form of a {nrows} x {ncols} matrix mod {q} needs more than "
+                f"max_extra_bytes={max_extra_bytes} bytes of saturation rows")
         cols = np.empty(ctx.npivots, dtype=np.int64)
         for i in range(ctx.npivots):
             cols[i] = ctx.piv_col[i]
@@ -848,6 +865,9 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
             with nogil:
                 for i in range(nout):
                     memcpy(&out_view[i, 0], ctx.rows[order[i]], <size_t>ncols)
+                    if order[i] >= nrows:       # a saturation row: free it now, not at the end
+                        free(ctx.rows[order[i]])
+                        ctx.rows[order[i]] = NULL
         return out, cols
     finally:
         free(order)

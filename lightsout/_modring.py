@@ -260,7 +260,8 @@ def _solve_prime_power(matrix: U8, rhs: U8, p: int, e: int) -> tuple[Optional[U8
     kernels = _kernels()
     # An echelon form with the saturation rows has the Howell property already; only
     # the kernel rows need their entries above the pivots reduced, and they are few.
-    rows, cols = kernels.echelon_inplace(work, q, reduce_above=False)
+    rows, cols = kernels.echelon_inplace(work, q, reduce_above=False,
+                                         max_extra_bytes=max(0, MAX_WORK_BYTES - work.nbytes - matrix.nbytes))
     image = int(np.searchsorted(cols, m))            # rows with pivot in A^T's part come first
     residue = np.zeros((1, m + n), dtype=np.uint8)
     residue[0, :m] = rhs
@@ -466,10 +467,11 @@ def howell_form(rows: npt.ArrayLike, modulus: int) -> U8:
     rows_in = _shaped(rows, "rows", 2)
     r, n = rows_in.shape
     factors = prime_power_factors(n_mod)
-    # One reduced copy per factor, each merged into the first and freed (_crt_merge).
-    _work_limit(min(len(factors), 2) * r * n + (0 if rows_in.dtype == np.uint8 and rows_in.flags.c_contiguous
-                                                else r * n),
-                f"the Howell form of a {r} x {n} matrix mod {n_mod}")
+    # One reduced copy per factor, each merged into the first and freed (_crt_merge);
+    # saturation rows (prime-power factors) may use what is left of the limit.
+    work_bytes = min(len(factors), 2) * r * n + (0 if rows_in.dtype == np.uint8 and rows_in.flags.c_contiguous
+                                                 else r * n)
+    _work_limit(work_bytes, f"the Howell form of a {r} x {n} matrix mod {n_mod}")
     r_in = _residues(rows_in, n_mod)
     kernels = _kernels()
     form: U8 = r_in[:0]
@@ -477,7 +479,7 @@ def howell_form(rows: npt.ArrayLike, modulus: int) -> U8:
     mod = 1
     for index, (_, _, q) in enumerate(factors):
         work = _reduced(r_in, q)
-        rows, cols = kernels.echelon_inplace(work, q)
+        rows, cols = kernels.echelon_inplace(work, q, max_extra_bytes=MAX_WORK_BYTES - work_bytes)
         # The merge may build its rows in work's spare rows, so pass the whole array.
         buf = work if np.shares_memory(rows, work) else rows
         if index == 0:

@@ -457,6 +457,21 @@ def test_echelon_saturation_rows_outnumber_the_input(simd_level, q):
     assert out.shape == (6, 5000) and cols.tolist() == [0, 1, 3, 4, 6, 7]
 
 
+def test_saturation_rows_have_a_memory_budget(simd_level):
+    # Their number depends on the data: the kernel counts their bytes against max_extra_bytes.
+    kernel = kernel_module("_modelim", simd_level)
+    rows = np.zeros((4, 1000), dtype=np.uint8)
+    for i in range(4):
+        rows[i, 2 * i], rows[i, 2 * i + 1] = 2, 1       # each row adds one saturation row mod 4
+    out, _ = kernel.echelon_inplace(rows.copy(), 4, max_extra_bytes=8000)
+    assert out.shape == (8, 1000)
+    for budget in (0, 3000, 7999):
+        with pytest.raises(BoardTooLargeError, match="max_extra_bytes"):
+            kernel.echelon_inplace(rows.copy(), 4, max_extra_bytes=budget)
+    with pytest.raises(BoardTooLargeError, match="max_extra_bytes"):
+        kernel.echelon_inplace(rows.copy(), 4, stripe_cols=64, max_extra_bytes=2500)
+
+
 def test_echelon_rank_only(simd_level):
     kernel = kernel_module("_modelim", simd_level)
     rng = np.random.default_rng(2)
