@@ -335,11 +335,14 @@ def solve_nd(shape: Sequence[int], board: Optional[npt.NDArray[np.uint8]], *, to
         >>> r.solvable, r.nullity, r.count, int(r.particular.sum())
         (True, 0, 1, 41)
 
-        The 5 x 5 board has four solutions:
+        The 5 x 5 board has four solutions; a ring of 6 cells with three states has nine:
 
         >>> r = solve_nd((5, 5), None)
         >>> r.nullity, r.count, r.kernel.shape
         (2, 4, (2, 25))
+        >>> r = solve_nd((6,), None, torus=True, states=3)
+        >>> r.nullity, r.count, r.kernel.shape
+        (2, 9, (2, 6))
     """
     dims = tuple(int(s) for s in shape)
     plan = _Plan(dims, torus)
@@ -394,6 +397,8 @@ def nullity_nd(shape: Sequence[int], *, torus: Torus = False, self_toggle: bool 
         (4, 16)
         >>> nullity_nd((5, 5), torus=True)
         (8, 256)
+        >>> nullity_nd((5, 5), states=6)        # 4 patterns mod 2 times 27 mod 3
+        (3, 108)
     """
     dims = tuple(int(s) for s in shape)
     plan = _Plan(dims, torus)
