@@ -1,4 +1,4 @@
-# Light chasing on boards of any number of axes, in matrix form (docs/algebra.md section 7).
+# Light chasing on boards of any number of axes, in matrix form (docs/algebra.md section 1 is the 2-D case).
 #
 # The board is cut into n slices along the chase axis, S cells each.  Press
 # counts p_t of slice t (a vector over Z/k) clear slice t-1 when

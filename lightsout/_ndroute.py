@@ -142,8 +142,17 @@ class _Plan:
         self.S = math.prod(self.slice_shape)
         self.wrap = wraps[self.axis] and self.n > 2
         self.U = self.S * (2 if self.wrap else 1)
-        self.nbr = neighbour_table(self.slice_shape, wraps[: self.axis] + wraps[self.axis + 1:])
-        self.maxdeg = self.nbr.shape[1]
+        self.slice_wraps = wraps[: self.axis] + wraps[self.axis + 1:]
+        # at most two neighbours along each slice axis longer than 1
+        self.maxdeg = max(1, 2 * sum(1 for size in self.slice_shape if size > 1))
+        self._nbr: Optional[npt.NDArray[np.int32]] = None
+
+    @property
+    def nbr(self) -> npt.NDArray[np.int32]:
+        """The slice's neighbour table (built on first use, after the limits are checked)."""
+        if self._nbr is None:
+            self._nbr = neighbour_table(self.slice_shape, self.slice_wraps)
+        return self._nbr
 
     def slices(self, board: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         """The board as (n, S) rows, chase axis first."""
@@ -151,12 +160,21 @@ class _Plan:
 
     def offsets(self) -> tuple[npt.NDArray[np.int64], int]:
         """Where slice cells sit in the board: (C-order offset of each cell of slice 0, stride of the chase axis)."""
-        index = np.arange(self.cells, dtype=np.int64).reshape(self.shape)
-        first = np.ascontiguousarray(np.moveaxis(index, self.axis, 0)[0]).reshape(self.S)
-        return first, math.prod(self.shape[self.axis + 1:])
+        strides = [math.prod(self.shape[i + 1:]) for i in range(len(self.shape))]
+        slice_strides = strides[: self.axis] + strides[self.axis + 1:]
+        first = np.zeros(self.slice_shape, dtype=np.int64)
+        for i, (size, stride) in enumerate(zip(self.slice_shape, slice_strides)):
+            step = [1] * len(self.slice_shape)
+            step[i] = size
+            first += (np.arange(size, dtype=np.int64) * stride).reshape(step)
+        return first.reshape(self.S), strides[self.axis]
 
-    def check_limits(self, states: int) -> None:
-        """Refuse (BoardTooLargeError) a reduction over the memory or work limit, before allocating."""
+    def check_limits(self, states: int, expand: bool) -> None:
+        """Refuse (BoardTooLargeError) a run over the memory or work limit, before allocating.
+
+        With ``expand``, also a board whose press pattern (and its chase rows)
+        alone would pass the memory limit.
+        """
         ncols = self.U + 1
         if states == 2:
             system = self.U * words_for_bits(ncols) * 8
@@ -173,6 +191,9 @@ class _Plan:
         if work > MAX_ND_WORD_OPS:
             raise BoardTooLargeError(f"{what} needs about {work:.3g} word operations "
                                      f"(limit 2**48 = {MAX_ND_WORD_OPS:.3g}, about an hour)")
+        if expand and 2 * self.cells > MAX_ND_BYTES:
+            raise BoardTooLargeError(f"{what}: a press pattern of {self.cells} cells and its chase need "
+                                     f"{2 * self.cells / 2**30:.3g} GiB (limit {MAX_ND_BYTES / 2**30:.0f} GiB)")
 
 
 def _run_blocks(run: Callable[[int, int, npt.NDArray[np.uint8]], bool], nblocks: int,
@@ -230,7 +251,7 @@ def _reduce(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, se
 
     Without ``with_constant`` only M (U columns) is computed.
     """
-    plan.check_limits(states)
+    plan.check_limits(states, with_constant)
     ncols = plan.U + 1 if with_constant else plan.U
     const_col = plan.U if with_constant else -1
     rows = plan.slices(board) if board is not None else None
