@@ -53,6 +53,9 @@ Torus = Union[bool, Sequence[bool]]
 MAX_ND_BYTES = 2 << 30
 #: Most word operations a call may take: 2**48, about an hour (as the dense route).
 MAX_ND_WORD_OPS = 1 << 48
+#: The circulant reduction (a ring of cells per slice) is used from this many slices of this many cells.
+CIRCULANT_MIN_SLICES = 64
+CIRCULANT_MIN_CELLS = 64
 #: k = 2 batches narrower than this many columns are chased as bytes (no packing round trip).
 BYTES_BELOW = 16
 
@@ -154,6 +157,13 @@ class _Plan:
             self._nbr = neighbour_table(self.slice_shape, self.slice_wraps)
         return self._nbr
 
+    def circulant(self) -> bool:
+        """Whether the slice is translation-invariant along a single axis (a ring of cells) and the
+        chase long enough for chasing one column and writing out circulant blocks to pay off."""
+        big = [i for i, size in enumerate(self.slice_shape) if size > 1]
+        return (len(big) == 1 and self.slice_wraps[big[0]] and self.S > 2 and self.S >= CIRCULANT_MIN_CELLS
+                and self.n >= CIRCULANT_MIN_SLICES)
+
     def slices(self, board: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         """The board as (n, S) rows, chase axis first."""
         return np.ascontiguousarray(np.moveaxis(board, self.axis, 0), dtype=np.uint8).reshape(self.n, self.S)
@@ -252,9 +262,11 @@ def _reduce(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, se
     Without ``with_constant`` only M (U columns) is computed.
     """
     plan.check_limits(states, with_constant)
+    rows = plan.slices(board) if board is not None else None
+    if plan.circulant():
+        return _reduce_circulant(plan, rows, states, self_toggle, with_constant)
     ncols = plan.U + 1 if with_constant else plan.U
     const_col = plan.U if with_constant else -1
-    rows = plan.slices(board) if board is not None else None
     kernels = kernel_module("_gridchase")
     if states == 2:
         bits = np.zeros((plan.U, words_for_bits(ncols)), dtype=np.uint64)
@@ -274,6 +286,57 @@ def _reduce(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, se
         system = values
     _run_blocks(run, kernels.block_count(ncols, states == 2), threads, progress, "nd_reduce")
     return system
+
+
+def _reduce_circulant(plan: _Plan, rows: Optional[npt.NDArray[np.uint8]], states: int, self_toggle: bool,
+                      with_constant: bool) -> np.ndarray:
+    """:func:`_reduce` for a translation-invariant slice (a single wrapping axis): chase 2 or 3 columns.
+
+    Moving a press along the slice axis moves everything it causes, so the
+    lights as a function of the presses of slice s at cell j are those for
+    cell 0, moved by j: each S x S block of M is circulant, given by its first
+    column.  One chase of the unit presses at cell 0 of slice 0 (and of slice
+    1), plus the board's column, gives every block; they are then written out.
+    """
+    S, U = plan.S, plan.U
+    nfree = U // S
+    start = np.zeros((U, nfree + 1), dtype=np.uint8)
+    for s_ in range(nfree):
+        start[s_ * S, s_] = 1
+    kernels = kernel_module("_gridchase")
+    const_col = nfree if with_constant else -1
+    if states == 2:  # the 2 or 3 columns fit one word per row
+        packed = np.zeros((U, 1), dtype=np.uint64)
+        kernels.chase_bits(plan.nbr, self_toggle, plan.n, plan.wrap, nfree + 1, rows, lit=1, const_col=const_col,
+                           start=pack_rows(start), lights=packed)
+        lights = unpack_rows(packed, nfree + 1).view(np.uint8)
+    else:
+        lights = np.zeros((U, nfree + 1), dtype=np.uint8)
+        kernels.chase_bytes(plan.nbr, self_toggle, plan.n, plan.wrap, nfree + 1, states, rows, lit=1,
+                            const_col=const_col, start=start, lights=lights)
+    ncols = U + 1 if with_constant else U
+    if states == 2:
+        system = np.zeros((U, words_for_bits(ncols)), dtype=np.uint64)
+        for r in range(nfree):
+            for c in range(nfree):
+                kernels.circulant_bits(np.ascontiguousarray(lights[r * S:(r + 1) * S, c]), system, r * S, c * S)
+        if with_constant:
+            system[:, U >> 6] |= lights[:, nfree].astype(np.uint64) << np.uint64(U & 63)
+        return system
+    values = np.zeros((U, ncols), dtype=np.uint8)
+    shift = (np.arange(S)[:, None] - np.arange(S)[None, :]) % S if S <= 4096 else None
+    for r in range(nfree):
+        for c in range(nfree):
+            column = lights[r * S:(r + 1) * S, c]
+            if shift is not None:
+                values[r * S:(r + 1) * S, c * S:(c + 1) * S] = column[shift]
+            else:  # row i is column[i - j]: a window of the column reversed and doubled
+                w = np.concatenate([column[:1], column[:0:-1]])
+                windows = np.lib.stride_tricks.sliding_window_view(np.concatenate([w, w]), S)
+                values[r * S:(r + 1) * S, c * S:(c + 1) * S] = windows[S - np.arange(S)]
+    if with_constant:
+        values[:, U] = lights[:, nfree]
+    return values
 
 
 def _expand(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, self_toggle: bool,

@@ -343,6 +343,58 @@ def test_larger_random_boards_replay_dark(shape, torus, k):
             assert result.nullity == len(sets) - rank_mod_prime(effect_matrix(sets), k)
 
 
+@pytest.mark.parametrize("k", [2, 3, 6, 255])
+def test_circulant_reduction_matches_the_matrix_chase(k, monkeypatch):
+    # A ring of cells per slice: the system is written out from circulant blocks.
+    cases = [((70, 66), True, None), ((64, 65), (False, True), None), ((80, 1, 64), (True, False, True), None),
+             ((64, 4100), (True, True), 0), ((66, 100), (True, True), None)]
+    for shape, torus, axis in cases:
+        plan = _ndroute._Plan(shape, torus, axis)
+        assert plan.circulant(), shape
+        board = random_board(shape, k, 3)
+        for self_toggle in (True, False):
+            for with_constant in (True, False):
+                fast = _ndroute._reduce(plan, board, k, self_toggle, with_constant, 1, None)
+                monkeypatch.setattr(_ndroute, "CIRCULANT_MIN_SLICES", 10**9)
+                slow = _ndroute._reduce(plan, board, k, self_toggle, with_constant, 1, None)
+                monkeypatch.undo()
+                assert fast.dtype == slow.dtype and (fast == slow).all(), (shape, torus, self_toggle)
+
+
+def test_circulant_tori_replay_dark(monkeypatch):
+    for shape, torus, k in [((70, 66), True, 2), ((64, 70), (False, True), 3), ((66, 66), True, 4)]:
+        if k > 2 and not have_modring():
+            continue
+        board = random_board(shape, k, 9)
+        result = solve_nd(shape, board, torus=torus, states=k)
+        sets = neighbour_sets(shape, torus, True)
+        if result.solvable:
+            assert not replay_sets(sets, board, result.particular, k).any()
+        for row in result.kernel[:5]:
+            assert not replay_sets(sets, np.zeros(len(sets)), row, k).any()
+        monkeypatch.setattr(_ndroute, "CIRCULANT_MIN_SLICES", 10**9)
+        assert nullity_nd(shape, torus=torus, states=k) == (result.nullity, result.count)
+        monkeypatch.undo()
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 63, 64, 65, 127, 129, 200])
+def test_circulant_bits(simd_level, size):
+    from lightsout._packing import unpack_rows
+
+    kernels = kernel_module("_gridchase", simd_level)
+    rng = np.random.default_rng(size)
+    values = rng.integers(0, 2, size=size).astype(np.uint8)
+    want = np.array([[values[(i - j) % size] for j in range(size)] for i in range(size)], dtype=np.uint8)
+    for row0, col0 in [(0, 0), (1, 5), (2, 64 - size % 64)]:
+        ncols = col0 + size + 3
+        out = np.zeros((row0 + size + 1, (ncols + 63) // 64), dtype=np.uint64)
+        kernels.circulant_bits(values, out, row0, col0)
+        bits = unpack_rows(out, 64 * out.shape[1])   # every bit, so nothing is written outside the block
+        assert (bits[row0:row0 + size, col0:col0 + size] == want).all()
+        bits[row0:row0 + size, col0:col0 + size] = 0
+        assert not bits.any()
+
+
 def test_two_d_open_agrees_with_solve():
     rng = np.random.default_rng(3)
     for rows, cols in [(1, 1), (4, 4), (5, 5), (9, 9), (5, 8), (17, 3), (19, 19), (30, 24)]:
