@@ -4,7 +4,8 @@ Run: python -m pytest bench/bench_ndroute.py --benchmark-only
 
 Targets (2-core machine): 100^3 cube under 1 s, 3^10 hypercube under 2 s,
 2000 x 2000 torus under 1 s, 500 x 500 with k = 3 and k = 6 under 1 s, a 1-D
-line of 10^6 cells in milliseconds.  The route is looked up on its module when
+line of 10^6 cells in milliseconds; stretch: the 10,000 x 10,000 torus
+(``canonical_nd``, marked slow).  The route is looked up on its module when
 each benchmark runs (so the gate times whatever the name is bound to), with
 ``threads=1`` as for the dense route: a two-thread figure on a shared 2-core
 machine measures the neighbours.
@@ -12,6 +13,7 @@ machine measures the neighbours.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from lightsout import _ndroute
 
@@ -63,3 +65,16 @@ def test_nd_solve_line_1000000(gate):
     """Solve an all-lit 1-D ring of 10^6 cells (2 unknowns)."""
     gate(_ndroute.solve_nd, (10**6,), None, torus=True, threads=1)
     _cells_per_s(gate, 10**6)
+
+
+def test_nd_canonical_torus_2000(gate):
+    """Canonical solution of the all-lit 2000 x 2000 torus, the quiet patterns left unexpanded."""
+    gate(_ndroute.canonical_nd, (2000, 2000), None, torus=True, threads=1)
+    _cells_per_s(gate, 2000**2)
+
+
+@pytest.mark.slow
+def test_nd_canonical_torus_10000(gate):
+    """The stretch goal: canonical solution of the all-lit 10,000 x 10,000 torus (nullity 128)."""
+    gate(_ndroute.canonical_nd, (10_000, 10_000), None, torus=True, threads=1, rounds=3)
+    _cells_per_s(gate, 10_000**2)

@@ -33,6 +33,7 @@ import math
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeoutError  # not the builtin before 3.11
+from dataclasses import dataclass
 from typing import Callable, Optional, Sequence, Union
 
 import numpy as np
@@ -45,7 +46,7 @@ from lightsout._linresult import LinearResult
 from lightsout._packing import pack_rows, unpack_rows, words_for_bits
 from lightsout._types import Progress
 
-__all__ = ["chase_axis", "chase_nd", "neighbour_table", "nullity_nd", "solve_nd"]
+__all__ = ["NDCanonical", "canonical_nd", "chase_axis", "chase_nd", "neighbour_table", "nullity_nd", "solve_nd"]
 
 Torus = Union[bool, Sequence[bool]]
 
@@ -354,18 +355,20 @@ def _expand(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, se
     rows = plan.slices(board) if board is not None and with_board else None
     const_col = 0 if with_board else -1
     out = np.empty((ncols, plan.cells), dtype=np.uint8)
-    offsets, axis_stride = plan.offsets()
     if as_bits:
         packed = np.empty((plan.n * plan.S, words_for_bits(ncols)), dtype=np.uint64)
         kernels.chase_bits(plan.nbr, self_toggle, plan.n, plan.wrap, ncols, rows, lit=1, const_col=const_col,
                            start=pack_rows(starts), presses=packed)
-        kernels.rows_to_columns(packed, ncols, offsets, axis_stride, out)
+        kernels.rows_to_columns(packed, ncols, *plan.offsets(), out)
     else:
-        values = np.empty((plan.n * plan.S, ncols), dtype=np.uint8)
+        # one pattern chased along axis 0 is already in C order: chase straight into the answer
+        direct = ncols == 1 and plan.axis == 0
+        values = out.reshape(plan.cells, 1) if direct else np.empty((plan.n * plan.S, ncols), dtype=np.uint8)
         kernels.chase_bytes(plan.nbr, self_toggle, plan.n, plan.wrap, ncols, states, rows, lit=1,
                             const_col=const_col, start=np.ascontiguousarray(starts, dtype=np.uint8),
                             presses=values)
-        kernels.rows_to_columns(values, ncols, offsets, axis_stride, out)
+        if not direct:
+            kernels.rows_to_columns(values, ncols, *plan.offsets(), out)
     return out
 
 
@@ -428,19 +431,21 @@ def solve_nd(shape: Sequence[int], board: Optional[npt.NDArray[np.uint8]], *, to
         >>> r.nullity, r.count, r.kernel.shape
         (2, 9, (2, 6))
     """
-    dims = tuple(int(s) for s in shape)
-    plan = _Plan(dims, torus)
-    if states != 2:
-        return _solve_mod(plan, board, states, self_toggle, threads, progress)
-    system = _reduce(plan, board, 2, self_toggle, True, threads, progress)
-    u0, kernel_u, rank = _gf2_solve(system, plan.U)
-    del system
-    return _finish(plan, board, 2, self_toggle, u0, kernel_u, 2 ** (plan.U - rank), plan.U - rank)
+    plan = _Plan(shape, torus)
+    u0, kernel_u, count, nullity = _solve_u(plan, board, states, self_toggle, threads, progress)
+    return _finish(plan, board, states, self_toggle, u0, kernel_u, count, nullity)
 
 
-def _solve_mod(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, self_toggle: bool,
-               threads: Optional[int], progress: Progress) -> LinearResult:
+def _solve_u(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, self_toggle: bool,
+             threads: Optional[int], progress: Progress) -> tuple[Optional[np.ndarray], np.ndarray, int, int]:
+    """Reduce and solve: (one solution u0 of the unknowns or None, kernel generators (r, U), count, nullity).
+
+    For k > 2 the generators are in Howell form (lightsout._modring).
+    """
     system = _reduce(plan, board, states, self_toggle, True, threads, progress)
+    if states == 2:
+        u0, kernel_u, rank = _gf2_solve(system, plan.U)
+        return u0, kernel_u, 2 ** (plan.U - rank), plan.U - rank
     from lightsout._modring import solve_mod  # noqa: PLC0415 (helper A's module; imported when needed)
 
     matrix = np.ascontiguousarray(system[:, : plan.U])
@@ -449,8 +454,7 @@ def _solve_mod(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int,
     answer = solve_mod(matrix, rhs, states)
     del matrix
     kernel_u = np.asarray(answer.kernel, dtype=np.uint8).reshape(-1, plan.U)
-    return _finish(plan, board, states, self_toggle, answer.solution, kernel_u, int(answer.count),
-                   int(answer.nullity))
+    return answer.solution, kernel_u, int(answer.count), int(answer.nullity)
 
 
 def _finish(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, self_toggle: bool,
@@ -467,6 +471,109 @@ def _finish(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, se
     kernel = patterns[offset:] if offset else patterns
     return LinearResult(solvable=u0 is not None, particular=particular, kernel=kernel, count=count,
                         nullity=nullity, method="nd")
+
+
+@dataclass(frozen=True)
+class NDCanonical:
+    """The canonical solution of a board, found without expanding its quiet patterns.
+
+    Attributes:
+        solvable: whether any press vector clears the board.
+        solution: the lexicographically smallest solution (cells in C order,
+            cell (0, ..., 0) most significant), ``(cells,)`` uint8; None when
+            unsolvable.
+        count: the exact number of quiet patterns (= of solutions when solvable).
+        nullity: the fewest quiet patterns that generate them all.
+        proof: when unsolvable, a quiet pattern whose inner product with the
+            board is nonzero mod k (so no solution exists); else None.
+        method: ``"nd"``.
+    """
+
+    solvable: bool
+    solution: Optional[np.ndarray]
+    count: int
+    nullity: int
+    proof: Optional[np.ndarray]
+    method: str = "nd"
+
+
+def _lexmin(vector: np.ndarray, generators: np.ndarray, states: int) -> np.ndarray:
+    """The lexicographically smallest element of vector + span(generators) mod k (index 0 first)."""
+    n = vector.shape[0]
+    if len(generators) == 0:
+        return vector.astype(np.uint8)
+    if states != 2:
+        from lightsout._modring import howell_form, reduce_lexmin  # noqa: PLC0415
+
+        return reduce_lexmin(vector, howell_form(generators, states), states)
+    # Reduced row echelon form: pivot i is the leading 1 of row i and 0 in every other row, so
+    # clearing the vector's pivot bits, most significant first, leaves the smallest of the coset.
+    rows = pack_rows(generators)
+    rank, pivots = kernel_module("_gf2elim").rref_inplace(rows, n)
+    v = pack_rows(vector.reshape(1, n))[0]
+    for i in range(int(rank)):
+        p = int(pivots[i])
+        if (int(v[p >> 6]) >> (p & 63)) & 1:
+            v ^= rows[i]
+    smallest: np.ndarray = unpack_rows(v.reshape(1, -1), n)[0].view(np.uint8).copy()
+    return smallest
+
+
+def _proof(patterns: np.ndarray, flat_board: np.ndarray, states: int) -> Optional[np.ndarray]:
+    """The first pattern with a nonzero inner product with the board mod k, or None."""
+    for row in patterns:
+        if int(row.astype(np.int64) @ flat_board) % states:
+            found: np.ndarray = row.copy()
+            return found
+    return None
+
+
+def canonical_nd(shape: Sequence[int], board: Optional[npt.NDArray[np.uint8]], *, torus: Torus = False,
+                 self_toggle: bool = True, states: int = 2, threads: Optional[int] = None,
+                 progress: Progress = None) -> NDCanonical:
+    """The canonical (lexicographically smallest) solution, without expanding the quiet patterns.
+
+    When the chase runs along axis 0 (the usual case: ties go to axis 0), the
+    unknowns u are the presses of the first one or two slices, which are the
+    first cells in C order, and the whole press vector is a function of u.  So
+    the smallest solution is the chase of the smallest u in its coset, found in
+    the U-dimensional reduced system, and only that one pattern is expanded:
+    memory O(cells) instead of O(nullity x cells).  For another chase axis the
+    quiet patterns are expanded and the minimum taken over whole press vectors.
+
+    Arguments as for :func:`solve_nd`.
+
+    Example:
+        >>> r = canonical_nd((5, 5), None)
+        >>> r.solvable, r.count, int(r.solution.sum()), r.solution[:5].tolist()
+        (True, 4, 15, [0, 0, 0, 1, 1])
+    """
+    plan = _Plan(shape, torus)
+
+    def flat() -> np.ndarray:
+        if board is None:
+            return np.ones(plan.cells, dtype=np.int64)
+        return np.asarray(board, dtype=np.int64).reshape(plan.cells)
+
+    if plan.axis != 0:
+        full = solve_nd(shape, board, torus=torus, self_toggle=self_toggle, states=states, threads=threads,
+                        progress=progress)
+        if full.particular is not None:
+            return NDCanonical(True, _lexmin(full.particular, full.kernel, states), full.count, full.nullity, None)
+        return NDCanonical(False, None, full.count, full.nullity, _proof(full.kernel, flat(), states))
+    u0, kernel_u, count, nullity = _solve_u(plan, board, states, self_toggle, threads, progress)
+    if u0 is not None:
+        u = _lexmin(np.asarray(u0, dtype=np.uint8), kernel_u, states)
+        solution = _expand(plan, board, states, self_toggle, u.reshape(-1, 1), True)[0]
+        return NDCanonical(True, solution, count, nullity, None)
+    proof = None
+    lights = flat()
+    for first in range(0, len(kernel_u), 64):  # a few generators at a time: memory stays O(64 x cells)
+        batch = np.ascontiguousarray(kernel_u[first:first + 64].T)
+        proof = _proof(_expand(plan, None, states, self_toggle, batch, False), lights, states)
+        if proof is not None:
+            break
+    return NDCanonical(False, None, count, nullity, proof)
 
 
 def nullity_nd(shape: Sequence[int], *, torus: Torus = False, self_toggle: bool = True,

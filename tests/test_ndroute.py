@@ -25,7 +25,7 @@ import lightsout
 from lightsout import _ndroute
 from lightsout._dispatch import kernel_module
 from lightsout._errors import BoardTooLargeError, InvalidBoardError
-from lightsout._ndroute import chase_axis, chase_nd, neighbour_table, nullity_nd, solve_nd
+from lightsout._ndroute import canonical_nd, chase_axis, chase_nd, neighbour_table, nullity_nd, solve_nd
 from oracle import all_press_vectors, effect_matrix, exhaustive, neighbour_sets, rank_mod_prime, replay_sets
 
 STATES = (2, 3, 4, 5, 6)
@@ -393,6 +393,58 @@ def test_circulant_bits(simd_level, size):
         assert (bits[row0:row0 + size, col0:col0 + size] == want).all()
         bits[row0:row0 + size, col0:col0 + size] = 0
         assert not bits.any()
+
+
+@pytest.mark.parametrize("k", STATES)
+def test_canonical_nd_is_the_smallest_solution(k):
+    if k > 2 and not have_modring():
+        pytest.skip("k > 2 needs lightsout._modring")
+    axes = set()
+    for index, shape in enumerate(SHAPES[::3]):
+        cells = math.prod(shape)
+        if k ** cells > 20_000:
+            continue
+        for torus in (False, True, tuple(i % 2 == 1 for i in range(len(shape)))):
+            for self_toggle in (True, False):
+                sets = neighbour_sets(shape, torus, self_toggle)
+                for board in (None, random_board(shape, k, index)):
+                    flat = np.ones(cells, np.int64) if board is None else board.ravel().astype(np.int64)
+                    got = canonical_nd(shape, board, torus=torus, self_toggle=self_toggle, states=k)
+                    solutions, quiet = exhaustive(sets, flat, k)
+                    assert got.count == quiet and got.solvable == (len(solutions) > 0)
+                    if got.solvable:
+                        assert got.solution.dtype == np.uint8 and (got.solution == solutions[0]).all()
+                        assert got.proof is None
+                    else:
+                        assert got.solution is None
+                        proof = got.proof.astype(np.int64)
+                        assert not replay_sets(sets, np.zeros(cells), proof, k).any()
+                        assert int(proof @ flat) % k != 0
+                    axes.add(chase_axis(shape, torus)[0] == 0)
+    assert axes == {True, False}   # both the reduced (axis 0) and the expanded path ran
+
+
+def test_canonical_nd_larger_boards():
+    cases = [((6, 7, 5), True, 2), ((9, 9), True, 2), ((12, 10), (True, False), 3), ((8, 6), True, 6),
+             ((30, 30), True, 2), ((5, 5, 4), False, 2)]
+    for shape, torus, k in cases:
+        if k > 2 and not have_modring():
+            continue
+        board = random_board(shape, k, 2)
+        got = canonical_nd(shape, board, torus=torus, states=k)
+        full = solve_nd(shape, board, torus=torus, states=k)
+        assert (got.solvable, got.count, got.nullity) == (full.solvable, full.count, full.nullity)
+        if not got.solvable:
+            assert int(got.proof.astype(np.int64) @ board.ravel().astype(np.int64)) % k
+            continue
+        sets = neighbour_sets(shape, torus, True)
+        assert not replay_sets(sets, board, got.solution, k).any()
+        if k ** full.nullity <= 5000:   # every solution, by enumeration: the smallest is the answer
+            kernel = full.kernel.astype(np.int64)
+            combos = all_press_vectors(len(kernel), k)
+            every = (full.particular.astype(np.int64) + combos @ kernel) % k
+            order = np.lexsort(every.T[::-1])
+            assert (every[order[0]] == got.solution).all()
 
 
 def test_two_d_open_agrees_with_solve():
