@@ -43,6 +43,7 @@ from lightsout._denseroute import default_threads
 from lightsout._dispatch import kernel_module
 from lightsout._errors import BoardTooLargeError, InvalidBoardError
 from lightsout._linresult import LinearResult
+from lightsout._modring import howell_form, reduce_lexmin, solve_mod
 from lightsout._packing import pack_rows, unpack_rows, words_for_bits
 from lightsout._types import Progress
 
@@ -446,8 +447,6 @@ def _solve_u(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, s
     if states == 2:
         u0, kernel_u, rank = _gf2_solve(system, plan.U)
         return u0, kernel_u, 2 ** (plan.U - rank), plan.U - rank
-    from lightsout._modring import solve_mod  # noqa: PLC0415 (helper A's module; imported when needed)
-
     matrix = np.ascontiguousarray(system[:, : plan.U])
     rhs = ((states - system[:, plan.U].astype(np.int64)) % states).astype(np.uint8)
     del system
@@ -503,8 +502,6 @@ def _lexmin(vector: np.ndarray, generators: np.ndarray, states: int) -> np.ndarr
     if len(generators) == 0:
         return vector.astype(np.uint8)
     if states != 2:
-        from lightsout._modring import howell_form, reduce_lexmin  # noqa: PLC0415
-
         return reduce_lexmin(vector, howell_form(generators, states), states)
     # Reduced row echelon form: pivot i is the leading 1 of row i and 0 in every other row, so
     # clearing the vector's pivot bits, most significant first, leaves the smallest of the coset.
@@ -597,8 +594,6 @@ def nullity_nd(shape: Sequence[int], *, torus: Torus = False, self_toggle: bool 
     if states == 2:
         rank, _ = kernel_module("_gf2elim").rref_inplace(system, plan.U)
         return plan.U - int(rank), 2 ** (plan.U - int(rank))
-    from lightsout._modring import solve_mod
-
     answer = solve_mod(system, np.zeros(plan.U, dtype=np.uint8), states)
     return int(answer.nullity), int(answer.count)
 

@@ -33,17 +33,6 @@ STATES = (2, 3, 4, 5, 6)
 EXHAUSTIVE_LIMIT = 200_000
 
 
-def have_modring() -> bool:
-    try:
-        import lightsout._modring  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_modring = pytest.mark.skipif(not have_modring(), reason="k > 2 needs lightsout._modring (branch modring)")
-
-
 # ---------------------------------------------------------------------------
 # Oracles (plain loops).
 
@@ -56,7 +45,7 @@ def diagonal_form(matrix) -> list[int]:
     """
     m = [[int(x) for x in row] for row in np.asarray(matrix)]
     n = len(m)
-    diag = []
+    diag: list[int] = []
     for t in range(n):
         while True:
             entries = [(abs(m[i][j]), i, j) for i in range(t, n) for j in range(t, n) if m[i][j]]
@@ -299,8 +288,6 @@ def random_board(shape, k, seed):
 @pytest.mark.parametrize("self_toggle", [True, False])
 @pytest.mark.parametrize("k", STATES)
 def test_every_small_shape(k, self_toggle, kind):
-    if k > 2 and not have_modring():
-        pytest.skip("k > 2 needs lightsout._modring")
     for index, shape in enumerate(SHAPES):
         for torus in torus_variants(shape, kind):
             for board in (None, random_board(shape, k, index)):
@@ -310,8 +297,6 @@ def test_every_small_shape(k, self_toggle, kind):
 
 @pytest.mark.parametrize("k", STATES)
 def test_nullity_nd_matches_counts(k):
-    if k > 2 and not have_modring():
-        pytest.skip("k > 2 needs lightsout._modring")
     for shape in SHAPES[::7]:
         for torus in (False, True):
             for self_toggle in (True, False):
@@ -326,8 +311,6 @@ def test_nullity_nd_matches_counts(k):
     ((70, 3), True, 7), ((5, 5, 5), False, 255), ((5, 6), True, 129),
 ])
 def test_larger_random_boards_replay_dark(shape, torus, k):
-    if k > 2 and not have_modring():
-        pytest.skip("k > 2 needs lightsout._modring")
     for self_toggle in (True, False):
         board = random_board(shape, k, 7)
         result = solve_nd(shape, board, torus=torus, self_toggle=self_toggle, states=k)
@@ -363,8 +346,6 @@ def test_circulant_reduction_matches_the_matrix_chase(k, monkeypatch):
 
 def test_circulant_tori_replay_dark(monkeypatch):
     for shape, torus, k in [((70, 66), True, 2), ((64, 70), (False, True), 3), ((66, 66), True, 4)]:
-        if k > 2 and not have_modring():
-            continue
         board = random_board(shape, k, 9)
         result = solve_nd(shape, board, torus=torus, states=k)
         sets = neighbour_sets(shape, torus, True)
@@ -397,8 +378,6 @@ def test_circulant_bits(simd_level, size):
 
 @pytest.mark.parametrize("k", STATES)
 def test_canonical_nd_is_the_smallest_solution(k):
-    if k > 2 and not have_modring():
-        pytest.skip("k > 2 needs lightsout._modring")
     axes = set()
     for index, shape in enumerate(SHAPES[::3]):
         cells = math.prod(shape)
@@ -428,8 +407,6 @@ def test_canonical_nd_larger_boards():
     cases = [((6, 7, 5), True, 2), ((9, 9), True, 2), ((12, 10), (True, False), 3), ((8, 6), True, 6),
              ((30, 30), True, 2), ((5, 5, 4), False, 2)]
     for shape, torus, k in cases:
-        if k > 2 and not have_modring():
-            continue
         board = random_board(shape, k, 2)
         got = canonical_nd(shape, board, torus=torus, states=k)
         full = solve_nd(shape, board, torus=torus, states=k)
@@ -677,12 +654,11 @@ def test_threads_and_progress_agree():
 
 
 def test_two_threads_at_once():
-    jobs = [((7, 8, 9), True, 2), ((30, 31), False, 2), ((4, 6, 5), (True, False, True), 2), ((300,), True, 2)]
-    if have_modring():
-        jobs += [((20, 20), True, 3), ((9, 10), False, 6)]
+    jobs = [((7, 8, 9), True, 2), ((30, 31), False, 2), ((4, 6, 5), (True, False, True), 2), ((300,), True, 2),
+            ((20, 20), True, 3), ((9, 10), False, 6)]
     boards = [random_board(shape, k, i) for i, (shape, _, k) in enumerate(jobs)]
     expected = [solve_nd(s, b, torus=t, states=k, threads=1) for (s, t, k), b in zip(jobs, boards)]
-    results: dict = {}
+    results = {}
 
     def work(offset):
         for i in range(offset, len(jobs), 2):
