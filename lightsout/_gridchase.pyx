@@ -29,6 +29,11 @@
 # turn (the def wrappers release the GIL).  Memory: O(S * block) per call plus
 # the caller's outputs.
 #
+# Two helpers of the route: rows_to_columns turns the expansion's chase rows
+# (one per cell, a column per pattern) into one C-order board per pattern,
+# moving the chase axis back in the same pass; circulant_bits writes out a
+# circulant block of the reduced system for a slice that is a ring of cells.
+#
 # Cancelling: after every slice step the driver counts the work done; every
 # POLL_WORK words it reads the caller's cancel flag and, on the main thread,
 # runs Python's signal handlers, so Ctrl-C stops a long chase within

@@ -21,6 +21,18 @@ Algorithm (docs/algebra.md section 1 is the 2-D, two-state case):
    the pattern), so the quiet patterns of the board are exactly the chases of
    the kernel of M: same count, same number of generators.
 
+Shortcuts:
+
+* A slice that is a ring of cells (one wrapping axis, as on a 2-D torus) is
+  translation-invariant, so every S x S block of M is circulant: chasing the
+  unit presses at cell 0 of slice 0 (and 1) plus the board, 2 or 3 columns in
+  all, gives M's first columns, and the blocks are written out from them
+  (``_reduce_circulant``).  The 10,000 x 10,000 torus reduces in 0.5 s
+  instead of 24.
+* With the chase along axis 0 the unknowns are the first U cells in C order,
+  so :func:`canonical_nd` finds the smallest solution in the reduced system
+  and expands that one pattern only.
+
 Costs: the reduction is n * S * (neighbours + 3) * (U + 1) / 64 word
 operations for k = 2 (bytes for k > 2), in L2-sized column blocks spread over
 threads; the elimination O(U^3 / 64); memory O(U^2 / 8) bytes for k = 2 (U^2
