@@ -92,7 +92,7 @@ SIMD_LEVEL = LIGHTSOUT_SIMD_LEVEL.decode()
 
 cdef enum:
     # Units of work (row words or bytes touched, or adjacency entries) between signal checks.
-    SIGNAL_WORK = 1 << 24
+    SIGNAL_WORK = 1 << 22
     INTERRUPTED = -1
 
 _MAIN_THREAD_ID = threading.main_thread().ident

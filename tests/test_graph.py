@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
-import math
+import os
+import signal
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -348,6 +351,38 @@ def test_every_simd_level_gives_the_same_plan_system_and_expansion(simd_level):
         answers.append((sv, se, final, system, vals, zrows))
     for a, b in zip(answers[0][:-1], answers[1][:-1]):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals go to the main thread")
+def test_ctrl_c_stops_the_reduced_system_build_promptly():
+    """A KeyboardInterrupt raised by a SIGINT handler during the (GIL-free) system build arrives promptly."""
+    rng = np.random.default_rng(3)
+    pairs = rng.integers(0, 20_000, (2_000_000, 2))
+    g = graph_csr(pairs[pairs[:, 0] != pairs[:, 1]], nvertices=20_000)    # average degree 200
+    plan = forcing_plan(g.indptr, g.indices, False)                        # |Z| about 18,500
+    gc = kernel_module("_graphchase")
+    fired: list[float] = []
+    finished: list[float] = []
+
+    def handler(signum, frame):
+        fired.append(time.perf_counter())
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, handler)
+    timer = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            timer.start()
+            gc.forcing_system_gf2(g.indptr, g.indices, False, plan.steps_var, plan.steps_eq, plan.final_eqs,
+                                  plan.peak, np.ones(g.n, np.uint8))
+            finished.append(time.perf_counter())
+            time.sleep(5)  # the build beat the signal: wait for it here instead
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    if finished:
+        pytest.skip("the system build finished before the signal arrived (fast machine)")
+    assert time.perf_counter() - fired[0] < 0.5  # ~0.01 s measured; slack for a loaded machine
 
 
 def test_elimination_refuses_before_allocating():
