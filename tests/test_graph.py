@@ -494,6 +494,14 @@ def test_lit_forms():
     assert solve_graph([(0, 1), (1, 2)]).press_list() == [1]           # None: all lit
 
 
+def test_graph_views_are_accepted():
+    view = nx.path_graph(6).subgraph([3, 1, 2])                     # a read-only view, nodes 1, 2, 3
+    s = solve_graph(view)
+    assert s.nodes == list(view.nodes) and s.press_list() == [2]
+    frozen = nx.freeze(nx.cycle_graph(4))
+    assert solve_graph(frozen, {0: 1, 1: 1, 2: 1, 3: 1}).verify()
+
+
 def test_multigraph_without_parallel_edges_is_accepted():
     mg = nx.MultiGraph([(0, 1), (1, 2)])
     assert solve_graph(mg).presses.astype(int).tolist() == [0, 1, 0]
