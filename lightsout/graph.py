@@ -261,8 +261,8 @@ def solve_graph(graph: object, lit: object = None, *, nvertices: Optional[int] =
         ([1, 1, 1, 1, 1], 0, 1)
         >>> solve_graph(nx.path_graph(["a", "b", "c"]), {"a": 1, "b": 1}).press_list()
         ['a']
-        >>> solve_graph([[0, 1], [1, 0]], [1, 2], states=3).presses.tolist()
-        [1, 0]
+        >>> solve_graph([(0, 1), (1, 2)], states=3).presses.tolist()     # three states: press 1 twice
+        [0, 2, 0]
         >>> solve_graph([(0, 1), (1, 2)], [1, 0, 0], self_toggle=False)
         Traceback (most recent call last):
         ...
