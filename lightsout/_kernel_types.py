@@ -8,7 +8,7 @@ so the two cannot drift apart silently.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, Optional, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Optional, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -98,6 +98,8 @@ class GraphChaseModule(Protocol):
                            modulus: int) -> npt.NDArray[np.uint8]: ...
     def effect_matrix_gf2(self, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32],
                           self_toggle: bool, lit: npt.NDArray[np.uint8]) -> U64: ...
+    def dict_neighbour_numbers(self, neighbours: list[dict[Any, Any]], position: Optional[dict[Any, int]],
+                               total: int) -> npt.NDArray[np.int32]: ...
 
 
 if TYPE_CHECKING:  # mypy checks every stub against its Protocol here

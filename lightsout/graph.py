@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 import numpy as np
 import numpy.typing as npt
 
+from lightsout._dispatch import kernel_module
 from lightsout._errors import InvalidBoardError, InvalidTypeError
 from lightsout._forcing import METHODS, solve_graph_linear
 from lightsout._validate import (
@@ -208,13 +209,15 @@ def _from_networkx(graph: Any) -> GraphCSR:
     degrees = np.fromiter(map(len, neighbours), dtype=np.int64, count=n)
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(degrees, out=indptr[1:])
-    flat = itertools.chain.from_iterable(neighbours)
     total = int(indptr[-1])
-    if nodes == list(range(n)):  # vertices numbered 0..n-1 in order: no lookups
-        indices = np.fromiter(flat, dtype=np.int32, count=total)
-    else:
-        position = dict(zip(nodes, range(n)))
-        indices = np.fromiter(map(position.__getitem__, flat), dtype=np.int32, count=total)
+    # Vertices numbered 0..n-1 in order need no lookups.
+    position = None if nodes == list(range(n)) else dict(zip(nodes, range(n)))
+    if all(type(nbrs) is dict for nbrs in neighbours):  # a plain graph: walk the dicts in C
+        indices = kernel_module("_graphchase").dict_neighbour_numbers(neighbours, position, total)
+    else:  # adjacency views (subgraphs, filtered graphs)
+        flat = itertools.chain.from_iterable(neighbours)
+        numbers = flat if position is None else map(position.__getitem__, flat)
+        indices = np.fromiter(numbers, dtype=np.int32, count=total)
     graph_pattern(n, indptr, indices, symmetric_known=True, labels=nodes)
     return GraphCSR(n, indptr, indices, nodes)
 
