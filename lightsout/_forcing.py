@@ -148,9 +148,17 @@ def solve_graph_linear(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArr
     if method == "elimination":
         return _eliminate(n, indptr, indices, lights, self_toggle, states)
     plan = forcing_plan(indptr, indices, self_toggle)
-    if method == "auto" and plan.nfree > AUTO_FORCING_FRACTION * n and _elimination_fits(n, states):
+    if method == "auto" and (plan.nfree > AUTO_FORCING_FRACTION * n or _system_bytes(plan, states) > MAX_GRAPH_BYTES) \
+            and _elimination_fits(n, states):
         return _eliminate(n, indptr, indices, lights, self_toggle, states)
     return _force(n, indptr, indices, lights, self_toggle, states, plan)
+
+
+def _system_bytes(plan: ForcingPlan, states: int) -> int:
+    """Memory of the reduced system and the live vertex expressions of a plan."""
+    nz = plan.nfree
+    width = 8 * words_for_bits(nz + 1) if states == 2 else nz + 1
+    return (plan.peak + nz) * width
 
 
 # ---------------------------------------------------------------------------
@@ -160,15 +168,13 @@ def _force(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32]
            self_toggle: bool, states: int, plan: ForcingPlan) -> LinearResult:
     nz = plan.nfree
     kernels = _kernels()
+    _refuse(_system_bytes(plan, states), f"the reduced {nz} x {nz} system of a {n}-vertex graph")
     if states == 2:
-        width = 8 * words_for_bits(nz + 1)
-        _refuse((plan.peak + nz) * width, f"the reduced {nz} x {nz} system of a {n}-vertex graph")
         system = kernels.forcing_system_gf2(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq,
                                             plan.final_eqs, plan.peak, lights)
         solvable, z0, zkernel = _solve_gf2(system, nz)
         count, nullity = 1 << zkernel.shape[0], zkernel.shape[0]
     else:
-        _refuse((plan.peak + nz) * (nz + 1), f"the reduced {nz} x {nz} system of a {n}-vertex graph")
         system8 = kernels.forcing_system_mod(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq,
                                              plan.final_eqs, plan.peak, lights, states)
         solvable, z0, zkernel, count, nullity = _solve_mod(system8, nz, states)

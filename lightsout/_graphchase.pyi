@@ -1,4 +1,6 @@
 """Type stub for the compiled graph-chasing kernels (lightsout._graphchase and its SIMD builds)."""
+from typing import Any, Optional
+
 import numpy as np
 import numpy.typing as npt
 
@@ -20,3 +22,4 @@ def forcing_expand_gf2(indptr: I64, indices: I32, self_toggle: bool, steps_var: 
 def forcing_expand_mod(indptr: I64, indices: I32, self_toggle: bool, steps_var: I32, steps_eq: I32,
                        lit: U8, zvals: U8, modulus: int) -> U8: ...
 def effect_matrix_gf2(indptr: I64, indices: I32, self_toggle: bool, lit: U8) -> U64: ...
+def dict_neighbour_numbers(neighbours: list[dict[Any, Any]], position: Optional[dict[Any, int]], total: int) -> I32: ...

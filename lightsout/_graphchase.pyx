@@ -92,7 +92,7 @@ SIMD_LEVEL = LIGHTSOUT_SIMD_LEVEL.decode()
 
 cdef enum:
     # Units of work (row words or bytes touched, or adjacency entries) between signal checks.
-    SIGNAL_WORK = 1 << 24
+    SIGNAL_WORK = 1 << 22
     INTERRUPTED = -1
 
 _MAIN_THREAD_ID = threading.main_thread().ident
@@ -765,3 +765,62 @@ def effect_matrix_gf2(const int64_t[::1] indptr not None, const int32_t[::1] ind
             if lit[v] & 1:
                 a[v, n >> 6] |= (<uint64_t>1) << (n & 63)
     return aug
+
+
+# ---------------------------------------------------------------------------
+# networkx adjacency dicts to neighbour numbers (lightsout.graph).
+
+from cpython.dict cimport PyDict_Next
+from cpython.object cimport PyObject
+
+cdef extern from "Python.h":
+    PyObject* PyDict_GetItemWithError(object d, object key) except? NULL
+    long PyLong_AsLong(object o) except? -1
+
+
+def dict_neighbour_numbers(list neighbours not None, dict position, Py_ssize_t total):
+    """The neighbour numbers of adjacency dicts, in iteration order: CSR ``indices``.
+
+    Args:
+        neighbours: one dict per vertex, in vertex order, keyed by its
+            neighbours (a networkx graph's ``G._adj`` values).
+        position: node -> vertex number, or None when the nodes are the ints 0..n-1.
+        total: the sum of the dicts' lengths.
+
+    Returns:
+        ``(total,)`` int32 vertex numbers.
+
+    Raises:
+        TypeError: an item of ``neighbours`` is not a dict.
+        KeyError: a neighbour that is not a node (not in ``position``).
+        InvalidBoardError: the dicts hold more or fewer than ``total`` keys.
+
+    Example:
+        >>> dict_neighbour_numbers([{"b": {}}, {"a": {}}], {"a": 0, "b": 1}, 2).tolist()
+        [1, 0]
+    """
+    out = np.empty(total, dtype=np.int32)
+    cdef int32_t[::1] numbers = out
+    cdef Py_ssize_t k = 0, at
+    cdef PyObject* key
+    cdef PyObject* value
+    cdef PyObject* found
+    cdef object nbrs
+    for nbrs in neighbours:
+        if type(nbrs) is not dict:
+            raise TypeError(f"expected a dict of neighbours, got {type(nbrs).__name__}")
+        at = 0
+        while PyDict_Next(nbrs, &at, &key, &value):
+            if k >= total:
+                raise InvalidBoardError(f"the adjacency dicts hold more than {total} neighbours")
+            if position is None:
+                numbers[k] = <int32_t>PyLong_AsLong(<object>key)
+            else:
+                found = PyDict_GetItemWithError(position, <object>key)
+                if found == NULL:
+                    raise KeyError(<object>key)
+                numbers[k] = <int32_t>PyLong_AsLong(<object>found)
+            k += 1
+    if k != total:
+        raise InvalidBoardError(f"the adjacency dicts hold {k} neighbours, expected {total}")
+    return out

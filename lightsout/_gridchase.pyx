@@ -1,4 +1,4 @@
-# Light chasing on boards of any number of axes, in matrix form (docs/algebra.md section 7).
+# Light chasing on boards of any number of axes, in matrix form (docs/algebra.md section 1 is the 2-D case).
 #
 # The board is cut into n slices along the chase axis, S cells each.  Press
 # counts p_t of slice t (a vector over Z/k) clear slice t-1 when
@@ -28,6 +28,11 @@
 # two rolling slices stay in L2 for all n steps, and threads take blocks in
 # turn (the def wrappers release the GIL).  Memory: O(S * block) per call plus
 # the caller's outputs.
+#
+# Two helpers of the route: rows_to_columns turns the expansion's chase rows
+# (one per cell, a column per pattern) into one C-order board per pattern,
+# moving the chase axis back in the same pass; circulant_bits writes out a
+# circulant block of the reduced system for a slice that is a ring of cells.
 #
 # Cancelling: after every slice step the driver counts the work done; every
 # POLL_WORK words it reads the caller's cancel flag and, on the main thread,
@@ -115,6 +120,7 @@ cdef extern from *:
     #define GC_NOARG
     #define GC_WIDTH_ARG , ptrdiff_t width
     GC_SUM_BITS(gc_sum_bits_full, GC_NOARG, GC_BLOCK_WORDS)
+    GC_SUM_BITS(gc_sum_bits_one, GC_NOARG, 1)
     GC_SUM_BITS(gc_sum_bits_any, GC_WIDTH_ARG, width)
 
     static void gc_sum_bits(uint64_t *dst, const uint64_t *cur, const int32_t *nbr, ptrdiff_t maxdeg,
@@ -122,6 +128,8 @@ cdef extern from *:
     {
         if (width == GC_BLOCK_WORDS)
             gc_sum_bits_full(dst, cur, nbr, maxdeg, nrows, self_toggle);
+        else if (width == 1)
+            gc_sum_bits_one(dst, cur, nbr, maxdeg, nrows, self_toggle);
         else
             gc_sum_bits_any(dst, cur, nbr, maxdeg, nrows, self_toggle, width);
     }
@@ -174,6 +182,7 @@ cdef extern from *:
         }                                                                                 \
     }
     GC_SUM_BYTES(gc_sum_small_full, gc_add_small, GC_NOARG, GC_BLOCK_BYTES)
+    GC_SUM_BYTES(gc_sum_small_one, gc_add_small, GC_NOARG, 1)
     GC_SUM_BYTES(gc_sum_small_any, gc_add_small, GC_WIDTH_ARG, width)
     GC_SUM_BYTES(gc_sum_large_full, gc_add_large, GC_NOARG, GC_BLOCK_BYTES)
     GC_SUM_BYTES(gc_sum_large_any, gc_add_large, GC_WIDTH_ARG, width)
@@ -183,6 +192,7 @@ cdef extern from *:
     {
         if (k <= 128) {
             if (width == GC_BLOCK_BYTES) gc_sum_small_full(dst, cur, nbr, maxdeg, nrows, self_toggle, k);
+            else if (width == 1) gc_sum_small_one(dst, cur, nbr, maxdeg, nrows, self_toggle, k);
             else gc_sum_small_any(dst, cur, nbr, maxdeg, nrows, self_toggle, k, width);
         } else {
             if (width == GC_BLOCK_BYTES) gc_sum_large_full(dst, cur, nbr, maxdeg, nrows, self_toggle, k);
@@ -298,6 +308,34 @@ cdef extern from *:
         }
     }
 
+    /* ---- Circulant blocks: translation-invariant slices. ----
+       Bits [src_bit, src_bit + 64) of a packed row of srcwords words (zero
+       past its end), then dst |= nbits bits of src from src_bit, placed at
+       dst_bit (dst must have room; bits are or-ed in). */
+    static inline uint64_t gc_read64(const uint64_t *src, ptrdiff_t bit, ptrdiff_t srcwords)
+    {
+        ptrdiff_t w = bit >> 6;
+        int s = (int)(bit & 63);
+        uint64_t lo = w < srcwords ? src[w] : 0, hi;
+        if (s == 0) return lo;
+        hi = w + 1 < srcwords ? src[w + 1] : 0;
+        return (lo >> s) | (hi << (64 - s));
+    }
+
+    static void gc_or_bits(uint64_t *dst, ptrdiff_t dst_bit, const uint64_t *src, ptrdiff_t src_bit,
+                           ptrdiff_t nbits, ptrdiff_t srcwords)
+    {
+        for (ptrdiff_t done = 0; done < nbits; done += 64) {
+            ptrdiff_t n = nbits - done < 64 ? nbits - done : 64;
+            uint64_t x = gc_read64(src, src_bit + done, srcwords);
+            ptrdiff_t b = dst_bit + done, w = b >> 6;
+            int s = (int)(b & 63);
+            if (n < 64) x &= ((uint64_t)1 << n) - 1;
+            dst[w] |= x << s;
+            if (s != 0 && s + n > 64) dst[w + 1] |= x >> (64 - s);
+        }
+    }
+
     static void gc_bytes_to_columns(const uint8_t *rows, ptrdiff_t nrows, ptrdiff_t ncols,
                                     const int64_t *off, ptrdiff_t S, ptrdiff_t axis_stride,
                                     uint8_t *out, ptrdiff_t cells)
@@ -322,6 +360,8 @@ cdef extern from *:
     int GC_BLOCK_WORDS
     int GC_BLOCK_BYTES
     void gc_init_spread() noexcept nogil
+    void gc_or_bits(uint64_t* dst, Py_ssize_t dst_bit, const uint64_t* src, Py_ssize_t src_bit,
+                    Py_ssize_t nbits, Py_ssize_t srcwords) noexcept nogil
     void gc_bits_to_columns(const uint64_t* rows, Py_ssize_t nrows, Py_ssize_t stride, Py_ssize_t ncols,
                             const int64_t* off, Py_ssize_t S, Py_ssize_t axis_stride, uint8_t* out,
                             Py_ssize_t cells) noexcept nogil
@@ -833,6 +873,47 @@ def rows_to_columns(rows, Py_ssize_t ncols, slice_offsets, Py_ssize_t axis_strid
         byte_rows = rows
         with nogil:
             gc_bytes_to_columns(&byte_rows[0, 0], nrows, ncols, &off[0], S, axis_stride, &out_view[0, 0], cells)
+
+
+def circulant_bits(values, out, Py_ssize_t row0, Py_ssize_t col0):
+    """Or the circulant block ``C[i, j] = values[(i - j) mod S]`` into a packed matrix.
+
+    Row ``row0 + i`` of ``out`` gets bits ``col0 .. col0 + S - 1`` or-ed with row
+    i of the block: the response of a translation-invariant slice to a press at
+    cell j is the response to a press at cell 0, moved by j.
+
+    Args:
+        values: ``(S,)`` uint8 0/1 values (the block's column 0).
+        out: writable packed ``(nrows, nwords)`` uint64 matrix with
+            ``row0 + S <= nrows`` and ``col0 + S <= 64 * nwords``.
+
+    Example:
+        >>> import numpy as np
+        >>> out = np.zeros((3, 1), dtype=np.uint64)
+        >>> circulant_bits(np.array([1, 1, 0], dtype=np.uint8), out, 0, 1)
+        >>> [format(int(w), "04b")[::-1] for w in out[:, 0]]        # columns 0..3 of each row
+        ['0101', '0110', '0011']
+    """
+    if not isinstance(values, np.ndarray) or values.ndim != 1:
+        raise InvalidTypeError("values must be a 1-D numpy uint8 array")
+    cdef Py_ssize_t S = values.shape[0]
+    _array(values, "values", np.uint8, (S,), False)
+    if not isinstance(out, np.ndarray) or out.ndim != 2:
+        raise InvalidTypeError("out must be a 2-D numpy uint64 array")
+    _array(out, "out", np.uint64, out.shape, True)
+    if S < 1 or row0 < 0 or col0 < 0 or row0 + S > out.shape[0] or col0 + S > 64 * out.shape[1]:
+        raise InvalidBoardError(f"a {S} x {S} block at ({row0}, {col0}) does not fit in out {out.shape}")
+    # w[m] = values[-m mod S], twice: row i of the block is bits S - i .. 2S - i - 1 of w.
+    w = np.concatenate([values[:1], values[:0:-1]])
+    bits = np.zeros(((2 * S + 63) // 64) * 8, dtype=np.uint8)
+    packed = np.packbits(np.concatenate([w, w]) & 1, bitorder="little")
+    bits[: packed.size] = packed
+    cdef const uint64_t[::1] src = bits.view(np.uint64)
+    cdef uint64_t[:, ::1] dst = out
+    cdef Py_ssize_t i, nwords = src.shape[0], stride = out.shape[1]
+    with nogil:
+        for i in range(S):
+            gc_or_bits(&dst[row0 + i, 0], col0, &src[0], S - i, S, nwords)
 
 
 #: The SIMD level this build was compiled for ("generic", "avx2" or "avx512").

@@ -21,6 +21,14 @@
 #      vanishes in columns < j' a combination of the pivot rows past j').
 #   The result is the Howell form: pivots p^v (divisors of q) in increasing
 #   columns, entries above a pivot reduced into [0, pivot), the Howell property.
+#   With reduce_above=False step 2 leaves the earlier pivot rows alone: an
+#   echelon form that still has the Howell property (step 3 gives it), which is
+#   enough for ranks and for solving; back_substitute_inplace then finishes
+#   Gauss-Jordan over GF(p) on just the columns a caller reads.
+#
+# The other entry points serve the Chinese remainder theorem and the canonical
+# solution in lightsout/_modring.py: reduction of vectors by a Howell form,
+# reduction above the pivots, residues, x + t y and t x mod any N <= 255.
 #
 # Row updates: a step subtracts t * src from many rows.  The multiples t * src
 # are computed once per step (lazily, or all q - 1 of them by repeated addition
@@ -196,6 +204,7 @@ cdef enum:
 cdef enum:
     ME_NOMEM = -1
     ME_INTERRUPTED = -3
+    ME_BUDGET = -4          # the saturation rows would exceed the caller's memory budget
 
 
 ctypedef struct Target:
@@ -242,6 +251,7 @@ ctypedef struct Ctx:
     Py_ssize_t cap_targets
     bint logging          # keep every step for replay on later stripes
     Py_ssize_t work       # bytes updated since the last signal check
+    Py_ssize_t budget     # bytes the saturation rows may take (-1: no limit)
 
 
 # ---------------------------------------------------------------------------
@@ -465,6 +475,10 @@ cdef int pivot_step(Ctx* c, Py_ssize_t j, Py_ssize_t best, Py_ssize_t hi, bint r
     s.count = c.ntargets - s.first
     if v > 0:
         # Saturation: p^(e-v) times the pivot row is zero at j; it joins the active rows.
+        if c.budget >= 0:
+            if c.budget < c.ncols:
+                return ME_BUDGET
+            c.budget -= c.ncols
         if grow_rows(c, c.nrows + 1) != 0:
             return ME_NOMEM
         c.rows[c.nrows] = <uint8_t*>calloc(<size_t>c.ncols, 1)
@@ -715,7 +729,7 @@ SIMD_LEVEL = (<bytes>LIGHTSOUT_SIMD_LEVEL).decode("ascii")
 # ---------------------------------------------------------------------------
 # Python entry points.
 
-def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_cols=0):
+def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_cols=0, max_extra_bytes=-1):
     """Howell form over Z/q (q = p^e a prime power) of the rows of ``work``, computed in place.
 
     Args:
@@ -730,6 +744,9 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
             enough for a rank and about half the work.
         stripe_cols: process this many columns at a time (0: chosen from the
             shape).  Any value gives the same result; tests use small ones.
+        max_extra_bytes: memory the saturation rows (prime powers only) and a
+            result larger than ``work`` may take, in bytes (-1: no limit).  Their
+            number depends on the data, so it cannot be checked beforehand.
 
     Returns:
         ``(rows, pivot_cols)``: ``rows[:r]``, ``r = len(pivot_cols)``, are the
@@ -742,7 +759,9 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
     Raises:
         InvalidTypeError, InvalidBoardError: bad arrays or arguments, or an
             entry >= q.
-        BoardTooLargeError: no memory for the scratch.
+        BoardTooLargeError: 2^30 rows or more (row numbers are 32-bit), more
+            than ``max_extra_bytes`` of saturation rows or result, or no memory
+            for the scratch.
         KeyboardInterrupt: Ctrl-C (run from the main thread); ``work`` is then
             unspecified.
 
@@ -765,9 +784,13 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
         raise InvalidTypeError(f"stripe_cols must be an int, got {type(stripe_cols).__name__}")
     if stripe_cols < 0:
         raise InvalidBoardError(f"stripe_cols must be >= 0, got {stripe_cols}")
+    if isinstance(max_extra_bytes, (bool, np.bool_)) or not isinstance(max_extra_bytes, (int, np.integer)):
+        raise InvalidTypeError(f"max_extra_bytes must be an int, got {type(max_extra_bytes).__name__}")
     cdef Py_ssize_t nrows = work.shape[0], ncols = work.shape[1]
     if not (npivot_cols == -1 or 0 <= npivot_cols <= ncols):
         raise InvalidBoardError(f"npivot_cols must be -1 or in 0..ncols={ncols}, got {npivot_cols}")
+    if nrows >= (1 << 30):
+        raise BoardTooLargeError(f"echelon_inplace takes fewer than 2^30 rows, got {nrows}")
     _check_residues(work, q, "work")
     cdef Py_ssize_t npiv = ncols if npivot_cols == -1 else npivot_cols
     if nrows == 0 or ncols == 0:
@@ -796,6 +819,7 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
     ctx.M = barrett(q)
     ctx.width = width
     ctx.logging = width < ncols
+    ctx.budget = max_extra_bytes if max_extra_bytes >= 0 else -1
     try:
         with nogil:
             ring_tables(&ctx)
@@ -823,6 +847,10 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
             _reraise()
         if status == ME_NOMEM:
             _nomem(f"the elimination of a {nrows} x {ncols} matrix")
+        if status == ME_BUDGET or (nout > nrows and 0 <= max_extra_bytes < nout * ncols):
+            raise BoardTooLargeError(
+                f"the Howell form of a {nrows} x {ncols} matrix mod {q} needs more than "
+                f"max_extra_bytes={max_extra_bytes} bytes of saturation rows")
         cols = np.empty(ctx.npivots, dtype=np.int64)
         for i in range(ctx.npivots):
             cols[i] = ctx.piv_col[i]
@@ -837,6 +865,9 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
             with nogil:
                 for i in range(nout):
                     memcpy(&out_view[i, 0], ctx.rows[order[i]], <size_t>ncols)
+                    if order[i] >= nrows:       # a saturation row: free it now, not at the end
+                        free(ctx.rows[order[i]])
+                        ctx.rows[order[i]] = NULL
         return out, cols
     finally:
         free(order)
@@ -945,6 +976,78 @@ def reduce_above_inplace(howell, pivot_cols, modulus):
                                  &work, signals)
             if status != 0:
                 break
+    if status == ME_INTERRUPTED:
+        _reraise()
+    return None
+
+
+def back_substitute_inplace(echelon, pivot_cols, values, modulus):
+    """Finish Gauss-Jordan over GF(p) on a few columns: back substitution of an echelon form.
+
+    ``echelon[:r]`` is an echelon form over GF(p) with every pivot equal to 1
+    (as :func:`echelon_inplace` leaves it with ``reduce_above=False``), and
+    ``values`` holds some of its non-pivot columns (for example the free
+    columns and a right-hand side).  On return ``values`` holds those columns
+    of the reduced row echelon form.  Row i loses ``echelon[i, pivot_cols[k]]``
+    times the finished row k for every k > i: the entries of row i at other
+    pivot columns never change during Gauss-Jordan, so they are read from the
+    echelon form as it is.  Costs r^2 / 2 row operations on rows of
+    ``values.shape[1]`` entries, instead of the r^2 n / 2 of reducing whole rows.
+
+    Args:
+        echelon: C-contiguous ``(r, n)`` uint8 echelon form, pivots 1.
+        pivot_cols: ``(r,)`` int64 increasing pivot columns.
+        values: C-contiguous writable ``(r, s)`` uint8 residues mod p.
+        modulus: the prime p.
+
+    Example:
+        >>> import numpy as np
+        >>> echelon = np.array([[1, 2, 1, 0], [0, 0, 1, 2]], dtype=np.uint8)   # mod 3
+        >>> values = np.ascontiguousarray(echelon[:, [1, 3]])
+        >>> back_substitute_inplace(echelon, np.array([0, 2]), values, 3)
+        >>> values.tolist()
+        [[2, 1], [0, 2]]
+    """
+    _u8_array(echelon, "echelon", 2, False)
+    _u8_array(values, "values", 2, True)
+    cdef int p = _modulus(modulus)
+    p_obj, e_obj = _prime_power(p)
+    if e_obj != 1:
+        raise InvalidBoardError(f"modulus must be a prime here, got {p}")
+    cols = np.ascontiguousarray(pivot_cols, dtype=np.int64)
+    cdef Py_ssize_t r = echelon.shape[0], n = echelon.shape[1], s = values.shape[1], i, k
+    if cols.shape != (r,) or values.shape[0] != r:
+        raise InvalidBoardError(f"pivot_cols and values must have {r} rows, got {cols.shape} and {values.shape}")
+    if r and (cols.min() < 0 or cols.max() >= n or np.any(np.diff(cols) <= 0)):
+        raise InvalidBoardError("pivot_cols must be increasing column indices in 0..n-1")
+    if r and np.any(echelon[np.arange(r), cols] != 1):
+        raise InvalidBoardError("every pivot of the echelon form must be 1")
+    _check_residues(values, p, "values")
+    if r < 2 or s == 0:
+        return None
+    cdef const uint8_t[:, ::1] e_view = echelon
+    cdef uint8_t[:, ::1] v_view = values
+    cdef const int64_t[::1] c_view = cols
+    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
+    cdef Py_ssize_t work = 0
+    cdef int t, status = 0
+    cdef uint16_t M = barrett(p)
+    cdef const uint8_t* row
+    with nogil:
+        for i in range(r - 2, -1, -1):
+            row = &e_view[i, 0]
+            for k in range(i + 1, r):
+                t = row[c_view[k]]
+                if t:
+                    axpy(&v_view[i, 0], &v_view[k, 0], <uint8_t>(p - t), s, <uint16_t>p, M)
+            work += (r - i) * (s + 8)
+            if signals and work >= SIGNAL_WORK:
+                work = 0
+                with gil:
+                    if check_signals() != 0:
+                        status = ME_INTERRUPTED
+                if status:
+                    break
     if status == ME_INTERRUPTED:
         _reraise()
     return None

@@ -18,10 +18,11 @@ Algorithm
   pivot columns after f (because the columns were reversed), so the kernel
   basis comes out already in reduced row echelon form, which over a field is
   the Howell form.
-* Prime power q = p^e: Howell form of ``[A^T | I_n]`` (lightsout._modelim:
-  elimination over the local ring Z/q, pivots of lowest p-valuation, plus
-  Howell's saturation rows).  Its row span is ``{(A u, u)}``.  The rows whose
-  pivot lies in the identity part are the Howell form of the kernel; reducing
+* Prime power q = p^e: echelon form of ``[A^T | I_n]`` with Howell's
+  saturation rows (lightsout._modelim: elimination over the local ring Z/q,
+  pivots of lowest p-valuation), which has the Howell property.  Its row span
+  is ``{(A u, u)}``.  The rows whose pivot lies in the identity part generate
+  the kernel (reduced above their pivots, they are its Howell form); reducing
   ``(b, 0)`` by the other rows leaves ``(0, -u)`` with ``A u = b`` exactly when
   b is in the image of A (the Howell property, as in the argument below).
 * The fewest generators of the kernel (its nullity) is the largest, over the
@@ -161,16 +162,21 @@ def _work_limit(nbytes: int, what: str) -> None:
             f"{MAX_WORK_BYTES / 2**30:.0f} GiB limit (lightsout._modring.MAX_WORK_BYTES)")
 
 
-def _residues(array: npt.ArrayLike, name: str, ndim: int, modulus: int) -> U8:
-    """``array`` as a C-contiguous uint8 array with ndim axes.  uint8 input is
-    taken as it is (a view when possible); other integer input is reduced mod N."""
+def _shaped(array: npt.ArrayLike, name: str, ndim: int) -> np.ndarray:
+    """``array`` as a numpy array with ndim axes and integer entries (no copy of an ndarray)."""
     arr = np.asarray(array)
     if arr.ndim != ndim:
         raise InvalidBoardError(f"{name} must have {ndim} axes, got shape {arr.shape}")
-    if arr.dtype == np.uint8:
-        return np.ascontiguousarray(arr)
     if arr.dtype.kind not in "biu" and arr.size:
         raise InvalidTypeError(f"{name} must hold integers, got dtype {arr.dtype}")
+    return arr
+
+
+def _residues(arr: np.ndarray, modulus: int) -> U8:
+    """A C-contiguous uint8 array: uint8 input as it is (a view when possible), other
+    integer input reduced mod N.  Call after _work_limit: this may copy."""
+    if arr.dtype == np.uint8:
+        return np.ascontiguousarray(arr)
     return np.ascontiguousarray(np.mod(arr.astype(np.int64), modulus).astype(np.uint8))
 
 
@@ -208,27 +214,36 @@ def _rank_prime(matrix: U8, p: int) -> int:
 
 
 def _solve_prime(matrix: U8, rhs: U8, p: int) -> tuple[Optional[U8], U8, I64, int]:
-    """Over GF(p): (solution or None, kernel in RREF, its pivot columns, rank)."""
+    """Over GF(p): (solution or None, kernel in RREF, its pivot columns, rank).
+
+    Forward elimination of ``[A reversed | b]``, then back substitution of only
+    the free columns and b (lightsout._modelim.back_substitute_inplace): the
+    reduced row echelon form restricted to the columns that the solution and
+    the kernel basis are read from.
+    """
     m, n = matrix.shape
     _work_limit(m * (n + 1), f"solving a {m} x {n} system mod {p}")
     work = np.empty((m, n + 1), dtype=np.uint8)
     work[:, :n] = matrix[:, ::-1]
     work[:, n] = rhs
-    rows, cols = _kernels().echelon_inplace(work, p, n)
+    kernels = _kernels()
+    rows, cols = kernels.echelon_inplace(work, p, n, reduce_above=False)
     rank = len(cols)
-    reduced = rows[:rank]
-    solution: Optional[U8] = None
-    if rows.shape[0] == rank:                       # no row 0 = nonzero left over
-        reversed_solution = np.zeros(n, dtype=np.uint8)
-        reversed_solution[cols] = reduced[:, n]
-        solution = np.ascontiguousarray(reversed_solution[::-1])
+    consistent = rows.shape[0] == rank                  # no row 0 = nonzero left over
     free = np.setdiff1d(np.arange(n, dtype=np.int64), cols)
     k = len(free)
-    _work_limit(k * n + rank * k, f"the {k}-dimensional kernel of a {m} x {n} matrix mod {p}")
+    _work_limit(k * n + 2 * rank * (k + 1), f"the {k}-dimensional kernel of a {m} x {n} matrix mod {p}")
+    reduced = np.ascontiguousarray(rows[:rank][:, np.append(free, n)])
+    kernels.back_substitute_inplace(rows[:rank], cols, reduced, p)
+    solution: Optional[U8] = None
+    if consistent:
+        reversed_solution = np.zeros(n, dtype=np.uint8)
+        reversed_solution[cols] = reduced[:, k]
+        solution = np.ascontiguousarray(reversed_solution[::-1])
     basis = np.zeros((k, n), dtype=np.uint8)
     basis[np.arange(k), free] = 1
     if rank and k:
-        basis[:, cols] = ((p - reduced[:, free].astype(np.int16)) % p).T.astype(np.uint8)
+        basis[:, cols] = ((p - reduced[:, :k].astype(np.int16)) % p).T.astype(np.uint8)
     kernel = np.ascontiguousarray(basis[::-1, ::-1])
     kernel_cols = (n - 1 - free[::-1]).astype(np.int64)
     return solution, kernel, kernel_cols, rank
@@ -243,7 +258,10 @@ def _solve_prime_power(matrix: U8, rhs: U8, p: int, e: int) -> tuple[Optional[U8
     work[:, :m] = matrix.T
     work[np.arange(n), m + np.arange(n)] = 1
     kernels = _kernels()
-    rows, cols = kernels.echelon_inplace(work, q)
+    # An echelon form with the saturation rows has the Howell property already; only
+    # the kernel rows need their entries above the pivots reduced, and they are few.
+    rows, cols = kernels.echelon_inplace(work, q, reduce_above=False,
+                                         max_extra_bytes=max(0, MAX_WORK_BYTES - work.nbytes - matrix.nbytes))
     image = int(np.searchsorted(cols, m))            # rows with pivot in A^T's part come first
     residue = np.zeros((1, m + n), dtype=np.uint8)
     residue[0, :m] = rhs
@@ -251,8 +269,10 @@ def _solve_prime_power(matrix: U8, rhs: U8, p: int, e: int) -> tuple[Optional[U8
     solution: Optional[U8] = None
     if not residue[0, :m].any():
         solution = ((q - residue[0, m:].astype(np.int16)) % q).astype(np.uint8)
-    kernel = np.ascontiguousarray(rows[image:, m:])
+    kernel = np.array(rows[image:, m:], dtype=np.uint8, order="C", copy=True)
     kernel_cols = (cols[image:] - m).astype(np.int64)
+    kernels.reduce_above_inplace(kernel, kernel_cols, q)
+    del work, rows
     return solution, kernel, kernel_cols, _rank_prime(_reduced(matrix, p), p)
 
 
@@ -275,28 +295,80 @@ def _crt_vector(parts: list[U8], modulus: int) -> U8:
     return (total % modulus).astype(np.uint8)
 
 
-def _crt_howell(parts: list[tuple[U8, I64]], modulus: int, ncols: int) -> U8:
-    """Howell form over Z/N from the Howell forms (rows, pivot columns) of its prime-power factors."""
-    factors = prime_power_factors(modulus)
-    where = [dict(zip(cols.tolist(), range(len(cols)))) for _, cols in parts]
-    pivot_cols = sorted(set().union(*where))
-    _work_limit(len(pivot_cols) * ncols, f"a {len(pivot_cols)} x {ncols} Howell form mod {modulus}")
-    out = np.zeros((len(pivot_cols), ncols), dtype=np.uint8)
-    if not pivot_cols:
-        return out
+def _permute_rows(buf: U8, order: list[int]) -> None:
+    """In place: row k becomes the row that was at order[k] (order a permutation of range(len(order)))."""
+    done = [False] * len(order)
+    for start in range(len(order)):
+        if done[start] or order[start] == start:
+            continue
+        held = buf[start].copy()
+        k = start
+        while True:
+            done[k] = True
+            source = order[k]
+            if source == start:
+                buf[k] = held
+                break
+            buf[k] = buf[source]
+            k = source
+
+
+def _crt_merge(buf: U8, cols_a: I64, mod_a: int, rows_b: U8, cols_b: I64, mod_b: int) -> tuple[U8, I64]:
+    """Howell rows over Z/(ab) from Howell forms over Z/a (the first len(cols_a) rows of buf)
+    and Z/b (rows_b), a and b coprime; the entries above the pivots are left unreduced.
+
+    At a column j where either has a pivot, the merged pivot is d_a d_b (a or b standing
+    for a missing pivot) and the merged row is E_a d_b h_a + E_b d_a h_b mod ab, E_a and E_b
+    the CRT idempotents: it is d_b h_a mod a and d_a h_b mod b, d_b a unit mod a and d_a a
+    unit mod b, so the rows span the CRT product of the two spans and keep the Howell
+    property.  The rows are built in buf's rows (it is reallocated only if there are more
+    pivot columns than it has rows), then sorted by pivot column.
+    """
+    mod = mod_a * mod_b
+    ncols = buf.shape[1]
+    a_list, b_list = cols_a.tolist(), cols_b.tolist()
+    where_a = dict(zip(a_list, range(len(a_list))))
+    where_b = dict(zip(b_list, range(len(b_list))))
+    joint = sorted(set(a_list) | set(b_list))
+    if len(joint) > buf.shape[0]:
+        _work_limit(len(joint) * ncols, f"a {len(joint)} x {ncols} Howell form mod {mod}")
+        bigger = np.empty((len(joint), ncols), dtype=np.uint8)
+        bigger[:len(a_list)] = buf[:len(a_list)]
+        buf = bigger
+    e_a = mod_b * pow(mod_b, -1, mod_a) % mod
+    e_b = mod_a * pow(mod_a, -1, mod_b) % mod
     kernels = _kernels()
-    idempotents = _idempotents(modulus)
-    for index, j in enumerate(pivot_cols):
-        # The factors' pivots at j (q_i where a factor has none: its ideal there is 0).
-        pivots = [int(rows[where_i[j], j]) if j in where_i else q
-                  for (rows, _), where_i, (_, _, q) in zip(parts, where, factors)]
-        for i, ((rows, _), where_i, (_, _, q)) in enumerate(zip(parts, where, factors)):
-            if j not in where_i:
-                continue
-            # A unit mod q_i that turns this factor's pivot into the product of all of them.
-            unit = math.prod(d for k, d in enumerate(pivots) if k != i) % q
-            kernels.axpy_inplace(out[index], rows[where_i[j]], idempotents[i] * unit % modulus, modulus)
-    kernels.reduce_above_inplace(out, np.asarray(pivot_cols, dtype=np.int64), modulus)
+    slots: list[int] = []
+    spare = len(a_list)
+    for j in joint:
+        if j in where_a:
+            slot = where_a[j]
+            d_a = int(buf[slot, j])
+        else:
+            slot, spare, d_a = spare, spare + 1, mod_a
+            buf[slot] = 0
+        d_b = int(rows_b[where_b[j], j]) if j in where_b else mod_b
+        if j in where_a:
+            kernels.scale_inplace(buf[slot], e_a * d_b % mod, mod)
+        if j in where_b:
+            kernels.axpy_inplace(buf[slot], rows_b[where_b[j]], e_b * d_a % mod, mod)
+        slots.append(slot)
+    _permute_rows(buf, slots)
+    return buf[:len(joint)], np.asarray(joint, dtype=np.int64)
+
+
+def _crt_howell(parts: list[tuple[U8, I64]], modulus: int) -> U8:
+    """The Howell form over Z/N from those (rows, pivot columns) of its prime-power factors,
+    merged one factor at a time into the first part's array (which is overwritten)."""
+    factors = prime_power_factors(modulus)
+    buf, cols = parts[0]
+    mod = factors[0][2]
+    for (rows_b, cols_b), (_, _, q) in zip(parts[1:], factors[1:]):
+        buf, cols = _crt_merge(buf, cols, mod, rows_b, cols_b, q)
+        mod *= q
+    out = np.ascontiguousarray(buf[:len(cols)])
+    if len(cols):
+        _kernels().reduce_above_inplace(out, cols, modulus)
     return out
 
 
@@ -332,12 +404,16 @@ def solve_mod(matrix: npt.ArrayLike, rhs: npt.ArrayLike, modulus: int) -> ModSys
         ([[3, 0], [0, 2]], 6, 1)
     """
     n_mod = _modulus(modulus)
-    a = _residues(matrix, "matrix", 2, n_mod)
-    b = _residues(rhs, "rhs", 1, n_mod)
-    m, n = a.shape
-    if b.shape != (m,):
-        raise InvalidBoardError(f"rhs must have shape ({m},), got {b.shape}")
+    a_in, b_in = _shaped(matrix, "matrix", 2), _shaped(rhs, "rhs", 1)
+    m, n = a_in.shape
+    if b_in.shape != (m,):
+        raise InvalidBoardError(f"rhs must have shape ({m},), got {b_in.shape}")
     factors = prime_power_factors(n_mod)
+    # The input as uint8 residues, a copy mod each factor, and the factor's elimination array.
+    copies = (0 if a_in.dtype == np.uint8 and a_in.flags.c_contiguous else 1) + (len(factors) > 1)
+    _work_limit(copies * m * n + max(m * (n + 1) if e == 1 else n * (m + n) for _, e, _ in factors),
+                f"solving a {m} x {n} system mod {n_mod}")
+    a, b = _residues(a_in, n_mod), _residues(b_in, n_mod)
     solutions: list[Optional[U8]] = []
     kernel_parts: list[tuple[U8, I64]] = []
     count, nullity = 1, 0
@@ -357,7 +433,7 @@ def solve_mod(matrix: npt.ArrayLike, rhs: npt.ArrayLike, modulus: int) -> ModSys
     combined: Optional[U8] = None
     if all(s is not None for s in solutions):
         combined = _crt_vector([s for s in solutions if s is not None], n_mod)
-    return ModSystem(combined, _crt_howell(kernel_parts, n_mod, n), count, nullity)
+    return ModSystem(combined, _crt_howell(kernel_parts, n_mod), count, nullity)
 
 
 def howell_form(rows: npt.ArrayLike, modulus: int) -> U8:
@@ -388,22 +464,36 @@ def howell_form(rows: npt.ArrayLike, modulus: int) -> U8:
         [[2, 2, 0], [0, 3, 3]]
     """
     n_mod = _modulus(modulus)
-    r_in = _residues(rows, "rows", 2, n_mod)
-    r, n = r_in.shape
+    rows_in = _shaped(rows, "rows", 2)
+    r, n = rows_in.shape
     factors = prime_power_factors(n_mod)
-    _work_limit(len(factors) * r * n + (r * n if len(factors) > 1 else 0),
-                f"the Howell form of a {r} x {n} matrix mod {n_mod}")
+    # One reduced copy per factor, each merged into the first and freed (_crt_merge);
+    # saturation rows (prime-power factors) may use what is left of the limit.
+    work_bytes = min(len(factors), 2) * r * n + (0 if rows_in.dtype == np.uint8 and rows_in.flags.c_contiguous
+                                                 else r * n)
+    _work_limit(work_bytes, f"the Howell form of a {r} x {n} matrix mod {n_mod}")
+    r_in = _residues(rows_in, n_mod)
     kernels = _kernels()
-    parts: list[tuple[U8, I64]] = []
-    for _, _, q in factors:
+    form: U8 = r_in[:0]
+    form_cols: I64 = np.zeros(0, dtype=np.int64)
+    mod = 1
+    for index, (_, _, q) in enumerate(factors):
         work = _reduced(r_in, q)
-        form, cols = kernels.echelon_inplace(work, q)
-        if form.shape[0] < r:                       # a view of work's first rows: free the rest
-            form = form.copy()
-        parts.append((form, cols))
-    if len(parts) == 1:
-        return parts[0][0]
-    return _crt_howell(parts, n_mod, n)
+        rows, cols = kernels.echelon_inplace(work, q, max_extra_bytes=MAX_WORK_BYTES - work_bytes)
+        # The merge may build its rows in work's spare rows, so pass the whole array.
+        buf = work if np.shares_memory(rows, work) else rows
+        if index == 0:
+            form, form_cols = buf, cols
+        else:
+            form, form_cols = _crt_merge(form, form_cols, mod, rows, cols, q)
+        mod *= q
+        del work, rows, buf
+    out = form[:len(form_cols)]
+    if len(factors) > 1 and len(form_cols):
+        kernels.reduce_above_inplace(out, form_cols, n_mod)
+    if out.shape[0] < form.shape[0] // 2:      # a few rows of a large scratch array
+        out = out.copy()
+    return out
 
 
 def reduce_lexmin(vector: npt.ArrayLike, howell: npt.ArrayLike, modulus: int) -> U8:
@@ -428,12 +518,13 @@ def reduce_lexmin(vector: npt.ArrayLike, howell: npt.ArrayLike, modulus: int) ->
         [1, 0]
     """
     n_mod = _modulus(modulus)
-    v = _residues(vector, "vector", 1, n_mod)
-    h = _residues(howell, "howell", 2, n_mod)
-    n = v.shape[0]
-    if h.shape[1] != n:
-        raise InvalidBoardError(f"howell has {h.shape[1]} columns, vector {n}")
-    _work_limit(n, f"reducing a vector of {n} entries")
+    v_in, h_in = _shaped(vector, "vector", 1), _shaped(howell, "howell", 2)
+    n = v_in.shape[0]
+    if h_in.shape[1] != n:
+        raise InvalidBoardError(f"howell has {h_in.shape[1]} columns, vector {n}")
+    _work_limit(2 * n + (0 if h_in.dtype == np.uint8 and h_in.flags.c_contiguous else h_in.size),
+                f"reducing a vector of {n} entries")
+    v, h = _residues(v_in, n_mod), _residues(h_in, n_mod)
     out = _reduced(v.reshape(1, n), n_mod)
     cols = _pivot_columns(h)
     nonzero = cols < n
@@ -454,7 +545,10 @@ def span_size(howell: npt.ArrayLike, modulus: int) -> int:
         4
     """
     n_mod = _modulus(modulus)
-    h = _residues(howell, "howell", 2, n_mod)
+    h_in = _shaped(howell, "howell", 2)
+    _work_limit(0 if h_in.dtype == np.uint8 and h_in.flags.c_contiguous else h_in.size,
+                f"a {h_in.shape[0]} x {h_in.shape[1]} Howell form")
+    h = _residues(h_in, n_mod)
     cols = _pivot_columns(h)
     keep = cols < h.shape[1]
     return _kernel_count(h[keep], cols[keep], n_mod)
@@ -471,8 +565,9 @@ def rank_mod_prime(matrix: npt.ArrayLike, p: int) -> int:
     prime = _modulus(p, "p")
     if len(prime_power_factors(prime)) != 1 or prime_power_factors(prime)[0][1] != 1:
         raise InvalidBoardError(f"p must be a prime, got {prime}")
-    a = _residues(matrix, "matrix", 2, prime)
-    return _rank_prime(_reduced(a, prime), prime)
+    a_in = _shaped(matrix, "matrix", 2)
+    _work_limit(3 * a_in.shape[0] * a_in.shape[1], f"the rank of a {a_in.shape[0]} x {a_in.shape[1]} matrix")
+    return _rank_prime(_reduced(_residues(a_in, prime), prime), prime)
 
 
 def nullity_mod(matrix: npt.ArrayLike, modulus: int) -> int:
@@ -486,6 +581,8 @@ def nullity_mod(matrix: npt.ArrayLike, modulus: int) -> int:
         (1, 0)
     """
     n_mod = _modulus(modulus)
-    a = _residues(matrix, "matrix", 2, n_mod)
+    a_in = _shaped(matrix, "matrix", 2)
+    _work_limit(3 * a_in.shape[0] * a_in.shape[1], f"the nullity of a {a_in.shape[0]} x {a_in.shape[1]} matrix")
+    a = _residues(a_in, n_mod)
     n = int(a.shape[1])
     return max(n - _rank_prime(_reduced(a, p), p) for p, _, _ in prime_power_factors(n_mod))
