@@ -363,7 +363,8 @@ def _expand(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, se
     if need > MAX_ND_BYTES:
         raise BoardTooLargeError(
             f"expanding {ncols} press patterns of a board of shape {plan.shape} needs about "
-            f"{need / 2**30:.3g} GiB (limit {MAX_ND_BYTES / 2**30:.0f} GiB)")
+            f"{need / 2**30:.3g} GiB (limit {MAX_ND_BYTES / 2**30:.0f} GiB, lightsout._ndroute.MAX_ND_BYTES); "
+            f"first_row and nullity need no expanded patterns and handle this board")
     kernels = kernel_module("_gridchase")
     rows = plan.slices(board) if board is not None and with_board else None
     const_col = 0 if with_board else -1

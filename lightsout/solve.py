@@ -495,10 +495,22 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
     method = _route_for(method_name(method, METHODS), (nrows, ncols), wraps, self_toggle, states)
     if method == "nd":
         progress_callback(progress)
-        board_cells(nrows, ncols, "first_row")
-        lights = np.ones((nrows, ncols), dtype=bool if states == 2 else np.uint8)
-        row: np.ndarray = _solve_general(lights, wraps, self_toggle, states, progress, all_lit=True).presses[0]
-        return row.copy()
+        threads = thread_count(threads)
+        from lightsout._ndroute import canonical_nd
+
+        # Only the canonical solution is built, never the quiet patterns (a 10,000 x 10,000
+        # torus has 128 of them, 13 GB).
+        found = canonical_nd((nrows, ncols), None, torus=wraps, self_toggle=self_toggle, states=states,
+                             threads=threads, progress=progress)
+        if not found.solvable or found.solution is None:
+            proof = np.asarray(found.proof, dtype=np.uint8).reshape(nrows, ncols)
+            raise UnsolvableError(
+                f"the all-lit {nrows} x {ncols} board (torus={wraps}, self_toggle={self_toggle}, states={states}) "
+                f"cannot be turned dark: the quiet pattern in .quiet_pattern changes no light and meets the "
+                f"board with a nonzero inner product mod {states}",
+                proof.astype(bool) if states == 2 else proof, proof[0].copy(), found.nullity)
+        row = np.asarray(found.solution).reshape(nrows, ncols)[0]
+        return row.astype(bool) if states == 2 else row.astype(np.uint8)
     threads = thread_count(threads)
     progress_callback(progress)
     result = _run(method, nrows, ncols, None, threads=threads, progress=progress, kernel=True)
