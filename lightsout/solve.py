@@ -509,7 +509,7 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
                 f"cannot be turned dark: the quiet pattern in .quiet_pattern changes no light and meets the "
                 f"board with a nonzero inner product mod {states}",
                 proof.astype(bool) if states == 2 else proof, proof[0].copy(), found.nullity)
-        row = np.asarray(found.solution).reshape(nrows, ncols)[0]
+        row: np.ndarray = np.asarray(found.solution).reshape(nrows, ncols)[0]
         return row.astype(bool) if states == 2 else row.astype(np.uint8)
     threads = thread_count(threads)
     progress_callback(progress)

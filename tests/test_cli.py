@@ -197,10 +197,10 @@ def test_rule_options_reach_the_solver(tmp_path, capsys):
     assert main(["nullity", "4", "6", "--sigma", "--states", "3"]) == 0
     assert capsys.readouterr().out.strip() == str(oracle_nullity((4, 6), False, False, 3))
     path = tmp_path / "board.txt"
-    path.write_text("120\n021\n")
+    path.write_text("210\n021\n102\n")
     assert main(["solve", str(path), "--states", "3"]) == 0
     presses = lightsout.parse_board(capsys.readouterr().out, states=3)
-    assert not oracle.replay_nd([[1, 2, 0], [0, 2, 1]], presses, states=3).any()
+    assert not oracle.replay_nd([[2, 1, 0], [0, 2, 1], [1, 0, 2]], presses, states=3).any()
     assert main(["first-row", "4", "--torus"]) == 0
     row = [int(c) for c in capsys.readouterr().out.strip()]
     assert row == lightsout.first_row(4, torus=True).astype(int).tolist()

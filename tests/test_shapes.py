@@ -168,8 +168,8 @@ def test_press_list_is_row_major_with_counts_for_k_states():
 
 def test_text_boards_and_nested_lists():
     assert np.array_equal(lightsout.solve("*.*\n.*.\n*.*").presses, lightsout.solve([[1, 0, 1], [0, 1, 0], [1, 0, 1]]).presses)
-    s = lightsout.solve("120\n021", states=3)
-    assert not oracle.replay_nd([[1, 2, 0], [0, 2, 1]], s.presses, states=3).any()
+    s = lightsout.solve("210\n021\n102", states=3)
+    assert not oracle.replay_nd([[2, 1, 0], [0, 2, 1], [1, 0, 2]], s.presses, states=3).any()
 
 
 def test_first_row_keywords_and_all_lit_unsolvable_sigma_boards():
@@ -226,7 +226,7 @@ def test_press_with_rules_matches_the_oracle():
     lambda: lightsout.solve("12\n3", states=3),
     lambda: lightsout.nullity((3, 3), 3),
     lambda: lightsout.nullity((3, 0)),
-    lambda: lightsout.parse_board("1 2\n3 x", states=12),
+    lambda: lightsout.parse_board("1 2\n3 y", states=12),
 ])
 def test_bad_rules_and_values_raise_invalid_board(call):
     with pytest.raises(InvalidBoardError):
