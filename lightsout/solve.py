@@ -115,6 +115,8 @@ class Solution:
         quiet_first_rows: the first row (slice 0 along axis 0) of every
             generator in :meth:`quiet_patterns`, shape ``(r,) + shape[1:]``.
             On an open 2-D two-state board the first row determines the pattern.
+            None when the patterns were too large to build with the solution
+            (more than ``EAGER_PATTERN_BYTES``; :meth:`quiet_patterns` builds them).
         states: number of light states k (a press adds 1 mod k).
         torus: one bool per axis: that axis wraps around (empty for graphs).
         self_toggle: False for the sigma game (a press skips its own cell).
@@ -139,7 +141,7 @@ class Solution:
     presses: np.ndarray
     nullity: int
     method: str
-    quiet_first_rows: np.ndarray = field(repr=False)
+    quiet_first_rows: Optional[np.ndarray] = field(repr=False)
     states: int = 2
     torus: tuple[bool, ...] = (False, False)
     self_toggle: bool = True
@@ -215,9 +217,13 @@ class Solution:
             >>> solve(np.ones((4, 4), dtype=bool)).quiet_patterns().shape
             (4, 4, 4)
         """
-        if self.quiet_generators is not None:
-            out = self.quiet_generators.reshape((-1,) + self.board.shape)
+        generators = self.quiet_generators
+        if generators is None and self.method == "nd":  # not built with the solution: too large then
+            generators = _nd_quiet_generators(self.board.shape, self.torus, self.self_toggle, self.states)
+        if generators is not None:
+            out = generators.reshape((-1,) + self.board.shape)
             return out.astype(bool) if self.states == 2 else out.copy()
+        assert self.quiet_first_rows is not None  # the 2-D routes always keep the first rows
         nrows, ncols = self.board.shape
         cells = len(self.quiet_first_rows) * nrows * ncols
         if cells > MAX_PATTERN_CELLS:
@@ -405,19 +411,23 @@ def solution_from_result(result: LinearResult, board: np.ndarray, *, torus: tupl
 def _general_unsolvable(result: LinearResult, board: np.ndarray, *, torus: tuple[bool, ...], states: int,
                         graph: bool) -> UnsolvableError:
     """An UnsolvableError carrying a quiet pattern with a nonzero inner product with the board."""
-    pattern = proof_pattern(result.kernel, board, states)
+    return _unsolvable_from_proof(proof_pattern(result.kernel, board, states), board, result.nullity, states, graph)
+
+
+def _unsolvable_from_proof(pattern: Optional[np.ndarray], board: np.ndarray, nullity: int, states: int,
+                           graph: bool) -> UnsolvableError:
     if pattern is None:
         raise LightsOutError("internal error: unsolvable board but every quiet pattern meets it evenly")
-    meet = int(np.dot(pattern.astype(np.int64), board.ravel().astype(np.int64))) % states
+    meet = int(np.dot(pattern.astype(np.int64).ravel(), board.ravel().astype(np.int64))) % states
     what = f"this {len(board)}-vertex graph" if graph else f"this board of shape {board.shape}"
     rules = f" with {states} states" if states != 2 else ""
-    shaped = pattern.reshape(board.shape)
+    shaped = np.asarray(pattern, dtype=np.uint8).reshape(board.shape)
     return UnsolvableError(
         f"{what}{rules} cannot be turned dark: the quiet pattern in .quiet_pattern (pressing it changes "
         f"no light) meets the board with inner product {meet} (mod {states}), not 0, and every solvable "
         f"board meets every quiet pattern with inner product 0",
         shaped.astype(bool) if states == 2 else shaped, shaped[0] if shaped.ndim > 1 else shaped[:1],
-        result.nullity)
+        nullity)
 
 
 def _route_for(method: str, shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool, states: int) -> str:
@@ -438,13 +448,43 @@ def _rules(torus: object, self_toggle: object, states: object, ndim: int) -> tup
     return torus_axes(torus, ndim), flag(self_toggle, "self_toggle"), states_count(states)
 
 
+#: Quiet patterns (cells x nullity, bytes) that solve() builds with the solution; larger sets are
+#: built on request by :meth:`Solution.quiet_patterns`.
+EAGER_PATTERN_BYTES = 1 << 24
+
+
 def _solve_general(lights: np.ndarray, wraps: tuple[bool, ...], self_toggle: bool, states: int,
-                   progress: Progress, all_lit: bool = False) -> Solution:
+                   progress: Progress) -> Solution:
+    """Solve a board by the general route: the canonical solution from the reduced system directly."""
+    from lightsout._ndroute import canonical_nd
+
+    work = np.ascontiguousarray(lights, dtype=np.uint8)
+    found = canonical_nd(lights.shape, work, torus=wraps, self_toggle=self_toggle, states=states,
+                         progress=progress)
+    if not found.solvable or found.solution is None:
+        raise _unsolvable_from_proof(found.proof, lights, found.nullity, states, graph=False)
+    generators = None
+    if found.nullity == 0:
+        generators = np.zeros((0, lights.size), dtype=np.uint8)
+    elif found.nullity * lights.size <= EAGER_PATTERN_BYTES:
+        generators = _nd_quiet_generators(lights.shape, wraps, self_toggle, states)
+    presses = np.asarray(found.solution, dtype=np.uint8).reshape(lights.shape)
+    first_rows = None if generators is None else generators.reshape((-1,) + lights.shape)[:, 0].copy()
+    solution = Solution(lights.copy(), presses.astype(bool) if states == 2 else presses, found.nullity, "nd",
+                        first_rows, states, wraps, self_toggle, None, found.count, generators)
+    if not solution.verify():
+        raise LightsOutError("internal error: the nd route's answer does not clear the board")
+    return solution
+
+
+def _nd_quiet_generators(shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool,
+                         states: int) -> np.ndarray:
+    """Generators of the quiet patterns of a grid board, (r, cells): the kernel of the dark board."""
     from lightsout._ndroute import solve_nd
 
-    work = None if all_lit else np.ascontiguousarray(lights, dtype=np.uint8)
-    result = solve_nd(lights.shape, work, torus=wraps, self_toggle=self_toggle, states=states, progress=progress)
-    return solution_from_result(result, lights, torus=wraps, self_toggle=self_toggle, states=states)
+    dark = np.zeros(shape, dtype=np.uint8)
+    kernel: np.ndarray = solve_nd(shape, dark, torus=wraps, self_toggle=self_toggle, states=states).kernel
+    return kernel
 
 
 def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_toggle: bool = True,
