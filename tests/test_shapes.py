@@ -264,3 +264,47 @@ def test_solution_pickles_and_has_a_short_repr():
     again = pickle.loads(pickle.dumps(s))
     assert np.array_equal(again.presses, s.presses) and again.count == s.count
     assert "states=3" in repr(s) and "torus=True" in repr(s) and len(repr(s)) < 120
+
+
+def test_grid_routes_and_the_graph_route_agree_on_boards_written_as_graphs():
+    # Hundreds of random boards: the same board as a grid (solve) and as an edge list (solve_graph).
+    rng = np.random.default_rng(20261122)
+    for _ in range(300):
+        ndim = int(rng.integers(1, 5))
+        shape = tuple(int(s) for s in rng.integers(1, 6, size=ndim))
+        while math.prod(shape) > 150:
+            shape = shape[:-1] or (int(rng.integers(1, 20)),)
+        torus = tuple(bool(t) for t in rng.integers(0, 2, size=len(shape)))
+        self_toggle = bool(rng.integers(0, 2))
+        states = int(rng.choice([2, 2, 3, 4, 5, 6, 7, 9]))
+        board = rng.integers(0, states, size=shape)
+        sets = oracle.neighbour_sets(shape, torus, self_toggle)
+        edges = sorted({(min(i, j), max(i, j)) for i, hit in enumerate(sets) for j in hit if i != j})
+        keywords = dict(self_toggle=self_toggle, states=states)
+        try:
+            grid = lightsout.solve(board, torus=torus, **keywords)
+        except UnsolvableError:
+            grid = None
+        try:
+            graph = lightsout.solve_graph(edges, board.ravel(), nvertices=board.size, **keywords)
+        except UnsolvableError:
+            graph = None
+        assert (grid is None) == (graph is None), (shape, torus, self_toggle, states)
+        if grid is not None and graph is not None:
+            assert np.array_equal(grid.presses.ravel(), graph.presses), (shape, torus, self_toggle, states)
+            assert grid.count == graph.count and grid.nullity == graph.nullity
+        assert lightsout.nullity(shape, torus=torus, **keywords) == (
+            grid.nullity if grid is not None else lightsout.solve(np.zeros(shape, int), torus=torus, **keywords).nullity)
+
+
+#: OEIS A165738, "Rank deficiency (= dimension of the null space) of the n X n Lights Out
+#: puzzle on a torus", n = 1..90 (Alekseyev and Buchholz), read from the OEIS entry.
+OEIS_A165738 = [
+    0, 0, 4, 0, 8, 8, 0, 0, 4, 16, 0, 16, 0, 0, 12, 0, 16, 8, 0, 32, 4, 0, 0, 32, 8, 0, 4, 0, 0, 24, 40, 0, 44, 32,
+    8, 16, 0, 0, 4, 64, 0, 8, 0, 0, 12, 0, 0, 64, 0, 16, 20, 0, 0, 8, 8, 0, 4, 0, 0, 48, 0, 80, 52, 0, 56, 88, 0,
+    64, 4, 16, 0, 32, 0, 0, 12, 0, 0, 8, 0, 128, 4, 0, 0, 16, 24, 0, 4, 0, 0, 24,
+]
+
+
+def test_torus_nullities_match_the_published_table():
+    assert [lightsout.nullity(n, torus=True) for n in range(1, 91)] == OEIS_A165738
