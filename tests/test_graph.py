@@ -112,12 +112,12 @@ def check_graph(n: int, edges, self_toggle: bool, k: int, lit, form=None) -> Non
     # the public function: canonical solution (lexicographically smallest), or the proof
     graph, keywords = (form, {}) if form is not None else ([tuple(e) for e in edges], {"nvertices": n})
     if len(solutions):
-        s = solve_graph(graph, lit, self_toggle=self_toggle, states=k, **keywords)
+        s = solve_graph(graph, lit, self_toggle=self_toggle, states=k, **keywords)  # type: ignore[arg-type]
         assert s.presses.astype(np.int64).tolist() == solutions[0].tolist()
         assert s.count == quiet and s.nullity == nullity_oracle(sets, k) and s.verify()
     else:
         with pytest.raises(UnsolvableError) as info:
-            solve_graph(graph, lit, self_toggle=self_toggle, states=k, **keywords)
+            solve_graph(graph, lit, self_toggle=self_toggle, states=k, **keywords)  # type: ignore[arg-type]
         proof = np.asarray(info.value.quiet_pattern, dtype=np.int64).ravel()
         assert not oracle.replay_sets(sets, np.zeros(n, np.int64), proof, k).any()
         assert int(proof @ np.asarray(lit, np.int64)) % k != 0

@@ -234,12 +234,12 @@ def test_bad_rules_and_values_raise_invalid_board(call):
 
 
 @pytest.mark.parametrize("call", [
-    lambda: lightsout.solve([[1, 0]], states="3"),
-    lambda: lightsout.solve([[1, 0]], states=True),
-    lambda: lightsout.solve([[1, 0]], self_toggle=1),
-    lambda: lightsout.solve([[1, 0]], torus="yes"),
-    lambda: lightsout.solve([[1, 0]], torus=(1, 0)),
-    lambda: lightsout.nullity((3, "3")),
+    lambda: lightsout.solve([[1, 0]], states="3"),  # type: ignore[arg-type]
+    lambda: lightsout.solve([[1, 0]], states=True),  # type: ignore[arg-type]
+    lambda: lightsout.solve([[1, 0]], self_toggle=1),  # type: ignore[arg-type]
+    lambda: lightsout.solve([[1, 0]], torus="yes"),  # type: ignore[arg-type]
+    lambda: lightsout.solve([[1, 0]], torus=(1, 0)),  # type: ignore[arg-type]
+    lambda: lightsout.nullity((3, "3")),  # type: ignore[arg-type]
 ])
 def test_bad_rule_types_raise_invalid_type(call):
     with pytest.raises(InvalidTypeError):
