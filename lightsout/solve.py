@@ -21,6 +21,8 @@ so this is the solution whose first row is smallest, reading column 0 first.
 """
 from __future__ import annotations
 
+import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
 
@@ -233,6 +235,42 @@ class Solution:
                 f"down the dark board (lightsout.chase) instead")
         return _quiet_patterns(self.board.shape, self.quiet_first_rows)
 
+    def all(self) -> Iterator[np.ndarray]:
+        """Every solution, lazily: ``count`` arrays of the board's shape, the canonical one first.
+
+        Consecutive solutions differ by one quiet-pattern generator (a Gray
+        code: for two states one XOR of packed words a step; for k states the
+        mixed-radix reflected Gray code over the Howell generators, whose
+        coefficients each run over ``0 .. k/pivot - 1``), so the iterator costs
+        O(cells) a step and holds two boards.
+
+        Example:
+            >>> s = solve(np.ones((5, 5), dtype=int))
+            >>> sorted(int(x.sum()) for x in s.all())
+            [15, 15, 15, 15]
+        """
+        patterns = self.quiet_patterns().reshape(-1, self.board.size)
+        shape = self.board.shape
+        if self.states == 2:
+            words = _pack_flat(self.presses.ravel())
+            steps = [_pack_flat(row) for row in patterns]
+            yield self.presses.copy()
+            for index in range(1, 1 << len(steps)):
+                words ^= steps[(index & -index).bit_length() - 1]
+                yield np.unpackbits(words.view(np.uint8), count=self.board.size, bitorder="little").astype(
+                    bool).reshape(shape)
+            return
+        k = self.states
+        from lightsout._modring import howell_form
+
+        rows = howell_form(patterns.astype(np.uint8), k) if len(patterns) else patterns.astype(np.uint8)
+        radices = [k // math.gcd(int(row[np.flatnonzero(row)[0]]), k) for row in rows]
+        current = self.presses.astype(np.int64).ravel()
+        yield self.presses.copy()
+        for digit, direction in _reflected_gray_moves(radices):
+            current = (current + direction * rows[digit].astype(np.int64)) % k
+            yield current.astype(np.uint8).reshape(shape)
+
     def verify(self) -> bool:
         """True when replaying ``presses`` on ``board`` turns every light off."""
         if self.adjacency is not None:  # a graph: CSR neighbour lists
@@ -247,6 +285,39 @@ class Solution:
         after = _board.press(self.board, self.presses, torus=self.torus, self_toggle=self.self_toggle,
                              states=self.states)
         return not after.any()
+
+
+def _pack_flat(bits: np.ndarray) -> np.ndarray:
+    """A flat 0/1 vector packed into uint64 words, least-significant bit first."""
+    raw = np.packbits(np.asarray(bits, dtype=bool), bitorder="little")
+    padded = np.zeros(-(-len(raw) // 8) * 8, dtype=np.uint8)
+    padded[:len(raw)] = raw
+    return padded.view(np.uint64)
+
+
+def _reflected_gray_moves(radices: list[int]) -> Iterator[tuple[int, int]]:
+    """The moves (digit, +1 or -1) of the reflected mixed-radix Gray code through every digit vector.
+
+    Starting from all zeros, each move changes one digit by one, and the moves
+    visit each of the ``prod(radices)`` vectors exactly once (Knuth, TAOCP
+    7.2.1.1, the loopless reflected code, here with plain loops).
+    """
+    digits = [0] * len(radices)
+    going_up = [True] * len(radices)
+    total = math.prod(radices)
+    for _ in range(total - 1):
+        for place in range(len(radices)):  # the lowest digit that can still move in its direction
+            if radices[place] == 1:
+                continue
+            if going_up[place] and digits[place] < radices[place] - 1:
+                digits[place] += 1
+                yield place, 1
+                break
+            if not going_up[place] and digits[place] > 0:
+                digits[place] -= 1
+                yield place, -1
+                break
+            going_up[place] = not going_up[place]
 
 
 def _route(method: str) -> str:

@@ -308,3 +308,24 @@ OEIS_A165738 = [
 
 def test_torus_nullities_match_the_published_table():
     assert [lightsout.nullity(n, torus=True) for n in range(1, 91)] == OEIS_A165738
+
+
+@pytest.mark.parametrize("shape,torus,self_toggle,states", [
+    ((5, 5), False, True, 2), ((4, 4), False, True, 2), ((3, 3), True, True, 2), ((2, 3), False, True, 4),
+    ((3, 4), False, True, 6), ((1, 5), True, False, 2), ((2, 2, 2), False, False, 3), ((4,), True, True, 9),
+    ((6,), False, False, 4),
+])
+def test_all_yields_every_solution_once(shape, torus, self_toggle, states):
+    sets = oracle.neighbour_sets(shape, torus, self_toggle)
+    rng = np.random.default_rng(1)
+    # A solvable board: the lights that random presses leave, negated.
+    board = (-oracle.replay_sets(sets, np.zeros(len(sets), int), rng.integers(0, states, len(sets)), states)) % states
+    board = board.reshape(shape)
+    s = lightsout.solve(board, torus=torus, self_toggle=self_toggle, states=states)
+    found = [tuple(int(v) for v in x.ravel()) for x in s.all()]
+    assert len(found) == len(set(found)) == s.count
+    if states ** len(sets) <= EXHAUSTIVE_LIMIT:
+        solutions, _ = oracle.exhaustive(sets, board.ravel(), states)
+        assert set(found) == {tuple(int(v) for v in row) for row in solutions}
+    for x in found:
+        assert not oracle.replay_sets(sets, board, x, states).any()
