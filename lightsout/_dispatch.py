@@ -23,10 +23,10 @@ from typing import Literal, Optional, overload
 
 from lightsout import _cpu
 from lightsout._errors import SettingError
-from lightsout._kernel_types import Gf2ElimModule, Gf2PolyModule, KernelsModule
+from lightsout._kernel_types import Gf2ElimModule, Gf2PolyModule, KernelsModule, WalshModule
 
 __all__ = ["SIMD_LEVELS", "available_levels", "selected_level", "kernel_module", "c_api",
-           "KernelsModule", "Gf2PolyModule", "Gf2ElimModule"]
+           "KernelsModule", "Gf2PolyModule", "Gf2ElimModule", "WalshModule"]
 
 SIMD_LEVELS = ("avx512", "avx2", "generic")
 
@@ -81,6 +81,8 @@ def kernel_module(name: Literal["_kernels"], level: Optional[str] = None) -> Ker
 def kernel_module(name: Literal["_gf2poly"], level: Optional[str] = None) -> Gf2PolyModule: ...  # type: ignore[overload-overlap]
 @overload
 def kernel_module(name: Literal["_gf2elim"], level: Optional[str] = None) -> Gf2ElimModule: ...  # type: ignore[overload-overlap]
+@overload
+def kernel_module(name: Literal["_walsh"], level: Optional[str] = None) -> WalshModule: ...  # type: ignore[overload-overlap]
 @overload
 def kernel_module(name: str, level: Optional[str] = None) -> ModuleType: ...
 

@@ -62,9 +62,27 @@ class Gf2ElimModule(Protocol):
     def pack_zero_one(self, values: npt.NDArray[np.generic]) -> Optional[U64]: ...
 
 
+class WalshModule(Protocol):
+    """``lightsout._walsh``: the fewest-presses kernels (coset weights by Walsh-Hadamard transforms)."""
+
+    SIMD_LEVEL: str
+    VEC_BYTES: int
+    LANE_BITS16: int
+    LANE_BITS32: int
+    RADIX_BITS: int
+    MAX_SUM16: int
+
+    def search_tasks(self, forms: U64, values: npt.NDArray[np.int32], nullity: int, array_bits: int,
+                     lane_bits: int, task_start: int, task_stop: int, bound: int,
+                     wide: bool) -> tuple[bool, int, int]: ...
+    def coset_leader_counts(self, quiet_words: U64, free_words: U64, start: int,
+                            stop: int) -> npt.NDArray[np.int64]: ...
+
+
 if TYPE_CHECKING:  # mypy checks every stub against its Protocol here
-    from lightsout import _gf2elim, _gf2poly, _kernels
+    from lightsout import _gf2elim, _gf2poly, _kernels, _walsh
 
     _kernels_conforms: KernelsModule = _kernels
     _gf2poly_conforms: Gf2PolyModule = _gf2poly
     _gf2elim_conforms: Gf2ElimModule = _gf2elim
+    _walsh_conforms: WalshModule = _walsh
