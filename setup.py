@@ -28,7 +28,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).parent.resolve()
-HOT_MODULES = ["_kernels", "_gf2elim", "_gf2poly", "_walsh"]
+HOT_MODULES = ["_kernels", "_gf2elim", "_gf2poly", "_walsh", "_manykernels"]
 PLAIN_MODULES = ["_cpu"]
 # Test-only: runs the inline primitives between guard words (tests/test_bitrow_probe.py).
 TEST_MODULES = ["_bitrow_probe"]

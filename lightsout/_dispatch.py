@@ -23,10 +23,11 @@ from typing import Literal, Optional, overload
 
 from lightsout import _cpu
 from lightsout._errors import SettingError
-from lightsout._kernel_types import Gf2ElimModule, Gf2PolyModule, KernelsModule, WalshModule
+from lightsout._kernel_types import Gf2ElimModule, Gf2PolyModule, KernelsModule, ManyKernelsModule, WalshModule
 
 __all__ = ["SIMD_LEVELS", "available_levels", "selected_level", "kernel_module", "c_api",
-           "KernelsModule", "Gf2PolyModule", "Gf2ElimModule", "WalshModule"]
+           "KernelsModule", "Gf2PolyModule", "Gf2ElimModule", "WalshModule",
+           "ManyKernelsModule"]
 
 SIMD_LEVELS = ("avx512", "avx2", "generic")
 
@@ -83,6 +84,8 @@ def kernel_module(name: Literal["_gf2poly"], level: Optional[str] = None) -> Gf2
 def kernel_module(name: Literal["_gf2elim"], level: Optional[str] = None) -> Gf2ElimModule: ...  # type: ignore[overload-overlap]
 @overload
 def kernel_module(name: Literal["_walsh"], level: Optional[str] = None) -> WalshModule: ...  # type: ignore[overload-overlap]
+@overload
+def kernel_module(name: Literal["_manykernels"], level: Optional[str] = None) -> ManyKernelsModule: ...  # type: ignore[overload-overlap]
 @overload
 def kernel_module(name: str, level: Optional[str] = None) -> ModuleType: ...
 

@@ -79,10 +79,21 @@ class WalshModule(Protocol):
                             stop: int) -> npt.NDArray[np.int64]: ...
 
 
+class ManyKernelsModule(Protocol):
+    """``lightsout._manykernels``: one GF(2) operator applied to many boards by byte tables."""
+
+    SIMD_LEVEL: str
+
+    def apply_tables(self, boards: npt.NDArray[np.generic], ncells: int, tables: U64, nout: int, nsol: int = -1, *,
+                     unpack: bool = False) -> tuple[np.ndarray, Optional[npt.NDArray[np.uint8]]]: ...
+    def coset_min_many(self, solutions: U64, span: U64) -> npt.NDArray[np.int64]: ...
+
+
 if TYPE_CHECKING:  # mypy checks every stub against its Protocol here
-    from lightsout import _gf2elim, _gf2poly, _kernels, _walsh
+    from lightsout import _gf2elim, _gf2poly, _kernels, _manykernels, _walsh
 
     _kernels_conforms: KernelsModule = _kernels
     _gf2poly_conforms: Gf2PolyModule = _gf2poly
     _gf2elim_conforms: Gf2ElimModule = _gf2elim
     _walsh_conforms: WalshModule = _walsh
+    _manykernels_conforms: ManyKernelsModule = _manykernels

@@ -126,9 +126,9 @@ def search_tasks(forms, values, nullity, array_bits, lane_bits, task_start, task
     Example:
         >>> import numpy as np
         >>> forms = np.array([1, 2, 3], dtype=np.uint64)     # 3 cells, nullity 2
-        >>> values = np.array([1, -1, -1], dtype=np.int32)
-        >>> search_tasks(forms, values, 2, 0, 2, 0, 1, 3, False)
-        (True, -3, 1)
+        >>> values = np.array([1, 1, -1], dtype=np.int32)    # pressed, pressed, not pressed
+        >>> search_tasks(forms, values, 2, 0, 2, 0, 1, 3, False)   # c = 3 clears all three
+        (True, -3, 3)
     """
     cdef uint64_t[::1] f
     cdef int32_t[::1] v
