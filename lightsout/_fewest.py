@@ -251,10 +251,12 @@ class _Best:
 
 
 class _JobResult(NamedTuple):
+    """What one executor job returns: whether all its tasks ran, and its best (sum, c)."""
+
     complete: bool
     found: bool
     sum: int
-    index: int
+    coordinate: int
 
 
 class _Pace:
@@ -400,7 +402,7 @@ def _search_executor(problem: _Problem, executor: concurrent.futures.Executor, s
             for future in done:
                 result = future.result()
                 complete &= result.complete
-                best.offer(result.found, result.sum, result.index)
+                best.offer(result.found, result.sum, result.coordinate)
                 done_count += 1
             if progress is not None:
                 progress(_PROGRESS_STAGE, done_count, jobs)

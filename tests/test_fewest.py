@@ -315,7 +315,7 @@ def test_jobs_are_idempotent_and_cover_the_coset():
     results = [_fewest._search_job(problem, 3, job, None) for job in range(8)]
     assert results == [_fewest._search_job(problem, 3, job, None) for job in range(8)]
     assert all(r.complete for r in results)
-    best = min((r.sum, r.index) for r in results if r.found)
+    best = min((r.sum, r.coordinate) for r in results if r.found)
     assert 2 * reference.weight == problem.cells + best[0]
 
 
