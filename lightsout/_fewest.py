@@ -29,10 +29,11 @@ numeric order of c read with c_1 as the most significant bit.  The search keeps 
 smallest (S, c) pair, which is therefore the lexicographically smallest minimum-weight
 solution; the tie rule costs nothing.
 
-Distance tables (:func:`distance_distribution_gf2`): every solvable start state is a coset
-of the quiet space, met exactly once by the press vectors with no press on the pivot
-cells; the kernel walks those in Gray-code order (one XOR per step) and takes the
-minimum weight over the 2^d quiet patterns of each: 2^cells popcounts, no table.
+Distance tables (:func:`distance_distribution_gf2`, :func:`distance_distribution_mod` for
+k states): every solvable start state is a coset of the quiet space, met exactly once by
+the press vectors with no press on the pivot cells; the kernel walks those in a (modular)
+Gray code and takes the minimum weight over the k^d quiet patterns of each, 32 cosets at
+a time: k^cells / 32 vector steps, no table of states.
 """
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidType
 from lightsout._types import Progress
 
 __all__ = ["CosetMinimum", "coset_min_weight", "distance_distribution_gf2", "estimate_seconds",
-           "MAX_UNTIMED_NULLITY", "MAX_UNTIMED_SECONDS", "MAX_NULLITY", "MAX_DISTANCE_CELLS"]
+           "distance_distribution_mod", "MAX_UNTIMED_NULLITY", "MAX_UNTIMED_SECONDS", "MAX_NULLITY",
+           "MAX_DISTANCE_LOG2"]
 
 #: Without ``time_limit``, :func:`coset_min_weight` refuses a nullity above this (2^44
 #: solutions: about 20 minutes on the two cores of the development machine).
@@ -62,12 +64,15 @@ MAX_UNTIMED_NULLITY = 44
 MAX_UNTIMED_SECONDS = 3600.0
 #: Forms are 64-bit words: no search beyond this nullity, time limit or not.
 MAX_NULLITY = 64
-#: :func:`distance_distribution_gf2` walks 2^cells press vectors; boards up to this size.
-MAX_DISTANCE_CELLS = 40
+#: The distance tables walk k^cells press vectors (in blocks of 32); up to 2^this many
+#: (2^40: the 3-state 5 x 5 board's 3^25 fits, about half a minute on two cores).
+MAX_DISTANCE_LOG2 = 40
 
-# Measured on the development machine (AMD EPYC, AVX-512 build, one core): the kernel
-# handles about 4e9 coset elements a second; each (entry, task) scatter costs about 1.5 ns.
-_SECONDS_PER_ELEMENT = 0.25e-9
+# Measured on the development machine (AMD EPYC, AVX-512 build, CPU time of one core): the
+# transform costs about 0.09 ns per coset element, and each (entry, task) scatter 1.5 ns,
+# where a task is 2^18 elements (2^13 vectors of 32 lanes).  The all-lit 67 x 67 board
+# (nullity 32, 3872 forms) takes 0.47 s of CPU.
+_SECONDS_PER_ELEMENT = 0.09e-9
 _SECONDS_PER_SCATTER = 1.5e-9
 # Target length of one kernel call: long enough to hide the Python overhead, short
 # enough for Ctrl-C, time limits and progress reports between calls.
@@ -215,16 +220,16 @@ def _layout(problem: _Problem, module: WalshModule, split_bits: int) -> tuple[in
 def estimate_seconds(nullity: int, entries: int) -> float:
     """Rough single-core seconds of the search over 2^nullity solutions with ``entries`` forms.
 
-    From the speed of the development machine (see the constants in this module).
+    From the speed of the development machine's AVX-512 build (see the constants in this
+    module); other machines and builds differ by small factors.
 
     Example:
         >>> 0.1 < estimate_seconds(32, 4000) < 5 < estimate_seconds(36, 4000)
         True
     """
     m = max(6, min(13, int(math.ceil(math.log2(entries + 1))) + 1))
-    per_task = entries * _SECONDS_PER_SCATTER
     tasks = 2.0 ** max(0, nullity - 5 - m)
-    return float(2.0 ** nullity * _SECONDS_PER_ELEMENT + tasks * per_task)
+    return float(2.0 ** nullity * _SECONDS_PER_ELEMENT + tasks * entries * _SECONDS_PER_SCATTER)
 
 
 def usable_cores() -> int:
@@ -313,6 +318,36 @@ def _search_job(problem: _Problem, split_bits: int, job: int, deadline: Optional
     return _JobResult(complete, found_any[0], best.sum, best.index)
 
 
+def _run_workers(work: Callable[[bool], None], helpers: int, stop: Callable[[], None]) -> None:
+    """Run ``work(False)`` on ``helpers`` threads and ``work(True)`` on this one.
+
+    Ctrl-C (or any error) in this thread calls ``stop()`` so the helpers end after their
+    current kernel call; an error in a helper stops the others too and is raised here.
+    """
+    errors: list[BaseException] = []
+
+    def guarded() -> None:
+        try:
+            work(False)
+        except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
+            errors.append(exc)
+            stop()
+
+    threads = [threading.Thread(target=guarded, daemon=True) for _ in range(helpers)]
+    for thread in threads:
+        thread.start()
+    try:
+        work(True)
+    except BaseException:
+        stop()
+        raise
+    finally:
+        for thread in threads:
+            thread.join()
+    if errors:
+        raise errors[0]
+
+
 def _search_local(problem: _Problem, split_bits: int, deadline: Optional[float], progress: Progress,
                   threads: int) -> tuple[bool, _Best]:
     """All tasks in this process: the calling thread plus ``threads - 1`` helpers, pulling
@@ -353,18 +388,7 @@ def _search_local(problem: _Problem, split_bits: int, deadline: Optional[float],
             if main and progress is not None:
                 progress(_PROGRESS_STAGE, state["done"], total_tasks)
 
-    helpers = [threading.Thread(target=work, args=(False,), daemon=True)
-               for _ in range(min(threads, total_tasks) - 1)]
-    for helper in helpers:
-        helper.start()
-    try:
-        work(True)
-    except BaseException:           # Ctrl-C (or a progress callback's error): stop the helpers too
-        state["stop"] = True
-        raise
-    finally:
-        for helper in helpers:
-            helper.join()
+    _run_workers(work, min(threads, total_tasks) - 1, lambda: state.__setitem__("stop", True))
     complete = state["done"] == total_tasks
     if progress is not None:
         progress(_PROGRESS_STAGE, state["done"], total_tasks)
@@ -544,15 +568,16 @@ def _result(coset: _Coset, particular: np.ndarray, index: int, proven: bool) -> 
 
 def distance_distribution_gf2(quiet: npt.ArrayLike, *, threads: Optional[int] = None,
                               progress: Progress = None) -> npt.NDArray[np.int64]:
-    """How many solvable start states need exactly j presses, j = 0, 1, ..., max.
+    """How many solvable start states need exactly j presses, j = 0, 1, ..., max (two states).
 
     A board's press-effect matrix A (cells x cells, symmetric) enters only through its
     quiet patterns (the kernel of A): the solvable states are the cosets of that
-    kernel, and a state's fewest presses is its coset's minimum weight.
+    kernel, and a state's fewest presses is its coset's minimum weight.  This is
+    :func:`distance_distribution_mod` with modulus 2.
 
     Args:
         quiet: ``(d, cells)`` 0/1, a basis (or any generating rows) of the quiet
-            patterns; ``cells`` at most :data:`MAX_DISTANCE_CELLS`.
+            patterns.
         threads: threads to use (default: every usable core).
         progress: ``progress(stage, done, total)`` between chunks.
 
@@ -561,7 +586,7 @@ def distance_distribution_gf2(quiet: npt.ArrayLike, *, threads: Optional[int] = 
         they sum to 2^(cells - rank).
 
     Raises:
-        BoardTooLargeError: more than :data:`MAX_DISTANCE_CELLS` cells.
+        BoardTooLargeError: more than 2^MAX_DISTANCE_LOG2 press vectors to walk.
 
     Example:
         >>> import numpy as np
@@ -571,63 +596,133 @@ def distance_distribution_gf2(quiet: npt.ArrayLike, *, threads: Optional[int] = 
         >>> table.tolist()[:6], len(table) - 1, int(table.sum())
         ([1, 25, 300, 2300, 12650, 53130], 15, 8388608)
     """
+    return distance_distribution_mod(quiet, 2, threads=threads, progress=progress)
+
+
+def distance_distribution_mod(quiet: npt.ArrayLike, modulus: int, *, threads: Optional[int] = None,
+                              progress: Progress = None) -> npt.NDArray[np.int64]:
+    """The distance table of a k-state board (k prime): presses counted with multiplicity.
+
+    A press adds 1 mod k to its cells; pressing a cell t times costs t presses, so the
+    fewest presses of a state is the minimum of ``sum(x)`` (values 0..k-1) over its
+    solutions x, a coset of the quiet patterns over GF(k).  Each coset is met once by
+    the press vectors with no press on the pivot cells of the quiet basis (in reduced
+    row echelon form); the kernel walks those in a modular Gray code and, for blocks
+    of 32 at once, takes the minimum over the k^d quiet patterns (lightsout/_walsh.pyx).
+
+    Args:
+        quiet: ``(d, cells)`` values in 0..k-1, generating rows of the quiet patterns
+            over GF(k) (dependent rows are dropped).
+        modulus: k, a prime (2, 3, 5, 7, ...).
+        threads, progress: as for :func:`distance_distribution_gf2`.
+
+    Returns:
+        int64 counts, entry j = number of solvable states whose fewest presses is j;
+        they sum to k^(cells - rank).
+
+    Raises:
+        BoardTooLargeError: more than 2^MAX_DISTANCE_LOG2 press vectors (k^cells) to walk.
+        InvalidBoardError: a modulus that is not a prime, values out of range.
+
+    Example:
+        >>> import numpy as np                     # a 1 x 2 board with 3 states: A = [[1, 1], [1, 1]]
+        >>> distance_distribution_mod(np.array([[1, 2]]), 3).tolist()    # states (s, s): 0, 1 or 2 presses
+        [1, 1, 1]
+    """
+    if isinstance(modulus, bool) or not isinstance(modulus, (int, np.integer)) or not 2 <= modulus <= 255:
+        raise InvalidBoardError(f"modulus must be an int in [2, 255], got {modulus!r}")
+    k = int(modulus)
+    if any(k % q == 0 for q in range(2, int(math.isqrt(k)) + 1)):
+        raise InvalidBoardError(f"distance tables need a prime modulus (a field), got {k}")
     rows = np.asarray(quiet)
     if rows.ndim != 2:
         raise InvalidBoardError(f"quiet must be 2-D (patterns, cells), got shape {rows.shape}")
-    rows = _zero_one(np.ascontiguousarray(rows), "quiet", 2)
+    if rows.dtype != np.bool_ and not np.issubdtype(rows.dtype, np.integer):
+        raise InvalidTypeError(f"quiet must hold integers, got dtype {rows.dtype}")
+    if rows.size and (rows.min() < 0 or rows.max() >= k):
+        raise InvalidBoardError(f"quiet must hold values in 0..{k - 1}")
+    rows = rows.astype(np.int64)
     cells = rows.shape[1]
-    if cells > MAX_DISTANCE_CELLS:
-        raise BoardTooLargeError(f"a distance table walks 2^cells press vectors; this board has {cells} cells, "
-                                 f"the limit is {MAX_DISTANCE_CELLS} (lightsout._fewest.MAX_DISTANCE_CELLS)")
-    basis, pivots = _independent_rows(rows)
+    if cells * math.log2(k) > MAX_DISTANCE_LOG2 + 1e-9:
+        raise BoardTooLargeError(
+            f"a distance table walks k^cells = {k}^{cells} press vectors; the limit is 2^{MAX_DISTANCE_LOG2} "
+            f"(lightsout._fewest.MAX_DISTANCE_LOG2): {cells} cells is too many for {k} states")
+    basis, pivots = _rref_mod(rows, k)
     d = len(pivots)
-    words = [int(sum(1 << j for j in np.flatnonzero(r))) for r in basis]
-    span = np.zeros(1 << d, dtype=np.uint64)
-    for c in range(1, 1 << d):
-        low = (c & -c).bit_length() - 1
-        span[c] = span[c & (c - 1)] ^ np.uint64(words[low])
+    span = np.zeros((1, cells), dtype=np.int64)
+    for row in basis:
+        span = np.concatenate([(span + t * row) % k for t in range(k)])
+    nk = span.shape[0]
     pivot_set = set(pivots)
-    free = np.array([1 << j for j in range(cells) if j not in pivot_set], dtype=np.uint64)
-    total = 1 << free.size
+    free = [j for j in range(cells) if j not in pivot_set]
+    r = 0
+    while r < len(free) and k ** (r + 1) <= 1024:
+        r += 1
+    outer, inner_cells = free[: len(free) - r], free[len(free) - r:]
+    digits = np.zeros((k ** r, r), dtype=np.int64)
+    for j in range(r):
+        digits[:, j] = (np.arange(k ** r) // k ** j) % k
+    inner_w = ((digits[None, :, :] + span[:, None, inner_cells]) % k).sum(axis=2)     # (nk, k^r)
+    lanes = -(-(k ** r) // 32) * 32
+    inner = np.zeros((nk, lanes), dtype=np.int16)
+    inner[:, : k ** r] = inner_w
+    g = np.arange(k)[None, :, None]
+    outer_vals = span[:, outer].T[:, None, :]                                          # (fout, 1, nk)
+    delta = (((g + 1 + outer_vals) % k) - ((g + outer_vals) % k)).astype(np.int16)      # (fout, k, nk)
+    # weights of the pivot and outer cells when every free value is 0 (the Gray code's start)
+    base = span[:, pivots + outer].sum(axis=1).astype(np.int16)
+    ncounts = cells * (k - 1) + 1
+    total = k ** len(outer)
     module = _walsh()
-    nthreads = usable_cores() if threads is None else max(1, int(threads))
-    chunks = max(1, min(total, 64 * nthreads)) if total >= 1 << 16 else 1
-    bounds = [total * i // chunks for i in range(chunks + 1)]
-    counts = np.zeros(65, dtype=np.int64)
-    done = 0
-    with concurrent.futures.ThreadPoolExecutor(max_workers=nthreads) as pool:
-        futures = [pool.submit(module.coset_leader_counts, span, free, bounds[i], bounds[i + 1])
-                   for i in range(chunks)]
-        try:
-            for future in concurrent.futures.as_completed(futures):
-                counts += future.result()
-                done += 1
-                if progress is not None:
-                    progress("distance table", done, chunks)
-        finally:
-            for future in futures:
-                future.cancel()
+    nthreads = usable_cores() if threads is None else threads
+    if isinstance(nthreads, bool) or not isinstance(nthreads, int) or nthreads < 1:
+        raise InvalidBoardError(f"threads must be a positive int, got {threads!r}")
+    # chunks of about 2^22 lane-minimums (a few milliseconds): Ctrl-C and progress between them
+    per_chunk = max(1, (1 << 22) // (lanes * max(1, nk // 8)))
+    chunks = -(-total // per_chunk)
+    counts = np.zeros(ncounts, dtype=np.int64)
+    lock = threading.Lock()
+    state = {"next": 0, "done": 0, "stop": False}
+
+    def work(main: bool) -> None:
+        while not state["stop"]:
+            with lock:
+                chunk = state["next"]
+                state["next"] += 1
+            if chunk >= chunks:
+                return
+            part = module.coset_leader_counts(inner, delta, base, k, k ** r, chunk * per_chunk,
+                                              min(total, (chunk + 1) * per_chunk), ncounts)
+            with lock:
+                counts[:] += part
+                state["done"] += 1
+            if main and progress is not None:
+                progress("distance table", state["done"], chunks)
+
+    _run_workers(work, min(nthreads, chunks) - 1, lambda: state.__setitem__("stop", True))
+    if progress is not None:
+        progress("distance table", chunks, chunks)
+    assert int(counts.sum()) == k ** (cells - d)
     last = int(np.flatnonzero(counts).max())
     return counts[: last + 1].copy()
 
 
-def _independent_rows(rows: np.ndarray) -> tuple[list[np.ndarray], list[int]]:
-    """Reduced row echelon form of 0/1 rows (dependent rows dropped): rows and pivots."""
-    work = [r.copy() for r in rows]
+def _rref_mod(rows: np.ndarray, k: int) -> tuple[list[np.ndarray], list[int]]:
+    """Reduced row echelon form over GF(k) (k prime): rows (leading entry 1) and pivots."""
     basis: list[np.ndarray] = []
     pivots: list[int] = []
-    for row in work:
+    for original in rows:
+        row = original % k
         for b, p in zip(basis, pivots):
             if row[p]:
-                row ^= b
+                row = (row - row[p] * b) % k
         nz = np.flatnonzero(row)
         if nz.size == 0:
             continue
         p = int(nz[0])
-        for i, b in enumerate(basis):
-            if b[p]:
-                basis[i] = b ^ row
+        row = (row * pow(int(row[p]), -1, k)) % k
+        basis = [(b - b[p] * row) % k if b[p] else b for b in basis]
         basis.append(row)
         pivots.append(p)
-    order = np.argsort(pivots)
+    order = np.argsort(pivots) if pivots else np.zeros(0, dtype=np.int64)
     return [basis[i] for i in order], [pivots[i] for i in order]

@@ -75,8 +75,9 @@ class WalshModule(Protocol):
     def search_tasks(self, forms: U64, values: npt.NDArray[np.int32], nullity: int, array_bits: int,
                      lane_bits: int, task_start: int, task_stop: int, bound: int,
                      wide: bool) -> tuple[bool, int, int]: ...
-    def coset_leader_counts(self, quiet_words: U64, free_words: U64, start: int,
-                            stop: int) -> npt.NDArray[np.int64]: ...
+    def coset_leader_counts(self, inner: npt.NDArray[np.int16], delta: npt.NDArray[np.int16],
+                            base: npt.NDArray[np.int16], modulus: int, nvalid: int, start: int, stop: int,
+                            ncounts: int) -> npt.NDArray[np.int64]: ...
 
 
 class ManyKernelsModule(Protocol):

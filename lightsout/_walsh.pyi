@@ -27,5 +27,12 @@ def search_tasks(
     wide: bool,
 ) -> tuple[bool, int, int]: ...
 def coset_leader_counts(
-    quiet_words: npt.NDArray[np.uint64], free_words: npt.NDArray[np.uint64], start: int, stop: int
+    inner: npt.NDArray[np.int16],
+    delta: npt.NDArray[np.int16],
+    base: npt.NDArray[np.int16],
+    modulus: int,
+    nvalid: int,
+    start: int,
+    stop: int,
+    ncounts: int,
 ) -> npt.NDArray[np.int64]: ...

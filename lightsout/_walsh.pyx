@@ -14,7 +14,7 @@
 # Walsh kernel (and with it the lane count) follows the build's -march.  def wrappers
 # validate with the GIL held and run the C cores inside `with nogil`.
 
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 
 import numpy as np
 
@@ -38,47 +38,73 @@ cdef extern from *:
     #define LIGHTSOUT_SIMD_LEVEL "generic"
     #endif
     #include <stdint.h>
-    static inline int wl_popcount64(uint64_t x) {
-    #if defined(__GNUC__) || defined(__clang__)
-        return __builtin_popcountll(x);
-    #else
-        x = x - ((x >> 1) & 0x5555555555555555ULL);
-        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-        return (int)((x * 0x0101010101010101ULL) >> 56);
-    #endif
-    }
-    static inline int wl_ctz64(uint64_t x) {
-    #if defined(__GNUC__) || defined(__clang__)
-        return __builtin_ctzll(x);
-    #else
-        int n = 0;
-        while (!(x & 1)) { x >>= 1; n++; }
-        return n;
-    #endif
-    }
-    /* counts[w] += #{ i in [start, stop) : min_c popcount(y_i ^ k[c]) == w }, where
-       y_i puts the bits of gray(i) = i ^ (i >> 1) at the positions free[0..]: bit j of
-       gray(i) selects the word free[j].  Consecutive y differ in one word: free[ctz(i)]. */
-    static void wl_coset_leaders(const uint64_t *k, ptrdiff_t nk, const uint64_t *free_words,
-                                 uint64_t start, uint64_t stop, int64_t *counts) {
-        uint64_t g = start ^ (start >> 1), y = 0;
-        for (int j = 0; g; j++, g >>= 1)
-            if (g & 1) y ^= free_words[j];
-        for (uint64_t i = start; i < stop; i++) {
-            if (i != start) y ^= free_words[wl_ctz64(i)];
-            int best = 65;
-            for (ptrdiff_t c = 0; c < nk; c++) {
-                int w = wl_popcount64(y ^ k[c]);
-                best = w < best ? w : best;
-            }
-            counts[best]++;
+    #include <stdlib.h>
+    #include <string.h>
+    #define WL_LANES 32
+
+    /* The coset-leader table over Z/k (see coset_leader_counts).  bt: nk rows of L
+       int16 (L a multiple of WL_LANES; lanes >= nvalid hold a large value), delta: fout x k
+       x nk int16, a0: nk int16.  Adds to counts[w] for every coset (outer prefix i in
+       [start, stop), inner lane l < nvalid) whose minimum weight is w.  Returns -1 when
+       out of memory. */
+    static int wl_leaders(const int16_t *bt, ptrdiff_t nk, ptrdiff_t L, ptrdiff_t nvalid,
+                          const int16_t *delta, int fout, int k, const int16_t *a0,
+                          uint64_t start, uint64_t stop, int64_t *counts, ptrdiff_t ncounts) {
+        int16_t *a = (int16_t *)malloc((size_t)(nk > 0 ? nk : 1) * sizeof(int16_t));
+        /* four interleaved histograms (one more slot each for weights out of range) */
+        ptrdiff_t hn = ncounts + 1;
+        int64_t *hist = (int64_t *)calloc((size_t)hn * 4, sizeof(int64_t));
+        if (a == NULL || hist == NULL) { free(a); free(hist); return -1; }
+        uint8_t digit[64], gray[64];
+        /* digits of start in base k (least significant first) and its modular Gray code */
+        uint64_t v = start;
+        for (int j = 0; j < fout; j++) { digit[j] = (uint8_t)(v % (uint64_t)k); v /= (uint64_t)k; }
+        for (int j = 0; j < fout; j++) {
+            int next = j + 1 < fout ? digit[j + 1] : 0;
+            gray[j] = (uint8_t)((digit[j] - next + k) % k);
         }
+        memcpy(a, a0, (size_t)nk * sizeof(int16_t));
+        for (int j = 0; j < fout; j++)
+            for (int t = 0; t < gray[j]; t++)
+                for (ptrdiff_t c = 0; c < nk; c++) a[c] += delta[((ptrdiff_t)j * k + t) * nk + c];
+        for (uint64_t i = start; i < stop; i++) {
+            if (i != start) {
+                int p = 0;                        /* lowest digit of the counter that moves */
+                while (digit[p] == k - 1) { digit[p] = 0; p++; }
+                digit[p]++;
+                const int16_t *dp = delta + ((ptrdiff_t)p * k + gray[p]) * nk;
+                for (ptrdiff_t c = 0; c < nk; c++) a[c] += dp[c];
+                gray[p] = (uint8_t)(gray[p] + 1 == k ? 0 : gray[p] + 1);
+            }
+            for (ptrdiff_t block = 0; block < L; block += WL_LANES) {
+                int16_t vm[WL_LANES];
+                for (int l = 0; l < WL_LANES; l++) vm[l] = 32767;
+                for (ptrdiff_t c = 0; c < nk; c++) {
+                    const int16_t ac = a[c];
+                    const int16_t *row = bt + c * L + block;
+                    for (int l = 0; l < WL_LANES; l++) {
+                        int16_t w = (int16_t)(ac + row[l]);
+                        vm[l] = w < vm[l] ? w : vm[l];
+                    }
+                }
+                ptrdiff_t lim = nvalid - block < WL_LANES ? nvalid - block : WL_LANES;
+                for (ptrdiff_t l = 0; l < lim; l++) {
+                    ptrdiff_t w = (uint16_t)vm[l] < (uint16_t)ncounts ? vm[l] : ncounts;
+                    hist[(l & 3) * hn + w]++;
+                }
+            }
+        }
+        for (ptrdiff_t w = 0; w < hn; w++)
+            counts[w] += hist[w] + hist[hn + w] + hist[2 * hn + w] + hist[3 * hn + w];
+        free(a);
+        free(hist);
+        return counts[ncounts] ? -2 : 0;
     }
     """
     const char* LIGHTSOUT_SIMD_LEVEL
-    void wl_coset_leaders(const uint64_t* k, Py_ssize_t nk, const uint64_t* free_words,
-                          uint64_t start, uint64_t stop, int64_t* counts) noexcept nogil
+    int wl_leaders(const int16_t* bt, Py_ssize_t nk, Py_ssize_t L, Py_ssize_t nvalid, const int16_t* delta,
+                   int fout, int k, const int16_t* a0, uint64_t start, uint64_t stop, int64_t* counts,
+                   Py_ssize_t ncounts) noexcept nogil
 
 #: The SIMD level this build was compiled for: "generic", "avx2" or "avx512".
 SIMD_LEVEL = (<bytes>LIGHTSOUT_SIMD_LEVEL).decode("ascii")
@@ -172,41 +198,58 @@ def search_tasks(forms, values, nullity, array_bits, lane_bits, task_start, task
     return True, int(best.sum), int(best.index)
 
 
-def coset_leader_counts(quiet_words, free_words, start, stop):
-    """Histogram of the minimum weights of the cosets ``y + span(quiet)``, y over a range.
+def coset_leader_counts(inner, delta, base, modulus, nvalid, start, stop, ncounts):
+    """Histogram of minimum coset weights: the kernel of the distance tables.
 
-    The cosets are indexed by i: y_i is the XOR of ``free_words[j]`` over the bits j of
-    the Gray code ``i ^ (i >> 1)``.  Every word is one vector of at most 64 cells.
+    The cosets are y + span(K) over Z/k with y running over the free cells' values; the
+    weight of an element is the sum of its values (press counts).  Free cells split
+    into outer cells, enumerated by a modular Gray code (one digit moves by +1 mod k per
+    step), and inner cells, all of whose k^r combinations sit in the lanes of ``inner``.
+    For span element c (K_c) and coset (prefix i, inner lane l) the weight is
+    ``a_c(i) + inner[c, l]``, where a_c starts at ``base[c]`` (the pivot cells) and moves
+    by ``delta[j, g, c]`` when outer digit j steps from g to g + 1.
 
     Args:
-        quiet_words: ``(K,)`` uint64, every element of the span (K = 2^d, 0 included).
-        free_words: ``(F,)`` uint64 with F <= 63.
-        start, stop: the range of i, ``0 <= start <= stop <= 2^F``.
+        inner: ``(nk, L)`` int16, L a multiple of 32; lanes >= nvalid are ignored.
+        delta: ``(fout, k, nk)`` int16.
+        base: ``(nk,)`` int16.
+        modulus: k (2..255); nvalid: valid lanes; start, stop: the outer prefixes
+            ``0 <= start <= stop <= k^fout``; ncounts: histogram length (> max weight).
 
     Returns:
-        ``(65,)`` int64: entry w counts the cosets of minimum weight w.
+        ``(ncounts,)`` int64 counts of cosets by minimum weight.
 
     Example:
-        >>> import numpy as np
-        >>> span = np.array([0, 0b111], dtype=np.uint64)        # one quiet pattern, 3 cells
-        >>> free = np.array([0b010, 0b100], dtype=np.uint64)    # cells 1 and 2 are free
-        >>> coset_leader_counts(span, free, 0, 4)[:3].tolist()  # cosets 000, 010, 110, 100
-        [1, 3, 0]
+        >>> import numpy as np      # 2 cells over GF(2), quiet pattern 11: cosets {00, 11}, {01, 10}
+        >>> inner = np.full((2, 32), 999, np.int16); inner[:, :2] = [[0, 1], [2, 1]]   # y = cell 1
+        >>> delta = np.zeros((0, 2, 2), np.int16); base = np.array([0, 0], np.int16)
+        >>> coset_leader_counts(inner, delta, base, 2, 2, 0, 1, 4).tolist()
+        [1, 1, 0, 0]
     """
-    for name, arr in (("quiet_words", quiet_words), ("free_words", free_words)):
-        if not isinstance(arr, np.ndarray) or arr.dtype != np.uint64 or arr.ndim != 1:
-            raise InvalidTypeError(f"{name} must be a 1-D numpy uint64 array")
-    cdef uint64_t[::1] k = np.ascontiguousarray(quiet_words)
-    cdef uint64_t[::1] fw = np.ascontiguousarray(free_words)
-    if k.shape[0] == 0:
-        raise InvalidBoardError("quiet_words must hold at least the zero pattern")
-    if fw.shape[0] > 63:
-        raise InvalidBoardError(f"at most 63 free cells, got {fw.shape[0]}")
-    cdef uint64_t i0 = _index(start, "start", 0, 1 << fw.shape[0])
-    cdef uint64_t i1 = _index(stop, "stop", i0, 1 << fw.shape[0])
-    counts = np.zeros(65, dtype=np.int64)
+    for name, arr, ndim in (("inner", inner, 2), ("delta", delta, 3), ("base", base, 1)):
+        if not isinstance(arr, np.ndarray) or arr.dtype != np.int16 or arr.ndim != ndim:
+            raise InvalidTypeError(f"{name} must be a {ndim}-D numpy int16 array")
+    cdef int k = _index(modulus, "modulus", 2, 255)
+    cdef Py_ssize_t nk = inner.shape[0], L = inner.shape[1]
+    if L % 32 or base.shape[0] != nk or delta.shape[1:] != (k, nk) or delta.shape[0] > 63:
+        raise InvalidBoardError("inner, delta and base shapes do not match (or L is not a multiple of 32)")
+    cdef int fout = delta.shape[0]
+    cdef Py_ssize_t valid = _index(nvalid, "nvalid", 0, L)
+    cdef Py_ssize_t nc = _index(ncounts, "ncounts", 1, 32767)
+    cdef uint64_t i0 = _index(start, "start", 0, k ** fout)
+    cdef uint64_t i1 = _index(stop, "stop", i0, k ** fout)
+    cdef const int16_t[:, ::1] bv = np.ascontiguousarray(inner)
+    cdef const int16_t[:, :, ::1] dv = np.ascontiguousarray(delta) if delta.size else np.zeros((1, k, max(nk, 1)), np.int16)
+    cdef const int16_t[::1] av = np.ascontiguousarray(base) if nk else np.zeros(1, np.int16)
+    counts = np.zeros(nc + 1, dtype=np.int64)       # the last slot counts weights out of range
     cdef int64_t[::1] cv = counts
-    cdef const uint64_t* fwp = &fw[0] if fw.shape[0] else NULL
+    cdef int status = 0
+    if nk == 0 or L == 0:
+        return counts[:nc]
     with nogil:
-        wl_coset_leaders(&k[0], k.shape[0], fwp, i0, i1, &cv[0])
-    return counts
+        status = wl_leaders(&bv[0, 0], nk, L, valid, &dv[0, 0, 0], fout, k, &av[0], i0, i1, &cv[0], nc)
+    if status == -1:
+        raise MemoryError("coset_leader_counts: out of memory")
+    if status == -2:
+        raise InvalidBoardError(f"coset weights fell outside [0, {nc}): inconsistent inner/delta/base")
+    return counts[:nc]

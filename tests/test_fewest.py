@@ -12,6 +12,8 @@ Published references:
     https://oeis.org/A075464, data by E. Weisstein, L. Reid, M. Alekseyev).
   * OEIS A079873, "number of positions that are exactly n moves from the starting
     position in the Classic Lights Out puzzle" (5 x 5; https://oeis.org/A079873).
+  * OEIS A079875, the same for the 3-state 5 x 5 game (Lights Out 2000), where pressing
+    a light twice counts as two moves (https://oeis.org/A079875).
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ import oracle
 from lightsout import _fewest
 from lightsout._dispatch import available_levels, kernel_module
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
-from lightsout._fewest import CosetMinimum, coset_min_weight, distance_distribution_gf2
+from lightsout._fewest import CosetMinimum, coset_min_weight, distance_distribution_gf2, distance_distribution_mod
 
 A075464 = [1, 4, 5, 4, 15, 28, 33, 40, 25, 44, 55, 72, 105, 56, 117, 104, 147, 188, 141, 224, 245, 276, 231, 270,
            353, 356, 405, 416, 345, 376, 553, 428, 469, 520, 563, 600, 761, 772, 561, 696, 891, 940, 953, 772,
@@ -42,6 +44,9 @@ A075464 = [1, 4, 5, 4, 15, 28, 33, 40, 25, 44, 55, 72, 105, 56, 117, 104, 147, 1
 # writing this test) gives exactly the list below.
 A079873 = [1, 25, 300, 2300, 12650, 53130, 176176, 467104, 982335, 1596279, 1935294, 1684446, 1004934,
            383670, 82614, 7350]
+A079875 = [1, 25, 325, 2900, 19850, 110630, 520948, 2125078, 7644164, 24561916, 71147752, 186876765, 446015084,
+           964537892, 1872111656, 3203446007, 4709112417, 5767439109, 5710406148, 4433675458, 2590026921,
+           1073252214, 279734731, 36143633, 2147985]
 
 
 # ---------------------------------------------------------------------------------------
@@ -118,6 +123,55 @@ def bfs_distances(effect: np.ndarray) -> list[int]:
     for dist in seen.values():
         counts[dist] += 1
     return counts
+
+
+def bfs_distances_mod(effect: np.ndarray, k: int) -> list[int]:
+    """Like bfs_distances with k states: a press adds 1 mod k to its cells (one move each)."""
+    cells = effect.shape[0]
+    moves = [tuple(int(effect[r, c]) for r in range(cells)) for c in range(cells)]
+    start = (0,) * cells
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        for move in moves:
+            nxt = tuple((a + b) % k for a, b in zip(state, move))
+            if nxt not in seen:
+                seen[nxt] = seen[state] + 1
+                queue.append(nxt)
+    counts = [0] * (max(seen.values()) + 1)
+    for dist in seen.values():
+        counts[dist] += 1
+    return counts
+
+
+def kernel_mod(effect: np.ndarray, k: int) -> np.ndarray:
+    """A basis of the null space of a matrix over GF(k), k prime, by textbook elimination."""
+    m = [[int(v) % k for v in row] for row in effect]
+    rows, cols = len(m), len(m[0])
+    pivots = []
+    r = 0
+    for col in range(cols):
+        p = next((i for i in range(r, rows) if m[i][col]), None)
+        if p is None:
+            continue
+        m[r], m[p] = m[p], m[r]
+        inv = pow(m[r][col], -1, k)
+        m[r] = [v * inv % k for v in m[r]]
+        for i in range(rows):
+            if i != r and m[i][col]:
+                f = m[i][col]
+                m[i] = [(a - f * b) % k for a, b in zip(m[i], m[r])]
+        pivots.append(col)
+        r += 1
+    basis = []
+    for f in (c for c in range(cols) if c not in pivots):
+        v = [0] * cols
+        v[f] = 1
+        for i, p in enumerate(pivots):
+            v[p] = -m[i][f] % k
+        basis.append(v)
+    return np.array(basis, dtype=np.int64).reshape(len(basis), cols)
 
 
 def kernel_of(effect: np.ndarray) -> np.ndarray:
@@ -546,20 +600,48 @@ def test_distance_table_generating_rows_and_threads():
     assert distance_distribution_gf2(quiet, threads=1).tolist() == expected
 
 
-def test_distance_table_levels_agree(simd_level):
-    kernel = kernel_module("_walsh", simd_level)
-    quiet = kernel_of(oracle.press_matrix(4, 4))
-    span = []
-    for c in range(1 << quiet.shape[0]):
-        x = combination(np.zeros(16, np.uint8), quiet, c)
-        span.append(sum(int(v) << j for j, v in enumerate(x)))
-    pivots = [int(np.flatnonzero(r)[0]) for r in _fewest._independent_rows(quiet)[0]]
-    free = np.array([1 << j for j in range(16) if j not in pivots], dtype=np.uint64)
-    counts = kernel.coset_leader_counts(np.array(span, dtype=np.uint64), free, 0, 1 << free.size)
-    assert counts[: len(bfs_distances(oracle.press_matrix(4, 4)))].tolist() == bfs_distances(
-        oracle.press_matrix(4, 4))
+def test_distance_table_levels_agree(simd_level, monkeypatch):
+    monkeypatch.setenv("LIGHTSOUT_SIMD", simd_level)
+    for k, shape in ((2, (4, 4)), (3, (2, 4))):
+        effect = oracle.press_matrix(*shape)
+        assert distance_distribution_mod(kernel_mod(effect, k), k).tolist() == bfs_distances_mod(effect, k)
+
+
+def test_searches_at_every_level(simd_level, monkeypatch):
+    monkeypatch.setenv("LIGHTSOUT_SIMD", simd_level)
+    particular, basis = all_lit_coset(23)            # d = 14
+    result = coset_min_weight(particular, basis)
+    assert result.weight == A075464[22] and result.proven
+    assert tuple(result.presses) == brute_coset_min(particular, basis)[1]
 
 
 def test_distance_table_refuses_large_boards():
     with pytest.raises(BoardTooLargeError, match="41 cells"):
         distance_distribution_gf2(np.zeros((0, 41), np.uint8))
+    with pytest.raises(BoardTooLargeError, match="26 cells"):
+        distance_distribution_mod(np.zeros((0, 26), np.uint8), 3)
+    with pytest.raises(InvalidBoardError, match="prime"):
+        distance_distribution_mod(np.zeros((0, 4), np.uint8), 4)
+    with pytest.raises(InvalidBoardError, match="0..2"):
+        distance_distribution_mod(np.array([[0, 3]]), 3)
+
+
+@pytest.mark.parametrize("k, shape", [(3, (1, 1)), (3, (2, 2)), (3, (1, 5)), (3, (2, 3)), (3, (3, 3)), (3, (2, 5)),
+                                      (5, (2, 2)), (5, (1, 4)), (7, (1, 3)), (2, (3, 4))])
+def test_k_state_distance_table_matches_breadth_first_search(k, shape):
+    effect = oracle.press_matrix(*shape)
+    assert distance_distribution_mod(kernel_mod(effect, k), k).tolist() == bfs_distances_mod(effect, k)
+
+
+def test_k_state_distance_table_of_a_torus_and_a_graph():
+    for sets in (oracle.neighbour_sets((2, 4), torus=True), oracle.graph_neighbour_sets(
+            7, [(0, 1), (1, 2), (2, 3), (3, 0), (4, 5), (5, 6), (0, 6)], self_toggle=False)):
+        effect = oracle.effect_matrix(sets)
+        assert distance_distribution_mod(kernel_mod(effect, 3), 3).tolist() == bfs_distances_mod(effect, 3)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("LIGHTSOUT_SLOW_TESTS") != "1", reason="about a minute: LIGHTSOUT_SLOW_TESTS=1")
+def test_three_state_five_by_five_published():
+    effect = oracle.press_matrix(5, 5)
+    assert distance_distribution_mod(kernel_mod(effect, 3), 3).tolist() == A079875
