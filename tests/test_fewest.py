@@ -33,7 +33,8 @@ import oracle
 from lightsout import _fewest
 from lightsout._dispatch import available_levels, kernel_module
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
-from lightsout._fewest import CosetMinimum, coset_min_weight, distance_distribution_gf2, distance_distribution_mod
+from lightsout._fewest import (CosetMinimum, coset_min_weight, coset_min_weight_mod, distance_distribution_gf2,
+                               distance_distribution_mod)
 
 A075464 = [1, 4, 5, 4, 15, 28, 33, 40, 25, 44, 55, 72, 105, 56, 117, 104, 147, 188, 141, 224, 245, 276, 231, 270,
            353, 356, 405, 416, 345, 376, 553, 428, 469, 520, 563, 600, 761, 772, 561, 696, 891, 940, 953, 772,
@@ -645,3 +646,45 @@ def test_k_state_distance_table_of_a_torus_and_a_graph():
 def test_three_state_five_by_five_published():
     effect = oracle.press_matrix(5, 5)
     assert distance_distribution_mod(kernel_mod(effect, 3), 3).tolist() == A079875
+
+
+# ---------------------------------------------------------------------------------------
+# Fewest presses over Z/k (presses counted with multiplicity)
+
+
+@pytest.mark.parametrize("k, shape", [(3, (2, 2)), (3, (4, 4)), (3, (5, 5)), (5, (2, 3)), (4, (2, 2)), (6, (1, 5)),
+                                      (2, (4, 4))])
+def test_mod_minimum_matches_exhaustive_search(k, shape):
+    sets = oracle.neighbour_sets(shape)
+    effect = oracle.effect_matrix(sets)
+    cells = effect.shape[0]
+    rng = np.random.default_rng(k * 100 + cells)
+    for _ in range(3):
+        board = rng.integers(0, k, size=cells)
+        if cells <= 9 or k == 2 and cells <= 16:
+            solutions, _ = oracle.exhaustive(sets, board.reshape(shape), k)
+            if len(solutions) == 0:
+                continue
+            # solutions come in lexicographic order: pick the fewest presses, first of them
+            sols = [np.array(x).ravel() for x in solutions]
+            weights = [int(x.sum()) for x in sols]
+            expect = sols[weights.index(min(weights))]
+            generators = np.array([x - sols[0] for x in sols]) % k
+            got = coset_min_weight_mod(sols[0], generators, k)
+            assert got.weight == min(weights) and got.presses.tolist() == expect.tolist()
+        elif k == 3:
+            quiet = kernel_mod(effect, 3)
+            x0 = rng.integers(0, 3, size=cells)
+            got = coset_min_weight_mod(x0, quiet, 3)
+            elements = [x0.copy()]
+            for q in quiet:
+                elements = [(e + t * q) % 3 for e in elements for t in range(3)]
+            best = min((int(e.sum()), tuple(int(v) for v in e)) for e in elements)
+            assert (got.weight, tuple(got.presses.tolist())) == best
+
+
+def test_mod_minimum_limits():
+    with pytest.raises(BoardTooLargeError, match="MAX_MOD_ELEMENTS"):
+        coset_min_weight_mod(np.zeros(30, np.int64), np.eye(30, dtype=np.int64), 3)
+    with pytest.raises(InvalidBoardError):
+        coset_min_weight_mod(np.zeros(3, np.int64), np.zeros((1, 3), np.int64), 1)
