@@ -14,6 +14,8 @@ never holds 2^d counters: the coordinates split as ``c = [task | lane | low]``; 
 fixes the top bits, puts the next 3-5 in the lanes of a SIMD vector (their signs come
 from a small table, no transform work) and transforms the low m bits (m about 13, so a
 task's counters stay in the L2 cache), folding the last levels straight into the minimum.
+Memory is therefore a few hundred KiB per thread for any nullity (16-bit counters up to
+32,766 cells, 32-bit ones beyond), far inside any per-task memory budget.
 Tasks are independent: they run in chunks of tens of milliseconds, on the usable cores
 (threads: the kernel releases the GIL) or, grouped by the top ``split_bits`` coordinates
 into jobs, on any ``concurrent.futures.Executor`` (a process pool, or a Dask cluster
@@ -52,9 +54,9 @@ from lightsout._dispatch import WalshModule, kernel_module
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError
 from lightsout._types import Progress
 
-__all__ = ["CosetMinimum", "coset_min_weight", "distance_distribution_gf2", "estimate_seconds",
-           "distance_distribution_mod", "coset_min_weight_mod", "MAX_MOD_ELEMENTS", "MAX_UNTIMED_NULLITY", "MAX_UNTIMED_SECONDS", "MAX_NULLITY",
-           "MAX_DISTANCE_LOG2"]
+__all__ = ["CosetMinimum", "coset_min_weight", "coset_min_weight_mod", "distance_distribution_gf2",
+           "distance_distribution_mod", "estimate_seconds", "usable_cores", "MAX_UNTIMED_NULLITY",
+           "MAX_UNTIMED_SECONDS", "MAX_NULLITY", "MAX_MOD_ELEMENTS", "MAX_DISTANCE_LOG2"]
 
 #: Without ``time_limit``, :func:`coset_min_weight` refuses a nullity above this (2^44
 #: solutions: about 20 minutes on the two cores of the development machine).
@@ -358,16 +360,13 @@ def _search_local(problem: _Problem, split_bits: int, deadline: Optional[float],
     total_tasks = 1 << layout[2]
     best = _Best(problem.bound)
     lock = threading.Lock()
-    state = {"next": 0, "done": 0, "stop": False, "cut": False}
+    state = {"next": 0, "done": 0, "stop": False}
     block = max(1, total_tasks // (16 * max(1, threads)))  # tasks handed out at a time
 
     def expired() -> bool:
         if state["stop"]:
             return True
-        if deadline is not None and time.monotonic() >= deadline:
-            state["cut"] = True
-            return True
-        return False
+        return deadline is not None and time.monotonic() >= deadline
 
     def report(found: bool, total: int, index: int, count: int) -> None:
         best.offer(found, total, index)

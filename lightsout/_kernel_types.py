@@ -71,6 +71,7 @@ class WalshModule(Protocol):
     LANE_BITS32: int
     RADIX_BITS: int
     MAX_SUM16: int
+    MAX_ARRAY_BITS: int
 
     def search_tasks(self, forms: U64, values: npt.NDArray[np.int32], nullity: int, array_bits: int,
                      lane_bits: int, task_start: int, task_stop: int, bound: int,

@@ -14,6 +14,8 @@ LANE_BITS32: int
 RADIX_BITS: int
 #: Largest sum of |values| that 16-bit counters hold.
 MAX_SUM16: int
+#: Largest array_bits of search_tasks.
+MAX_ARRAY_BITS: int
 
 def search_tasks(
     forms: npt.NDArray[np.uint64],

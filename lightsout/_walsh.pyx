@@ -117,6 +117,8 @@ LANE_BITS32 = LANE_BITS16 - 1
 RADIX_BITS = WALSH_MAX_RADIX_BITS
 #: Largest sum of |values| that 16-bit counters hold (the kernel keeps one spare for its sentinel).
 MAX_SUM16 = 32766
+#: Largest array_bits: a task's counters take 2^array_bits vectors (2^22 x 64 bytes = 256 MiB).
+MAX_ARRAY_BITS = 22
 
 
 cdef object _index(object value, str name, object low, object high):
@@ -140,8 +142,8 @@ def search_tasks(forms, values, nullity, array_bits, lane_bits, task_start, task
         values: ``(E,)`` int32; ``sum |values|`` must fit the counters (<= MAX_SUM16
             unless ``wide``).
         nullity: d, at most 64.
-        array_bits: m; lane_bits: lb (at most LANE_BITS16, or LANE_BITS32 when wide,
-            and lb + m <= d); tasks run below 2^(d - lb - m).
+        array_bits: m, at most MAX_ARRAY_BITS; lane_bits: lb (at most LANE_BITS16, or
+            LANE_BITS32 when wide, and lb + m <= d); tasks run below 2^(d - lb - m).
         bound: only sums <= bound are reported.
         wide: 32-bit counters instead of 16-bit ones.
 
@@ -167,7 +169,7 @@ def search_tasks(forms, values, nullity, array_bits, lane_bits, task_start, task
     cdef int d = _index(nullity, "nullity", 0, 64)
     cdef bint use_wide = bool(wide)
     cdef int lb = _index(lane_bits, "lane_bits", 0, min(d, LANE_BITS32 if use_wide else LANE_BITS16))
-    cdef int m = _index(array_bits, "array_bits", 0, min(d - lb, 30))
+    cdef int m = _index(array_bits, "array_bits", 0, min(d - lb, MAX_ARRAY_BITS))
     cdef int t = d - lb - m
     ntasks = 1 << t
     cdef uint64_t t0 = _index(task_start, "task_start", 0, ntasks)
