@@ -582,10 +582,10 @@ def coset_min_weight_mod(particular: npt.ArrayLike, generators: npt.ArrayLike, m
         BoardTooLargeError: a span with more than MAX_MOD_ELEMENTS elements.
 
     Example:
-        >>> import numpy as np       # 1 x 3 board, 3 states: quiet pattern (1, 2, 1)
-        >>> best = coset_min_weight_mod(np.array([2, 2, 0]), np.array([[1, 2, 1]]), 3)
-        >>> best.presses.tolist(), best.weight        # (2, 2, 0) + 2 * (1, 2, 1) = (1, 0, 2)
-        ([1, 0, 2], 3)
+        >>> import numpy as np       # 1 x 2 board, 3 states: quiet pattern (1, 2)
+        >>> best = coset_min_weight_mod(np.array([2, 2]), np.array([[1, 2]]), 3)
+        >>> best.presses.tolist(), best.weight        # (2, 2), (0, 1), (1, 0): a tie, (0, 1) first
+        ([0, 1], 1)
     """
     if isinstance(modulus, bool) or not isinstance(modulus, (int, np.integer)) or not 2 <= modulus <= 255:
         raise InvalidBoardError(f"modulus must be an int in [2, 255], got {modulus!r}")
