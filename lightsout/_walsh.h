@@ -13,10 +13,17 @@
  *   2. transform: an in-place Walsh-Hadamard transform of G over its m-bit index, done as
  *      register-blocked radix-2^r passes on cache-sized chunks (levels 0..b-1), and
  *   3. final levels (the top f = m - b) fused with the minimum: 2^f vectors at stride
- *      2^b are loaded, transformed in registers and folded into a running lane-wise
- *      minimum; nothing is stored.  Every SEGMENT groups the running minimum is compared
- *      with the best sum so far; only when some lane may match or beat it is the segment
- *      recomputed and scanned lane by lane (rare: a few times per search).
+ *      2^b (+ one vector of padding, so they fall in different cache sets) are loaded,
+ *      transformed in registers, the last level as min(x + y, x - y) = x - |y|, and
+ *      folded into a running lane-wise minimum; only zeros are stored back, which
+ *      leaves the array clear for the next task's scatter.  Every SEGMENT groups the
+ *      running minimum is compared with the best sum so far; only when some lane may
+ *      match or beat it is the segment recomputed and scanned lane by lane (rare: a
+ *      few times per search).
+ *
+ * Speed (AMD EPYC, one core, CPU time): about 3.2 ns per 64-byte vector of 32 sums at
+ * m = 13 with AVX-512, i.e. 0.1 ns per coset element; scatter 0.6, in-chunk passes 1.7,
+ * final pass 0.9 ns.  The all-lit 67 x 67 board (nullity 32) takes 0.46 s of CPU.
  *
  * A vector holds LANES counters (int16 or int32) of WALSH_VEC_BYTES bytes: 64 with
  * AVX-512BW, 32 with AVX2, 16 otherwise; the code below uses GCC/Clang vector types, so
