@@ -548,12 +548,28 @@ except KeyboardInterrupt:
 """
 
 
+INTERRUPT_TABLE_CHILD = r"""
+import sys
+import numpy as np
+from lightsout._fewest import distance_distribution_mod
+# the 3-state 5 x 5 table: about a minute of work; quiet patterns over GF(3) given directly
+quiet = np.array([[1, 2, 0, 1, 2, 0, 0, 0, 0, 0, 2, 1, 0, 2, 1, 0, 0, 0, 0, 0, 1, 2, 0, 1, 2]])
+try:
+    print("ready", flush=True)
+    distance_distribution_mod(quiet, 3, threads=int(sys.argv[1]))
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+@pytest.mark.parametrize("child_code", ["search", "table"])
 @pytest.mark.parametrize("threads", [1, 2])
-def test_ctrl_c_stops_the_search(threads, tmp_path):
+def test_ctrl_c_stops_the_search(threads, child_code, tmp_path):
     # the child imports the same package as this process (installed or built in place)
     package_root = os.path.dirname(os.path.dirname(os.path.abspath(lightsout.__file__)))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")])))
-    child = subprocess.Popen([sys.executable, "-c", INTERRUPT_CHILD, str(threads)], stdout=subprocess.PIPE,
+    code = INTERRUPT_CHILD if child_code == "search" else INTERRUPT_TABLE_CHILD
+    child = subprocess.Popen([sys.executable, "-c", code, str(threads)], stdout=subprocess.PIPE,
                              text=True, env=env, cwd=tmp_path)
     try:
         assert child.stdout is not None and child.stdout.readline().strip() == "ready"
