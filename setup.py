@@ -77,6 +77,10 @@ def variant_source(module: str, level: str) -> str:
     return str(shim.relative_to(ROOT))
 
 
+# C headers that a module's C code includes beyond what Cython tracks (a change rebuilds it).
+C_DEPENDS = {"_walsh": ["lightsout/_walsh.h", "lightsout/_walsh_body.h"]}
+
+
 def extension(name: str, source: str, level: str, flags: list) -> Extension:
     # The repository root is on the include path so that every build, the
     # generated shims included, finds "lightsout/capi.h"; LIGHTSOUT_SIMD_LEVEL
@@ -91,6 +95,7 @@ def extension(name: str, source: str, level: str, flags: list) -> Extension:
         ],
         extra_compile_args=base_flags + flags,
         extra_link_args=link_flags,
+        depends=C_DEPENDS.get(name.rsplit("_", 1)[0] if name.endswith(("_avx2", "_avx512")) else name, []),
     )
 
 
