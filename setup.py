@@ -28,7 +28,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).parent.resolve()
-HOT_MODULES = ["_kernels", "_gf2elim", "_gf2poly", "_modelim", "_gridchase", "_graphchase"]
+HOT_MODULES = ["_kernels", "_gf2elim", "_gf2poly", "_modelim", "_gridchase", "_graphchase", "_walsh", "_manykernels"]
 PLAIN_MODULES = ["_cpu"]
 # Test-only: runs the inline primitives between guard words (tests/test_bitrow_probe.py).
 TEST_MODULES = ["_bitrow_probe"]
@@ -77,6 +77,10 @@ def variant_source(module: str, level: str) -> str:
     return str(shim.relative_to(ROOT))
 
 
+# C headers that a module's C code includes beyond what Cython tracks (a change rebuilds it).
+C_DEPENDS = {"_walsh": ["lightsout/_walsh.h", "lightsout/_walsh_body.h"]}
+
+
 def extension(name: str, source: str, level: str, flags: list) -> Extension:
     # The repository root is on the include path so that every build, the
     # generated shims included, finds "lightsout/capi.h"; LIGHTSOUT_SIMD_LEVEL
@@ -91,6 +95,7 @@ def extension(name: str, source: str, level: str, flags: list) -> Extension:
         ],
         extra_compile_args=base_flags + flags,
         extra_link_args=link_flags,
+        depends=C_DEPENDS.get(name.rsplit("_", 1)[0] if name.endswith(("_avx2", "_avx512")) else name, []),
     )
 
 

@@ -24,12 +24,13 @@ from typing import Literal, Optional, overload
 from lightsout import _cpu
 from lightsout._errors import SettingError
 from lightsout._kernel_types import (
-    Gf2ElimModule, Gf2PolyModule, GraphChaseModule, GridChaseModule, KernelsModule, ModElimModule,
+    Gf2ElimModule, Gf2PolyModule, GraphChaseModule, GridChaseModule, KernelsModule, ManyKernelsModule,
+    ModElimModule, WalshModule,
 )
 
 __all__ = ["SIMD_LEVELS", "available_levels", "selected_level", "kernel_module", "c_api",
            "KernelsModule", "Gf2PolyModule", "Gf2ElimModule", "ModElimModule", "GridChaseModule",
-           "GraphChaseModule"]
+           "GraphChaseModule", "WalshModule", "ManyKernelsModule"]
 
 SIMD_LEVELS = ("avx512", "avx2", "generic")
 
@@ -90,6 +91,10 @@ def kernel_module(name: Literal["_modelim"], level: Optional[str] = None) -> Mod
 def kernel_module(name: Literal["_gridchase"], level: Optional[str] = None) -> GridChaseModule: ...  # type: ignore[overload-overlap]
 @overload
 def kernel_module(name: Literal["_graphchase"], level: Optional[str] = None) -> GraphChaseModule: ...  # type: ignore[overload-overlap]
+@overload
+def kernel_module(name: Literal["_walsh"], level: Optional[str] = None) -> WalshModule: ...  # type: ignore[overload-overlap]
+@overload
+def kernel_module(name: Literal["_manykernels"], level: Optional[str] = None) -> ManyKernelsModule: ...  # type: ignore[overload-overlap]
 @overload
 def kernel_module(name: str, level: Optional[str] = None) -> ModuleType: ...
 

@@ -123,8 +123,37 @@ class GraphChaseModule(Protocol):
                                total: int) -> npt.NDArray[np.int32]: ...
 
 
+class WalshModule(Protocol):
+    """``lightsout._walsh``: the fewest-presses kernels (coset weights by Walsh-Hadamard transforms)."""
+
+    SIMD_LEVEL: str
+    VEC_BYTES: int
+    LANE_BITS16: int
+    LANE_BITS32: int
+    RADIX_BITS: int
+    MAX_SUM16: int
+    MAX_ARRAY_BITS: int
+
+    def search_tasks(self, forms: U64, values: npt.NDArray[np.int32], nullity: int, array_bits: int,
+                     lane_bits: int, task_start: int, task_stop: int, bound: int,
+                     wide: bool) -> tuple[bool, int, int]: ...
+    def coset_leader_counts(self, inner: npt.NDArray[np.int16], delta: npt.NDArray[np.int16],
+                            base: npt.NDArray[np.int16], modulus: int, nvalid: int, start: int, stop: int,
+                            ncounts: int) -> npt.NDArray[np.int64]: ...
+
+
+class ManyKernelsModule(Protocol):
+    """``lightsout._manykernels``: one GF(2) operator applied to many boards by byte tables."""
+
+    SIMD_LEVEL: str
+
+    def apply_tables(self, boards: npt.NDArray[np.generic], ncells: int, tables: U64, nout: int, nsol: int = -1, *,
+                     unpack: bool = False) -> tuple[np.ndarray, Optional[npt.NDArray[np.uint8]]]: ...
+    def coset_min_many(self, solutions: U64, span: U64) -> npt.NDArray[np.int64]: ...
+
+
 if TYPE_CHECKING:  # mypy checks every stub against its Protocol here
-    from lightsout import _gf2elim, _gf2poly, _graphchase, _gridchase, _kernels, _modelim
+    from lightsout import _gf2elim, _gf2poly, _graphchase, _gridchase, _kernels, _manykernels, _modelim, _walsh
 
     _kernels_conforms: KernelsModule = _kernels
     _gf2poly_conforms: Gf2PolyModule = _gf2poly
@@ -132,3 +161,5 @@ if TYPE_CHECKING:  # mypy checks every stub against its Protocol here
     _modelim_conforms: ModElimModule = _modelim
     _gridchase_conforms: GridChaseModule = _gridchase
     _graphchase_conforms: GraphChaseModule = _graphchase
+    _walsh_conforms: WalshModule = _walsh
+    _manykernels_conforms: ManyKernelsModule = _manykernels

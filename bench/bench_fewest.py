@@ -1,0 +1,36 @@
+"""Benchmarks of the fewest-presses engines (lightsout._fewest): coset search and distance tables.
+
+Run: python -m pytest bench/bench_fewest.py --benchmark-only
+The engines are internal until the public API (``solve(minimal=True)``,
+``fewest_presses``, ``distance_distribution``) is wired to them; the benchmarks look
+them up at run time through ``lightsout._fewest``.  One thread, as for the dense route:
+a two-thread figure on the shared 2-core machine measures the neighbours.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import lightsout
+import lightsout._fewest
+
+
+def _all_lit_coset(n: int) -> tuple[np.ndarray, np.ndarray]:
+    s = lightsout.solve(np.ones((n, n), bool))
+    return s.presses.ravel().astype(np.uint8), s.quiet_patterns().reshape(s.nullity, n * n).astype(np.uint8)
+
+
+def test_fewest_presses_64(gate):
+    # all-lit 64 x 64: nullity 28, 2^28 solutions weighed (about 0.1 s on one core)
+    particular, basis = _all_lit_coset(64)
+    result = gate(lightsout._fewest.coset_min_weight, particular, basis, threads=1)
+    assert result.proven
+    gate.benchmark.extra_info["solutions_per_s"] = 2.0**28 / gate.benchmark.stats.stats.min
+
+
+def test_fewest_distance_5x5(gate):
+    # the 5 x 5 distance table: 2^25 press vectors
+    s = lightsout.solve(np.ones((5, 5), bool))
+    quiet = s.quiet_patterns().reshape(s.nullity, 25)
+    table = gate(lightsout._fewest.distance_distribution_gf2, quiet, threads=1)
+    assert int(table.sum()) == 2**23
+    gate.benchmark.extra_info["vectors_per_s"] = 2.0**25 / gate.benchmark.stats.stats.min

@@ -1,0 +1,279 @@
+/* Body of the Walsh kernel for one counter type; included twice by _walsh.h with
+ * WALSH_T (int16_t or int32_t), WALSH_NAME(x) (name suffix) and WALSH_T_MAX defined.
+ * See _walsh.h for the algorithm.  No includes, no include guard: on purpose. */
+
+#define WT WALSH_T
+#define WN WALSH_NAME
+#define WLANES (WALSH_VEC_BYTES / (int)sizeof(WT))
+
+#if WALSH_VECTOR_EXT
+#define V WN(walsh_wvec)
+#define VADD(a, b) ((a) + (b))
+#define VSUB(a, b) ((a) - (b))
+#define VSCALE(a, s) ((a) * (WT)(s))
+#define VMIN(a, b) WN(walsh_vmin)(a, b)
+#define VABS(a) WN(walsh_vabs)(a)
+#define VLANE(v, i) ((v)[i])
+WALSH_INLINE V WN(vsplat)(WT s) { V v = {0}; return v + s; }
+/* nonzero if some lane of a is <= the same lane of b */
+WALSH_INLINE int WN(vany_le)(V a, V b) {
+    V m = (V)(a <= b);
+    uint64_t w[WALSH_VEC_BYTES / 8], acc = 0;
+    memcpy(w, &m, sizeof m);
+    for (int i = 0; i < WALSH_VEC_BYTES / 8; i++) acc |= w[i];
+    return acc != 0;
+}
+#else
+#define V WN(walsh_wvec)
+typedef struct { WT x[WLANES]; } V;
+WALSH_INLINE V WN(vadd)(V a, V b) { for (int i = 0; i < WLANES; i++) a.x[i] += b.x[i]; return a; }
+WALSH_INLINE V WN(vsub)(V a, V b) { for (int i = 0; i < WLANES; i++) a.x[i] -= b.x[i]; return a; }
+WALSH_INLINE V WN(vscale)(V a, WT s) { for (int i = 0; i < WLANES; i++) a.x[i] *= s; return a; }
+WALSH_INLINE V WN(vmin)(V a, V b) {
+    for (int i = 0; i < WLANES; i++) a.x[i] = a.x[i] < b.x[i] ? a.x[i] : b.x[i];
+    return a;
+}
+WALSH_INLINE V WN(vabs)(V a) { for (int i = 0; i < WLANES; i++) a.x[i] = a.x[i] < 0 ? -a.x[i] : a.x[i]; return a; }
+WALSH_INLINE V WN(vsplat)(WT s) { V v; for (int i = 0; i < WLANES; i++) v.x[i] = s; return v; }
+WALSH_INLINE int WN(vany_le)(V a, V b) {
+    int any = 0;
+    for (int i = 0; i < WLANES; i++) any |= a.x[i] <= b.x[i];
+    return any;
+}
+#define VADD(a, b) WN(vadd)(a, b)
+#define VSUB(a, b) WN(vsub)(a, b)
+#define VSCALE(a, s) WN(vscale)(a, (WT)(s))
+#define VMIN(a, b) WN(vmin)(a, b)
+#define VABS(a) WN(vabs)(a)
+#define VLANE(v, i) ((v).x[i])
+#endif
+
+/* One butterfly on two local vectors: (x, y) -> (x + y, x - y). */
+#define BF(x, y) do { V t_ = (x); (x) = VADD(t_, (y)); (y) = VSUB(t_, (y)); } while (0)
+
+/* Radix-2^R passes: levels h, 2h, ..., 2^(R-1) h of the transform over n vectors,
+ * with 2^R vectors held in registers.  A fixed-size local array with constant loop
+ * bounds: GCC unrolls it fully and keeps it in registers. */
+#define WALSH_PASS(R)                                                                   \
+static void WN(pass##R)(V *WALSH_RESTRICT a, ptrdiff_t n, ptrdiff_t h) {               \
+    for (ptrdiff_t base = 0; base < n; base += ((ptrdiff_t)1 << R) * h) {              \
+        for (ptrdiff_t j = base; j < base + h; j++) {                                  \
+            V x[1 << R];                                                               \
+            WALSH_UNROLL for (int k = 0; k < (1 << R); k++) x[k] = a[j + k * h];       \
+            WALSH_UNROLL for (int l = 0; l < R; l++)                                   \
+                WALSH_UNROLL for (int k = 0; k < (1 << R); k++)                        \
+                    if (!(k & (1 << l))) BF(x[k], x[k | (1 << l)]);                    \
+            WALSH_UNROLL for (int k = 0; k < (1 << R); k++) a[j + k * h] = x[k];       \
+        }                                                                              \
+    }                                                                                  \
+}
+WALSH_PASS(1)
+WALSH_PASS(2)
+WALSH_PASS(3)
+#if WALSH_MAX_RADIX_BITS >= 4
+WALSH_PASS(4)
+#endif
+#undef WALSH_PASS
+
+/* Levels 0..levels-1 of the transform of one chunk of n = 2^levels vectors. */
+static void WN(transform_chunk)(V *a, ptrdiff_t n, int levels) {
+    ptrdiff_t h = 1;
+    while (levels > 0) {
+        int r = levels < WALSH_MAX_RADIX_BITS ? levels : WALSH_MAX_RADIX_BITS;
+        switch (r) {
+#if WALSH_MAX_RADIX_BITS >= 4
+        case 4: WN(pass4)(a, n, h); break;
+#endif
+        case 3: WN(pass3)(a, n, h); break;
+        case 2: WN(pass2)(a, n, h); break;
+        default: WN(pass1)(a, n, h); break;
+        }
+        h <<= r;
+        levels -= r;
+    }
+}
+
+/* The final F levels of one group: 2^F vectors at stride `stride` from a + p, into x. */
+#define WALSH_GROUP(F)                                                                  \
+WALSH_INLINE void WN(group##F)(const V *WALSH_RESTRICT a, ptrdiff_t p, ptrdiff_t stride, V *x) { \
+    WALSH_UNROLL for (int k = 0; k < (1 << F); k++) x[k] = a[p + k * stride];          \
+    WALSH_UNROLL for (int l = 0; l < F; l++)                                           \
+        WALSH_UNROLL for (int k = 0; k < (1 << F); k++)                                \
+            if (!(k & (1 << l))) BF(x[k], x[k | (1 << l)]);                            \
+}
+WALSH_GROUP(0)
+WALSH_GROUP(1)
+WALSH_GROUP(2)
+WALSH_GROUP(3)
+#if WALSH_MAX_RADIX_BITS >= 4
+WALSH_GROUP(4)
+#endif
+#undef WALSH_GROUP
+
+/* The lane-wise minimum of the 2^F outputs of one group (F >= 1): the last level's pair
+ * (x + y, x - y) has minimum x - |y|, and the halves are reduced as a tree. */
+#define WALSH_GROUPMIN(F)                                                               \
+WALSH_INLINE V WN(groupmin##F)(const V *WALSH_RESTRICT a, ptrdiff_t p, ptrdiff_t stride) { \
+    V x[1 << F];                                                                       \
+    WALSH_UNROLL for (int k = 0; k < (1 << F); k++) x[k] = a[p + k * stride];          \
+    WALSH_UNROLL for (int l = 0; l < F - 1; l++)                                       \
+        WALSH_UNROLL for (int k = 0; k < (1 << F); k++)                                \
+            if (!(k & (1 << l))) BF(x[k], x[k | (1 << l)]);                            \
+    WALSH_UNROLL for (int k = 0; k < (1 << (F - 1)); k++)                              \
+        x[k] = VSUB(x[k], VABS(x[k + (1 << (F - 1))]));                                \
+    WALSH_UNROLL for (int h = (1 << F) >> 2; h >= 1; h >>= 1)                          \
+        WALSH_UNROLL for (int k = 0; k < h; k++) x[k] = VMIN(x[k], x[k + h]);          \
+    return x[0];                                                                       \
+}
+WALSH_INLINE V WN(groupmin0)(const V *WALSH_RESTRICT a, ptrdiff_t p, ptrdiff_t stride) {
+    (void)stride;
+    return a[p];
+}
+WALSH_GROUPMIN(1)
+WALSH_GROUPMIN(2)
+WALSH_GROUPMIN(3)
+#if WALSH_MAX_RADIX_BITS >= 4
+WALSH_GROUPMIN(4)
+#endif
+#undef WALSH_GROUPMIN
+
+/* Scan groups [p0, p1) lane by lane and offer every sum <= best to `best`.  Group p's
+ * vector k sits at a[p + k * stride] and holds coordinates low = p + k * chunk;
+ * c = base | lane << m | low, lanes below nlanes only. */
+static void WN(scan_groups)(const V *a, ptrdiff_t p0, ptrdiff_t p1, ptrdiff_t stride, ptrdiff_t chunk,
+                            int f, int m, int nlanes, uint64_t base, walsh_best *best) {
+    V x[1 << WALSH_MAX_RADIX_BITS];
+    memset(x, 0, sizeof x);   /* (a cold path: keeps the compiler sure x is set) */
+    for (ptrdiff_t p = p0; p < p1; p++) {
+        switch (f) {
+#if WALSH_MAX_RADIX_BITS >= 4
+        case 4: WN(group4)(a, p, stride, x); break;
+#endif
+        case 3: WN(group3)(a, p, stride, x); break;
+        case 2: WN(group2)(a, p, stride, x); break;
+        case 1: WN(group1)(a, p, stride, x); break;
+        default: WN(group0)(a, p, stride, x); break;
+        }
+        for (int k = 0; k < (1 << f); k++)
+            for (int lane = 0; lane < nlanes; lane++) {
+                int64_t s = VLANE(x[k], lane);
+                if (s <= best->sum)
+                    walsh_offer(best, s, base | ((uint64_t)lane << m) | (uint64_t)(p + k * chunk));
+            }
+    }
+}
+
+/* The final F levels fused with the minimum over the 2^m x nlanes sums of one task.
+ * The array holds 2^F chunks of `groups` vectors, `stride` apart.  Each segment's
+ * vectors are zeroed once it is done, so the array is clear for the next task. */
+#define WALSH_FINAL(F)                                                                  \
+static void WN(final##F)(V *a, ptrdiff_t groups, ptrdiff_t stride, int m, int nlanes,  \
+                         uint64_t base, walsh_best *best) {                            \
+    const WT big = (WT)WALSH_T_MAX;                                                     \
+    const V zero = WN(vsplat)(0);                                                       \
+    V thr = WN(vsplat)((WT)(best->sum < big ? best->sum : big));                        \
+    for (ptrdiff_t p0 = 0; p0 < groups; p0 += WALSH_SEGMENT) {                          \
+        ptrdiff_t p1 = p0 + WALSH_SEGMENT < groups ? p0 + WALSH_SEGMENT : groups;       \
+        V vm = WN(groupmin##F)(a, p0, stride);                                          \
+        for (ptrdiff_t p = p0 + 1; p < p1; p++)                                         \
+            vm = VMIN(vm, WN(groupmin##F)(a, p, stride));                               \
+        if (WN(vany_le)(vm, thr)) {                                                     \
+            WN(scan_groups)(a, p0, p1, stride, groups, F, m, nlanes, base, best);       \
+            thr = WN(vsplat)((WT)(best->sum < big ? best->sum : big));                  \
+        }                                                                               \
+        for (int k = 0; k < (1 << F); k++)                                              \
+            for (ptrdiff_t p = p0; p < p1; p++) a[p + k * stride] = zero;               \
+    }                                                                                   \
+}
+WALSH_FINAL(0)
+WALSH_FINAL(1)
+WALSH_FINAL(2)
+WALSH_FINAL(3)
+#if WALSH_MAX_RADIX_BITS >= 4
+WALSH_FINAL(4)
+#endif
+#undef WALSH_FINAL
+
+/* Run tasks [task_start, task_stop).  Layout: c = task << (lb + m) | lane << m | low.
+ * `scratch` holds the 2^f chunks of 2^b vectors, `stride` = 2^b + WALSH_PAD apart (the
+ * padding keeps the final pass's 2^f loads out of one cache set), zeroed on entry; it
+ * is zero again on exit.  `pat` has room for 2^lb vectors.  Entries have val in the
+ * counter range and pos = their scatter position in that layout. */
+static void WN(walsh_tasks)(const walsh_entry *ent, ptrdiff_t nent, int m, int lb,
+                            uint64_t task_start, uint64_t task_stop,
+                            V *WALSH_RESTRICT scratch, V *WALSH_RESTRICT pat, walsh_best *best) {
+    int f = m < WALSH_MAX_RADIX_BITS ? m : WALSH_MAX_RADIX_BITS;
+    int b = m - f;
+    ptrdiff_t chunk = (ptrdiff_t)1 << b, stride = chunk + WALSH_PAD;
+    int nlanes = 1 << lb;
+    for (int mid = 0; mid < nlanes; mid++) {
+        V v = WN(vsplat)(1);
+        for (int lane = 0; lane < WLANES; lane++)
+            VLANE(v, lane) = walsh_parity32((uint32_t)(mid & lane)) ? (WT)-1 : (WT)1;
+        pat[mid] = v;
+    }
+    for (uint64_t task = task_start; task < task_stop; task++) {
+        for (ptrdiff_t e = 0; e < nent; e++) {
+            WT s = (WT)(walsh_parity64(ent[e].top & task) ? -ent[e].val : ent[e].val);
+            scratch[ent[e].pos] = VADD(scratch[ent[e].pos], VSCALE(pat[ent[e].mid], s));
+        }
+        if (b > 0)
+            for (int q = 0; q < (1 << f); q++)
+                WN(transform_chunk)(scratch + q * stride, chunk, b);
+        uint64_t base = task << (lb + m);
+        switch (f) {
+#if WALSH_MAX_RADIX_BITS >= 4
+        case 4: WN(final4)(scratch, chunk, stride, m, nlanes, base, best); break;
+#endif
+        case 3: WN(final3)(scratch, chunk, stride, m, nlanes, base, best); break;
+        case 2: WN(final2)(scratch, chunk, stride, m, nlanes, base, best); break;
+        case 1: WN(final1)(scratch, chunk, stride, m, nlanes, base, best); break;
+        default: WN(final0)(scratch, chunk, stride, m, nlanes, base, best); break;
+        }
+    }
+}
+
+/* Entry point: returns 0, or -1 when out of memory.  forms/vals: the sparse histogram
+ * (nent entries); d = lb + m + t coordinates; `best` holds the bound on entry. */
+static int WN(walsh_search)(const uint64_t *forms, const int32_t *vals, ptrdiff_t nent,
+                            int m, int lb, uint64_t task_start, uint64_t task_stop,
+                            walsh_best *best) {
+    int f = m < WALSH_MAX_RADIX_BITS ? m : WALSH_MAX_RADIX_BITS;
+    int b = m - f;
+    size_t chunk = (size_t)1 << b, stride = chunk + WALSH_PAD;
+    size_t nvec = stride << f;
+    walsh_entry *ent = (walsh_entry *)malloc((size_t)(nent > 0 ? nent : 1) * sizeof(walsh_entry));
+    void *raw = malloc((nvec + ((size_t)1 << lb) + 1) * sizeof(V));
+    if (ent == NULL || raw == NULL) {
+        free(ent);
+        free(raw);
+        return -1;
+    }
+    V *scratch = (V *)(((uintptr_t)raw + sizeof(V) - 1) & ~(uintptr_t)(sizeof(V) - 1));
+    V *pat = scratch + nvec;
+    memset(scratch, 0, nvec * sizeof(V));
+    for (ptrdiff_t e = 0; e < nent; e++) {
+        uint64_t low = forms[e] & (((uint64_t)1 << m) - 1);
+        ent[e].pos = (int32_t)((low >> b) * stride + (low & (chunk - 1)));
+        ent[e].mid = (int32_t)((forms[e] >> m) & (((uint64_t)1 << lb) - 1));
+        ent[e].top = (lb + m >= 64) ? 0 : forms[e] >> (lb + m);
+        ent[e].val = vals[e];
+        ent[e].pad = 0;
+    }
+    WN(walsh_tasks)(ent, nent, m, lb, task_start, task_stop, scratch, pat, best);
+    free(ent);
+    free(raw);
+    return 0;
+}
+
+#undef BF
+#undef VADD
+#undef VSUB
+#undef VSCALE
+#undef VMIN
+#undef VABS
+#undef VLANE
+#undef V
+#undef WLANES
+#undef WN
+#undef WT
