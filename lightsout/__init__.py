@@ -34,6 +34,9 @@ from lightsout import gf2, packed
 from lightsout._include import get_include
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError, SettingError
 from lightsout.board import all_lit, chase, format_board, parse_board, press
+from lightsout.fewest import (
+    MinimumNotProvenError, distance_distribution, fewest_presses, fewest_presses_table,
+)
 from lightsout.graph import solve_graph
 from lightsout.solve import (
     METHODS, Solution, UnsolvableError, first_row, is_solvable, nullity, nullity_table, solve,
@@ -43,6 +46,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "first_row", "nullity", "nullity_table", "solve", "is_solvable", "solve_graph", "Solution",
+    "fewest_presses", "fewest_presses_table", "distance_distribution", "MinimumNotProvenError",
     "press", "chase", "all_lit", "parse_board", "format_board",
     "UnsolvableError", "LightsOutError", "InvalidBoardError", "InvalidTypeError", "BoardTooLargeError",
     "SettingError",

@@ -223,7 +223,8 @@ def _from_networkx(graph: Any) -> GraphCSR:
 
 
 def solve_graph(graph: object, lit: object = None, *, nvertices: Optional[int] = None, self_toggle: bool = True,
-                states: int = 2, method: str = "auto") -> Solution:
+                states: int = 2, minimal: bool = False, time_limit: Optional[float] = None,
+                executor: Optional[Any] = None, method: str = "auto") -> Solution:
     """Solve Lights Out on an undirected graph: the canonical presses that turn every vertex dark.
 
     Args:
@@ -237,6 +238,8 @@ def solve_graph(graph: object, lit: object = None, *, nvertices: Optional[int] =
         self_toggle: True (a press changes its own vertex and its neighbours)
             or False (the sigma rule: only the neighbours).
         states: k, 2..255: a press adds 1 mod k.
+        minimal, time_limit, executor: the fewest presses instead of the
+            canonical solution, as in :func:`lightsout.solve`.
         method: "auto", "forcing" (generalised light chasing through a greedy
             zero-forcing set) or "elimination" (the whole n x n system); see
             lightsout._forcing.
@@ -283,5 +286,8 @@ def solve_graph(graph: object, lit: object = None, *, nvertices: Optional[int] =
     board = graph_lights(lit, g.n, k, g.nodes)
     result = solve_graph_linear(g.n, g.indptr, g.indices, np.ascontiguousarray(board, dtype=np.uint8), self_toggle=toggle, states=k,
                                 method=how)
-    return solution_from_result(result, board, torus=(), self_toggle=toggle, states=k, nodes=g.nodes,
-                                adjacency=(g.indptr, g.indices))
+    solution = solution_from_result(result, board, torus=(), self_toggle=toggle, states=k, nodes=g.nodes,
+                                    adjacency=(g.indptr, g.indices))
+    if minimal:
+        return solution.minimal(time_limit=time_limit, executor=executor)
+    return solution

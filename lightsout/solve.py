@@ -128,6 +128,9 @@ class Solution:
             flattened in row-major order (None on the 2-D routes, which keep
             only first rows).
         adjacency: for a graph, its CSR neighbour lists ``(indptr, indices)``.
+        proven_minimal: True when ``presses`` is proven to have the fewest
+            presses of all solutions (:meth:`minimal`, ``solve(minimal=True)``);
+            False when that was not searched or the search was cut short.
 
     Examples:
         >>> s = solve([[1, 1, 0], [1, 0, 0], [0, 0, 0]])
@@ -151,6 +154,7 @@ class Solution:
     quiet_count: Optional[int] = field(default=None, repr=False)
     quiet_generators: Optional[np.ndarray] = field(default=None, repr=False)
     adjacency: Optional[tuple[np.ndarray, np.ndarray]] = field(default=None, repr=False)
+    proven_minimal: bool = False
 
     @property
     def is_graph(self) -> bool:
@@ -163,6 +167,8 @@ class Solution:
             rules += f", torus={self.torus if not all(self.torus) else True}"
         if not self.self_toggle:
             rules += ", self_toggle=False"
+        if self.proven_minimal:
+            rules += ", proven_minimal=True"
         where = f"vertices={len(self.board)}" if self.is_graph else f"shape={self.board.shape}"
         return (f"Solution({where}, presses={int(self.presses.sum(dtype=np.int64))}, "
                 f"nullity={self.nullity}{rules}, method={self.method!r})")
@@ -270,6 +276,19 @@ class Solution:
         for digit, direction in _reflected_gray_moves(radices):
             current = (current + direction * rows[digit].astype(np.int64)) % k
             yield current.astype(np.uint8).reshape(shape)
+
+    def minimal(self, *, time_limit: Optional[float] = None, executor: Optional[Any] = None,
+                progress: Progress = None) -> "Solution":
+        """The solution of this board with the fewest presses, proven (see :func:`lightsout.fewest.minimal_solution`).
+
+        Example:
+            >>> s = solve(np.ones((5, 5), dtype=int)).minimal()
+            >>> int(s.presses.sum()), s.proven_minimal
+            (15, True)
+        """
+        from lightsout.fewest import minimal_solution
+
+        return minimal_solution(self, time_limit=time_limit, executor=executor, progress=progress)
 
     def verify(self) -> bool:
         """True when replaying ``presses`` on ``board`` turns every light off."""
@@ -684,6 +703,7 @@ def nullity_table(nmax: int, *, progress: Progress = None) -> np.ndarray:
 
 
 def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_toggle: bool = True, states: int = 2,
+          minimal: bool = False, time_limit: Optional[float] = None, executor: Optional[Any] = None,
           method: str = "auto", threads: Optional[int] = None, progress: Progress = None) -> Solution:
     """Find presses that turn every light of ``board`` off.
 
@@ -695,6 +715,12 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
         self_toggle: False for the sigma game, where a press skips its own cell.
         states: number of light states k, 2..255: a press adds 1 mod k to its
             cell and neighbours, and a solution presses each cell 0..k-1 times.
+        minimal: return the solution with the fewest presses (counted with
+            multiplicity when k > 2), proven by searching every solution
+            (``Solution.proven_minimal``); see :meth:`Solution.minimal`.
+        time_limit, executor: for ``minimal=True``: stop after ``time_limit``
+            seconds with the best found (``proven_minimal=False``); spread the
+            search over a ``concurrent.futures.Executor``.
         method: "auto" (the polynomial route for open 2-D two-state boards,
             else "nd"), "poly", "dense" or "nd".
         threads: worker threads for the dense route.
@@ -729,6 +755,10 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
     method = _route_for(method_name(method, METHODS), lights.shape, wraps, self_toggle, states)
     threads = thread_count(threads)
     progress_callback(progress)
+    if minimal:
+        found = solve(lights, torus=wraps, self_toggle=self_toggle, states=states, method=method, threads=threads,
+                      progress=progress)
+        return found.minimal(time_limit=time_limit, executor=executor, progress=progress)
     if method == "nd":
         return _solve_general(lights, wraps, self_toggle, states, progress)
     nrows, ncols = lights.shape

@@ -1,0 +1,193 @@
+"""The fewest presses: proven minimal solutions, tables of them, and distance tables.
+
+A board with nullity d has ``count`` solutions, one coset of the quiet patterns.
+Over GF(2) the weights of all 2^d of them come from one Walsh-Hadamard
+transform of a histogram of the cells by their linear form in the coset's
+coordinates (``lightsout._fewest``; docs/algebra.md section 8), so the search
+costs O(d 2^d) whatever the board's size, split into independent tasks that run
+on the local cores or on any ``concurrent.futures.Executor``.  With k states the
+presses are counted with multiplicity and the coset is enumerated (small cosets
+only).  An answer is labelled minimal only when the whole coset was searched.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+from typing import TYPE_CHECKING, Optional, Sequence, Union
+
+import numpy as np
+
+from lightsout._errors import LightsOutError
+from lightsout._types import Progress
+from lightsout._validate import board_shape, board_size, flag, grid_shape, states_count, torus_axes
+
+if TYPE_CHECKING:
+    from lightsout.solve import Solution
+
+__all__ = ["minimal_solution", "fewest_presses", "fewest_presses_table", "distance_distribution",
+           "MinimumNotProvenError"]
+
+
+class MinimumNotProvenError(LightsOutError, TimeoutError):
+    """A time limit ran out before the fewest-press search covered every solution.
+
+    Attributes:
+        best: the best :class:`lightsout.Solution` found (``proven_minimal=False``).
+    """
+
+    def __init__(self, message: str = "the search for the fewest presses was cut short",
+                 best: Optional["Solution"] = None) -> None:
+        super().__init__(message)
+        self.best = best
+
+
+def _time_limit(value: object) -> Optional[float]:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        from lightsout._errors import InvalidTypeError
+
+        raise InvalidTypeError(f"time_limit must be None or a positive number of seconds, got {value!r}")
+    return float(value)
+
+
+def _executor(value: object) -> Optional[concurrent.futures.Executor]:
+    if value is not None and not isinstance(value, concurrent.futures.Executor):
+        from lightsout._errors import InvalidTypeError
+
+        raise InvalidTypeError("executor must be None or a concurrent.futures.Executor (a ProcessPoolExecutor, "
+                               f"or dask.distributed.Client(...).get_executor()), got {type(value).__name__}")
+    return value
+
+
+def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None,
+                     executor: Optional[concurrent.futures.Executor] = None,
+                     progress: Progress = None) -> "Solution":
+    """The solution of the same board with the fewest presses (:meth:`lightsout.Solution.minimal`).
+
+    Ties go to the lexicographically smallest press vector.  The result has
+    ``proven_minimal=True`` when every solution was weighed; with a
+    ``time_limit`` that ran out, it is the best found, with ``proven_minimal=False``.
+
+    Example:
+        >>> import lightsout, numpy as np
+        >>> s = minimal_solution(lightsout.solve(np.ones((4, 4), dtype=int)))
+        >>> int(s.presses.sum()), s.proven_minimal
+        (4, True)
+    """
+    from dataclasses import replace
+
+    from lightsout._fewest import coset_min_weight, coset_min_weight_mod
+
+    limit = _time_limit(time_limit)
+    pool = _executor(executor)
+    cells = solution.board.size
+    flat = np.ascontiguousarray(solution.presses, dtype=np.uint8).reshape(cells)
+    if solution.nullity == 0:
+        return replace(solution, proven_minimal=True)
+    patterns = solution.quiet_patterns().reshape(-1, cells).astype(np.uint8)
+    if solution.states == 2:
+        found = coset_min_weight(flat, patterns, time_limit=limit, executor=pool, progress=progress)
+    else:
+        found = coset_min_weight_mod(flat, patterns, solution.states)
+    presses = found.presses.reshape(solution.board.shape)
+    return replace(solution, presses=presses.astype(bool) if solution.states == 2 else presses.astype(np.uint8),
+                   proven_minimal=bool(found.proven))
+
+
+def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: object = False,
+                   self_toggle: bool = True, states: int = 2, time_limit: Optional[float] = None,
+                   executor: Optional[concurrent.futures.Executor] = None, progress: Progress = None) -> int:
+    """The fewest presses that clear the all-lit n x m board (``n`` may be a whole shape), proven.
+
+    Args:
+        n, m: the board (``m=None``: square; a tuple ``n`` is a shape of any axes).
+        torus, self_toggle, states: the board's rules, as in :func:`lightsout.solve`.
+        time_limit: seconds; when the search is cut short, MinimumNotProvenError
+            (carrying ``.best``) is raised instead of an unproven number.
+        executor: a ``concurrent.futures.Executor`` to spread the search over
+            (a ``ProcessPoolExecutor``, or ``dask.distributed.Client(...).get_executor()``).
+        progress: ``progress(stage, done, total)``.
+
+    Raises:
+        UnsolvableError: the all-lit board has no solution (possible with the
+            sigma rule or k states).
+        BoardTooLargeError: without a time limit, a search beyond what this
+            machine can do (the message names the nullity and the limit).
+
+    Examples:
+        >>> fewest_presses(5), fewest_presses(4), fewest_presses((3, 3, 3, 3))
+        (15, 4, 41)
+    """
+    from lightsout.solve import solve
+
+    shape = board_shape(n, "n") if isinstance(n, (tuple, list)) else grid_shape(n, m)
+    k = states_count(states)
+    lights = np.ones(shape, dtype=np.uint8)
+    best = minimal_solution(solve(lights, torus=torus_axes(torus, len(shape)), self_toggle=flag(self_toggle,
+                                  "self_toggle"), states=k), time_limit=time_limit, executor=executor,
+                            progress=progress)
+    weight = int(best.presses.sum(dtype=np.int64))
+    if not best.proven_minimal:
+        raise MinimumNotProvenError(
+            f"the time limit of {time_limit} s ran out before every one of the {best.count} solutions of the "
+            f"all-lit board of shape {shape} was weighed; the best found has {weight} presses (.best)", best)
+    return weight
+
+
+def fewest_presses_table(nmax: int, *, executor: Optional[concurrent.futures.Executor] = None,
+                         progress: Progress = None) -> np.ndarray:
+    """Fewest presses of the all-lit n x n boards, n = 1 .. nmax (index 0 is n = 1), every one proven.
+
+    With ``executor`` the sizes run as independent tasks on it (results in order,
+    identical to the serial run); without, one after the other on this machine.
+
+    Example:
+        >>> fewest_presses_table(6).tolist()
+        [1, 4, 5, 4, 15, 28]
+    """
+    top = board_size(nmax, "nmax")
+    pool = _executor(executor)
+    sizes = list(range(1, top + 1))
+    out = np.zeros(top, dtype=np.int64)
+    if pool is None:
+        for i, n in enumerate(sizes):
+            out[i] = fewest_presses(n)
+            if progress is not None:
+                progress("fewest presses table", i + 1, top)
+        return out
+    futures = [pool.submit(fewest_presses, n) for n in sizes]
+    for i, future in enumerate(futures):
+        out[i] = future.result()
+        if progress is not None:
+            progress("fewest presses table", i + 1, top)
+    return out
+
+
+def distance_distribution(shape: Union[int, Sequence[int]], *, torus: object = False, self_toggle: bool = True,
+                          states: int = 2, progress: Progress = None) -> np.ndarray:
+    """How many solvable start states need exactly j presses, j = 0, 1, ..., for a small board.
+
+    Every solvable state is walked (k^(cells - nullity) of them), so the board
+    must be small (a 5 x 5 board: 2^23 states, about a second).  With k states
+    (k prime) presses count with multiplicity.
+
+    Returns:
+        int64 array; entry j counts the states whose fewest presses is j.
+
+    Example:
+        >>> table = distance_distribution((3, 3))
+        >>> int(table.sum()), len(table) - 1        # every 3 x 3 state is solvable, in at most 9 presses
+        (512, 9)
+    """
+    from lightsout._fewest import distance_distribution_gf2, distance_distribution_mod
+    from lightsout.solve import solve
+
+    dims = board_shape(shape, "shape")
+    k = states_count(states)
+    wraps = torus_axes(torus, len(dims))
+    rule = flag(self_toggle, "self_toggle")
+    zero = solve(np.zeros(dims, dtype=np.uint8), torus=wraps, self_toggle=rule, states=k)
+    quiet = zero.quiet_patterns().reshape(-1, int(np.prod(dims))).astype(np.uint8)
+    if k == 2:
+        return distance_distribution_gf2(quiet, progress=progress)
+    return distance_distribution_mod(quiet, k, progress=progress)

@@ -1,0 +1,100 @@
+"""The fewest presses through the public API, against exhaustive search (tests/oracle.py)."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+import lightsout
+import oracle
+from lightsout import UnsolvableError
+
+SHAPES = [s for ndim in (1, 2, 3) for s in itertools.product(range(1, 13), repeat=ndim) if math.prod(s) <= 12]
+
+
+def _fewest_by_search(sets, board, states):
+    """(fewest presses, the lexicographically smallest solution with that many) by trying every press vector."""
+    solutions, _ = oracle.exhaustive(sets, np.asarray(board).ravel(), states)
+    if not len(solutions):
+        return None, None
+    weights = solutions.sum(axis=1)
+    best = int(weights.min())
+    return best, solutions[weights == best][0]  # exhaustive lists solutions in lexicographic order
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_minimal_matches_exhaustive_search_on_every_small_board(shape):
+    rng = np.random.default_rng(math.prod(shape) * 31 + len(shape))
+    for torus in {(False,) * len(shape), (True,) * len(shape)}:
+        for self_toggle in (True, False):
+            sets = oracle.neighbour_sets(shape, torus, self_toggle)
+            for board in (np.ones(shape, int), rng.integers(0, 2, size=shape)):
+                best, smallest = _fewest_by_search(sets, board, 2)
+                if best is None:
+                    with pytest.raises(UnsolvableError):
+                        lightsout.solve(board, torus=torus, self_toggle=self_toggle, minimal=True)
+                    continue
+                s = lightsout.solve(board, torus=torus, self_toggle=self_toggle, minimal=True)
+                assert s.proven_minimal and int(s.presses.sum()) == best
+                assert s.presses.astype(int).ravel().tolist() == smallest.tolist()
+                assert not oracle.replay_sets(sets, board, s.presses, 2).any()
+
+
+def test_minimal_with_three_states_counts_presses_with_multiplicity():
+    for shape in ((2, 3), (3, 3), (1, 7)):
+        sets = oracle.neighbour_sets(shape, False, True)
+        board = np.ones(shape, int)
+        best, _ = _fewest_by_search(sets, board, 3)
+        if best is None:
+            continue
+        s = lightsout.solve(board, states=3, minimal=True)
+        assert s.proven_minimal and int(s.presses.sum()) == best
+
+
+def test_graph_minimal_matches_exhaustive_search():
+    import networkx as nx
+
+    rng = np.random.default_rng(8)
+    for _ in range(60):
+        n = int(rng.integers(1, 8))
+        g = nx.gnp_random_graph(n, 0.4, seed=int(rng.integers(1 << 30)))
+        sets = oracle.graph_neighbour_sets(n, list(g.edges()), True)
+        lit = rng.integers(0, 2, size=n)
+        best, smallest = _fewest_by_search(sets, lit, 2)
+        if best is None:
+            continue
+        s = lightsout.solve_graph(g, lit, minimal=True)
+        assert s.proven_minimal and int(s.presses.sum()) == best
+        assert s.presses.astype(int).tolist() == smallest.tolist()
+
+
+def test_published_fewest_presses():
+    # The all-lit 5 x 5 board: 4 solutions, the fewest has 15 presses; the 3^4 hypercube: 41.
+    s = lightsout.solve(np.ones((5, 5), int))
+    assert s.count == 4 and lightsout.fewest_presses(5) == 15
+    assert lightsout.fewest_presses((3, 3, 3, 3)) == 41
+
+
+#: OEIS A075464, the fewest presses that clear the all-lit n x n board, n = 1..20
+#: (https://oeis.org/A075464; the same terms as tests/test_fewest.py, which checks n <= 54).
+OEIS_A075464 = [1, 4, 5, 4, 15, 28, 33, 40, 25, 44, 55, 72, 105, 56, 117, 104, 147, 188, 141, 224]
+
+
+def test_fewest_presses_table_matches_oeis():
+    assert lightsout.fewest_presses_table(20).tolist() == OEIS_A075464
+
+
+def test_unproven_answers_are_never_labelled_minimal():
+    s = lightsout.solve(np.ones((4, 4), int))
+    assert not s.proven_minimal  # the canonical solution: nobody searched
+    assert "proven_minimal=True" in repr(s.minimal())
+
+
+def test_all_lit_distance_table_of_5_by_5():
+    # OEIS A079873: the 5 x 5 board's positions by distance, 8,388,608 solvable in all, at most
+    # 15 presses (tests/test_fewest.py checks the whole list).
+    table = lightsout.distance_distribution((5, 5))
+    assert int(table.sum()) == 2 ** 23 and len(table) == 16
+    assert table.tolist()[:4] == [1, 25, 300, 2300]  # up to 3 presses every set of presses is minimal
