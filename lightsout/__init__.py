@@ -38,6 +38,7 @@ from lightsout.fewest import (
     MinimumNotProvenError, distance_distribution, fewest_presses, fewest_presses_table,
 )
 from lightsout.graph import solve_graph
+from lightsout.many import ManySolutions, solve_many
 from lightsout.solve import (
     METHODS, Solution, UnsolvableError, first_row, is_solvable, nullity, nullity_table, solve,
 )
@@ -47,6 +48,7 @@ __version__ = "0.1.0"
 __all__ = [
     "first_row", "nullity", "nullity_table", "solve", "is_solvable", "solve_graph", "Solution",
     "fewest_presses", "fewest_presses_table", "distance_distribution", "MinimumNotProvenError",
+    "solve_many", "ManySolutions",
     "press", "chase", "all_lit", "parse_board", "format_board",
     "UnsolvableError", "LightsOutError", "InvalidBoardError", "InvalidTypeError", "BoardTooLargeError",
     "SettingError",

@@ -1,0 +1,170 @@
+"""Many boards of one shape at once: ``solve_many``.
+
+The solution operator of a board shape is computed once.  Over GF(2) it is a
+cells x cells bit matrix P (``P b`` solves every solvable board b), reduced so
+that it gives the canonical solution (``lightsout._many.reduced_operator``),
+together with the quiet patterns Q (b is solvable exactly when ``Q b = 0``:
+the press matrix is symmetric, docs/algebra.md section 7).  Applying [P; Q] to N
+boards is a GF(2) matrix product done with byte tables (``lightsout._many``).
+With ``minimal=True`` each board's fewest-press solution is picked among its
+2^nullity solutions.  Boards with k > 2 states are solved one by one.  Large
+stacks split into chunks that run on any ``concurrent.futures.Executor``.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import math
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import numpy as np
+import numpy.typing as npt
+
+from lightsout._errors import InvalidBoardError, InvalidTypeError
+from lightsout._validate import board_values, flag, states_count, torus_axes
+
+__all__ = ["solve_many", "ManySolutions"]
+
+#: Boards handed to one executor task.
+CHUNK_BOARDS = 1 << 18
+
+
+@dataclass(frozen=True, eq=False)
+class ManySolutions:
+    """The answers of :func:`solve_many` for a stack of N boards of one shape.
+
+    Attributes:
+        presses: ``(N,) + shape``: each solvable board's canonical presses (or,
+            with ``minimal=True``, its fewest presses); zeros where unsolvable.
+            bool for two states, uint8 otherwise.
+        solvable: ``(N,)`` bool.
+        nullity: the shape's nullity; ``count`` solutions for every solvable board.
+        count: solutions of every solvable board (an exact int).
+        proven_minimal: True when ``presses`` are the proven fewest presses.
+    """
+
+    presses: np.ndarray
+    solvable: np.ndarray
+    nullity: int
+    count: int
+    proven_minimal: bool
+
+    def __repr__(self) -> str:
+        return (f"ManySolutions(boards={len(self.solvable)}, shape={self.presses.shape[1:]}, "
+                f"solvable={int(self.solvable.sum())}, nullity={self.nullity}, "
+                f"proven_minimal={self.proven_minimal})")
+
+
+def _effect_matrix(shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool) -> np.ndarray:
+    """The cells x cells 0/1 press matrix (column j: the cells a press on j changes)."""
+    from lightsout.board import _neighbour_pairs
+
+    cells = math.prod(shape)
+    unit = np.eye(cells, dtype=np.uint8).reshape((cells,) + shape)
+    effect = unit.copy() if self_toggle else np.zeros_like(unit)
+    for axis, (size, wrap) in enumerate(zip(shape, wraps)):
+        for low, high in _neighbour_pairs(axis + 1, len(shape) + 1, size, wrap):
+            effect[low] ^= unit[high]
+    return effect.reshape(cells, cells).T.copy()
+
+
+def _operator(shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(P, Q): P maps every solvable board to its canonical solution; Q's rows are the quiet patterns."""
+    from lightsout._many import reduced_operator
+    from lightsout.gf2 import rref
+
+    a = _effect_matrix(shape, wraps, self_toggle)
+    cells = a.shape[0]
+    rows, pivots = rref(np.concatenate([a, np.eye(cells, dtype=np.uint8)], axis=1))
+    p = np.zeros((cells, cells), dtype=np.uint8)
+    quiet = []
+    for row, pivot in zip(rows, pivots):
+        if pivot < cells:  # row: (R_i | E_i), and x[pivot] = E_i . b solves R x = E b
+            p[pivot] = row[cells:]
+        else:  # a zero A part: y A = 0, and A is symmetric, so y is a quiet pattern
+            quiet.append(row[cells:])
+    q = np.array(quiet, dtype=np.uint8).reshape(-1, cells)
+    return reduced_operator(p, q) if len(q) else p, q
+
+
+def _solve_chunk(boards: np.ndarray, shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool,
+                 states: int, minimal: bool) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Solve a stack (a top-level function, so that executor workers can run it)."""
+    n = len(boards)
+    cells = math.prod(shape)
+    if states != 2:
+        from lightsout.solve import UnsolvableError, solve
+
+        presses = np.zeros((n, cells), dtype=np.uint8)
+        ok = np.zeros(n, dtype=bool)
+        nullity, count = 0, 1
+        for i, board in enumerate(boards):
+            try:
+                s = solve(board.reshape(shape), torus=wraps, self_toggle=self_toggle, states=states,
+                          minimal=minimal)
+            except UnsolvableError as exc:
+                nullity = exc.nullity
+                continue
+            presses[i], ok[i], nullity, count = s.presses.ravel(), True, s.nullity, s.count
+        return presses, ok, nullity, count
+    from lightsout._many import apply_bit_matrix_many, bit_operator, coset_min_many
+
+    p, q = _operator(shape, wraps, self_toggle)
+    result = apply_bit_matrix_many(np.ascontiguousarray(boards.reshape(n, cells), dtype=np.uint8),
+                                   bit_operator(p, q if len(q) else None), packed_output=minimal and len(q) > 0)
+    ok = np.ones(n, dtype=bool) if result.ok is None else result.ok
+    if minimal and len(q):
+        best, _ = coset_min_many(result.values, q)
+        values = np.unpackbits(best.view(np.uint8), axis=1, count=cells, bitorder="little").astype(bool)
+    else:
+        values = np.asarray(result.values, dtype=bool)
+    values[~ok] = False
+    return values, ok, len(q), 1 << len(q)
+
+
+def solve_many(boards: npt.ArrayLike, *, torus: object = False, self_toggle: bool = True, states: int = 2,
+               minimal: bool = False, executor: Optional[concurrent.futures.Executor] = None) -> ManySolutions:
+    """Solve a stack of same-shape boards, ``(N,) + shape``, with one solution operator.
+
+    Every answer equals ``solve(board)`` (``solve(board, minimal=True)`` with
+    ``minimal=True``) on that board; unsolvable boards get ``solvable=False``
+    instead of an exception.
+
+    Args:
+        boards: array-like ``(N,) + shape`` of light states (N >= 1 boards of
+            any number of axes).
+        torus, self_toggle, states: the boards' rules, as in :func:`lightsout.solve`.
+        minimal: the fewest presses of each board instead of the canonical ones.
+        executor: a ``concurrent.futures.Executor``; the stack is split into
+            chunks of ``CHUNK_BOARDS`` boards that run on it (same answers).
+
+    Example:
+        >>> import numpy as np
+        >>> boards = np.stack([np.ones((5, 5), int), np.eye(5, dtype=int), np.pad([[1]], ((0, 4), (0, 4)))])
+        >>> many = solve_many(boards, minimal=True)
+        >>> many.solvable.tolist(), many.presses.sum(axis=(1, 2)).tolist()
+        ([True, True, False], [15, 5, 0])
+    """
+    k = states_count(states)
+    stack = board_values(boards, k, "boards")
+    if stack.ndim < 2:
+        raise InvalidBoardError(f"boards must be a stack (N,) + shape of boards, got shape {stack.shape}")
+    shape = tuple(int(s) for s in stack.shape[1:])
+    wraps = torus_axes(torus, len(shape))
+    rule = flag(self_toggle, "self_toggle")
+    want_min = flag(minimal, "minimal")
+    if executor is not None and not isinstance(executor, concurrent.futures.Executor):
+        raise InvalidTypeError("executor must be None or a concurrent.futures.Executor, "
+                               f"got {type(executor).__name__}")
+    flat = np.ascontiguousarray(stack, dtype=np.uint8).reshape(len(stack), -1)
+    if executor is None or len(flat) <= CHUNK_BOARDS:
+        presses, ok, nullity, count = _solve_chunk(flat, shape, wraps, rule, k, want_min)
+    else:
+        futures: list[Any] = [executor.submit(_solve_chunk, flat[i:i + CHUNK_BOARDS], shape, wraps, rule, k,
+                                              want_min) for i in range(0, len(flat), CHUNK_BOARDS)]
+        parts = [f.result() for f in futures]
+        presses = np.concatenate([part[0] for part in parts])
+        ok = np.concatenate([part[1] for part in parts])
+        nullity, count = parts[0][2], parts[0][3]
+    out = presses.reshape(stack.shape)
+    return ManySolutions(out.astype(bool) if k == 2 else out.astype(np.uint8), ok, nullity, count, want_min)
