@@ -27,7 +27,7 @@ DECLARATION_MODULES = {"lightsout._types", "lightsout._kernel_types"}
 
 PYTHON_MODULES = _python_modules()
 
-COMPILED_MODULES = ["_kernels", "_gf2elim", "_gf2poly", "_modelim", "_gridchase", "_graphchase"]
+COMPILED_MODULES = ["_kernels", "_gf2elim", "_gf2poly", "_modelim", "_gridchase", "_graphchase", "_walsh", "_manykernels"]
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
