@@ -21,6 +21,7 @@ so this is the solution whose first row is smallest, reading column 0 first.
 """
 from __future__ import annotations
 
+import concurrent.futures
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ import numpy.typing as npt
 from lightsout import board as _board
 from lightsout._denseroute import solve_grid_dense
 from lightsout._dispatch import kernel_module
-from lightsout._errors import BoardTooLargeError, InvalidBoardError, LightsOutError
+from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError
 from lightsout._canonical import lexmin_solution, proof_pattern
 from lightsout._gridresult import GridResult
 from lightsout._linresult import LinearResult
@@ -689,17 +690,54 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
     return _nullity_poly(nrows, ncols)
 
 
-def nullity_table(nmax: int, *, progress: Progress = None) -> np.ndarray:
-    """Nullities of the n x n boards for n = 1 .. nmax, as an int64 array (index 0 is n = 1).
+def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[Any] = None,
+                  progress: Progress = None) -> np.ndarray:
+    """Nullities of the n x n boards for n = 1 .. nmax (index 0 is n = 1), as an int64 array.
 
-    Example:
+    With ``mmax`` the table is rectangular: entry ``[n - 1, m - 1]`` is the
+    nullity of the n x m board, n = 1 .. nmax, m = 1 .. mmax.  With
+    ``executor`` (any ``concurrent.futures.Executor``: a ProcessPoolExecutor,
+    or ``dask.distributed.Client(...).get_executor()``) the rows run as
+    independent tasks on it; the table is the same as the serial one.
+
+    Examples:
         >>> nullity_table(20).tolist()
         [0, 0, 0, 4, 2, 0, 0, 0, 8, 0, 6, 0, 0, 4, 0, 8, 2, 0, 16, 0]
+        >>> nullity_table(4, 5).tolist()
+        [[0, 1, 0, 0, 1], [1, 0, 2, 0, 1], [0, 2, 0, 0, 3], [0, 0, 0, 4, 0]]
     """
     nmax = board_size(nmax, "nmax")
+    top = None if mmax is None else board_size(mmax, "mmax")
     progress_callback(progress)
-    poly_memory(nmax)
-    return _nullity_table(nmax, progress)
+    poly_memory(max(nmax, top or 0))
+    if executor is not None and not isinstance(executor, concurrent.futures.Executor):
+        raise InvalidTypeError("executor must be None or a concurrent.futures.Executor (a ProcessPoolExecutor, "
+                               f"or dask.distributed.Client(...).get_executor()), got {type(executor).__name__}")
+    if top is None and executor is None:
+        return _nullity_table(nmax, progress)
+    chunks = [(n, min(n + NULLITY_CHUNK, nmax + 1)) for n in range(1, nmax + 1, NULLITY_CHUNK)]
+    if executor is None:
+        parts = [_nullity_rows(a, b, top) for a, b in chunks]
+    else:
+        futures = [executor.submit(_nullity_rows, a, b, top) for a, b in chunks]
+        parts = []
+        for done, future in enumerate(futures, 1):
+            parts.append(future.result())
+            if progress is not None:
+                progress("nullity_table", done, len(futures))
+    return np.concatenate(parts)
+
+
+#: Rows of a nullity table handed to one executor task.
+NULLITY_CHUNK = 64
+
+
+def _nullity_rows(first: int, stop: int, mmax: Optional[int]) -> np.ndarray:
+    """Rows first .. stop-1 of a nullity table (a top-level function, so that it pickles)."""
+    if mmax is None:
+        return np.array([_nullity_poly(n, n) for n in range(first, stop)], dtype=np.int64)
+    return np.array([[_nullity_poly(n, m) for m in range(1, mmax + 1)] for n in range(first, stop)],
+                    dtype=np.int64)
 
 
 def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_toggle: bool = True, states: int = 2,
