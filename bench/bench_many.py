@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import lightsout
 import lightsout._many
 import lightsout.packed
 
@@ -52,3 +53,26 @@ def test_many_apply_packed_5x5(gate):
 
 def test_many_apply_packed_10x10(gate):
     _apply_packed(gate, 10)
+
+
+def _solve_many(gate, side: int, minimal: bool = False) -> None:
+    """lightsout.solve_many as a user calls it: the operator is rebuilt inside every call."""
+    boards = np.random.default_rng(20261122).random((COUNT, side, side)) < 0.5
+    res = gate(lightsout.solve_many, boards, minimal=minimal)
+    assert res.presses.shape == boards.shape
+    gate.benchmark.extra_info["boards_per_s"] = COUNT / gate.benchmark.stats.stats.min
+
+
+def test_many_solve_many_5x5(gate):
+    """Target: 10**7 boards per second on one core (here 10**5 boards a call)."""
+    _solve_many(gate, 5)
+
+
+def test_many_solve_many_10x10(gate):
+    """Target: 10**6 boards per second on one core."""
+    _solve_many(gate, 10)
+
+
+def test_many_solve_many_minimal_5x5(gate):
+    """The fewest presses of each board (nullity 2: four solutions each)."""
+    _solve_many(gate, 5, minimal=True)
