@@ -41,12 +41,14 @@ class MinimumNotProvenError(LightsOutError, TimeoutError):
 
 
 def _time_limit(value: object) -> Optional[float]:
+    from lightsout._errors import InvalidBoardError, InvalidTypeError
+
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        from lightsout._errors import InvalidTypeError
-
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InvalidTypeError(f"time_limit must be None or a positive number of seconds, got {value!r}")
+    if not value > 0:
+        raise InvalidBoardError(f"time_limit must be a positive number of seconds, got {value!r}")
     return float(value)
 
 
