@@ -98,3 +98,22 @@ def test_all_lit_distance_table_of_5_by_5():
     table = lightsout.distance_distribution((5, 5))
     assert int(table.sum()) == 2 ** 23 and len(table) == 16
     assert table.tolist()[:4] == [1, 25, 300, 2300]  # up to 3 presses every set of presses is minimal
+
+
+BIGGER = [s for ndim in (1, 2, 3, 4) for s in itertools.product(range(2, 21), repeat=ndim)
+          if 13 <= math.prod(s) <= 20 and list(s) == sorted(s)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", BIGGER, ids=str)
+def test_minimal_matches_exhaustive_search_up_to_20_cells(shape):
+    for torus in {(False,) * len(shape), (True,) * len(shape)}:
+        for self_toggle in (True, False):
+            sets = oracle.neighbour_sets(shape, torus, self_toggle)
+            board = np.ones(shape, int)
+            best, smallest = _fewest_by_search(sets, board, 2)
+            if best is None:
+                continue
+            s = lightsout.solve(board, torus=torus, self_toggle=self_toggle, minimal=True)
+            assert s.proven_minimal and int(s.presses.sum()) == best
+            assert s.presses.astype(int).ravel().tolist() == smallest.tolist()
