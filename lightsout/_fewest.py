@@ -404,12 +404,24 @@ def _default_split(problem: _Problem) -> int:
     return min(int(math.log2(jobs)), max(0, problem.nullity - 5))
 
 
+#: Times one job is resubmitted after its future failed for a reason of the executor's own
+#: (a worker process that died, a lost result): jobs are idempotent, so running one again is safe.
+JOB_RETRIES = 3
+
+
 def _search_executor(problem: _Problem, executor: concurrent.futures.Executor, split_bits: int,
                      time_limit: Optional[float], progress: Progress) -> tuple[bool, _Best]:
-    """Every job submitted to ``executor``; waits for them (or for the time limit)."""
+    """Every job submitted to ``executor``; waits for them (or for the time limit).
+
+    A job whose future fails with anything but one of lightsout's own errors
+    (a killed worker, a result lost with its worker, a broken pool) is
+    submitted again, up to ``JOB_RETRIES`` times: the search still covers
+    every coset element, so a proven answer stays proven.
+    """
     deadline = None if time_limit is None else time.time() + time_limit
     jobs = 1 << split_bits
-    futures = [executor.submit(_search_job, problem, split_bits, job, deadline) for job in range(jobs)]
+    futures = {executor.submit(_search_job, problem, split_bits, job, deadline): job for job in range(jobs)}
+    retries = dict.fromkeys(range(jobs), 0)
     best = _Best(problem.bound)
     complete = True
     done_count = 0
@@ -423,7 +435,19 @@ def _search_executor(problem: _Problem, executor: concurrent.futures.Executor, s
                 complete = False
                 break
             for future in done:
-                result = future.result()
+                job = futures[future]
+                try:
+                    result = future.result()
+                except (LightsOutError, KeyboardInterrupt):
+                    raise
+                except Exception:
+                    if retries[job] >= JOB_RETRIES:
+                        raise
+                    retries[job] += 1
+                    again = executor.submit(_search_job, problem, split_bits, job, deadline)
+                    futures[again] = job
+                    pending.add(again)
+                    continue
                 complete &= result.complete
                 best.offer(result.found, result.sum, result.coordinate)
                 done_count += 1

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Optional, Sequence, Union
 import numpy as np
 
 from lightsout._errors import LightsOutError
+from lightsout._tasks import checked_executor, run_tasks
 from lightsout._types import Progress
 from lightsout._validate import board_shape, board_size, flag, grid_shape, states_count, torus_axes
 
@@ -52,15 +53,6 @@ def _time_limit(value: object) -> Optional[float]:
     return float(value)
 
 
-def _executor(value: object) -> Optional[concurrent.futures.Executor]:
-    if value is not None and not isinstance(value, concurrent.futures.Executor):
-        from lightsout._errors import InvalidTypeError
-
-        raise InvalidTypeError("executor must be None or a concurrent.futures.Executor (a ProcessPoolExecutor, "
-                               f"or dask.distributed.Client(...).get_executor()), got {type(value).__name__}")
-    return value
-
-
 def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None,
                      executor: Optional[concurrent.futures.Executor] = None,
                      progress: Progress = None) -> "Solution":
@@ -81,7 +73,7 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
     from lightsout._fewest import coset_min_weight, coset_min_weight_mod
 
     limit = _time_limit(time_limit)
-    pool = _executor(executor)
+    pool = checked_executor(executor)
     cells = solution.board.size
     flat = np.ascontiguousarray(solution.presses, dtype=np.uint8).reshape(cells)
     if solution.nullity == 0:
@@ -148,21 +140,17 @@ def fewest_presses_table(nmax: int, *, executor: Optional[concurrent.futures.Exe
         [1, 4, 5, 4, 15, 28]
     """
     top = board_size(nmax, "nmax")
-    pool = _executor(executor)
+    pool = checked_executor(executor)
     sizes = list(range(1, top + 1))
-    out = np.zeros(top, dtype=np.int64)
     if pool is None:
-        for i, n in enumerate(sizes):
-            out[i] = fewest_presses(n)
+        out = []
+        for n in sizes:
+            out.append(fewest_presses(n))
             if progress is not None:
-                progress("fewest presses table", i + 1, top)
-        return out
-    futures = [pool.submit(fewest_presses, n) for n in sizes]
-    for i, future in enumerate(futures):
-        out[i] = future.result()
-        if progress is not None:
-            progress("fewest presses table", i + 1, top)
-    return out
+                progress("fewest presses table", n, top)
+        return np.array(out, dtype=np.int64)
+    return np.array(run_tasks(pool, fewest_presses, [(n,) for n in sizes], stage="fewest presses table",
+                              progress=progress), dtype=np.int64)
 
 
 def distance_distribution(shape: Union[int, Sequence[int]], *, torus: object = False, self_toggle: bool = True,

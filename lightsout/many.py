@@ -15,12 +15,13 @@ from __future__ import annotations
 import concurrent.futures
 import math
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Optional
 
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._errors import InvalidBoardError, InvalidTypeError
+from lightsout._errors import InvalidBoardError
+from lightsout._tasks import checked_executor, run_tasks
 from lightsout._validate import board_values, flag, states_count, torus_axes
 
 __all__ = ["solve_many", "ManySolutions"]
@@ -153,16 +154,13 @@ def solve_many(boards: npt.ArrayLike, *, torus: object = False, self_toggle: boo
     wraps = torus_axes(torus, len(shape))
     rule = flag(self_toggle, "self_toggle")
     want_min = flag(minimal, "minimal")
-    if executor is not None and not isinstance(executor, concurrent.futures.Executor):
-        raise InvalidTypeError("executor must be None or a concurrent.futures.Executor, "
-                               f"got {type(executor).__name__}")
+    pool = checked_executor(executor)
     flat = np.ascontiguousarray(stack, dtype=np.uint8).reshape(len(stack), -1)
-    if executor is None or len(flat) <= CHUNK_BOARDS:
+    if pool is None or len(flat) <= CHUNK_BOARDS:
         presses, ok, nullity, count = _solve_chunk(flat, shape, wraps, rule, k, want_min)
     else:
-        futures: list[Any] = [executor.submit(_solve_chunk, flat[i:i + CHUNK_BOARDS], shape, wraps, rule, k,
-                                              want_min) for i in range(0, len(flat), CHUNK_BOARDS)]
-        parts = [f.result() for f in futures]
+        parts = run_tasks(pool, _solve_chunk, [(flat[i:i + CHUNK_BOARDS], shape, wraps, rule, k, want_min)
+                                               for i in range(0, len(flat), CHUNK_BOARDS)], stage="solve_many")
         presses = np.concatenate([part[0] for part in parts])
         ok = np.concatenate([part[1] for part in parts])
         nullity, count = parts[0][2], parts[0][3]

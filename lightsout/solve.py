@@ -21,7 +21,6 @@ so this is the solution whose first row is smallest, reading column 0 first.
 """
 from __future__ import annotations
 
-import concurrent.futures
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -37,6 +36,7 @@ from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidType
 from lightsout._canonical import lexmin_solution, proof_pattern
 from lightsout._gridresult import GridResult
 from lightsout._linresult import LinearResult
+from lightsout._tasks import checked_executor, run_tasks
 from lightsout._orientation import first_column_of_chase, transpose_packed
 from lightsout._packing import pack_row, pack_rows, unpack_rows, words_for_bits
 from lightsout._polyroute import nullity_poly as _nullity_poly
@@ -45,7 +45,7 @@ from lightsout._polyroute import solve_grid_poly
 from lightsout._types import Progress
 from lightsout.board import TorusArg
 from lightsout._validate import (
-    board_cells, board_shape, board_size, dense_limits, flag, grid_shape, method_name, poly_memory,
+    board_shape, board_size, dense_limits, flag, grid_shape, method_name, poly_memory,
     progress_callback, states_count, thread_count, torus_axes,
 )
 
@@ -710,21 +710,14 @@ def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[A
     top = None if mmax is None else board_size(mmax, "mmax")
     progress_callback(progress)
     poly_memory(max(nmax, top or 0))
-    if executor is not None and not isinstance(executor, concurrent.futures.Executor):
-        raise InvalidTypeError("executor must be None or a concurrent.futures.Executor (a ProcessPoolExecutor, "
-                               f"or dask.distributed.Client(...).get_executor()), got {type(executor).__name__}")
-    if top is None and executor is None:
+    pool = checked_executor(executor)
+    if top is None and pool is None:
         return _nullity_table(nmax, progress)
-    chunks = [(n, min(n + NULLITY_CHUNK, nmax + 1)) for n in range(1, nmax + 1, NULLITY_CHUNK)]
-    if executor is None:
-        parts = [_nullity_rows(a, b, top) for a, b in chunks]
+    chunks = [(n, min(n + NULLITY_CHUNK, nmax + 1), top) for n in range(1, nmax + 1, NULLITY_CHUNK)]
+    if pool is None:
+        parts = [_nullity_rows(*chunk) for chunk in chunks]
     else:
-        futures = [executor.submit(_nullity_rows, a, b, top) for a, b in chunks]
-        parts = []
-        for done, future in enumerate(futures, 1):
-            parts.append(future.result())
-            if progress is not None:
-                progress("nullity_table", done, len(futures))
+        parts = run_tasks(pool, _nullity_rows, chunks, stage="nullity_table", progress=progress)
     return np.concatenate(parts)
 
 
