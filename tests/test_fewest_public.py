@@ -54,7 +54,7 @@ def test_minimal_with_three_states_counts_presses_with_multiplicity():
 
 
 def test_graph_minimal_matches_exhaustive_search():
-    import networkx as nx
+    import networkx as nx  # type: ignore[import-untyped]
 
     rng = np.random.default_rng(8)
     for _ in range(60):
