@@ -272,5 +272,9 @@ def format_board(board: npt.ArrayLike, lit: str = "1", dark: str = "0", *, state
         raise InvalidBoardError(f"format_board writes 2-D boards, got shape {cells.shape}")
     if states > 10:
         return "\n".join(" ".join(str(int(c)) for c in row) for row in cells)
-    names = [dark, lit] + [str(d) for d in range(2, states)]
-    return "\n".join("".join(names[int(c)] for c in row) for row in cells)
+    # One byte per cell: map the states to their characters with one table lookup.
+    table = np.frombuffer((dark + lit + "".join(str(d) for d in range(2, states))).encode("ascii"), dtype=np.uint8)
+    lines = np.empty((cells.shape[0], cells.shape[1] + 1), dtype=np.uint8)
+    lines[:, :-1] = table[cells.astype(np.intp)]
+    lines[:, -1] = ord("\n")
+    return lines.tobytes()[:-1].decode("ascii")
