@@ -85,7 +85,7 @@ _TASK_BYTES = 1 << 19
 _PROGRESS_STAGE = "fewest presses"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds an array: == would be ambiguous (and raises on Python 3.13)
 class CosetMinimum:
     """The fewest-presses element of a coset ``particular + span(basis)``.
 
