@@ -38,6 +38,7 @@ from lightsout._polyword cimport (
     lehmer_matrix, mul_words, quotient_window, sub_multiple_shifted, taylor_shift_inplace,
     w_steps, xor_shifted,
 )
+from lightsout._polyconvert cimport basis_to_monomial_inplace, fill_fold_tables, monomial_to_basis_inplace
 
 import numpy as np
 
@@ -422,16 +423,18 @@ def chebyshev_u(Py_ssize_t k):
 
 
 # ---------------------------------------------------------------------------
-# The route's O(C^2/64) loops: coordinates <-> polynomials
+# The recurrence loops, O(C^2/64): coordinates <-> polynomials (the checks on the fast ones)
 
-def w_combination(c, Py_ssize_t ncols, progress=None):
-    """phi^{-1}(c) = sum_{j=1..ncols} c_j W_j(t), W_j = U_j(t+1) (docs/algebra.md section 2).
+def w_combination_recurrence(c, Py_ssize_t ncols, progress=None):
+    """phi^{-1}(c) by running the W recurrence: O(ncols^2 / 64); the check on :func:`w_combination`.
+
+    phi^{-1}(c) = sum_{j=1..ncols} c_j W_j(t), W_j = U_j(t+1) (docs/algebra.md section 2).
 
     c is a packed row of ncols bits (bit j-1 = c_j).  Because phi(W_j) = e_j, the
     result is the polynomial F (deg < ncols) with F(T) e_1 = c.
 
     Example:
-        >>> w_combination(np.array([0b100], dtype=np.uint64), 3).tolist()  # W_3 = U_3(t+1) = (t+1)^2 + 1 = t^2
+        >>> w_combination_recurrence(np.array([0b100], dtype=np.uint64), 3).tolist()  # W_3 = (t+1)^2 + 1 = t^2
         [4]
     """
     board_size(ncols, "ncols")
@@ -456,11 +459,11 @@ def w_combination(c, Py_ssize_t ncols, progress=None):
     return _copy_trimmed_arr(acc)
 
 
-def phi_image(f, Py_ssize_t ncols, progress=None):
-    """phi(F) = F(T) e_1 as a packed row of ncols bits, for deg F < ncols (Horner).
+def phi_image_horner(f, Py_ssize_t ncols, progress=None):
+    """phi(F) = F(T) e_1 by Horner's rule: O(ncols^2 / 64); the check on :func:`phi_image`.
 
     Example:
-        >>> phi_image(np.array([0b10], dtype=np.uint64), 3).tolist()  # T e_1 = e_1 + e_2
+        >>> phi_image_horner(np.array([0b10], dtype=np.uint64), 3).tolist()  # T e_1 = e_1 + e_2
         [3]
     """
     board_size(ncols, "ncols")
@@ -498,3 +501,177 @@ def apply_T_row(v, Py_ssize_t ncols):
     cdef uint64_t[::1] ov = out
     apply_T(&ov[0], &vv[0], nw, ncols)
     return out
+
+
+# ---------------------------------------------------------------------------
+# Near-linear conversions (docs/algebra.md section 9): with t + 1 = x + 1/x,
+# W_j(t) = D_j(t + 1) / (t + 1), so sum_j c_j W_j is a Taylor shift away from a
+# sum of Dickson polynomials, and _polyconvert.pxd changes that basis in
+# O(n log n) word operations.
+
+cdef uint64_t _FOLD_DOWN[2048]
+cdef uint64_t _FOLD_UP[2048]
+fill_fold_tables(_FOLD_DOWN, 1)
+fill_fold_tables(_FOLD_UP, 0)
+
+
+cdef Py_ssize_t _power_of_two_words(Py_ssize_t nbits):
+    """The fewest words, a power of two, that hold nbits bits (at least one)."""
+    cdef Py_ssize_t n = 1
+    while 64 * n < nbits:
+        n *= 2
+    return n
+
+
+cdef void _shift_up_one(uint64_t* a, Py_ssize_t n) noexcept nogil:
+    """a <- a * t within n words (the top bit must be zero)."""
+    cdef Py_ssize_t i
+    for i in range(n - 1, 0, -1):
+        a[i] = (a[i] << 1) | (a[i - 1] >> 63)
+    a[0] <<= 1
+
+
+cdef void _shift_down_one(uint64_t* a, Py_ssize_t n) noexcept nogil:
+    """a <- a / t within n words (bit 0 is dropped)."""
+    cdef Py_ssize_t i
+    for i in range(n - 1):
+        a[i] = (a[i] >> 1) | (a[i + 1] << 63)
+    a[n - 1] >>= 1
+
+
+def dickson_to_monomial(a):
+    """Monomial coefficients of sum_j a_j B_j(s), with B_0 = 1 and B_j = x^j + x^-j for s = x + 1/x.
+
+    O(n log n) word operations for n words (docs/algebra.md section 9).
+
+    Example:
+        >>> dickson_to_monomial(np.array([0b1000], dtype=np.uint64)).tolist()  # x^3 + x^-3 = s^3 + s
+        [10]
+    """
+    a = _poly_arg(a, "a")
+    cdef Py_ssize_t n = _power_of_two_words(64 * a.shape[0])
+    out = np.zeros(n, dtype=np.uint64)
+    out[: a.shape[0]] = a
+    cdef uint64_t[::1] ov = out
+    with nogil:
+        basis_to_monomial_inplace(&ov[0], n, _FOLD_DOWN)
+    return _copy_trimmed_arr(out)
+
+
+def monomial_to_dickson(a):
+    """The inverse of :func:`dickson_to_monomial`: the coefficients a_j with sum_j a_j B_j(s) = a(s).
+
+    Example:
+        >>> monomial_to_dickson(np.array([0b1010], dtype=np.uint64)).tolist()  # s^3 + s = B_3
+        [8]
+    """
+    a = _poly_arg(a, "a")
+    cdef Py_ssize_t n = _power_of_two_words(64 * a.shape[0])
+    out = np.zeros(n, dtype=np.uint64)
+    out[: a.shape[0]] = a
+    cdef uint64_t[::1] ov = out
+    with nogil:
+        monomial_to_basis_inplace(&ov[0], n, _FOLD_UP)
+    return _copy_trimmed_arr(out)
+
+
+def w_combination(c, Py_ssize_t ncols, progress=None):
+    """phi^{-1}(c) = sum_{j=1..ncols} c_j W_j(t), W_j = U_j(t+1) (docs/algebra.md section 2).
+
+    c is a packed row of ncols bits (bit j-1 = c_j).  Because phi(W_j) = e_j, the
+    result is the polynomial F (deg < ncols) with F(T) e_1 = c.  O(ncols log ncols / 64)
+    word operations: (t + 1) F(t) = sum_j c_j D_j(t + 1) (section 9).
+
+    Example:
+        >>> w_combination(np.array([0b100], dtype=np.uint64), 3).tolist()  # W_3 = U_3(t+1) = (t+1)^2 + 1 = t^2
+        [4]
+    """
+    board_size(ncols, "ncols")
+    c = packed_vector(c, "c", nbits=ncols)
+    cdef const uint64_t[::1] cv = c
+    cdef Py_ssize_t n = _power_of_two_words(ncols + 2), nc = words_for_bits(ncols)
+    work = np.zeros(n, dtype=np.uint64)
+    cdef uint64_t[::1] wv = work
+    with nogil:
+        copy_row(&wv[0], &cv[0], nc)
+        _shift_up_one(&wv[0], n)               # a_j = c_j at bit j, j = 1..ncols
+        basis_to_monomial_inplace(&wv[0], n, _FOLD_DOWN)  # P(s) = s * sum_j c_j U_j(s)
+        _shift_down_one(&wv[0], n)             # P(0) = 0: divide by s
+        taylor_shift_inplace(&wv[0], n)        # s = t + 1
+    if progress is not None:
+        progress("convert", ncols, ncols)
+    return _copy_trimmed_arr(work)
+
+
+def phi_image(f, Py_ssize_t ncols, progress=None):
+    """phi(F) = F(T) e_1 as a packed row of ncols bits, for deg F < ncols.
+
+    The inverse of :func:`w_combination`: the coefficients of F in the basis
+    W_1 .. W_ncols, in O(ncols log ncols / 64) word operations (section 9).
+
+    Example:
+        >>> phi_image(np.array([0b10], dtype=np.uint64), 3).tolist()  # T e_1 = e_1 + e_2
+        [3]
+    """
+    board_size(ncols, "ncols")
+    f = _poly_arg(f, "f")
+    cdef const uint64_t[::1] fv = f
+    cdef Py_ssize_t d = _deg(fv)
+    if d >= ncols:
+        raise InvalidBoardError(f"phi_image needs deg F < ncols = {ncols}, got degree {d}")
+    cdef Py_ssize_t n = _power_of_two_words(ncols + 2), nc = words_for_bits(ncols)
+    work = np.zeros(n, dtype=np.uint64)
+    cdef uint64_t[::1] wv = work
+    with nogil:
+        copy_row(&wv[0], &fv[0], words_for_bits(d + 1))
+        taylor_shift_inplace(&wv[0], n)        # Q(s) = F(s + 1)
+        _shift_up_one(&wv[0], n)               # s Q(s) = sum_j f_j D_j(s)
+        monomial_to_basis_inplace(&wv[0], n, _FOLD_UP)
+        _shift_down_one(&wv[0], n)             # bit j - 1 = f_j
+    if progress is not None:
+        progress("horner", ncols, ncols)
+    out = work[:nc].copy()
+    out[nc - 1] &= tail_mask(ncols)
+    return out
+
+
+def chebyshev_u_sum(Py_ssize_t k):
+    """U_1(t) + U_2(t) + ... + U_k(t) over GF(2), in O(k log k / 64) word operations.
+
+    t * U_j(t) = D_j(t), so t times the sum is the Dickson sum with every
+    coefficient 1..k set (section 9).
+
+    Example:
+        >>> chebyshev_u_sum(3).tolist()  # 1 + t + (t^2 + 1)
+        [6]
+    """
+    if k < 0:
+        raise InvalidBoardError(f"chebyshev_u_sum: k must be >= 0, got {k}")
+    cdef Py_ssize_t n = _power_of_two_words(k + 2)
+    work = np.zeros(n, dtype=np.uint64)
+    if k > 0:
+        bits = np.zeros(64 * n, dtype=np.uint8)
+        bits[1 : k + 1] = 1
+        work[:] = np.packbits(bits, bitorder="little").view("<u8")
+    cdef uint64_t[::1] wv = work
+    with nogil:
+        basis_to_monomial_inplace(&wv[0], n, _FOLD_DOWN)
+        _shift_down_one(&wv[0], n)
+    return _copy_trimmed_arr(work)
+
+
+def poly_square(a):
+    """a(t)^2 = a(t^2) over GF(2) (squaring is linear: each bit moves to twice its place).
+
+    Example:
+        >>> poly_square(np.array([0b11], dtype=np.uint64)).tolist()  # (1 + t)^2 = 1 + t^2
+        [5]
+    """
+    a = _poly_arg(a, "a")
+    words = a.view(np.uint8)
+    spread = np.zeros(2 * a.shape[0], dtype=np.uint64)
+    bits = np.unpackbits(words, bitorder="little")
+    out_bits = np.zeros(2 * bits.shape[0], dtype=np.uint8)
+    out_bits[::2] = bits
+    spread[:] = np.packbits(out_bits, bitorder="little").view("<u8")
+    return _copy_trimmed_arr(spread)

@@ -49,8 +49,54 @@ def _chi_and_u(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
     """chi = U_{C+1}(t+1) and U_{R+1}(t) mod chi, for the working size R x C (R >= C)."""
     poly = _poly_kernels()
     chi = poly.poly_taylor_shift(poly.chebyshev_u(cols + 1))
-    u = poly.poly_mod(poly.chebyshev_u(rows + 1), chi)
+    u_top = poly.chebyshev_u(rows + 1)
+    # Square boards: both have degree C and leading coefficient 1, so one subtraction reduces.
+    u = poly.poly_add(u_top, chi) if rows == cols else poly.poly_mod(u_top, chi)
     return chi, u
+
+
+def _square_root_factor(k: int) -> np.ndarray:
+    """V = U_{k+1} + U_k, the square root of U_{2k+1} over GF(2) (docs/algebra.md section 9)."""
+    poly = _poly_kernels()
+    return poly.poly_add(poly.chebyshev_u(k + 1), poly.chebyshev_u(k))
+
+
+def _gcd_and_inverse(rows: int, cols: int, chi: np.ndarray, progress: Progress) -> tuple[np.ndarray, np.ndarray]:
+    """(g, s): g = gcd(U_{R+1} mod chi, chi) and s U_{R+1} = g (mod chi).
+
+    When R and C are both even, U_{R+1} = V_R^2 and chi = V_C(t+1)^2, so the extended
+    gcd runs on the square roots, at half the degree, and the answer is squared
+    (squaring is a ring map over GF(2)).
+    """
+    poly = _poly_kernels()
+    if rows % 2 == 0 and cols % 2 == 0:
+        root_u = _square_root_factor(rows // 2)
+        root_chi = poly.poly_taylor_shift(_square_root_factor(cols // 2))
+        if rows != cols:
+            root_u = poly.poly_mod(root_u, root_chi)
+        h, a = poly.poly_gcd_cofactor(root_u, root_chi, progress)
+        return poly.poly_square(h), poly.poly_square(a)
+    _, u = _chi_and_u(rows, cols)
+    g, s = poly.poly_gcd_cofactor(u, chi, progress)
+    return g, s
+
+
+def _all_lit_residue_poly(rows: int, cols: int, chi: np.ndarray) -> np.ndarray:
+    """phi^{-1} of the chase residue of the all-lit R x C board, without chasing.
+
+    With every b_k the all-ones row 1, r_{R+1} = sum_{j=1..R} U_j(T) 1, and
+    phi^{-1}(1) = sum_{j=1..C} W_j, so the residue is (sum_j U_j)(sum_j W_j) mod chi.
+    """
+    poly = _poly_kernels()
+    u_sum = poly.chebyshev_u_sum(rows)
+    if rows >= cols:
+        u_sum = poly.poly_mod(u_sum, chi)
+    ones = np.zeros(words_for_bits(cols), dtype=np.uint64)
+    ones[:] = np.uint64(0xFFFFFFFFFFFFFFFF)
+    if cols % 64:
+        ones[-1] = np.uint64((1 << (cols % 64)) - 1)
+    w_sum = poly.w_combination(ones, cols)
+    return poly.poly_mod(poly.poly_mul(u_sum, w_sum), chi)
 
 
 def solve_grid_poly(
@@ -100,14 +146,16 @@ def solve_grid_poly(
     if transposed and board_words is not None:
         work = transpose_packed(board_words, nrows, ncols)
 
-    residue = _chase_residue(work, rows, cols, progress)
     if progress is not None:
         progress("reduce", 0, 1)
-    chi, u = _chi_and_u(rows, cols)
+    chi = poly.poly_taylor_shift(poly.chebyshev_u(cols + 1))
     if progress is not None:
         progress("reduce", 1, 1)
-    c_hat = poly.w_combination(residue, cols, progress)
-    g, s = poly.poly_gcd_cofactor(u, chi, progress)
+    if work is None:
+        c_hat = _all_lit_residue_poly(rows, cols, chi)
+    else:
+        c_hat = poly.w_combination(_chase_residue(work, rows, cols, progress), cols, progress)
+    g, s = _gcd_and_inverse(rows, cols, chi, progress)
     nullity = int(poly.poly_degree(g))
     c_over_g, rem = poly.poly_divmod(c_hat, g)
     solvable = poly.poly_degree(rem) < 0
@@ -150,7 +198,9 @@ def solve_grid_poly(
 def nullity_poly(nrows: int, ncols: int) -> int:
     """Dimension of the quiet-pattern space of the ``nrows`` x ``ncols`` board: deg gcd(U_{R+1}, chi).
 
-    No chase is needed, so this is O(R + C^2/64 / 16)-ish even for huge boards.
+    No chase is needed.  Square boards and boards with two even sides take the gcd
+    at half the degree or less (docs/algebra.md section 9); the others take one
+    gcd of degree min(R, C).
 
     Example:
         >>> nullity_poly(5, 5), nullity_poly(4, 4), nullity_poly(3, 7)
@@ -160,8 +210,40 @@ def nullity_poly(nrows: int, ncols: int) -> int:
     ncols = board_size(ncols, "ncols")
     rows, cols = max(nrows, ncols), min(nrows, ncols)
     poly = _poly_kernels()
+    if rows == cols:
+        return square_nullity(rows)
+    if rows % 2 == 0 and cols % 2 == 0:
+        root_chi = poly.poly_taylor_shift(_square_root_factor(cols // 2))
+        root_u = poly.poly_mod(_square_root_factor(rows // 2), root_chi)
+        return 2 * int(poly.poly_degree(poly.poly_gcd(root_u, root_chi)))
     chi, u = _chi_and_u(rows, cols)
     return int(poly.poly_degree(poly.poly_gcd(u, chi)))
+
+
+def square_nullity(n: int) -> int:
+    """Nullity of the n x n board from one gcd of degree at most n / 2.
+
+    Write n + 1 = 2^a (2k + 1).  Over GF(2), U_{2j} = t U_j^2 and U_{2k+1} = V^2 with
+    V = U_{k+1} + U_k, so U_{n+1} = t^(2^a - 1) V^(2^(a+1)); V(0) = 1 and V(t+1) has
+    no factor t + 1, and comparing multiplicities factor by factor gives
+
+        nullity(n) = 2^(a+1) deg gcd(V(t), V(t+1)) + (2^(a+1) - 2 if V(1) = 0 else 0)
+
+    (docs/algebra.md section 9).
+
+    Example:
+        >>> [square_nullity(n) for n in range(1, 12)]
+        [0, 0, 0, 4, 2, 0, 0, 0, 8, 0, 6]
+    """
+    n = board_size(n, "n")
+    poly = _poly_kernels()
+    a, odd = 0, n + 1
+    while odd % 2 == 0:
+        a, odd = a + 1, odd // 2
+    root = _square_root_factor(odd // 2)
+    common = int(poly.poly_degree(poly.poly_gcd(root, poly.poly_taylor_shift(root))))
+    root_at_one = bin(int(np.bitwise_xor.reduce(root))).count("1") % 2  # V(1): the parity of its terms
+    return (2 << a) * common + ((2 << a) - 2 if root_at_one == 0 else 0)
 
 
 def nullity_table(nmax: int, progress: Progress = None) -> np.ndarray:
@@ -172,11 +254,9 @@ def nullity_table(nmax: int, progress: Progress = None) -> np.ndarray:
         [0, 0, 0, 4, 2, 0, 0, 0, 8, 0]
     """
     nmax = board_size(nmax, "nmax")
-    poly = _poly_kernels()
     out = np.zeros(nmax, dtype=np.int64)
     for n in range(1, nmax + 1):
-        u_n = poly.chebyshev_u(n + 1)  # square board: U_{n+1} and chi = U_{n+1}(t+1)
-        out[n - 1] = poly.poly_degree(poly.poly_gcd(u_n, poly.poly_taylor_shift(u_n)))
+        out[n - 1] = square_nullity(n)
         if progress is not None and (n % 64 == 0 or n == nmax):
             progress("nullity_table", n, nmax)
     return out
