@@ -2,10 +2,9 @@
 
 Shared by lightsout.gf2 (0/1 matrices in and out) and lightsout.packed (packed
 in and out).  Checking that values are 0/1 used numpy.isin, which sorts, and
-cost 5-7x the whole bool path.  Now wide numbers (2- to 8-byte integers and
-floats with contiguous rows) are checked and packed in one pass by the compiled
-``_gf2elim.pack_zero_one``; bytes are checked with one vectorised maximum and
-then packed as bools without a copy; anything else (strided views) is checked
+cost 5-7x the whole bool path.  Now numbers with contiguous rows (bools, 1- to
+8-byte integers and floats) are checked and packed in one pass by the compiled
+``_gf2elim.pack_zero_one``; anything else (strided views) is checked
 in numpy (a maximum over the values read as unsigned, so negatives count as
 large; for floats, a comparison with the bool conversion) and then packed.
 """
@@ -95,7 +94,8 @@ def pack_zero_one(arr: np.ndarray, name: str) -> np.ndarray:
         [5, 6]
     """
     dtype = arr.dtype
-    one_pass = (dtype.isnative and (dtype.kind in "iu" and dtype.itemsize in (2, 4, 8)
+    one_pass = (dtype.isnative and (dtype.kind in "iub" and dtype.itemsize == 1
+                                    or dtype.kind in "iu" and dtype.itemsize in (2, 4, 8)
                                     or dtype.kind == "f" and dtype.itemsize in (4, 8))
                 and (arr.shape[1] <= 1 or arr.strides[1] == dtype.itemsize))
     if not one_pass:

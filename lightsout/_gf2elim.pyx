@@ -206,12 +206,14 @@ cdef extern from *:
     #define GE_F64_BAD(v) ((uint64_t)((v) != 0x3FF0000000000000ULL) & (uint64_t)(((v) << 1) != 0))
     #define GE_F32_BIT(v) (((v) >> 29) & 1)
     #define GE_F32_BAD(v) ((uint32_t)((v) != 0x3F800000U) & (uint32_t)((uint32_t)((v) << 1) != 0))
+    GE_PACK(ge_pack_u8, uint8_t, GE_INT_BIT, GE_INT_BAD)
     GE_PACK(ge_pack_u16, uint16_t, GE_INT_BIT, GE_INT_BAD)
     GE_PACK(ge_pack_u32, uint32_t, GE_INT_BIT, GE_INT_BAD)
     GE_PACK(ge_pack_u64, uint64_t, GE_INT_BIT, GE_INT_BAD)
     GE_PACK(ge_pack_f32, uint32_t, GE_F32_BIT, GE_F32_BAD)
     GE_PACK(ge_pack_f64, uint64_t, GE_F64_BIT, GE_F64_BAD)
     """
+    int pack_u8 "ge_pack_u8"(const char*, Py_ssize_t, Py_ssize_t, Py_ssize_t, uint64_t*, Py_ssize_t) noexcept nogil
     int pack_u16 "ge_pack_u16"(const char*, Py_ssize_t, Py_ssize_t, Py_ssize_t, uint64_t*, Py_ssize_t) noexcept nogil
     int pack_u32 "ge_pack_u32"(const char*, Py_ssize_t, Py_ssize_t, Py_ssize_t, uint64_t*, Py_ssize_t) noexcept nogil
     int pack_u64 "ge_pack_u64"(const char*, Py_ssize_t, Py_ssize_t, Py_ssize_t, uint64_t*, Py_ssize_t) noexcept nogil
@@ -736,7 +738,7 @@ def pack_zero_one(values):
     """Pack a 2-D array of 0/1 numbers into packed rows, checking the values in the same pass.
 
     One read of the input, where numpy needs a pass for the check and another
-    for the conversion to bools.  Handles 2-, 4- and 8-byte integers and
+    for the conversion to bools.  Handles bools, 1-, 2-, 4- and 8-byte integers and
     floats in native byte order whose rows are contiguous (any row stride);
     other arrays are for numpy (``np.packbits``).
 
@@ -761,7 +763,9 @@ def pack_zero_one(values):
     if not isinstance(values, np.ndarray) or values.ndim != 2 or not values.dtype.isnative:
         raise InvalidTypeError("pack_zero_one takes a 2-D numpy array in native byte order")
     kind, size = values.dtype.kind, values.dtype.itemsize
-    if kind in "iu" and size == 2:
+    if kind in "iub" and size == 1:
+        fn = pack_u8
+    elif kind in "iu" and size == 2:
         fn = pack_u16
     elif kind in "iu" and size == 4:
         fn = pack_u32

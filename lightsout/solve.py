@@ -33,6 +33,7 @@ from lightsout import board as _board
 from lightsout._denseroute import solve_grid_dense
 from lightsout._dispatch import kernel_module
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError
+from lightsout._bitmatrix import pack_zero_one
 from lightsout._canonical import lexmin_solution, proof_pattern
 from lightsout._gridresult import GridResult
 from lightsout._linresult import LinearResult
@@ -45,7 +46,7 @@ from lightsout._polyroute import solve_grid_poly
 from lightsout._types import Progress
 from lightsout.board import TorusArg
 from lightsout._validate import (
-    board_shape, board_size, dense_limits, flag, grid_shape, method_name, poly_memory,
+    MAX_BOARD_CELLS, board_shape, board_size, dense_limits, flag, grid_shape, method_name, poly_memory,
     progress_callback, states_count, thread_count, torus_axes,
 )
 
@@ -101,6 +102,37 @@ class UnsolvableError(LightsOutError, ValueError):
         self._quiet_pattern, self._packed_pattern = value, None
 
 
+class _PackedBoard:
+    """A two-state 2-D board kept as packed rows until someone reads it."""
+
+    __slots__ = ("words", "ncols")
+
+    def __init__(self, words: np.ndarray, ncols: int) -> None:
+        self.words, self.ncols = words, ncols
+
+
+class _BoardField:
+    """``Solution.board``: an array, or a :class:`_PackedBoard` unpacked (once) on first read.
+
+    solve() packs a big 2-D board in one checked pass anyway; keeping those words
+    spares it writing a second full-size copy that few callers ever read.
+    """
+
+    slot = "_board"
+
+    def __get__(self, obj: Any, objtype: Optional[type] = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.slot]
+        if isinstance(value, _PackedBoard):
+            value = unpack_rows(value.words, value.ncols)
+            obj.__dict__[self.slot] = value
+        return value
+
+    def __set__(self, obj: Any, value: Union[np.ndarray, _PackedBoard]) -> None:
+        obj.__dict__[self.slot] = value
+
+
 @dataclass(frozen=True, eq=False, repr=False)
 class Solution:
     """A way to turn a board dark, with what is known about all the others.
@@ -143,7 +175,7 @@ class Solution:
         [((1, 1), 2)]
     """
 
-    board: np.ndarray
+    board: np.ndarray  # a _BoardField (set below the class)
     presses: np.ndarray
     nullity: int
     method: str
@@ -305,6 +337,10 @@ class Solution:
         after = _board.press(self.board, self.presses, torus=self.torus, self_toggle=self.self_toggle,
                              states=self.states)
         return not after.any()
+
+
+# Installed after the class so that the dataclass sees a plain field without a default.
+setattr(Solution, "board", _BoardField())
 
 
 def _pack_flat(bits: np.ndarray) -> np.ndarray:
@@ -781,7 +817,8 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
         lightsout.solve.UnsolvableError: this 4 x 4 board cannot be turned dark: ...
     """
     states = states_count(states)
-    lights = _board.as_board(board, states)
+    grid = _packed_grid(board, states, torus, self_toggle, method)
+    words, lights = (None, _board.as_board(board, states)) if grid is None else grid
     wraps, self_toggle, states = _rules(torus, self_toggle, states, lights.ndim)
     method = _route_for(method_name(method, METHODS), lights.shape, wraps, self_toggle, states)
     threads = thread_count(threads)
@@ -793,18 +830,42 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
     if method == "nd":
         return _solve_general(lights, wraps, self_toggle, states, progress)
     nrows, ncols = lights.shape
-    words = pack_rows(lights)
+    if words is None:
+        words = pack_rows(lights)
+        snapshot: Union[np.ndarray, _PackedBoard] = lights.copy()
+    else:
+        snapshot = _PackedBoard(words, ncols)
     result = _run(method, nrows, ncols, words, threads=threads, progress=progress, kernel=True)
     if not result.solvable:
-        raise _unsolvable(result, words, lights)
+        raise _unsolvable(result, words, lights if isinstance(snapshot, np.ndarray) else unpack_rows(words, ncols))
     assert result.first_row is not None
     quiet_first_rows = result.quiet_first_rows()
     first = _canonical_first_row(result.first_row, quiet_first_rows)
     residue, presses, _ = kernel_module("_kernels").chase(words, nrows, ncols, pack_row(first), presses=True)
     if residue.any() or presses is None:
         raise LightsOutError(f"internal error: the {method} route's answer does not clear the board")
-    return Solution(lights.copy(), unpack_rows(presses, ncols), result.nullity, method, quiet_first_rows,
-                    torus=wraps)
+    return Solution(snapshot, unpack_rows(presses, ncols), result.nullity, method,  # type: ignore[arg-type]
+                    quiet_first_rows, torus=wraps)
+
+
+#: Boards from this many cells are packed by :func:`_packed_grid` (below it numpy's path is as quick).
+PACK_IN_ONE_PASS_CELLS = 1 << 16
+
+
+def _packed_grid(board: object, states: int, torus: object, self_toggle: object,
+                 method: object) -> Optional[tuple[np.ndarray, np.ndarray]]:
+    """(packed rows, board) for a big open 2-D two-state numpy board, checked and packed in one pass; else None.
+
+    Raises the board's InvalidBoardError when a value is not 0 or 1.
+    """
+    if not (isinstance(board, np.ndarray) and board.ndim == 2 and states == 2 and torus is False
+            and self_toggle is True and method in ("auto", "poly", "dense")
+            and PACK_IN_ONE_PASS_CELLS <= board.size <= MAX_BOARD_CELLS):
+        return None
+    dtype = board.dtype
+    if not (dtype.isnative and dtype.kind in "biuf" and board.strides[1] == dtype.itemsize):
+        return None
+    return pack_zero_one(board, "board"), board
 
 
 def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_toggle: bool = True,
