@@ -46,6 +46,16 @@ def test_first_row_dense_10000(gate):
     _first_row(gate, 10_000, 10_000, "dense")
 
 
-@pytest.mark.slow
 def test_first_row_poly_1000000(gate):
     _first_row(gate, 1_000_000, 1_000_000, "poly")
+
+
+@pytest.mark.slow
+def test_first_row_poly_1000001(gate):
+    """Odd side: the extended gcd runs at full degree."""
+    _first_row(gate, 1_000_001, 1_000_001, "poly")
+
+
+@pytest.mark.slow
+def test_first_row_poly_10000000(gate):
+    _first_row(gate, 10_000_000, 10_000_000, "poly")
