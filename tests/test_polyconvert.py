@@ -173,3 +173,35 @@ def test_first_row_matches_the_dense_route_on_big_boards():
 def test_unpacked_round_trip_through_phi(poly):
     row = np.random.default_rng(5).integers(0, 2, 777).astype(bool)
     assert np.array_equal(unpack_row(poly.phi_image(poly.w_combination(pack_row(row), 777), 777), 777), row)
+
+
+#: OEIS A159257, "Rank deficiency of the Lights Out problem of size n", n = 1..130 (as published).
+OEIS_A159257 = [
+    0, 0, 0, 4, 2, 0, 0, 0, 8, 0, 6, 0, 0, 4, 0, 8, 2, 0, 16, 0, 0, 0, 14, 4, 0, 0, 0, 0, 10, 20, 0, 20,
+    16, 4, 6, 0, 0, 0, 32, 0, 2, 0, 0, 4, 0, 0, 30, 0, 8, 8, 0, 0, 2, 4, 0, 0, 0, 0, 22, 0, 40, 24, 0,
+    28, 42, 0, 32, 0, 8, 0, 14, 0, 0, 4, 0, 0, 2, 0, 64, 0, 0, 0, 6, 12, 0, 0, 0, 0, 10, 0, 0, 20, 0, 4,
+    62, 0, 0, 20, 16, 0, 18, 0, 0, 4, 0, 0, 6, 0, 8, 0, 0, 0, 2, 4, 0, 0, 0, 8, 46, 0, 0, 0, 80, 4, 50,
+    56, 0, 56, 56, 0,
+]
+
+
+def test_square_nullities_equal_the_published_table():
+    assert lightsout.nullity_table(len(OEIS_A159257)).tolist() == OEIS_A159257
+
+
+def test_square_nullities_against_the_torus_route():
+    # OEIS A165738 (Buchholz): torus nullity(n + 1) = 2 nullity(n) + (4 if n = 2 mod 3 else 0).
+    # The torus nullity comes from the general route, which shares nothing with the gcds.
+    for n in list(range(1, 80)) + [255, 256, 511, 512, 599, 600, 1023]:
+        torus = lightsout.nullity((n + 1, n + 1), torus=True)
+        assert torus == 2 * square_nullity(n) + (4 if n % 3 == 2 else 0), n
+
+
+def test_sampled_big_square_nullities_against_the_full_degree_gcd():
+    poly = kernel_module("_gf2poly")
+    rng = random.Random(250_000)
+    for n in [rng.randrange(100_000, 250_001) for _ in range(6)] + [249_999, 250_000]:
+        u = poly.chebyshev_u(n + 1)
+        full = int(poly.poly_degree(poly.poly_gcd(u, poly.poly_taylor_shift(u))))
+        assert square_nullity(n) == full, n
+        assert full % 2 == 0 and full <= n  # the published bounds (A159257 comments)
