@@ -21,8 +21,8 @@ class GridResult:
         solvable: whether some set of presses turns every light off.
         nullity: dimension of the quiet-pattern space (2**nullity solutions when solvable).
         first_row: bool array of length ``ncols``: the presses of the board's top row in
-            one solution (the route's own choice; callers canonicalise), original
-            orientation.  None when not solvable.
+            one solution, original orientation (the canonical one when ``canonical``,
+            else the route's own choice, which callers canonicalise).  None when not solvable.
         transposed: True when the route worked on the transpose (ncols > nrows), so the
             working orientation is ``ncols`` rows x ``nrows`` columns.
         kernel_first_rows: None unless the route was asked for the kernel.  A
@@ -34,6 +34,7 @@ class GridResult:
             (working orientation) as packed rows, one at a time, so that a caller
             looking for one basis element with some property stops early; a route
             that can produce the basis cheaply on demand sets it even without the kernel.
+        canonical: ``first_row`` is already the lexicographically smallest solution's.
     """
 
     nrows: int
@@ -44,6 +45,7 @@ class GridResult:
     transposed: bool = False
     kernel_first_rows: Optional[np.ndarray] = None
     kernel_words: Optional[Callable[[], Iterator[np.ndarray]]] = None
+    canonical: bool = False
 
     @property
     def working_shape(self) -> tuple[int, int]:

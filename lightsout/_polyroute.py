@@ -27,7 +27,7 @@ import numpy as np
 from lightsout._dispatch import Gf2PolyModule, kernel_module
 from lightsout._gridresult import GridResult
 from lightsout._orientation import first_column_of_chase, transpose_packed
-from lightsout._packing import unpack_row, unpack_rows, words_for_bits
+from lightsout._packing import pack_row, unpack_row, unpack_rows, words_for_bits
 from lightsout._types import Progress
 from lightsout._validate import board_size, packed_matrix
 
@@ -123,10 +123,12 @@ def solve_grid_poly(
             "horner", "first_column"); Ctrl-C is honoured between chunks too.
 
     Returns:
-        A :class:`~lightsout._gridresult.GridResult`.  In the working orientation
-        ``first_row`` is f = phi(F0), F0 the unique solution polynomial of degree
-        < C - nullity (kernel component K = 0, docs/algebra.md section 3); when
-        transposed, it is the first column of that working solution.
+        A :class:`~lightsout._gridresult.GridResult`.  Without a transpose
+        ``first_row`` is the canonical one (lexicographically smallest, column 0
+        first): the mirror image of phi(F0), F0 the unique solution polynomial of
+        degree < C - nullity of the mirrored board (docs/algebra.md sections 3
+        and 9).  When transposed, it is the first column of the working solution
+        phi(F0) (not mirrored), and callers canonicalise.
 
     Examples:
         >>> solve_grid_poly(3, 3).first_row.astype(int).tolist()
@@ -151,10 +153,14 @@ def solve_grid_poly(
     chi = poly.poly_taylor_shift(poly.chebyshev_u(cols + 1))
     if progress is not None:
         progress("reduce", 1, 1)
+    # Without a transpose the route solves the board mirrored left to right, whose solution of
+    # least degree is, mirrored back, the canonical one (docs/algebra.md section 9).  Mirroring
+    # commutes with chasing, so only the residue row is mirrored; the all-lit board is its own mirror.
     if work is None:
         c_hat = _all_lit_residue_poly(rows, cols, chi)
     else:
-        c_hat = poly.w_combination(_chase_residue(work, rows, cols, progress), cols, progress)
+        residue = _chase_residue(work, rows, cols, progress)
+        c_hat = poly.w_combination(residue if transposed else _mirror_row(residue, cols), cols, progress)
     g, s = _gcd_and_inverse(rows, cols, chi, progress)
     nullity = int(poly.poly_degree(g))
     c_over_g, rem = poly.poly_divmod(c_hat, g)
@@ -175,7 +181,7 @@ def solve_grid_poly(
                     progress("first_column", done, total)
             first_row = first_column_of_chase(work, rows, cols, f_words, progress=column_progress)
         else:
-            first_row = unpack_row(f_words, cols)
+            first_row = unpack_row(f_words, cols)[::-1].copy()
 
     def kernel_words() -> Iterator[np.ndarray]:
         if nullity == 0:
@@ -192,7 +198,12 @@ def solve_grid_poly(
             packed[i] = v
         kernel_rows = unpack_rows(packed, cols)
     return GridResult(nrows, ncols, bool(solvable), nullity, first_row, transposed, kernel_rows,
-                      kernel_words if nullity else None)
+                      kernel_words if nullity else None, canonical=not transposed)
+
+
+def _mirror_row(words: np.ndarray, nbits: int) -> np.ndarray:
+    """A packed row of nbits bits, left to right reversed."""
+    return pack_row(unpack_row(words, nbits)[::-1])
 
 
 def nullity_poly(nrows: int, ncols: int) -> int:

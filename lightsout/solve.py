@@ -684,6 +684,8 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
     if not result.solvable or result.first_row is None:  # Sutner: cannot happen
         raise LightsOutError(f"internal error: the {method} route found the all-lit {nrows} x {ncols} "
                              "board unsolvable, contradicting Sutner's theorem")
+    if result.canonical:
+        return result.first_row
     return _canonical_first_row(result.first_row, result.quiet_first_rows())
 
 
@@ -840,7 +842,7 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
         raise _unsolvable(result, words, lights if isinstance(snapshot, np.ndarray) else unpack_rows(words, ncols))
     assert result.first_row is not None
     quiet_first_rows = result.quiet_first_rows()
-    first = _canonical_first_row(result.first_row, quiet_first_rows)
+    first = result.first_row if result.canonical else _canonical_first_row(result.first_row, quiet_first_rows)
     residue, presses, _ = kernel_module("_kernels").chase(words, nrows, ncols, pack_row(first), presses=True)
     if residue.any() or presses is None:
         raise LightsOutError(f"internal error: the {method} route's answer does not clear the board")

@@ -205,3 +205,23 @@ def test_sampled_big_square_nullities_against_the_full_degree_gcd():
         full = int(poly.poly_degree(poly.poly_gcd(u, poly.poly_taylor_shift(u))))
         assert square_nullity(n) == full, n
         assert full % 2 == 0 and full <= n  # the published bounds (A159257 comments)
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (5, 5), (9, 9), (11, 11), (16, 16), (19, 19), (30, 30), (33, 33),
+                                   (17, 5), (23, 11), (64, 39), (47, 47)])
+def test_mirrored_route_gives_the_canonical_first_row(shape):
+    """The least-degree solution of the mirrored board, mirrored back, is the lexicographic minimum."""
+    from lightsout._polyroute import solve_grid_poly
+    from lightsout.solve import _canonical_first_row
+
+    rows, cols = shape
+    rng = np.random.default_rng(rows * 100 + cols)
+    for _ in range(4):
+        board = oracle.replay(np.zeros(shape, dtype=np.uint8), rng.integers(0, 2, shape)).astype(bool)
+        result = solve_grid_poly(rows, cols, lightsout._packing.pack_rows(board))
+        assert result.canonical and result.solvable
+        quiet = np.array(list(result.kernel_words() if result.kernel_words else []), dtype=np.uint64)
+        quiet_rows = lightsout._packing.unpack_rows(quiet.reshape(-1, (cols + 63) // 64), cols)
+        assert np.array_equal(result.first_row, _canonical_first_row(result.first_row, quiet_rows))
+        if cols <= 12:  # every solving first row, in lexicographic order: the first one is canonical
+            assert np.array_equal(result.first_row, oracle.solving_first_rows(board)[0])
