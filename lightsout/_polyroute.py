@@ -221,7 +221,7 @@ def nullity_poly(nrows: int, ncols: int) -> int:
     ncols = board_size(ncols, "ncols")
     rows, cols = max(nrows, ncols), min(nrows, ncols)
     poly = _poly_kernels()
-    if rows == cols:
+    if rows == cols and rows >= HALVING_FROM:
         return square_nullity(rows)
     if rows % 2 == 0 and cols % 2 == 0:
         root_chi = poly.poly_taylor_shift(_square_root_factor(cols // 2))
@@ -229,6 +229,11 @@ def nullity_poly(nrows: int, ncols: int) -> int:
         return 2 * int(poly.poly_degree(poly.poly_gcd(root_u, root_chi)))
     chi, u = _chi_and_u(rows, cols)
     return int(poly.poly_degree(poly.poly_gcd(u, chi)))
+
+
+#: Square sides from which nullity_poly takes the half-degree gcd (below, the few extra
+#: kernel calls cost more than the gcd they halve).
+HALVING_FROM = 2048
 
 
 def square_nullity(n: int) -> int:
@@ -267,7 +272,7 @@ def nullity_table(nmax: int, progress: Progress = None) -> np.ndarray:
     nmax = board_size(nmax, "nmax")
     out = np.zeros(nmax, dtype=np.int64)
     for n in range(1, nmax + 1):
-        out[n - 1] = square_nullity(n)
+        out[n - 1] = nullity_poly(n, n)
         if progress is not None and (n % 64 == 0 or n == nmax):
             progress("nullity_table", n, nmax)
     return out
