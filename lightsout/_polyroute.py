@@ -221,8 +221,8 @@ def nullity_poly(nrows: int, ncols: int) -> int:
     ncols = board_size(ncols, "ncols")
     rows, cols = max(nrows, ncols), min(nrows, ncols)
     poly = _poly_kernels()
-    if rows == cols and rows >= HALVING_FROM:
-        return square_nullity(rows)
+    if rows == cols:
+        return _square_nullity_any(rows)
     if rows % 2 == 0 and cols % 2 == 0:
         root_chi = poly.poly_taylor_shift(_square_root_factor(cols // 2))
         root_u = poly.poly_mod(_square_root_factor(rows // 2), root_chi)
@@ -234,6 +234,15 @@ def nullity_poly(nrows: int, ncols: int) -> int:
 #: Square sides from which nullity_poly takes the half-degree gcd (below, the few extra
 #: kernel calls cost more than the gcd they halve).
 HALVING_FROM = 2048
+
+
+def _square_nullity_any(n: int) -> int:
+    """square_nullity(n), or below HALVING_FROM the direct deg gcd(U_{n+1}(t), U_{n+1}(t+1))."""
+    if n >= HALVING_FROM:
+        return square_nullity(n)
+    poly = _poly_kernels()
+    u = poly.chebyshev_u(n + 1)
+    return int(poly.poly_degree(poly.poly_gcd(u, poly.poly_taylor_shift(u))))
 
 
 def square_nullity(n: int) -> int:
@@ -272,7 +281,7 @@ def nullity_table(nmax: int, progress: Progress = None) -> np.ndarray:
     nmax = board_size(nmax, "nmax")
     out = np.zeros(nmax, dtype=np.int64)
     for n in range(1, nmax + 1):
-        out[n - 1] = nullity_poly(n, n)
+        out[n - 1] = _square_nullity_any(n)
         if progress is not None and (n % 64 == 0 or n == nmax):
             progress("nullity_table", n, nmax)
     return out
