@@ -263,6 +263,8 @@ def _is_terminal(stream: Optional[TextIO]) -> bool:
 def _summary(args: argparse.Namespace, text: str) -> None:
     """A summary comment line on standard error (not with --quiet)."""
     if not args.quiet and sys.stderr is not None:
+        if sys.stdout is not None:
+            sys.stdout.flush()  # the results first, as a terminal shows them
         print(f"{COMMENT} {text}", file=sys.stderr)
 
 
