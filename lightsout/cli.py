@@ -261,11 +261,8 @@ def _is_terminal(stream: Optional[TextIO]) -> bool:
 
 
 def _summary(args: argparse.Namespace, text: str) -> None:
-    """A summary comment line on standard error (not with --quiet)."""
-    if not args.quiet and sys.stderr is not None:
-        if sys.stdout is not None:
-            sys.stdout.flush()  # the results first, as a terminal shows them
-        print(f"{COMMENT} {text}", file=sys.stderr)
+    """Queue a summary comment line for standard error, printed when the progress bar is gone."""
+    args.summaries.append(f"{COMMENT} {text}")
 
 
 def _emit(args: argparse.Namespace, text: str) -> None:
@@ -448,12 +445,15 @@ def _run(args: argparse.Namespace) -> int:
         return _cmd_play(args)
     if sys.stdout is None:
         raise OSError("standard output is closed")
+    args.summaries = []
     with ProgressBar(enabled=not args.quiet) as bar:
         command = {"first-row": _cmd_first_row, "nullity": _cmd_nullity, "solve": _cmd_solve,
                    "render": _cmd_render}[args.command]
         status = command(args, bar.callback)
     if sys.stdout is not None:
         sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at exit
+    if args.summaries and not args.quiet and sys.stderr is not None:  # after the results, as a terminal shows
+        print("\n".join(args.summaries), file=sys.stderr)
     return status
 
 
