@@ -191,7 +191,8 @@ def _read_png(name: str, states: int) -> np.ndarray:
                     return lit if states == 2 else lit.astype(np.uint8) * (states - 1)
                 grey = np.array(image.convert("L"), dtype=np.uint8)
         except image_module.DecompressionBombError as exc:
-            raise BoardTooLargeError(f"{name}: {exc}") from None
+            raise BoardTooLargeError(f"{name}: {exc} (Pillow's limit, PIL.Image.MAX_IMAGE_PIXELS, which may be "
+                                     "raised; boards this large read faster from .npy files)") from None
         except (OSError, SyntaxError, ValueError) as exc:
             if isinstance(exc, FileNotFoundError):
                 raise

@@ -274,9 +274,10 @@ def _emit(args: argparse.Namespace, text: str) -> None:
 
 
 def _emit_npy(args: argparse.Namespace, array: np.ndarray) -> None:
+    """A numpy array to -o FILE (the name as given) or to standard output when it is redirected."""
     if args.output:
-        write_board(args.output, array, args.states) if args.output.lower().endswith(".npy") else \
-            np.save(args.output, array, allow_pickle=False)
+        with open(args.output, "wb") as handle:
+            np.save(handle, array, allow_pickle=False)
         return
     out = _stdout()
     if _is_terminal(out) or not hasattr(out, "buffer"):
@@ -296,8 +297,9 @@ def _cmd_first_row(args: argparse.Namespace, progress: Any) -> int:
     elif fmt == "hex":
         _emit(args, np.packbits(row.astype(bool), bitorder="little").tobytes().hex() + "\n")
     else:
-        _emit(args, ("".join(str(int(v)) for v in row) if args.states <= 10 else " ".join(str(int(v)) for v in row))
-              + "\n")
+        digits = (row.astype(np.uint8) + ord("0")).tobytes().decode("ascii") if args.states <= 10 else \
+            " ".join(str(int(v)) for v in row)
+        _emit(args, digits + "\n")
     return EXIT_OK
 
 

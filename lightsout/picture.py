@@ -243,15 +243,33 @@ class Picture:
         return self.board.ndim <= 2 and self.board.size <= limit
 
     def svg(self) -> str:
-        """The picture as SVG text (see :func:`board_svg`)."""
+        """The picture as SVG text (see :func:`board_svg`).
+
+        Example:
+            >>> Picture([[1]]).svg().count("<rect")
+            2
+        """
         return board_svg(self.board, self.presses, states=self.states, title=self.caption)
 
     def png(self) -> bytes:
-        """The picture as PNG bytes (see :func:`board_png`)."""
+        """The picture as PNG bytes (see :func:`board_png`).
+
+        Example:
+            >>> Picture([[1]]).png()[1:4]
+            b'PNG'
+        """
         return board_png(self.board, self.presses, states=self.states)
 
     def save(self, path: "str | os.PathLike[str]") -> None:
-        """Write the picture to ``path``: SVG for a ``.svg`` name, else PNG."""
+        """Write the picture to ``path``: SVG for a ``.svg`` name, else PNG.
+
+        Example:
+            >>> import os, tempfile
+            >>> path = os.path.join(tempfile.mkdtemp(), "board.svg")
+            >>> Picture([[1, 0]]).save(path)
+            >>> open(path).read().startswith("<svg")
+            True
+        """
         name = os.fspath(path)
         if name.lower().endswith(".svg"):
             with open(name, "w", encoding="utf-8") as handle:
