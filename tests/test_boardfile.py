@@ -7,12 +7,18 @@ import pytest
 import lightsout
 from lightsout._boardfile import board_from_text
 
-Image = pytest.importorskip("PIL.Image")
+
+
+def _pil():
+    """PIL.Image, or skip (Pillow is the `images` extra, in the test extra)."""
+    return pytest.importorskip("PIL.Image")
 
 
 @pytest.mark.parametrize("states", [2, 3, 10, 11, 255])
 @pytest.mark.parametrize("name", ["b.txt", "b.npy", "b.png", "board"])
 def test_round_trip(tmp_path, rng, states, name):
+    if name.endswith(".png"):
+        _pil()
     board = rng.integers(0, states, (17, 70)).astype(np.uint8)
     board = board.astype(bool) if states == 2 else board
     lightsout.write_board(tmp_path / name, board, states=states)
@@ -29,6 +35,7 @@ def test_npy_keeps_any_number_of_axes(tmp_path, rng):
 
 
 def test_png_is_recognised_by_content_and_grey_levels_map(tmp_path):
+    Image = _pil()
     grey = np.array([[0, 127, 128, 255]], dtype=np.uint8)
     Image.fromarray(grey).save(tmp_path / "grey.txt", format="PNG")  # a PNG under a text name
     assert lightsout.read_board(tmp_path / "grey.txt").astype(int).tolist() == [[0, 0, 1, 1]]
@@ -38,6 +45,7 @@ def test_png_is_recognised_by_content_and_grey_levels_map(tmp_path):
 
 
 def test_one_bit_png_is_small(tmp_path):
+    Image = _pil()
     board = np.zeros((1000, 1000), bool)
     lightsout.write_board(tmp_path / "b.png", board)
     assert (tmp_path / "b.png").stat().st_size < 2000
@@ -74,6 +82,7 @@ def test_bad_npy_and_png(tmp_path):
     np.save(tmp_path / "big.npy", np.array([[0, 3]]))
     with pytest.raises(lightsout.InvalidBoardError, match="big.npy"):
         lightsout.read_board(tmp_path / "big.npy")
+    _pil()
     (tmp_path / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 20)
     with pytest.raises(lightsout.InvalidBoardError, match="not a readable PNG"):
         lightsout.read_board(tmp_path / "broken.png")

@@ -247,7 +247,11 @@ import re  # noqa: E402
 import types  # noqa: E402
 import xml.etree.ElementTree as ET  # noqa: E402
 
-PIL_Image = pytest.importorskip("PIL.Image")
+
+
+def _pil():
+    """PIL.Image, or skip (Pillow is the `images` extra, in the test extra)."""
+    return pytest.importorskip("PIL.Image")
 
 BOARD_TEXT = "#.#\n.#.\n#.#\n"
 BOARD = np.array([[1, 0, 1], [0, 1, 0], [1, 0, 1]])
@@ -352,6 +356,7 @@ def test_solve_list_and_picture(tmp_path, capsys):
 
 
 def test_solve_writes_files_and_pictures(tmp_path, capsys):
+    _pil()
     path = tmp_path / "board.txt"
     path.write_text(BOARD_TEXT)
     for name in ("p.npy", "p.png", "p.txt"):
@@ -360,7 +365,7 @@ def test_solve_writes_files_and_pictures(tmp_path, capsys):
                      "--svg", str(tmp_path / "pic.svg")]) == 0
         assert capsys.readouterr().out == ""  # the result went to the file
         assert oracle.clears(BOARD, lightsout.read_board(out))
-    with PIL_Image.open(tmp_path / "pic.png") as image:
+    with _pil().open(tmp_path / "pic.png") as image:
         assert image.size[0] == image.size[1] > 3
     root = ET.parse(tmp_path / "pic.svg").getroot()
     circles = [e for e in root.iter() if e.tag.endswith("circle")]
@@ -368,6 +373,7 @@ def test_solve_writes_files_and_pictures(tmp_path, capsys):
 
 
 def test_png_and_npy_boards_solve(tmp_path, capsys):
+    _pil()
     board = np.random.default_rng(5).integers(0, 2, (9, 11)).astype(bool)
     board = lightsout.press(np.zeros_like(board), board)  # solvable: the image of some presses
     for name in ("b.png", "b.npy", "b.txt"):
@@ -420,7 +426,7 @@ def test_render_matches_solve_pixel_for_pixel(tmp_path, capsys):
     path = tmp_path / "presses.png"
     assert main(["render", "1000", "-o", str(path)]) == 0
     assert "498928 presses" in capsys.readouterr().err
-    with PIL_Image.open(path) as image:
+    with _pil().open(path) as image:
         assert image.mode == "1" and image.size == (1000, 1000)
         pixels = np.array(image, dtype=bool)
     assert np.array_equal(pixels, lightsout.solve(np.ones((1000, 1000), bool)).presses)
@@ -432,7 +438,7 @@ def test_render_rectangle_and_bad_name(tmp_path, capsys):
     path = tmp_path / "wide.png"
     assert main(["render", "7", "130", "-o", str(path), "--quiet"]) == 0
     assert capsys.readouterr().err == ""
-    with PIL_Image.open(path) as image:
+    with _pil().open(path) as image:
         pixels = np.array(image, dtype=bool)
     assert pixels.shape == (7, 130) and oracle.clears(np.ones((7, 130)), pixels)
     assert main(["render", "10", "-o", str(tmp_path / "x.jpg")]) == 2
@@ -522,7 +528,7 @@ def test_subprocess_solve_render_and_stdin(tmp_path):
     assert "cannot be turned dark" in _one_line(done.stderr)
     done = _run_cli(tmp_path, "render", "200", "-o", "r.png")
     assert done.returncode == 0 and done.stdout == ""
-    with PIL_Image.open(tmp_path / "r.png") as image:
+    with _pil().open(tmp_path / "r.png") as image:
         assert oracle.clears(np.ones((200, 200)), np.array(image, dtype=bool))
     done = _run_cli(tmp_path, "solve", "board.txt", "--format", "picture", "--color", "never")
     assert done.returncode == 0 and "██" in done.stdout
