@@ -202,3 +202,17 @@ def test_render_20000_in_bounded_memory(tmp_path):
 def list_then_none(rows):
     yield from rows
     yield None
+
+
+def test_ipython_display_bundle():
+    """What a Jupyter notebook receives for a Solution: SVG, PNG, HTML and the short text repr."""
+    formatters = pytest.importorskip("IPython.core.formatters")
+    s = lightsout.solve(np.ones((5, 5), bool))
+    data, _ = formatters.DisplayFormatter().format(s)
+    assert {"image/svg+xml", "image/png", "text/html", "text/plain"} <= set(data)
+    assert data["text/plain"] == repr(s)
+    assert len(_tags(data["image/svg+xml"], "circle")) == 15
+    with Image.open(io.BytesIO(data["image/png"])) as image:
+        image.load()
+    data, _ = formatters.DisplayFormatter().format(picture.Picture(np.eye(4, dtype=bool)))
+    assert "image/svg+xml" in data
