@@ -545,3 +545,20 @@ def test_subprocess_broken_pipe_is_quiet_for_tables(tmp_path):
     proc.stderr.close()
     assert proc.wait() in (0, 141)  # 0 when the whole table fitted in the pipe before it closed
     assert err == ""
+
+
+def test_boards_of_other_axes(tmp_path, capsys):
+    cube = np.ones((2, 3, 3), bool)
+    lightsout.write_board(tmp_path / "cube.npy", cube)
+    assert main(["solve", str(tmp_path / "cube.npy"), "--format", "list"]) == 0
+    presses = np.zeros(cube.shape, np.uint8)
+    for line in capsys.readouterr().out.splitlines():
+        presses[tuple(int(v) for v in line.split())] = 1
+    assert not oracle.replay_nd(cube, presses).any()
+    assert main(["solve", str(tmp_path / "cube.npy"), "--format", "text"]) == 0
+    assert capsys.readouterr().out.startswith("! presses[0, :, :]\n")
+    assert main(["solve", str(tmp_path / "cube.npy"), "--svg", str(tmp_path / "c.svg")]) == 2
+    assert "1-D and 2-D" in _one_line(capsys.readouterr().err)
+    lightsout.write_board(tmp_path / "line.npy", np.ones(7, bool))
+    assert main(["solve", str(tmp_path / "line.npy"), "--format", "picture"]) == 0
+    assert capsys.readouterr().out.startswith("board")
