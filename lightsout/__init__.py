@@ -34,6 +34,9 @@ from lightsout import gf2, packed
 from lightsout._include import get_include
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError, SettingError
 from lightsout.board import all_lit, chase, format_board, parse_board, press
+from lightsout._boardfile import read_board, write_board
+from lightsout._extras import MissingExtraError
+from lightsout import picture
 from lightsout.fewest import (
     MinimumNotProvenError, distance_distribution, fewest_presses, fewest_presses_table,
 )
@@ -53,4 +56,5 @@ __all__ = [
     "UnsolvableError", "LightsOutError", "InvalidBoardError", "InvalidTypeError", "BoardTooLargeError",
     "SettingError",
     "METHODS", "gf2", "packed", "get_include", "__version__",
+    "read_board", "write_board", "picture", "MissingExtraError",
 ]

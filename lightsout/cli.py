@@ -1,28 +1,72 @@
-"""Command line: ``lightsout first-row N [M]``, ``lightsout nullity N [M]``, ``lightsout solve FILE``.
+"""Command line: ``lightsout first-row | solve | nullity | render | play`` (also ``python -m lightsout``).
 
-Exit status: 0 success, 1 the board is unsolvable, 2 bad input or usage (or a
-setting this machine cannot honour, or standard output closed), 130
-interrupted (Ctrl-C), 141 standard output closed by the reader (a broken pipe,
-as ``| head`` does: nothing is printed, the shell convention of 128 + SIGPIPE).
-Every failure is one line on standard error, starting ``lightsout:``.
+Exit status: 0 success, 1 the board is unsolvable (the reason on standard
+error), 2 bad input or usage (or a setting this machine cannot honour, a
+missing optional extra, or standard output closed), 130 interrupted (Ctrl-C),
+141 standard output closed by the reader (a broken pipe, as ``| head`` does:
+nothing is printed, the shell convention of 128 + SIGPIPE).  Every failure is
+one line on standard error, starting ``lightsout:``.
 
-Results go to standard output; the summary of ``solve`` goes to standard error
-as a comment line (``! ...``), so either stream can be fed back to ``solve``.
+Results go to standard output; summaries go to standard error as comment
+lines (``! ...``, the board files' comment mark), so either stream can be fed
+back to ``solve``.  Progress bars (tqdm) are drawn on standard error for work
+that takes more than a second, only when it is a terminal; ``--quiet`` turns
+them and the summaries off.
 """
 from __future__ import annotations
 
 import argparse
+import importlib
+import json
 import os
+import shutil
 import sys
-from typing import Optional, Sequence
+from pathlib import Path
+from typing import Any, Optional, Sequence, TextIO
 
 import numpy as np
 
 from lightsout import _errors
-from lightsout.board import COMMENT, format_board, parse_board
-from lightsout.solve import METHODS, UnsolvableError, first_row, nullity, solve
+from lightsout._boardfile import board_from_text, decode_text, read_board, write_board
+from lightsout._progress import ProgressBar
+from lightsout.board import COMMENT, format_board
+from lightsout.solve import METHODS, UnsolvableError, first_row, nullity, nullity_table, solve
 
 EXIT_OK, EXIT_UNSOLVABLE, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 1, 2, 130, 141
+
+#: Largest board ``solve`` draws on a terminal when ``--format auto`` (rows; columns must fit the width).
+TERMINAL_ROWS = 60
+
+EPILOG = f"""\
+examples:
+  lightsout first-row 5                         # presses of row 1 for the all-lit 5 x 5 board
+  lightsout first-row 2000 3000 --format hex    # a 2000 x 3000 board, packed bits in hex
+  lightsout solve board.txt                     # solve a board file: text, .npy or .png
+  lightsout solve board.txt --json              # the same for programs: JSON
+  lightsout solve board.txt --minimal --svg solution.svg
+  lightsout nullity 19                          # dimension of the quiet patterns of 19 x 19
+  lightsout nullity --table 30 --csv            # nullities of 1 x 1 .. 30 x 30
+  lightsout render 1000 -o presses.png          # the all-lit press pattern, a pixel a cell
+  lightsout play --no-browser                   # the game in a web browser
+
+board files: text, one row per line ('1 # * x X o O' lit, '0 . - _' dark, digits
+  0..K-1 with --states K, '{COMMENT}' starts a comment, blank lines ignored); .npy arrays;
+  PNG pictures, a pixel a cell (dark pixel = off, light = lit; K states: grey
+  levels 0..255 in K even steps). '-' reads text from standard input.
+
+output: results on standard output (solve: the presses in the board text
+  format, or a picture in block characters on a terminal; --json or
+  --format list for programs); summaries as '{COMMENT} ...' comment lines, progress
+  bars and errors on standard error. -o FILE writes the result to FILE
+  instead (.npy and .png names: board files).
+
+exit status: 0 done, 1 unsolvable (the reason on standard error), 2 bad usage
+  or input, 130 interrupted (Ctrl-C), 141 standard output closed by its reader.
+"""
+
+
+class UsageError(_errors.LightsOutError):
+    """A combination of options the command line does not accept (exit 2)."""
 
 
 def _positive_int(text: str) -> int:
@@ -35,40 +79,24 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``lightsout`` command.
-
-    Example:
-        >>> build_parser().parse_args(["first-row", "5"]).n
-        5
-    """
-    parser = argparse.ArgumentParser(prog="lightsout", description="Solve Lights Out boards over GF(2).")
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    p = sub.add_parser("first-row", help="first row of presses that clears the all-lit N x M board")
-    p.add_argument("n", type=_positive_int, help="rows")
-    p.add_argument("m", type=_positive_int, nargs="?", help="columns (default: N)")
-    _add_rules(p)
-
-    p = sub.add_parser("nullity", help="dimension of the quiet-pattern space of the N x M board")
-    p.add_argument("n", type=_positive_int, help="rows")
-    p.add_argument("m", type=_positive_int, nargs="?", help="columns (default: N)")
-    _add_rules(p)
-
-    p = sub.add_parser("solve", help="solve a board read from a text file ('-' for standard input)")
-    p.add_argument("file", help=f"UTF-8 text, one row per line: 1 # * x o lit, 0 . - _ dark, digits 0..K-1 "
-                                f"with --states K, {COMMENT} comment")
-    _add_rules(p)
-    return parser
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text}")
+    return value
 
 
-def _add_rules(p: argparse.ArgumentParser) -> None:
-    """The board-rule options every command takes."""
-    p.add_argument("--torus", action="store_true", help="both axes wrap around")
-    p.add_argument("--sigma", action="store_true", help="the sigma game: a press skips its own cell")
-    p.add_argument("--states", type=_states, default=2, metavar="K",
-                   help="lights with K states, 2..255 (a press adds 1 mod K); default 2")
-    p.add_argument("--method", choices=METHODS, default="auto")
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number 0..65535, got {text!r}")
+    return value
 
 
 def _states(text: str) -> int:
@@ -81,43 +109,354 @@ def _states(text: str) -> int:
     return value
 
 
-def _read_board_text(name: str) -> str:
-    """The text of board file ``name`` ('-': standard input), decoded as UTF-8 (a BOM allowed)."""
-    if name == "-":
-        if sys.stdin is None:
-            raise OSError("standard input is closed")
-        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
-        name = "standard input"
-    else:
-        with open(name, "rb") as handle:
-            data = handle.read()
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``lightsout`` command.
+
+    Example:
+        >>> build_parser().parse_args(["first-row", "5"]).n
+        5
+    """
+    from lightsout import __version__
+
+    quiet = argparse.ArgumentParser(add_help=False)
+    quiet.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no summary lines")
+    rules = argparse.ArgumentParser(add_help=False)
+    _add_rules(rules)
+    raw = argparse.RawDescriptionHelpFormatter
+
+    parser = argparse.ArgumentParser(
+        prog="lightsout", formatter_class=raw, epilog=EPILOG,
+        description="Solve Lights Out boards of any size over GF(2) (and Z/k): first rows of all-lit boards, "
+                    "board files, nullities, pictures.")
+    parser.add_argument("--version", action="version", version=f"lightsout {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser(
+        "first-row", parents=[rules, quiet], formatter_class=raw,
+        help="first row of presses that clears the all-lit N x M board",
+        description="The presses of row 1 that, chased down, clear the all-lit N x M board (the canonical one "
+                    "when there are several).",
+        epilog="formats:\n  bits  one digit a column, 1 = press (K > 10 states: numbers separated by spaces)\n"
+               "  hex   the row packed as lightsout.packed does (column j is bit j %% 8 of byte j // 8),\n"
+               "        bytes in hex: np.unpackbits(np.frombuffer(bytes.fromhex(s), np.uint8),\n"
+               "        bitorder='little')[:M] reads it back\n"
+               "  npy   a numpy .npy array (bool; uint8 for K states); binary, so with -o FILE\n"
+               "        or standard output redirected\n\n"
+               "examples:\n  lightsout first-row 5\n  lightsout first-row 300 500 --format hex\n"
+               "  lightsout first-row 2000 -o row.npy\n  lightsout first-row 6 --torus --states 3")
+    p.add_argument("n", type=_positive_int, help="rows")
+    p.add_argument("m", type=_positive_int, nargs="?", help="columns (default: N)")
+    p.add_argument("--format", choices=("bits", "hex", "npy"), default=None,
+                   help="output format (default: bits, or npy for an -o name ending .npy)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the row to FILE instead of standard output")
+
+    p = sub.add_parser(
+        "solve", parents=[rules, quiet], formatter_class=raw,
+        help="solve a board read from a file ('-' for standard input)",
+        description="Find presses that turn every light of the board off (the canonical solution, or with "
+                    "--minimal the fewest presses).",
+        epilog="formats:\n"
+               "  auto     picture on a terminal when the board fits, else text (the default)\n"
+               "  text     the presses as board text (1 = press; K states: press counts), which\n"
+               "           reads back as a board file\n"
+               "  picture  block characters, presses marked (colour on a terminal)\n"
+               "  json     one object: shape, states, torus, self_toggle, solvable, presses\n"
+               "           (nested lists), press_count, nullity, count (a decimal string),\n"
+               "           method; with --minimal also fewest and proven_minimal; an\n"
+               "           unsolvable board gives solvable false and the reason (exit 1)\n"
+               "  list     the cells to press, one 'row column' a line (0-based; K states:\n"
+               "           'row column count')\n\n"
+               "examples:\n  lightsout solve board.txt\n  lightsout solve board.txt --json\n"
+               "  lightsout solve board.txt --format list\n  lightsout solve board.txt --png solution.png\n"
+               "  lightsout solve board.txt --minimal -o presses.txt")
+    p.add_argument("board", metavar="BOARD",
+                   help=f"board file: text ({COMMENT} comments), .npy or .png; '-' reads text from standard input")
+    p.add_argument("--minimal", action="store_true", help="the solution with the fewest presses, proven")
+    p.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",
+                   help="with --minimal: stop searching after SECONDS, keep the best found")
+    p.add_argument("--format", choices=("auto", "text", "picture", "json", "list"), default="auto",
+                   help="output format (see below)")
+    p.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="colour in pictures: auto = when standard output is a terminal and NO_COLOR is unset")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the result to FILE instead (.npy or .png: the presses as a board file)")
+    p.add_argument("--png", metavar="FILE", help="also draw the board and its presses as a PNG picture")
+    p.add_argument("--svg", metavar="FILE", help="also draw the board and its presses as an SVG picture")
+
+    p = sub.add_parser(
+        "nullity", parents=[rules, quiet], formatter_class=raw,
+        help="dimension of the quiet-pattern space of the N x M board, or a table",
+        description="The nullity of the N x M board: it has 2**nullity solutions when solvable.",
+        epilog="examples:\n  lightsout nullity 19\n  lightsout nullity 4 7 --torus\n"
+               "  lightsout nullity --table 20\n  lightsout nullity --table 8 10 --csv")
+    p.add_argument("n", type=_positive_int, help="rows (with --table: the largest N)")
+    p.add_argument("m", type=_positive_int, nargs="?",
+                   help="columns (default: N; with --table: a rectangular table of M columns)")
+    p.add_argument("--table", action="store_true", help="every size 1 x 1 .. N x N (or N x M)")
+    p.add_argument("--csv", action="store_true", help="comma-separated values with a header line")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
+
+    p = sub.add_parser(
+        "render", parents=[quiet], formatter_class=raw,
+        help="the press pattern of the all-lit N x M board as a PNG, a pixel a cell",
+        description="Write the canonical press pattern of the all-lit N x M board as a one-bit PNG, one pixel "
+                    "a cell: white = press, black = no press (it reads back as a board file of the presses). "
+                    "Rows are chased and written band by band, so memory stays small for any N "
+                    "(20000 x 20000 in well under 300 MB).",
+        epilog="examples:\n  lightsout render 1000 -o presses.png\n  lightsout render 300 500 -o wide.png")
+    p.add_argument("n", type=_positive_int, help="rows")
+    p.add_argument("m", type=_positive_int, nargs="?", help="columns (default: N)")
+    p.add_argument("-o", "--output", metavar="FILE.png", required=True, help="the PNG file to write")
+    p.add_argument("--method", choices=METHODS, default="auto", help="route for the first row")
+    p.add_argument("--threads", type=_positive_int, metavar="T", help="threads for the dense route")
+
+    p = sub.add_parser(
+        "play", formatter_class=raw, help="play Lights Out in a web browser",
+        description="Serve the game on a local web page (lightsout.play) until Ctrl-C.",
+        epilog="examples:\n  lightsout play\n  lightsout play --port 8080 --no-browser")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    p.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser window")
+    return parser
+
+
+def _add_rules(p: argparse.ArgumentParser) -> None:
+    """The board-rule options of first-row, solve and nullity."""
+    p.add_argument("--torus", action="store_true", help="both axes wrap around")
+    p.add_argument("--sigma", action="store_true", help="the sigma game: a press skips its own cell")
+    p.add_argument("--states", type=_states, default=2, metavar="K",
+                   help="lights with K states, 2..255 (a press adds 1 mod K); default 2")
+    p.add_argument("--method", choices=METHODS, default="auto", help="route (default: auto)")
+    p.add_argument("--threads", type=_positive_int, metavar="T",
+                   help="worker threads for the dense route (default: the usable CPUs)")
+
+
+def _rules(args: argparse.Namespace) -> dict[str, Any]:
+    return dict(torus=args.torus, self_toggle=not args.sigma, states=args.states, method=args.method,
+                threads=args.threads)
+
+
+def _read_board_arg(name: str, states: int) -> np.ndarray:
+    """The board named on the command line: a file, or '-' for text on standard input."""
+    if name != "-":
+        return read_board(name, states)
+    if sys.stdin is None:
+        raise OSError("standard input is closed")
+    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+    return board_from_text(decode_text(data, "standard input"), states, "standard input")
+
+
+def _stdout() -> TextIO:
+    if sys.stdout is None:
+        raise OSError("standard output is closed")
+    return sys.stdout
+
+
+def _is_terminal(stream: Optional[TextIO]) -> bool:
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise _errors.InvalidBoardError(
-            f"{name} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start}); "
-            "a board file is plain text, one row per line") from None
+        return stream is not None and bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _summary(args: argparse.Namespace, text: str) -> None:
+    """Queue a summary comment line for standard error, printed when the progress bar is gone."""
+    args.summaries.append(f"{COMMENT} {text}")
+
+
+def _emit(args: argparse.Namespace, text: str) -> None:
+    """Result text to -o FILE or standard output."""
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        _stdout().write(text)
+
+
+def _emit_npy(args: argparse.Namespace, array: np.ndarray) -> None:
+    """A numpy array to -o FILE (the name as given) or to standard output when it is redirected."""
+    if args.output:
+        with open(args.output, "wb") as handle:
+            np.save(handle, array, allow_pickle=False)
+        return
+    out = _stdout()
+    if _is_terminal(out) or not hasattr(out, "buffer"):
+        raise UsageError("npy output is binary: give -o FILE or redirect standard output to a file")
+    out.flush()
+    np.save(out.buffer, array, allow_pickle=False)
+    out.buffer.flush()
+
+
+def _cmd_first_row(args: argparse.Namespace, progress: Any) -> int:
+    fmt = args.format or ("npy" if args.output and args.output.lower().endswith(".npy") else "bits")
+    if fmt == "hex" and args.states != 2:
+        raise UsageError("--format hex writes two-state rows; use bits or npy with --states")
+    row = first_row(args.n, args.m, progress=progress, **_rules(args))
+    if fmt == "npy":
+        _emit_npy(args, row)
+    elif fmt == "hex":
+        _emit(args, np.packbits(row.astype(bool), bitorder="little").tobytes().hex() + "\n")
+    else:
+        digits = (row.astype(np.uint8) + ord("0")).tobytes().decode("ascii") if args.states <= 10 else \
+            " ".join(str(int(v)) for v in row)
+        _emit(args, digits + "\n")
+    return EXIT_OK
+
+
+def _cmd_nullity(args: argparse.Namespace, progress: Any) -> int:
+    rules = _rules(args)
+    if not args.table:
+        value = nullity(args.n, args.m, **rules)
+        m = args.m or args.n
+        _emit(args, f"n,m,nullity\n{args.n},{m},{value}\n" if args.csv else f"{value}\n")
+        return EXIT_OK
+    plain = not args.torus and not args.sigma and args.states == 2 and args.method in ("auto", "poly")
+    if plain:
+        table = nullity_table(args.n, args.m, progress=progress)
+    else:
+        table = np.array([[nullity(i, j, **rules) for j in range(1, args.m + 1)] if args.m else
+                          nullity(i, i, **rules) for i in _counted(range(1, args.n + 1), progress)],
+                         dtype=np.int64)
+    sep = "," if args.csv else " "
+    lines = []
+    if args.m is None:
+        width = len(str(args.n))
+        lines.append("n,nullity" if args.csv else f"{COMMENT} n nullity")
+        lines += [f"{i}{sep}{v}" if args.csv else f"{i:>{width}} {v}" for i, v in enumerate(table.tolist(), 1)]
+    else:
+        lines.append(("n\\m," if args.csv else f"{COMMENT} n\\m ") + sep.join(str(j) for j in range(1, args.m + 1)))
+        lines += [f"{i}{sep}" + sep.join(str(v) for v in row) for i, row in enumerate(table.tolist(), 1)]
+    _emit(args, "\n".join(lines) + "\n")
+    return EXIT_OK
+
+
+def _counted(values: range, progress: Any) -> Any:
+    for index, value in enumerate(values):
+        yield value
+        if progress is not None:
+            progress("nullity_table", index + 1, len(values))
+
+
+def _cmd_solve(args: argparse.Namespace, progress: Any) -> int:
+    from lightsout import picture
+
+    if args.time_limit is not None and not args.minimal:
+        raise UsageError("--time-limit bounds the --minimal search; give --minimal too")
+    board = _read_board_arg(args.board, args.states)
+    if (args.png or args.svg) and board.ndim > 2:
+        raise UsageError(f"--png and --svg draw 1-D and 2-D boards; this board has shape {board.shape}")
+    if args.png and board.size > picture.MAX_PNG_CELLS:
+        raise UsageError(f"--png draws at most {picture.MAX_PNG_CELLS} cells; write the presses a pixel a cell "
+                         "with -o presses.png")
+    if args.svg and board.size > picture.MAX_SVG_CELLS:
+        raise UsageError(f"--svg draws at most {picture.MAX_SVG_CELLS} cells; use --png or -o presses.png")
+    fmt = args.format
+    try:
+        solution = solve(board, minimal=args.minimal, time_limit=args.time_limit, progress=progress, **_rules(args))
+    except UnsolvableError as exc:
+        if fmt == "json":
+            _emit(args, json.dumps({"shape": list(board.shape), "states": args.states, "solvable": False,
+                                    "reason": str(exc), "nullity": exc.nullity}) + "\n")
+        raise
+    presses = solution.presses
+    npress = int(presses.sum(dtype=np.int64))
+    if args.png:
+        picture.Picture(board, presses, states=args.states).save(args.png)
+    if args.svg:
+        picture.Picture(board, presses, states=args.states, caption=repr(solution)).save(args.svg)
+    binary = args.output and Path(args.output).suffix.lower() in (".npy", ".png")
+    if binary:
+        write_board(args.output, presses, args.states)
+    elif fmt == "json":
+        record: dict[str, Any] = {
+            "shape": list(board.shape), "states": args.states, "torus": list(solution.torus),
+            "self_toggle": solution.self_toggle, "solvable": True, "presses": presses.astype(int).tolist(),
+            "press_count": npress, "nullity": solution.nullity, "count": str(solution.count),
+            "method": solution.method}
+        if args.minimal:
+            record.update(fewest=npress, proven_minimal=solution.proven_minimal)
+        _emit(args, json.dumps(record) + "\n")
+    elif fmt == "list":
+        _emit(args, "".join(" ".join(str(i) for i in (cell if args.states == 2 else (*cell[0], cell[1]))) + "\n"
+                            for cell in solution.press_list()))
+    else:
+        out = None if args.output else _stdout()
+        if fmt == "auto":
+            fmt = "picture" if out is not None and _is_terminal(out) and _fits_terminal(board) else "text"
+        if fmt == "picture":
+            if board.ndim > 2:
+                raise UsageError(f"pictures are of 1-D and 2-D boards; this board has shape {board.shape}")
+            color = args.color == "always" or (args.color == "auto" and out is not None and _is_terminal(out)
+                                               and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb")
+            _emit(args, picture.board_blocks(board, presses, states=args.states, color=color) + "\n")
+        else:
+            _emit(args, _press_text(presses, args.states) + "\n")
+    if fmt != "json":
+        how = ("; fewest, proven" if solution.proven_minimal else "; fewest found before the time limit, not proven"
+               if args.minimal else "")
+        _summary(args, f"{_plural(npress, 'press', 'presses')}{how}; nullity {solution.nullity}, "
+                       f"{_plural(solution.count, 'solution')}")
+    return EXIT_OK
+
+
+def _plural(count: int, one: str, many: str = "") -> str:
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def _fits_terminal(board: np.ndarray) -> bool:
+    if board.ndim > 2:
+        return False
+    rows, cols = (1, int(board.shape[0])) if board.ndim == 1 else (int(board.shape[0]), int(board.shape[1]))
+    return rows <= TERMINAL_ROWS and 4 * cols + 8 <= shutil.get_terminal_size().columns
+
+
+def _press_text(presses: np.ndarray, states: int) -> str:
+    if presses.ndim <= 2:
+        return format_board(presses.reshape(1, -1) if presses.ndim == 1 else presses, states=states)
+    blocks = []
+    for index in np.ndindex(*presses.shape[:-2]):
+        label = ", ".join(str(i) for i in index)
+        blocks.append(f"{COMMENT} presses[{label}, :, :]\n" + format_board(presses[index], states=states))
+    return "\n".join(blocks)
+
+
+def _cmd_render(args: argparse.Namespace, progress: Any) -> int:
+    from lightsout.picture import render_presses
+
+    if not args.output.lower().endswith(".png"):
+        raise UsageError(f"render writes a PNG: give an output name ending .png, got {args.output!r}")
+    count = render_presses(args.output, args.n, args.m, method=args.method, threads=args.threads, progress=progress)
+    _summary(args, f"wrote {args.output}: {args.n} x {args.m or args.n} pixels, {count} presses (white)")
+    return EXIT_OK
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    try:
+        play = importlib.import_module("lightsout.play")
+    except ModuleNotFoundError as exc:
+        if exc.name != "lightsout.play":
+            raise
+        _fail("the play command is not part of this installation (the lightsout.play package is missing)")
+        return EXIT_USAGE
+    play.run_server(host=args.host, port=args.port, open_browser=not args.no_browser)
+    return EXIT_OK
 
 
 def _run(args: argparse.Namespace) -> int:
-    out = sys.stdout
-    if out is None:
+    if args.command == "play":
+        return _cmd_play(args)
+    if sys.stdout is None:
         raise OSError("standard output is closed")
-    rules = dict(torus=args.torus, self_toggle=not args.sigma, states=args.states, method=args.method)
-    if args.command == "first-row":
-        row = first_row(args.n, args.m, **rules)
-        out.write(("".join(str(int(v)) for v in row) if args.states <= 10 else " ".join(str(int(v)) for v in row))
-                  + "\n")
-    elif args.command == "nullity":
-        out.write(f"{nullity(args.n, args.m, **rules)}\n")
-    else:
-        solution = solve(parse_board(_read_board_text(args.file), states=args.states), **rules)
-        out.write(format_board(solution.presses, states=args.states) + "\n")
-        if sys.stderr is not None:
-            print(f"{COMMENT} {int(solution.presses.sum(dtype=np.int64))} presses; nullity {solution.nullity}, "
-                  f"{solution.count} solutions", file=sys.stderr)
-    out.flush()  # a closed pipe shows here, inside the handler, not at exit
-    return EXIT_OK
+    args.summaries = []
+    with ProgressBar(enabled=not args.quiet) as bar:
+        command = {"first-row": _cmd_first_row, "nullity": _cmd_nullity, "solve": _cmd_solve,
+                   "render": _cmd_render}[args.command]
+        status = command(args, bar.callback)
+    if sys.stdout is not None:
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at exit
+    if args.summaries and not args.quiet and sys.stderr is not None:  # after the results, as a terminal shows
+        print("\n".join(args.summaries), file=sys.stderr)
+    return status
 
 
 def _fail(message: str) -> None:
@@ -146,7 +485,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         101
         0
     """
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except KeyboardInterrupt:
+        _fail("interrupted")
+        return EXIT_INTERRUPTED
     try:
         return _run(args)
     except UnsolvableError as exc:
@@ -158,7 +501,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         _fail("interrupted")
         return EXIT_INTERRUPTED
-    except (_errors.LightsOutError, OSError) as exc:
+    except (_errors.LightsOutError, OSError, ImportError) as exc:
         _fail(str(exc) if not isinstance(exc, OSError) or not exc.filename else
               f"{exc.filename}: {exc.strerror or exc}")
         return EXIT_USAGE

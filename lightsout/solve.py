@@ -338,6 +338,42 @@ class Solution:
                              states=self.states)
         return not after.any()
 
+    # Pictures (lightsout.picture): a notebook shows a solution as its board with the presses
+    # marked (SVG when small, PNG up to 4M cells); graphs and boards of 3 axes or more show
+    # only the text repr.
+    def _repr_svg_(self) -> Optional[str]:
+        from lightsout.picture import solution_picture
+
+        picture = solution_picture(self)
+        return None if picture is None else picture._repr_svg_()
+
+    def _repr_png_(self) -> Optional[bytes]:
+        from lightsout.picture import solution_picture
+
+        picture = solution_picture(self)
+        return None if picture is None else picture._repr_png_()
+
+    def _repr_html_(self) -> Optional[str]:
+        from lightsout.picture import solution_picture
+
+        picture = solution_picture(self)
+        return None if picture is None else picture._repr_html_()
+
+    def plot(self, ax: Optional[Any] = None) -> Any:
+        """Draw the board with the presses marked on a matplotlib Axes (a new figure's if None).
+
+        Needs matplotlib (the ``plot`` extra: ``pip install 'lightsout-gf2[plot]'``);
+        1-D and 2-D boards only.  Returns the Axes.
+
+        Example:
+            >>> ax = solve([[1, 1], [1, 0]]).plot()  # doctest: +SKIP
+        """
+        from lightsout.picture import plot_board
+
+        if self.is_graph:
+            raise InvalidBoardError("Solution.plot draws grid boards; draw a graph with networkx.draw")
+        return plot_board(self.board, self.presses, states=self.states, ax=ax)
+
 
 # Installed after the class so that the dataclass sees a plain field without a default.
 setattr(Solution, "board", _BoardField())

@@ -161,33 +161,59 @@ def test_subprocess_broken_pipe_is_quiet(tmp_path):
     assert err == ""
 
 
-def test_subprocess_ctrl_c_is_one_line_and_130(tmp_path):
+def _interrupt_run(tmp_path, *args):
+    """Run `lightsout ARGS` in a child whose progress reports say "started"; SIGINT it then.
+
+    Returns the finished process's (returncode, stdout, stderr).  The child's progress bar is
+    replaced by a callback that prints "started" on the first report (stderr is no terminal,
+    so no real bar would be drawn), so the signal surely arrives inside the work.
+    """
     # A shell starts background jobs with SIGINT ignored, and Python then leaves it ignored;
     # give the child the default disposition, as a terminal's foreground job has.
-    proc = subprocess.Popen([sys.executable, "-c", _INTERRUPTIBLE], cwd=tmp_path,
+    proc = subprocess.Popen([sys.executable, "-c", _INTERRUPTIBLE, *args], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdout.readline().strip() == "started"  # the command is running: the handler is in place
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, (out, err)
+    return proc.returncode, out, err
+
+
+@pytest.mark.parametrize("args", [
+    ("first-row", "40000", "--method", "dense", "--threads", "2"),  # 2 threads: progress every 0.25 s
+    ("render", "20000", "-o", "big.png"),
+    ("nullity", "--table", "3000", "--torus"),
+], ids=["first-row-dense", "render", "nullity-table"])
+def test_subprocess_ctrl_c_is_one_line_and_130(tmp_path, args):
+    status, out, err = _interrupt_run(tmp_path, *args)
+    assert status == 130, (out, err)
     assert _one_line(err) == "lightsout: interrupted"
+    assert "Traceback" not in err
+    assert not list(tmp_path.glob("big.png*"))  # an interrupted render leaves no file behind
 
 
-# A long dense run whose first progress report says it started; SIGINT arrives inside the work.
+# The command line with a progress callback that announces the start of the work.
 _INTERRUPTIBLE = """
 import sys
 import lightsout.cli as cli
-from lightsout import first_row as real
-def first_row(n, m=None, **kw):
-    def progress(stage, done, total):
-        if not progress.said:
+
+class Started:
+    def __init__(self, **kwargs):
+        self.said = False
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return None
+    @property
+    def callback(self):
+        return self
+    def __call__(self, stage, done, total):
+        if not self.said:
             print("started", flush=True)
-            progress.said = True
-    progress.said = False
-    return real(n, m, progress=progress, threads=2, **kw)  # 2 threads: progress comes every 0.25 s
-cli.first_row = first_row
-sys.exit(cli.main(["first-row", "40000", "--method", "dense"]))
+            self.said = True
+
+cli.ProgressBar = Started
+sys.exit(cli.main(sys.argv[1:]))
 """
 
 
@@ -211,3 +237,328 @@ def test_rule_options_reach_the_solver(tmp_path, capsys):
 def oracle_nullity(shape, torus, self_toggle, states):
     sets = oracle.neighbour_sets(shape, torus, self_toggle)
     return len(sets) - oracle.rank_mod_prime(oracle.effect_matrix(sets), states)
+
+
+# --- issue 10: commands, formats, board files, pictures, progress --------------------------------
+
+import io  # noqa: E402
+import json  # noqa: E402
+import re  # noqa: E402
+import types  # noqa: E402
+import xml.etree.ElementTree as ET  # noqa: E402
+
+
+
+def _pil():
+    """PIL.Image, or skip (Pillow is the `images` extra, in the test extra)."""
+    return pytest.importorskip("PIL.Image")
+
+BOARD_TEXT = "#.#\n.#.\n#.#\n"
+BOARD = np.array([[1, 0, 1], [0, 1, 0], [1, 0, 1]])
+UNSOLVABLE = "1000\n1000\n1000\n1000\n"
+
+
+def _help_examples(text):
+    """The `lightsout ...` example lines of a --help text, comments stripped."""
+    return [re.sub(r"\s+#.*$", "", line).strip() for line in text.splitlines()
+            if re.match(r"^\s+lightsout [a-z]", line)]
+
+
+def test_version_and_help(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"lightsout {lightsout.__version__}"
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = capsys.readouterr().out
+    for needle in ("examples:", "exit status:", "board files:", "output:", "130 interrupted",
+                   "first-row", "solve", "nullity", "render", "play"):
+        assert needle in text, needle
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    assert "formats:" in capsys.readouterr().out
+
+
+def test_every_help_example_runs(tmp_path, monkeypatch, capsys):
+    """Every `lightsout ...` line in --help (the main one and each command's) runs as shown."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "board.txt").write_text(BOARD_TEXT)
+    parser = cli.build_parser()
+    texts = [parser.format_help()]
+    for command in ("first-row", "solve", "nullity", "render", "play"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        texts.append(capsys.readouterr().out)
+    examples = sorted({line for text in texts for line in _help_examples(text)})
+    assert len(examples) >= 15
+    for line in examples:
+        argv = line.split()[1:]
+        if argv[0] == "play":  # serves until Ctrl-C: tested with a stand-in server below
+            continue
+        status = main(argv)
+        captured = capsys.readouterr()
+        assert status == 0, (line, captured.err)
+
+
+def test_first_row_formats(tmp_path, capsys):
+    expect = lightsout.first_row(300, 500)
+    assert main(["first-row", "300", "500", "--format", "hex"]) == 0
+    data = bytes.fromhex(capsys.readouterr().out.strip())
+    assert np.array_equal(np.unpackbits(np.frombuffer(data, np.uint8), bitorder="little")[:500], expect)
+    assert main(["first-row", "300", "500", "-o", str(tmp_path / "row.npy")]) == 0
+    assert np.array_equal(np.load(tmp_path / "row.npy"), expect)
+    assert main(["first-row", "300", "500", "--format", "bits", "-o", str(tmp_path / "row.txt")]) == 0
+    assert (tmp_path / "row.txt").read_text().strip() == "".join(str(int(v)) for v in expect)
+    assert main(["first-row", "5", "--states", "12"]) == 0
+    assert capsys.readouterr().out.split() == [str(int(v)) for v in lightsout.first_row(5, states=12)]
+    assert main(["first-row", "5", "--states", "3", "--format", "hex"]) == 2
+    assert "hex" in _one_line(capsys.readouterr().err)
+
+
+def test_solve_json(tmp_path, capsys):
+    path = tmp_path / "board.txt"
+    path.write_text("11111\n" * 5)
+    assert main(["solve", str(path), "--json"]) == 0
+    captured = capsys.readouterr()
+    record = json.loads(captured.out)
+    assert captured.err == ""  # everything is in the JSON
+    assert record["solvable"] is True and record["nullity"] == 2 and record["count"] == "4"
+    assert record["shape"] == [5, 5] and record["press_count"] == int(np.sum(record["presses"]))
+    assert oracle.clears(np.ones((5, 5)), np.array(record["presses"]))
+    assert "fewest" not in record
+    assert main(["solve", str(path), "--format", "json", "--minimal"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["fewest"] == record["press_count"] == 15 and record["proven_minimal"] is True
+
+
+def test_solve_list_and_picture(tmp_path, capsys):
+    path = tmp_path / "board.txt"
+    path.write_text(BOARD_TEXT)
+    assert main(["solve", str(path), "--format", "list"]) == 0
+    cells = [tuple(int(v) for v in line.split()) for line in capsys.readouterr().out.splitlines()]
+    presses = np.zeros((3, 3), int)
+    for r, c in cells:
+        presses[r, c] = 1
+    assert oracle.clears(BOARD, presses)
+    assert main(["solve", str(path), "--format", "picture"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b[" not in out and "██" in out and out.startswith("board")  # not a terminal: no colour
+    assert main(["solve", str(path), "--format", "picture", "--color", "always"]) == 0
+    assert "\x1b[48;2;" in capsys.readouterr().out
+    path.write_text("210\n021\n102\n")
+    assert main(["solve", str(path), "--states", "3", "--format", "list"]) == 0
+    presses = np.zeros((3, 3), int)
+    for line in capsys.readouterr().out.splitlines():
+        r, c, count = (int(v) for v in line.split())
+        presses[r, c] = count
+    assert not oracle.replay_nd([[2, 1, 0], [0, 2, 1], [1, 0, 2]], presses, states=3).any()
+
+
+def test_solve_writes_files_and_pictures(tmp_path, capsys):
+    _pil()
+    path = tmp_path / "board.txt"
+    path.write_text(BOARD_TEXT)
+    for name in ("p.npy", "p.png", "p.txt"):
+        out = tmp_path / name
+        assert main(["solve", str(path), "-o", str(out), "--png", str(tmp_path / "pic.png"),
+                     "--svg", str(tmp_path / "pic.svg")]) == 0
+        assert capsys.readouterr().out == ""  # the result went to the file
+        assert oracle.clears(BOARD, lightsout.read_board(out))
+    with _pil().open(tmp_path / "pic.png") as image:
+        assert image.size[0] == image.size[1] > 3
+    root = ET.parse(tmp_path / "pic.svg").getroot()
+    circles = [e for e in root.iter() if e.tag.endswith("circle")]
+    assert len(circles) == int(lightsout.solve(BOARD).presses.sum())
+
+
+def test_png_and_npy_boards_solve(tmp_path, capsys):
+    _pil()
+    board = np.random.default_rng(5).integers(0, 2, (9, 11)).astype(bool)
+    board = lightsout.press(np.zeros_like(board), board)  # solvable: the image of some presses
+    for name in ("b.png", "b.npy", "b.txt"):
+        lightsout.write_board(tmp_path / name, board)
+        assert main(["solve", str(tmp_path / name), "--format", "text"]) == 0
+        assert oracle.clears(board, lightsout.parse_board(capsys.readouterr().out))
+
+
+def test_malformed_board_names_line_and_column(tmp_path, capsys):
+    path = tmp_path / "bad.txt"
+    path.write_text("! a comment\n1 0 1\n\n0 1 ? \n")
+    assert main(["solve", str(path)]) == 2
+    line = _one_line(capsys.readouterr().err)
+    assert f"{path}, line 4, column 5: unexpected character '?'" in line
+    path.write_text("101\n01\n")
+    assert main(["solve", str(path)]) == 2
+    assert "line 2: 2 cells, but line 1 has 3" in _one_line(capsys.readouterr().err)
+    path.write_text("102\n")
+    assert main(["solve", str(path)]) == 2
+    assert "line 1, column 3: light state 2 is out of range 0..1" in _one_line(capsys.readouterr().err)
+
+
+def test_unsolvable_exits_1_with_reason(tmp_path, capsys):
+    path = tmp_path / "bad.txt"
+    path.write_text(UNSOLVABLE)
+    assert main(["solve", str(path), "--json"]) == 1
+    captured = capsys.readouterr()
+    record = json.loads(captured.out)
+    assert record["solvable"] is False and "cannot be turned dark" in record["reason"]
+    assert "odd number" in _one_line(captured.err)
+
+
+def test_nullity_table_and_csv(capsys):
+    assert main(["nullity", "--table", "12", "--csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "n,nullity"
+    assert [int(line.split(",")[1]) for line in lines[1:]] == [oracle.nullity(n, n) for n in range(1, 13)]
+    assert main(["nullity", "--table", "4", "5"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines() if not line.startswith("!")]
+    assert [[int(v) for v in row[1:]] for row in rows] == [[oracle.nullity(n, m) for m in range(1, 6)]
+                                                           for n in range(1, 5)]
+    assert main(["nullity", "--table", "5", "--torus", "--csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()[1:]
+    assert [int(line.split(",")[1]) for line in lines] == [oracle_nullity((n, n), True, True, 2) for n in range(1, 6)]
+    assert main(["nullity", "6", "--csv"]) == 0
+    assert capsys.readouterr().out == f"n,m,nullity\n6,6,{oracle.nullity(6, 6)}\n"
+
+
+def test_render_matches_solve_pixel_for_pixel(tmp_path, capsys):
+    path = tmp_path / "presses.png"
+    assert main(["render", "1000", "-o", str(path)]) == 0
+    assert "498928 presses" in capsys.readouterr().err
+    with _pil().open(path) as image:
+        assert image.mode == "1" and image.size == (1000, 1000)
+        pixels = np.array(image, dtype=bool)
+    assert np.array_equal(pixels, lightsout.solve(np.ones((1000, 1000), bool)).presses)
+    assert not oracle.replay_fast(np.ones((1000, 1000), bool), pixels).any()   # independent replay
+    assert np.array_equal(lightsout.read_board(path), pixels)                  # a board file of the presses
+
+
+def test_render_rectangle_and_bad_name(tmp_path, capsys):
+    path = tmp_path / "wide.png"
+    assert main(["render", "7", "130", "-o", str(path), "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+    with _pil().open(path) as image:
+        pixels = np.array(image, dtype=bool)
+    assert pixels.shape == (7, 130) and oracle.clears(np.ones((7, 130)), pixels)
+    assert main(["render", "10", "-o", str(tmp_path / "x.jpg")]) == 2
+    assert ".png" in _one_line(capsys.readouterr().err)
+
+
+def test_missing_images_extra_is_one_line(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "board.png"
+    lightsout.write_board(path, BOARD)  # writing needs no Pillow
+    for name in [m for m in sys.modules if m == "PIL" or m.startswith("PIL.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "PIL", None)  # `import PIL...` now fails as if not installed
+    assert main(["solve", str(path)]) == 2
+    line = _one_line(capsys.readouterr().err)
+    assert "Pillow" in line and "lightsout-gf2[images]" in line
+
+
+def test_quiet_and_progress_reach_the_solver(monkeypatch, capsys):
+    seen = []
+
+    def first_row(n, m=None, progress=None, **kwargs):
+        seen.append(progress)
+        return np.ones(n if m is None else m, dtype=bool)
+
+    monkeypatch.setattr(cli, "first_row", first_row)
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    assert main(["first-row", "4"]) == 0
+    assert main(["first-row", "4", "--quiet"]) == 0
+    assert callable(seen[0]) and seen[1] is None
+
+
+def test_progress_bar_draws_on_a_terminal():
+    from lightsout._progress import ProgressBar
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Terminal()
+    with ProgressBar(file=stream, delay=0) as bar:
+        assert bar.callback is not None
+        for done in range(0, 11):
+            bar("render", done, 10)
+        bar("gcd", 5, 10)
+    text = stream.getvalue()
+    assert "rendering rows" in text and "polynomial gcd" in text
+    assert ProgressBar(file=Terminal(), enabled=False).callback is None
+
+
+def test_play_passes_options_and_maps_ctrl_c(monkeypatch, capsys):
+    calls = []
+    fake = types.ModuleType("lightsout.play")
+
+    def run_server(host="127.0.0.1", port=8000, open_browser=True):
+        calls.append((host, port, open_browser))
+        if port == 9999:
+            raise KeyboardInterrupt
+
+    fake.run_server = run_server  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "lightsout.play", fake)
+    assert main(["play", "--host", "0.0.0.0", "--port", "8123", "--no-browser"]) == 0
+    assert main(["play"]) == 0
+    assert calls == [("0.0.0.0", 8123, False), ("127.0.0.1", 8000, True)]
+    assert main(["play", "--port", "9999"]) == 130
+    assert _one_line(capsys.readouterr().err) == "lightsout: interrupted"
+    with pytest.raises(SystemExit):
+        main(["play", "--port", "70000"])
+
+
+def test_play_without_the_package_is_one_line_and_2(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "lightsout.play", None)  # import fails: not installed
+    assert main(["play", "--no-browser"]) == 2
+    assert "lightsout.play" in _one_line(capsys.readouterr().err)
+
+
+def test_subprocess_solve_render_and_stdin(tmp_path):
+    (tmp_path / "board.txt").write_text(BOARD_TEXT)
+    done = _run_cli(tmp_path, "solve", "board.txt", "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["solvable"] is True
+    done = _run_cli(tmp_path, "solve", "-", "--format", "list", input=UNSOLVABLE)
+    assert done.returncode == 1 and done.stdout == ""
+    assert "cannot be turned dark" in _one_line(done.stderr)
+    done = _run_cli(tmp_path, "render", "200", "-o", "r.png")
+    assert done.returncode == 0 and done.stdout == ""
+    with _pil().open(tmp_path / "r.png") as image:
+        assert oracle.clears(np.ones((200, 200)), np.array(image, dtype=bool))
+    done = _run_cli(tmp_path, "solve", "board.txt", "--format", "picture", "--color", "never")
+    assert done.returncode == 0 and "██" in done.stdout
+    done = _run_cli(tmp_path, "--version")
+    assert done.returncode == 0 and done.stdout.startswith("lightsout ")
+
+
+def test_subprocess_broken_pipe_is_quiet_for_tables(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "lightsout", "nullity", "--table", "3000"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.read(10)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait() in (0, 141)  # 0 when the whole table fitted in the pipe before it closed
+    assert err == ""
+
+
+def test_boards_of_other_axes(tmp_path, capsys):
+    cube = np.ones((2, 3, 3), bool)
+    lightsout.write_board(tmp_path / "cube.npy", cube)
+    assert main(["solve", str(tmp_path / "cube.npy"), "--format", "list"]) == 0
+    presses = np.zeros(cube.shape, np.uint8)
+    for line in capsys.readouterr().out.splitlines():
+        presses[tuple(int(v) for v in line.split())] = 1
+    assert not oracle.replay_nd(cube, presses).any()
+    assert main(["solve", str(tmp_path / "cube.npy"), "--format", "text"]) == 0
+    assert capsys.readouterr().out.startswith("! presses[0, :, :]\n")
+    assert main(["solve", str(tmp_path / "cube.npy"), "--svg", str(tmp_path / "c.svg")]) == 2
+    assert "1-D and 2-D" in _one_line(capsys.readouterr().err)
+    lightsout.write_board(tmp_path / "line.npy", np.ones(7, bool))
+    assert main(["solve", str(tmp_path / "line.npy"), "--format", "picture"]) == 0
+    assert capsys.readouterr().out.startswith("board")

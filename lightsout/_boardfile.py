@@ -1,0 +1,262 @@
+"""Board files: text, ``.npy`` and PNG, read and written by :func:`read_board` / :func:`write_board`.
+
+Formats (chosen by the file's content when reading, by its extension when writing):
+
+* **text** (any other name): one row per line; ``1 # * x X o O`` lit, ``0 . - _``
+  dark, digits ``0..k-1`` for k light states (with more than 10 states, numbers
+  separated by spaces); spaces, tabs and blank lines are ignored, and so is
+  everything from ``!`` (:data:`lightsout.board.COMMENT`) to the end of a line.
+  UTF-8, a byte order mark allowed.  Written with ``1`` and ``0`` (digits for k states).
+* **.npy**: a numpy array of any number of axes (bools or integers 0..k-1),
+  read without pickles.
+* **.png**: one pixel a cell, rows top to bottom.  Dark pixel = off, light
+  pixel = lit: with two states a pixel is lit when its grey level (luminance,
+  0..255) is 128 or more; with k states grey level g is state
+  ``round(g * (k - 1) / 255)``, and state s is written as grey
+  ``round(s * 255 / (k - 1))``, so files written here read back exactly.
+  Two-state boards are written as one-bit greyscale.  Writing needs nothing
+  beyond numpy; reading needs Pillow (the ``images`` extra).
+
+A malformed text file is refused with one line naming the file, line and column.
+
+Example:
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "board.png")
+    >>> write_board(path, [[1, 0, 1], [0, 1, 0]])
+    >>> read_board(path).astype(int).tolist() if _has_pillow() else [[1, 0, 1], [0, 1, 0]]
+    [[1, 0, 1], [0, 1, 0]]
+"""
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+from typing import Union
+
+import numpy as np
+import numpy.typing as npt
+
+from lightsout._errors import BoardTooLargeError, InvalidBoardError
+from lightsout._extras import import_optional
+from lightsout._png import PNG_SIGNATURE, encode_png
+from lightsout._validate import MAX_BOARD_CELLS, board_values, states_count
+from lightsout.board import COMMENT, DARK_CHARS, LIT_CHARS
+
+__all__ = ["read_board", "write_board", "board_from_text"]
+
+PathArg = Union[str, "os.PathLike[str]"]
+NPY_MAGIC = b"\x93NUMPY"
+
+
+def read_board(path: PathArg, states: int = 2) -> np.ndarray:
+    """Read a board from a text, ``.npy`` or PNG file (see the module docstring for the formats).
+
+    The format is recognised by the file's first bytes (PNG and ``.npy``
+    signatures), so a PNG named ``board.txt`` still reads as a picture.
+
+    Args:
+        path: the file.
+        states: number of light states k (2..255).
+
+    Returns:
+        The board: bool for two states, uint8 light states otherwise.
+
+    Raises:
+        InvalidBoardError: a malformed file; the one-line message names the
+            file and, for text, the line and column.
+        MissingExtraError: a PNG file without Pillow installed.
+        OSError: the file cannot be read.
+
+    Example:
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "b.txt")
+        >>> _ = open(path, "w").write("! a board\\n*.*\\n.*.\\n")
+        >>> read_board(path).astype(int).tolist()
+        [[1, 0, 1], [0, 1, 0]]
+    """
+    states = states_count(states)
+    name = os.fspath(path)
+    with open(name, "rb") as handle:
+        head = handle.read(8)
+    if head.startswith(PNG_SIGNATURE):
+        return _read_png(name, states)
+    if head.startswith(NPY_MAGIC):
+        return _read_npy(name, states)
+    data = Path(name).read_bytes()
+    return board_from_text(decode_text(data, name), states, name)
+
+
+def decode_text(data: bytes, source: str) -> str:
+    """Bytes of a board file as text: UTF-8, a byte order mark allowed.
+
+    Example:
+        >>> decode_text(b"\\xef\\xbb\\xbf10", "f")
+        '10'
+    """
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InvalidBoardError(
+            f"{source} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start}); "
+            "a board file is plain text one row per line, a .npy array or a PNG picture") from None
+
+
+def board_from_text(text: str, states: int = 2, source: str = "board text") -> np.ndarray:
+    """Parse board text, naming ``source``, the line and the column of the first mistake.
+
+    Columns count characters from 1, tabs and spaces included, so an editor's
+    cursor position finds the cell.
+
+    Example:
+        >>> board_from_text("1 0\\n0 1").astype(int).tolist()
+        [[1, 0], [0, 1]]
+        >>> board_from_text("10\\n1?", source="b.txt")
+        Traceback (most recent call last):
+        ...
+        lightsout._errors.InvalidBoardError: b.txt, line 2, column 2: unexpected character '?'; ...
+    """
+    states = states_count(states)
+    symbols = {c: 1 for c in LIT_CHARS}
+    symbols.update({c: 0 for c in DARK_CHARS})
+    symbols.update({str(d): d for d in range(min(states, 10))})
+    accepted = (f"use {LIT_CHARS!r} for lit and {DARK_CHARS!r} for dark cells"
+                + (f", digits 0..{states - 1} for light states" if states > 2 else ", --states K for K states")
+                + f", {COMMENT!r} to start a comment")
+    rows: list[list[int]] = []
+    first_line = 0
+    for lineno, line in enumerate(text.splitlines(), 1):
+        body = line.split(COMMENT, 1)[0]
+        if states > 10:
+            values = []
+            column = 0
+            for token in body.split():
+                column = body.index(token, column) + 1
+                value = symbols.get(token, int(token) if token.isdecimal() else None)
+                if value is None or value >= states:
+                    raise InvalidBoardError(
+                        f"{source}, line {lineno}, column {column}: {token!r} is not a light state 0..{states - 1}; "
+                        "with more than 10 states write each row as numbers separated by spaces")
+                values.append(value)
+                column += len(token) - 1
+        else:
+            values = []
+            for column, char in enumerate(body, 1):
+                if char.isspace() or char == "\ufeff":
+                    continue
+                value = symbols.get(char)
+                if value is None:
+                    what = (f"light state {char} is out of range 0..{states - 1}" if char.isdigit()
+                            else f"unexpected character {char!r}")
+                    raise InvalidBoardError(f"{source}, line {lineno}, column {column}: {what}; {accepted}")
+                values.append(value)
+        if not values:
+            continue
+        if rows and len(values) != len(rows[0]):
+            raise InvalidBoardError(f"{source}, line {lineno}: {len(values)} cell{'s' if len(values) != 1 else ''}, but line {first_line} has "
+                                    f"{len(rows[0])}; a board is rectangular")
+        if not rows:
+            first_line = lineno
+        rows.append(values)
+    if not rows:
+        raise InvalidBoardError(f"{source}: no rows (only blank lines and comments)")
+    out = np.array(rows, dtype=np.uint8)
+    return out.astype(bool) if states == 2 else out
+
+
+def _read_npy(name: str, states: int) -> np.ndarray:
+    try:
+        array = np.load(name, allow_pickle=False)
+    except ValueError as exc:
+        raise InvalidBoardError(f"{name}: not a readable .npy array of light states ({exc})") from None
+    if not isinstance(array, np.ndarray) or array.dtype.kind not in "biu":
+        raise InvalidBoardError(f"{name}: a .npy board holds bools or integers 0..{states - 1}, "
+                                f"got dtype {getattr(array, 'dtype', type(array).__name__)}")
+    try:
+        return board_values(array, states, name)
+    except InvalidBoardError as exc:
+        raise InvalidBoardError(f"{name}: {exc}") from None
+
+
+def _read_png(name: str, states: int) -> np.ndarray:
+    image_module = import_optional("PIL.Image", "images", "reading PNG board files")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", image_module.DecompressionBombWarning)
+        try:
+            with image_module.open(name) as image:
+                if image.width * image.height > MAX_BOARD_CELLS:
+                    raise BoardTooLargeError(f"{name}: {image.width} x {image.height} pixels is over the limit of "
+                                             f"{MAX_BOARD_CELLS} cells")
+                if image.mode == "1":
+                    lit = np.array(image, dtype=bool)
+                    return lit if states == 2 else lit.astype(np.uint8) * (states - 1)
+                grey = np.array(image.convert("L"), dtype=np.uint8)
+        except image_module.DecompressionBombError as exc:
+            raise BoardTooLargeError(f"{name}: {exc} (Pillow's limit, PIL.Image.MAX_IMAGE_PIXELS, which may be "
+                                     "raised; boards this large read faster from .npy files)") from None
+        except (OSError, SyntaxError, ValueError) as exc:
+            if isinstance(exc, FileNotFoundError):
+                raise
+            raise InvalidBoardError(f"{name}: not a readable PNG picture ({exc})") from None
+    if states == 2:
+        return grey >= 128
+    levels = (grey.astype(np.int64) * (states - 1) + 127) // 255
+    return levels.astype(np.uint8)
+
+
+def write_board(path: PathArg, board: npt.ArrayLike, states: int = 2) -> None:
+    """Write a board to a file whose extension picks the format: ``.npy``, ``.png``, else text.
+
+    Text and PNG files hold 1-D and 2-D boards (a 1-D board is one row);
+    ``.npy`` any number of axes.  Every file written here reads back
+    unchanged with :func:`read_board` (PNG reading needs Pillow).
+
+    Args:
+        path: where to write (replaced if it exists).
+        board: light states 0..states-1 (0/1 or bools for two states).
+        states: number of light states k (2..255).
+
+    Example:
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "b.npy")
+        >>> write_board(path, [[0, 2], [1, 0]], states=3)
+        >>> read_board(path, states=3).tolist()
+        [[0, 2], [1, 0]]
+    """
+    from lightsout.board import format_board
+
+    states = states_count(states)
+    cells = board_values(board, states)
+    name = os.fspath(path)
+    suffix = Path(name).suffix.lower()
+    if suffix == ".npy":
+        with open(name, "wb") as handle:
+            np.save(handle, cells, allow_pickle=False)
+        return
+    if cells.ndim == 1:
+        cells = cells.reshape(1, -1)
+    if cells.ndim != 2:
+        raise InvalidBoardError(f"{name}: text and PNG board files hold 2-D boards, got shape {cells.shape}; "
+                                "write a .npy file for boards of more axes")
+    if suffix == ".png":
+        if states == 2:
+            data = encode_png(cells, bit_depth=1)
+        else:
+            levels = (cells.astype(np.int64) * 510 + (states - 1)) // (2 * (states - 1))  # round(s*255/(k-1))
+            data = encode_png(levels.astype(np.uint8))
+        Path(name).write_bytes(data)
+        return
+    Path(name).write_text(format_board(cells, states=states) + "\n", encoding="utf-8")
+
+
+def _has_pillow() -> bool:
+    """True when Pillow is importable (reading PNG files needs it).
+
+    Example:
+        >>> isinstance(_has_pillow(), bool)
+        True
+    """
+    try:
+        import PIL  # type: ignore[import-untyped, unused-ignore]  # noqa: F401
+    except ImportError:
+        return False
+    return True

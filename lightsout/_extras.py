@@ -1,0 +1,56 @@
+"""Optional dependencies (pyproject extras): import one, or say in one line which extra to install.
+
+The extras are ``images`` (Pillow: reading PNG board files) and ``plot``
+(matplotlib: :meth:`lightsout.Solution.plot`, :func:`lightsout.picture.plot_board`).
+Writing pictures (PNG, SVG) needs neither: lightsout encodes them itself.
+
+Example:
+    >>> import_optional("zlib", "images", "compressing").__name__
+    'zlib'
+"""
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from lightsout._errors import LightsOutError
+
+#: The distribution name, for install hints.
+DISTRIBUTION = "lightsout-gf2"
+
+
+class MissingExtraError(LightsOutError, ImportError):
+    """An optional dependency is not installed; the message names the extra that brings it.
+
+    Example:
+        >>> str(MissingExtraError("plotting", "matplotlib", "plot"))
+        "plotting needs matplotlib, which is not installed: pip install 'lightsout-gf2[plot]'"
+    """
+
+    def __init__(self, what: str = "this", package: str = "a package", extra: str = "") -> None:
+        hint = f"pip install '{DISTRIBUTION}[{extra}]'" if extra else f"pip install {package}"
+        super().__init__(f"{what} needs {package}, which is not installed: {hint}")
+        self.what, self.package, self.extra = what, package, extra
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.what, self.package, self.extra))
+
+
+#: The pip name of the package behind each importable module we may ask for.
+_PACKAGES = {"PIL": "Pillow", "matplotlib": "matplotlib", "tqdm": "tqdm"}
+
+
+def import_optional(module: str, extra: str, what: str) -> ModuleType:
+    """Import ``module``, or raise :class:`MissingExtraError` naming ``extra`` (``what`` needs it).
+
+    Example:
+        >>> import_optional("no_such_module_here", "plot", "Solution.plot")
+        Traceback (most recent call last):
+        ...
+        lightsout._extras.MissingExtraError: Solution.plot needs no_such_module_here, which is not installed: ...
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        top = module.split(".")[0]
+        raise MissingExtraError(what, _PACKAGES.get(top, top), extra) from None

@@ -1,0 +1,218 @@
+"""Pictures: SVG, PNG, terminal blocks, matplotlib, notebook reprs, and the streamed render."""
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+import zlib
+
+import numpy as np
+import pytest
+
+import oracle
+import lightsout
+from lightsout import picture
+from lightsout._extras import MissingExtraError
+from lightsout._png import PngWriter, encode_png
+
+Image = pytest.importorskip("PIL.Image")
+
+AWKWARD = (1, 2, 63, 64, 65, 127, 128, 129, 257)
+
+
+def _tags(svg, name):
+    return [e for e in ET.fromstring(svg).iter() if e.tag == "{http://www.w3.org/2000/svg}" + name]
+
+
+def test_svg_marks_every_press():
+    board = np.ones((5, 5), bool)
+    s = lightsout.solve(board)
+    svg = picture.board_svg(board, s.presses)
+    assert len(_tags(svg, "circle")) == int(s.presses.sum()) == 15
+    assert len(_tags(svg, "rect")) == 1 + 25  # background + every lit cell
+    root = ET.fromstring(picture.board_svg([[1, 0, 2]], [[0, 2, 0]], states=3, cell=20))
+    assert root.get("width") == "60" and root.get("height") == "20"
+    assert [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")] == ["2"]
+
+
+def test_png_cells_and_press_dots():
+    data = picture.board_png([[1, 0], [0, 0]], presses=[[0, 0], [0, 1]], cell=10)
+    with Image.open(io.BytesIO(data)) as image:
+        pixels = np.array(image.convert("RGB"))
+    assert pixels.shape == (20, 20, 3)
+    assert tuple(pixels[3, 3]) == picture.LIT            # lit cell, away from the grid line
+    assert tuple(pixels[3, 13]) == picture.DARK          # dark cell
+    assert tuple(pixels[15, 15]) == picture.PRESS        # the dot at the pressed cell's centre
+    tiny = picture.board_png(np.zeros((300, 700), bool), np.eye(300, 700, dtype=bool))
+    with Image.open(io.BytesIO(tiny)) as image:
+        small = np.array(image.convert("RGB"))
+    assert small.shape == (300, 700, 3) and (small[np.eye(300, 700, dtype=bool)] == picture.PRESS).all()
+
+
+def test_pictures_refuse_huge_boards():
+    with pytest.raises(lightsout.BoardTooLargeError, match="write_board"):
+        picture.board_svg(np.zeros((300, 300), bool))
+    with pytest.raises(lightsout.InvalidBoardError, match="1-D and 2-D"):
+        picture.board_svg(np.zeros((2, 2, 2), bool))
+
+
+def test_solution_shows_as_a_picture_in_a_notebook():
+    s = lightsout.solve(np.ones((6, 7), bool))
+    svg = s._repr_svg_()
+    assert svg is not None and len(_tags(svg, "circle")) == int(s.presses.sum())
+    with Image.open(io.BytesIO(s._repr_png_())) as image:
+        image.load()
+        assert image.size[0] > image.size[1] > 6
+    page = s._repr_html_()
+    assert page is not None and "<svg" in page and "Solution(shape=(6, 7)" in page
+    assert repr(s).startswith("Solution(shape=(6, 7)")  # the text repr stays short
+    big = lightsout.solve(np.ones((200, 200), bool))
+    assert big._repr_svg_() is None and big._repr_png_() is not None and "base64" in big._repr_html_()
+    graph = lightsout.solve_graph([(0, 1), (1, 2)])
+    assert graph._repr_svg_() is None and graph._repr_png_() is None and graph._repr_html_() is None
+    cube = lightsout.solve(np.ones((2, 2, 2), int))
+    assert cube._repr_svg_() is None
+
+
+def test_picture_object_saves(tmp_path):
+    p = picture.Picture([[1, 1], [0, 1]], presses=[[1, 0], [0, 0]])
+    p.save(tmp_path / "p.svg")
+    p.save(tmp_path / "p.png")
+    assert ET.parse(tmp_path / "p.svg").getroot().tag.endswith("svg")
+    with Image.open(tmp_path / "p.png") as image:
+        assert image.mode == "RGB"
+
+
+def test_plot_with_matplotlib():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    s = lightsout.solve(np.ones((5, 5), bool))
+    ax = s.plot()
+    assert len(ax.images) == 1 and len(ax.collections) == 1
+    assert len(ax.collections[0].get_offsets()) == 15
+    fig, axes = plt.subplots(1, 2)
+    assert s.plot(ax=axes[1]) is axes[1]
+    plt.close("all")
+
+
+def test_plot_without_matplotlib_names_the_extra(monkeypatch):
+    for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(MissingExtraError, match=r"lightsout-gf2\[plot\]"):
+        lightsout.solve([[1, 1], [1, 0]]).plot()
+
+
+def test_terminal_blocks():
+    text = picture.board_blocks([[1, 0], [0, 1]], presses=[[1, 0], [0, 0]])
+    assert text.splitlines() == ["board  presses", "██··   ██··", "··██   ····"]
+    coloured = picture.board_blocks([[1, 0]], presses=[[1, 0]], color=True)
+    assert coloured.count("\x1b[48;2;") == 2 and "()" in coloured
+
+
+@pytest.mark.parametrize("shape", [(n, n) for n in AWKWARD] + [(3, 129), (129, 3), (1, 64), (64, 1)])
+def test_render_awkward_sizes(tmp_path, shape, monkeypatch):
+    monkeypatch.setattr(picture, "_BAND_WORDS", 7)  # bands of a few rows: many band boundaries
+    path = tmp_path / "r.png"
+    count = picture.render_presses(path, *shape)
+    with Image.open(path) as image:
+        pixels = np.array(image, dtype=bool)
+    expect = lightsout.solve(np.ones(shape, bool)).presses
+    assert pixels.shape == shape and np.array_equal(pixels, expect) and count == int(expect.sum())
+    assert not oracle.replay_fast(np.ones(shape, bool), pixels).any()
+    assert os.listdir(tmp_path) == ["r.png"]  # no temporary file left
+
+
+def test_render_progress_reports_rows(tmp_path):
+    seen = []
+    picture.render_presses(tmp_path / "r.png", 300, progress=lambda *a: seen.append(a))
+    assert seen[-1] == ("render", 300, 300)
+
+
+def test_png_writer_checks_its_rows():
+    writer = PngWriter(io.BytesIO(), 9, 1, bit_depth=1)
+    with pytest.raises(ValueError, match="shape"):
+        writer.write_rows(np.zeros((1, 1), np.uint8))
+    with pytest.raises(ValueError, match="0 rows written"):
+        writer.close()
+    grey = np.arange(256, dtype=np.uint8).reshape(16, 16)
+    with Image.open(io.BytesIO(encode_png(grey))) as image:
+        assert np.array_equal(np.array(image), grey)
+
+
+def _stream_rows(path, width):
+    """Rows of a one-bit, filter-0 PNG as bool arrays, decoded by zlib alone (Pillow refuses 4e8 pixels)."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    stride = (width + 7) // 8 + 1
+    inflate = zlib.decompressobj()
+    pending = b""
+    pos = 8
+    while pos < len(data):
+        length = int.from_bytes(data[pos:pos + 4], "big")
+        kind = data[pos + 4:pos + 8]
+        if kind == b"IDAT":
+            pending += inflate.decompress(data[pos + 8:pos + 8 + length])
+            whole = len(pending) // stride * stride
+            block = np.frombuffer(pending[:whole], np.uint8).reshape(-1, stride)
+            pending = pending[whole:]
+            assert not block[:, 0].any()  # filter type 0
+            yield from np.unpackbits(block[:, 1:], axis=1, count=width).astype(bool)
+        pos += 12 + length
+
+
+@pytest.mark.slow
+def test_render_20000_in_bounded_memory(tmp_path):
+    """`lightsout render 20000` in under 300 MB peak; its presses clear the board (streamed replay)."""
+    n = 20000
+    if not os.path.exists("/proc/self/status"):
+        pytest.skip("needs Linux /proc for the peak memory")
+    # VmHWM is the peak resident memory of this process image; ru_maxrss would also count the
+    # memory of the pytest process it was forked from.
+    script = ("import sys; from lightsout.cli import main; status = main(sys.argv[1:]); "
+              "print(next(l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:'))); "
+              "sys.exit(status)")
+    done = subprocess.run([sys.executable, "-c", script, "render", str(n), "-o", "big.png"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    peak_mb = int(done.stdout.strip()) / 1024  # kB
+    assert peak_mb < 300, peak_mb
+    ones = np.ones(n, bool)
+    above = np.zeros(n, bool)
+    rows = _stream_rows(tmp_path / "big.png", n)
+    current = next(rows)
+    count = 0
+    for below in list_then_none(rows):
+        lights = ones ^ above ^ current ^ (below if below is not None else False)
+        lights[1:] ^= current[:-1]
+        lights[:-1] ^= current[1:]
+        assert not lights.any()
+        count += 1
+        above, current = current, below
+    assert count == n
+
+
+def list_then_none(rows):
+    yield from rows
+    yield None
+
+
+def test_ipython_display_bundle():
+    """What a Jupyter notebook receives for a Solution: SVG, PNG, HTML and the short text repr."""
+    formatters = pytest.importorskip("IPython.core.formatters")
+    s = lightsout.solve(np.ones((5, 5), bool))
+    data, _ = formatters.DisplayFormatter().format(s)
+    assert {"image/svg+xml", "image/png", "text/html", "text/plain"} <= set(data)
+    assert data["text/plain"] == repr(s)
+    assert len(_tags(data["image/svg+xml"], "circle")) == 15
+    with Image.open(io.BytesIO(data["image/png"])) as image:
+        image.load()
+    data, _ = formatters.DisplayFormatter().format(picture.Picture(np.eye(4, dtype=bool)))
+    assert "image/svg+xml" in data
