@@ -2,7 +2,7 @@
 
 Usage:
     python bench/headline.py            # everything but n = 1,000,000
-    python bench/headline.py --big      # also first_row(1_000_000)
+    python bench/headline.py --big      # also first_row of 10^6 and 10^7
     python bench/headline.py --compare  # also the side-by-side references, in this same run
 
 Each figure is the best of a few runs (one for the big ones).  "extra memory"
@@ -16,8 +16,10 @@ the table with its command and its own error output.
 
 ``--compare`` measures the references the README compares with (the naive C
 dense route, bench/baselines/run_naive.sh; M4RI, bench/baselines/run_m4ri.sh,
-where pkg-config finds it) right next to our own figure for the same job, so
-every ratio comes from one session on one machine state.
+where pkg-config finds it; NTL's GF(2)[x] gcd and extended gcd,
+bench/baselines/run_ntl.sh, where its headers are installed) right next to our
+own figure for the same job, so every ratio comes from one session on one
+machine state.
 """
 from __future__ import annotations
 
@@ -55,10 +57,18 @@ RANDOM_SYSTEM = (
     "+ rng.integers(0, 2, size=(n, 157), dtype=np.uint64); m[:, -1] &= np.uint64((1 << 17) - 1)"
 )
 
+# Made once per child (the setup runs before every repeat; the board is kept between them).
+BIG_BOARD = ("b = globals().get('b'); b = b if b is not None else "
+             "(np.random.default_rng(3).random((20000, 20000)) < 0.5).astype(np.uint8)")
+
 CASES = [
     ("first_row(10_000)  [poly]", "", "lightsout.first_row(10_000)", 10, False),
     ("first_row(100_000)  [poly]", "", "lightsout.first_row(100_000)", 3, False),
-    ("first_row(1_000_000)  [poly]", "", "lightsout.first_row(1_000_000)", 1, True),
+    ("first_row(1_000_000)  [poly]", "", "lightsout.first_row(1_000_000)", 3, False),
+    ("first_row(1_000_001)  [poly, odd side: full-degree gcd]", "", "lightsout.first_row(1_000_001)", 3, False),
+    ("first_row(10_000_000)  [poly]", "", "lightsout.first_row(10_000_000)", 1, True),
+    ("nullity(1_000_000)", "", "lightsout.nullity(1_000_000)", 3, False),
+    ("nullity(1_000_001)", "", "lightsout.nullity(1_000_001)", 3, False),
     ("first_row(1_000, method='dense')", "", "lightsout.first_row(1000, method='dense')", 20, False),
     ("first_row(3_000, method='dense')", "", "lightsout.first_row(3000, method='dense')", 10, False),
     ("first_row(10_000, method='dense')", "", "lightsout.first_row(10_000, method='dense')", 3, False),
@@ -68,6 +78,8 @@ CASES = [
      "lightsout.solve(b)", 10, False),
     ("solve(random 2,000 x 2,000, method='dense')", "b = np.random.default_rng(2).random((2000, 2000)) < 0.5",
      "lightsout.solve(b, method='dense')", 10, False),
+    ("solve(random 20,000 x 20,000 uint8)  [poly]", BIG_BOARD, "lightsout.solve(b)", 5, False),
+    ("np.packbits(the same board, axis=1)  [reference]", BIG_BOARD, "np.packbits(b, axis=1)", 5, False),
 ]
 
 
@@ -103,7 +115,7 @@ def seconds_text(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
-def compare(n: int) -> None:
+def compare(n: int, big: bool) -> None:
     """Print the side-by-side table: each reference, then ours on the same job, at once."""
     print("\n| reference | time | ours | ratio |")
     print("|---|---:|---:|---:|")
@@ -124,11 +136,32 @@ def compare(n: int) -> None:
                   f"| {seconds_text(ours)} | {theirs / ours:.1f}x |", flush=True)
     else:
         print("| M4RI | not installed (libm4ri-dev) | | |")
+    compare_ntl(big)
+
+
+def compare_ntl(big: bool) -> None:
+    """NTL's XGCD and GCD of two random polynomials of degree N beside our first_row(N) and nullity(N)."""
+    if subprocess.run(["sh", "-c", "echo '#include <NTL/GF2X.h>' | c++ -E -x c++ - >/dev/null 2>&1"]).returncode:
+        print("| NTL | not installed (libntl-dev, libgf2x-dev) | | |")
+        return
+    for n in (1_000_000, 10_000_000) if big else (1_000_000,):
+        ntl = run_reference("run_ntl.sh", "1" if n > 1_000_000 else "3", str(n))
+        found = re.search(r"XGCD: ([0-9.]+) s\s+GCD: ([0-9.]+) s", ntl)
+        if not found:
+            raise ChildFailed(f"run_ntl.sh printed no timing:\n{ntl}")
+        xgcd, gcd = float(found.group(1)), float(found.group(2))
+        repeat = 1 if n > 1_000_000 else 3
+        row = measure("", f"lightsout.first_row({n})", repeat)["seconds"]
+        null = measure("", f"lightsout.nullity({n})", repeat)["seconds"]
+        print(f"| NTL XGCD, two random polynomials of degree {n:,} | {seconds_text(xgcd)} "
+              f"| first_row({n:,}) {seconds_text(row)} | {xgcd / row:.1f}x |", flush=True)
+        print(f"| NTL GCD, the same | {seconds_text(gcd)} | nullity({n:,}) {seconds_text(null)} "
+              f"| {gcd / null:.1f}x |", flush=True)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--big", action="store_true", help="include first_row(1_000_000)")
+    parser.add_argument("--big", action="store_true", help="include first_row(10_000_000) (and NTL at 10^7)")
     parser.add_argument("--compare", action="store_true",
                         help="also measure the naive C and M4RI references beside ours")
     parser.add_argument("--compare-n", type=int, default=10_000, help="board size of the naive comparison")
@@ -149,7 +182,7 @@ def main() -> int:
         print(f"| `{label}` | {seconds_text(seconds)} | {result['extra_mb']:.0f} MB |", flush=True)
     if args.compare:
         try:
-            compare(args.compare_n)
+            compare(args.compare_n, args.big)
         except ChildFailed as exc:
             print(f"headline: {exc}", file=sys.stderr)
             return 1
