@@ -512,7 +512,10 @@ cdef int divmod_any(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb
 # --- Lehmer's steps with a stop degree and tracked matrix columns ---------
 
 cdef inline Mat2 lehmer_matrix_stop(uint64_t aw, uint64_t bw, int stop) noexcept nogil:
-    """lehmer_matrix, but never a step that divides by a B of window degree < stop."""
+    """lehmer_matrix, but never a step that divides by a B of window degree < stop, and
+    never a return with a B of uncertain degree: when A falls below B with an inexact
+    leading term, the rows stay unswapped (A the one being reduced), so that the caller,
+    which reduces A when the full degrees tie, continues the same division."""
     cdef Mat2 m
     cdef int la, lb, dra = 0, drb = 0, s
     m.m00 = 1
@@ -523,6 +526,8 @@ cdef inline Mat2 lehmer_matrix_stop(uint64_t aw, uint64_t bw, int stop) noexcept
         la = lead(aw)
         lb = lead(bw)
         if la < lb:
+            if la < dra:
+                return m
             aw, bw = bw, aw
             m.m00, m.m10 = m.m10, m.m00
             m.m01, m.m11 = m.m11, m.m01
