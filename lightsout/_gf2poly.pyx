@@ -229,9 +229,9 @@ cdef extern from *:
 
 # Tuned thresholds (set_thresholds() overrides them, e.g. to drive small inputs
 # through the recursion in tests).  Measured on the avx512 build, 2026-11-22.
-cdef Py_ssize_t _newton_words = 48   # divmod: Newton when quotient and divisor both have >= this many words
-cdef Py_ssize_t _hgcd_words = 24     # half-gcd: Lehmer leaves below this many words
-cdef Py_ssize_t _gcd_words = 96      # gcd / cofactor: half-gcd when the larger operand has >= this many words
+cdef Py_ssize_t _newton_words = 256  # divmod: Newton when quotient and divisor both have >= this many words
+cdef Py_ssize_t _hgcd_words = 16     # half-gcd: Lehmer leaves below this many words
+cdef Py_ssize_t _gcd_words = 160     # gcd / cofactor: half-gcd when the larger operand has >= this many words
 cdef Py_ssize_t POLL_BITS = 1 << 18  # half-gcd nodes this large check in with Python
 
 
@@ -275,6 +275,12 @@ def thresholds():
         ['gcd_words', 'hgcd_words', 'newton_words']
     """
     return {"newton_words": _newton_words, "hgcd_words": _hgcd_words, "gcd_words": _gcd_words}
+
+
+cdef enum:
+    WANT_NONE = 0
+    WANT_COLUMN = 1
+    WANT_MATRIX = 2
 
 
 cdef struct Pl:
@@ -713,10 +719,12 @@ cdef int pl_axpy(Pl* out, const Pl* x, const Pl* q, const Pl* y) noexcept nogil:
     return 0
 
 
-cdef int hgcd(const Pl* a, const Pl* b, PMat* M, Pl* c, Pl* d, HCtx* ctx) noexcept nogil:
+cdef int hgcd(const Pl* a, const Pl* b, PMat* M, Pl* c, Pl* d, HCtx* ctx, int want) noexcept nogil:
     """M, (c, d) = M (a, b): Euclid from (a, b) (deg a >= deg b, a != 0) to the first
     consecutive remainders with deg c >= ceil(deg a / 2) > deg d.  The outputs are
-    allocated here (and freed again on error)."""
+    allocated here (and freed again on error).  want: WANT_MATRIX for all of M,
+    WANT_COLUMN for its first column only (M e[1], e[3] may stay null = zero), WANT_NONE
+    for c and d alone (M may stay null): the recursion's last matrix product is skipped."""
     cdef Py_ssize_t n = a.d, m = (a.d + 1) >> 1
     cdef int st = 0
     cdef uint64_t one = 1
@@ -732,7 +740,7 @@ cdef int hgcd(const Pl* a, const Pl* b, PMat* M, Pl* c, Pl* d, HCtx* ctx) noexce
     else:
         st = ctx_poll(ctx) if n >= POLL_BITS else 0
         if st == 0:
-            st = hgcd_split(a, b, m, M, c, d, ctx)
+            st = hgcd_split(a, b, m, M, c, d, ctx, want)
     if st == 0 and (c.d < m or d.d >= m or c.d < d.d):
         st = -3
     if st < 0:
@@ -742,7 +750,8 @@ cdef int hgcd(const Pl* a, const Pl* b, PMat* M, Pl* c, Pl* d, HCtx* ctx) noexce
     return st
 
 
-cdef int hgcd_split(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* d, HCtx* ctx) noexcept nogil:
+cdef int hgcd_split(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* d, HCtx* ctx,
+                    int want) noexcept nogil:
     """The recursive case of hgcd (outputs null on entry; the caller frees them on error)."""
     cdef Py_ssize_t k = 0, dq
     cdef PMat R, S
@@ -763,7 +772,7 @@ cdef int hgcd_split(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* 
     if pl_shift_down(&a0, a, m) < 0 or pl_shift_down(&b0, b, m) < 0:
         st = -1
     if st == 0:
-        st = hgcd(&a0, &b0, &R, &c0, &d0, ctx)
+        st = hgcd(&a0, &b0, &R, &c0, &d0, ctx, WANT_MATRIX)
     pl_free(&a0)
     pl_free(&b0)
     if st == 0:
@@ -792,7 +801,7 @@ cdef int hgcd_split(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* 
         if pl_shift_down(&c0, &b1, k) < 0 or pl_shift_down(&d0, &a1, k) < 0:
             st = -1
     if st == 0:
-        st = hgcd(&c0, &d0, &S, &u0, &u1, ctx)
+        st = hgcd(&c0, &d0, &S, &u0, &u1, ctx, WANT_MATRIX)
     pl_free(&c0)
     pl_free(&d0)
     if st == 0:
@@ -802,13 +811,16 @@ cdef int hgcd_split(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* 
     pl_free(&a1)
     pl_free(&b1)
     # M = S Q R with Q = [[0, 1], [1, q]]: Q R = [[R10, R11], [R00 + q R10, R01 + q R11]].
-    if st == 0 and (pl_axpy(&u0, &R.e[0], &q, &R.e[2]) < 0 or pl_axpy(&u1, &R.e[1], &q, &R.e[3]) < 0):
-        st = -1
-    if st == 0 and (pl_dot(&M.e[0], &S.e[0], &R.e[2], &S.e[1], &u0) < 0
-                    or pl_dot(&M.e[1], &S.e[0], &R.e[3], &S.e[1], &u1) < 0
-                    or pl_dot(&M.e[2], &S.e[2], &R.e[2], &S.e[3], &u0) < 0
-                    or pl_dot(&M.e[3], &S.e[2], &R.e[3], &S.e[3], &u1) < 0):
-        st = -1
+    if st == 0 and want != WANT_NONE:
+        if (pl_axpy(&u0, &R.e[0], &q, &R.e[2]) < 0
+                or pl_dot(&M.e[0], &S.e[0], &R.e[2], &S.e[1], &u0) < 0
+                or pl_dot(&M.e[2], &S.e[2], &R.e[2], &S.e[3], &u0) < 0):
+            st = -1
+    if st == 0 and want == WANT_MATRIX:
+        if (pl_axpy(&u1, &R.e[1], &q, &R.e[3]) < 0
+                or pl_dot(&M.e[1], &S.e[0], &R.e[3], &S.e[1], &u1) < 0
+                or pl_dot(&M.e[3], &S.e[2], &R.e[3], &S.e[3], &u1) < 0):
+            st = -1
     pl_free(&u0)
     pl_free(&u1)
     pl_free(&q)
@@ -862,7 +874,9 @@ cdef int fast_euclid(Pl* A, Pl* B, Pl* SA, Pl* SB, bint track, Py_ssize_t gcd_bi
                     st = pl_new(SB, 1)
             free(L.mem)
             return st
-        st = hgcd(A, B, &M, &C, &D, ctx)
+        # The first pass of a cofactor run has (SA, SB) = (1, 0): M's first column will do.
+        st = hgcd(A, B, &M, &C, &D, ctx,
+                  WANT_NONE if not track else (WANT_COLUMN if SB.d < 0 else WANT_MATRIX))
         if st < 0:
             return st
         if track:
@@ -1007,7 +1021,7 @@ def poly_half_gcd(a, b):
             st = -1
         if st == 0:
             with nogil:
-                st = hgcd(&A, &B, &M, &C, &D, &ctx)
+                st = hgcd(&A, &B, &M, &C, &D, &ctx, WANT_MATRIX)
         _raise_status(st, None, "poly_half_gcd")
         return tuple([_copy_trimmed(M.e[i].w, M.e[i].n) for i in range(4)]
                      + [_copy_trimmed(C.w, C.n), _copy_trimmed(D.w, D.n)])
