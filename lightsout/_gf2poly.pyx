@@ -37,7 +37,7 @@ from lightsout._bitrow cimport (
 )
 from lightsout._polyword cimport (
     LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, divide_inplace, horner_steps, lead,
-    lehmer_matrix, mul_words, quotient_window, sub_multiple_shifted, taylor_shift_inplace,
+    lehmer_matrix, mul_kara, mul_words, quotient_window, sub_multiple_shifted, taylor_shift_inplace,
     w_steps, xor_shifted,
 )
 
@@ -232,10 +232,11 @@ cdef extern from *:
 cdef Py_ssize_t _newton_words = 256  # divmod: Newton when quotient and divisor both have >= this many words
 cdef Py_ssize_t _hgcd_words = 16     # half-gcd: Lehmer leaves below this many words
 cdef Py_ssize_t _gcd_words = 160     # gcd / cofactor: half-gcd when the larger operand has >= this many words
+cdef Py_ssize_t _toom_words = 128    # products: Toom-3 above Karatsuba from this many words per operand
 cdef Py_ssize_t POLL_BITS = 1 << 18  # half-gcd nodes this large check in with Python
 
 
-def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None):
+def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_words=None):
     """Override the fast-path thresholds (in 64-bit words); returns the previous values.
 
     newton_words: poly_divmod / poly_mod use Newton division when the quotient
@@ -243,7 +244,10 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None):
     hgcd_words: half-gcd recursion nodes below this many words run Lehmer's
     steps.  gcd_words: poly_gcd, poly_gcd_cofactor and poly_xgcd use the
     half-gcd when the larger operand has at least this many words (else
-    Lehmer's Euclid).  A huge value turns a fast path off.  The values are
+    Lehmer's Euclid).  toom_words: products (poly_mul and those inside the
+    fast paths) use Toom-3 above Karatsuba when both operands have at least
+    this many words (at least 12 whatever the setting).  A huge value turns a
+    fast path off.  The values are
     module settings (read once at the start of each call); tests use them to
     drive small inputs through the recursion and to call the slow paths.
 
@@ -253,9 +257,10 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None):
         [6]
         >>> _ = set_thresholds(**old)
     """
-    global _newton_words, _hgcd_words, _gcd_words
+    global _newton_words, _hgcd_words, _gcd_words, _toom_words
     old = thresholds()
-    for name, v in (("newton_words", newton_words), ("hgcd_words", hgcd_words), ("gcd_words", gcd_words)):
+    for name, v in (("newton_words", newton_words), ("hgcd_words", hgcd_words), ("gcd_words", gcd_words),
+                    ("toom_words", toom_words)):
         if v is not None and (not isinstance(v, int) or v < 1):
             raise InvalidBoardError(f"set_thresholds: {name} must be an int >= 1, got {v!r}")
     if newton_words is not None:
@@ -264,6 +269,8 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None):
         _hgcd_words = hgcd_words
     if gcd_words is not None:
         _gcd_words = gcd_words
+    if toom_words is not None:
+        _toom_words = toom_words
     return old
 
 
@@ -272,9 +279,10 @@ def thresholds():
 
     Example:
         >>> sorted(thresholds())
-        ['gcd_words', 'hgcd_words', 'newton_words']
+        ['gcd_words', 'hgcd_words', 'newton_words', 'toom_words']
     """
-    return {"newton_words": _newton_words, "hgcd_words": _hgcd_words, "gcd_words": _gcd_words}
+    return {"newton_words": _newton_words, "hgcd_words": _hgcd_words, "gcd_words": _gcd_words,
+            "toom_words": _toom_words}
 
 
 cdef enum:
@@ -388,6 +396,158 @@ cdef inline int ctx_poll(HCtx* ctx) noexcept nogil:
     return -2 if _hgcd_poll(ctx.state, ctx.total - 2 * (ctx.top - ctx.qsum), ctx.total) < 0 else 0
 
 
+# --- Toom-3 products above Karatsuba ---------------------------------------
+
+cdef inline void shr1_inplace(uint64_t* x, Py_ssize_t n) noexcept nogil:
+    """x <- x / t over n words (exact: the caller knows bit 0 is clear)."""
+    cdef Py_ssize_t i
+    for i in range(n - 1):
+        x[i] = (x[i] >> 1) | (x[i + 1] << 63)
+    if n > 0:
+        x[n - 1] >>= 1
+
+
+cdef inline void div1pt_inplace(uint64_t* x, Py_ssize_t n) noexcept nogil:
+    """x <- x / (1 + t) over n words, for x a multiple of 1 + t: y_i = x_i + y_(i-1), a prefix XOR."""
+    cdef Py_ssize_t i
+    cdef uint64_t y, carry = 0
+    for i in range(n):
+        y = x[i]
+        y ^= y << 1
+        y ^= y << 2
+        y ^= y << 4
+        y ^= y << 8
+        y ^= y << 16
+        y ^= y << 32
+        y ^= carry
+        x[i] = y
+        carry = <uint64_t>0 - (y >> 63)
+
+
+cdef int mul_toom3(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize_t n) noexcept nogil:
+    """out[0 : 2n] ^= a*b for two n-word operands; -1 if out of memory.
+
+    Toom-3 over GF(2)[t] (Bodrato's points 0, 1, t, t + 1, infinity): with
+    X = t^(64k), A = a0 + a1 X + a2 X^2 (likewise B) and C = A B = c0 + ... + c4 X^4,
+    c0 = a0 b0, c4 = a2 b2 and, from w1 = C(1), wt = C(t), wt1 = C(t + 1):
+    u1 = w1 + c0 + c4 = c1 + c2 + c3, ut = (wt + c0 + c4 t^4) / t,
+    ut1 = (wt1 + c0 + c4 (t^4 + 1)) / (t + 1), v = ut + ut1 = c2 + c3, c1 = u1 + v,
+    c3 = ((ut + c1) / t + v) / (t + 1), c2 = v + c3.  Five products of a third of the
+    size where Karatsuba needs nine of a quarter; Karatsuba below _toom_words words.
+    """
+    cdef Py_ssize_t k, l, K, W, i
+    cdef uint64_t* mem
+    cdef uint64_t* ea
+    cdef uint64_t* eb
+    cdef uint64_t* w0
+    cdef uint64_t* w1
+    cdef uint64_t* wt
+    cdef uint64_t* wt1
+    cdef uint64_t* wi
+    cdef const uint64_t* a1
+    cdef const uint64_t* a2
+    cdef const uint64_t* b1
+    cdef const uint64_t* b2
+    if n < _toom_words or n < 12:
+        return mul_kara(out, a, b, n)
+    k = (n + 2) // 3
+    l = n - 2 * k
+    K = k + 1
+    W = 2 * K + 2
+    mem = <uint64_t*>calloc(2 * K + 5 * W, sizeof(uint64_t))
+    if mem == NULL:
+        return -1
+    ea = mem
+    eb = ea + K
+    w0 = eb + K
+    w1 = w0 + W
+    wt = w1 + W
+    wt1 = wt + W
+    wi = wt1 + W
+    a1 = a + k
+    a2 = a + 2 * k
+    b1 = b + k
+    b2 = b + 2 * k
+    if mul_toom3(w0, a, b, k) < 0 or mul_toom3(wi, a2, b2, l) < 0:
+        free(mem)
+        return -1
+    # A(1) B(1)
+    copy_row(ea, a, k)
+    xor_into(ea, a1, k)
+    xor_into(ea, a2, l)
+    copy_row(eb, b, k)
+    xor_into(eb, b1, k)
+    xor_into(eb, b2, l)
+    if mul_toom3(w1, ea, eb, k) < 0:
+        free(mem)
+        return -1
+    # A(t + 1) = A(1) + t a1 + t^2 a2, then A(t) = A(t + 1) + A(1) + a0 ... built separately.
+    ea[k] = 0
+    eb[k] = 0
+    xor_shifted(ea, K, a1, k, 1)
+    xor_shifted(ea, K, a2, l, 2)
+    xor_shifted(eb, K, b1, k, 1)
+    xor_shifted(eb, K, b2, l, 2)
+    if mul_toom3(wt1, ea, eb, K) < 0:
+        free(mem)
+        return -1
+    zero_row(ea, K)
+    zero_row(eb, K)
+    copy_row(ea, a, k)
+    xor_shifted(ea, K, a1, k, 1)
+    xor_shifted(ea, K, a2, l, 2)
+    copy_row(eb, b, k)
+    xor_shifted(eb, K, b1, k, 1)
+    xor_shifted(eb, K, b2, l, 2)
+    if mul_toom3(wt, ea, eb, K) < 0:
+        free(mem)
+        return -1
+    # Interpolation (buffers of W words; every division is exact).
+    xor_into(w1, w0, 2 * k)
+    xor_into(w1, wi, 2 * l)                  # w1 = u1
+    xor_into(wt, w0, 2 * k)
+    xor_shifted(wt, W, wi, 2 * l, 4)
+    shr1_inplace(wt, W)                      # wt = ut
+    xor_into(wt1, w0, 2 * k)
+    xor_into(wt1, wi, 2 * l)
+    xor_shifted(wt1, W, wi, 2 * l, 4)
+    div1pt_inplace(wt1, W)                   # wt1 = ut1
+    xor_into(wt1, wt, W)                     # wt1 = v
+    xor_into(w1, wt1, W)                     # w1 = c1
+    xor_into(wt, w1, W)
+    shr1_inplace(wt, W)
+    xor_into(wt, wt1, W)
+    div1pt_inplace(wt, W)                    # wt = c3
+    xor_into(wt1, wt, W)                     # wt1 = c2
+    xor_into(out, w0, 2 * k)
+    xor_into(out + k, w1, min(W, 2 * n - k))
+    xor_into(out + 2 * k, wt1, min(W, 2 * n - 2 * k))
+    xor_into(out + 3 * k, wt, min(W, 2 * n - 3 * k))
+    xor_into(out + 4 * k, wi, 2 * l)
+    free(mem)
+    return 0
+
+
+cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
+              Py_ssize_t nb) noexcept nogil:
+    """mul_words with Toom-3 above _toom_words words: out[0 : na+nb] ^= a*b; -1 if out of memory."""
+    cdef const uint64_t* tp
+    cdef Py_ssize_t tn, off
+    if na > nb:
+        tp = a; a = b; b = tp
+        tn = na; na = nb; nb = tn
+    if na < _toom_words:
+        return mul_words(out, a, na, b, nb)
+    off = 0
+    while off + na <= nb:
+        if mul_toom3(out + off, a, b + off, na) < 0:
+            return -1
+        off += na
+    if off < nb:
+        return fmul(out + off, a, na, b + off, nb - off)
+    return 0
+
+
 # --- Newton division ------------------------------------------------------
 
 cdef inline void rev_into(uint64_t* dst, Py_ssize_t ndst, const uint64_t* src, Py_ssize_t nsrc,
@@ -439,10 +599,10 @@ cdef int inv_series(uint64_t* g, Py_ssize_t K, const uint64_t* h, Py_ssize_t nh)
     for i in range(nl - 1, -1, -1):
         P = ladder[i]
         zero_row(prod, min(nh, P) + p)
-        if mul_words(prod, h, min(nh, P), g, p) < 0:
+        if fmul(prod, h, min(nh, P), g, p) < 0:
             break
         zero_row(corr, 2 * (P - p))
-        if mul_words(corr, g, P - p, prod + p, P - p) < 0:
+        if fmul(corr, g, P - p, prod + p, P - p) < 0:
             break
         copy_row(g + p, corr, P - p)
         p = P
@@ -482,12 +642,12 @@ cdef int divmod_newton(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t
         return -1
     rev_into(ra, Kw, r, nr, da)
     ra[Kw - 1] &= tail_mask(K)
-    if mul_words(qr, ra, Kw, inv, Kw) < 0:
+    if fmul(qr, ra, Kw, inv, Kw) < 0:
         free(mem)
         return -1
     qr[Kw - 1] &= tail_mask(K)
     rev_into(qq, Kw, qr, Kw, k)
-    if mul_words(prod, qq, Kw, b, nb) < 0:
+    if fmul(prod, qq, Kw, b, nb) < 0:
         free(mem)
         return -1
     xor_into(r, prod, min(nr, Kw + nb))
@@ -683,10 +843,10 @@ cdef int mat_lift(const PMat* R, const Pl* c0, const Pl* d0, const Pl* x, const 
         lo[2 * nlo - 1] &= tail_mask(m)
     xor_shifted(X.w, W, c0.w, pl_nw(c0), m)
     xor_shifted(Y.w, W, d0.w, pl_nw(d0), m)
-    if (mul_words(X.w, R.e[0].w, pl_nw(&R.e[0]), lo, nlo) < 0
-            or mul_words(X.w, R.e[1].w, pl_nw(&R.e[1]), lo + nlo, nlo) < 0
-            or mul_words(Y.w, R.e[2].w, pl_nw(&R.e[2]), lo, nlo) < 0
-            or mul_words(Y.w, R.e[3].w, pl_nw(&R.e[3]), lo + nlo, nlo) < 0):
+    if (fmul(X.w, R.e[0].w, pl_nw(&R.e[0]), lo, nlo) < 0
+            or fmul(X.w, R.e[1].w, pl_nw(&R.e[1]), lo + nlo, nlo) < 0
+            or fmul(Y.w, R.e[2].w, pl_nw(&R.e[2]), lo, nlo) < 0
+            or fmul(Y.w, R.e[3].w, pl_nw(&R.e[3]), lo + nlo, nlo) < 0):
         st = -1
     free(lo)
     pl_fix(X)
@@ -699,9 +859,9 @@ cdef int pl_dot(Pl* out, const Pl* x0, const Pl* y0, const Pl* x1, const Pl* y1)
     cdef Py_ssize_t n = max(pl_nw(x0) + pl_nw(y0), pl_nw(x1) + pl_nw(y1))
     if pl_new(out, n) < 0:
         return -1
-    if mul_words(out.w, x0.w, pl_nw(x0), y0.w, pl_nw(y0)) < 0:
+    if fmul(out.w, x0.w, pl_nw(x0), y0.w, pl_nw(y0)) < 0:
         return -1
-    if mul_words(out.w, x1.w, pl_nw(x1), y1.w, pl_nw(y1)) < 0:
+    if fmul(out.w, x1.w, pl_nw(x1), y1.w, pl_nw(y1)) < 0:
         return -1
     pl_fix(out)
     return 0
@@ -713,7 +873,7 @@ cdef int pl_axpy(Pl* out, const Pl* x, const Pl* q, const Pl* y) noexcept nogil:
     if pl_new(out, n) < 0:
         return -1
     copy_row(out.w, x.w, pl_nw(x))
-    if mul_words(out.w, q.w, pl_nw(q), y.w, pl_nw(y)) < 0:
+    if fmul(out.w, q.w, pl_nw(q), y.w, pl_nw(y)) < 0:
         return -1
     pl_fix(out)
     return 0
@@ -1124,7 +1284,7 @@ def poly_shift(a, Py_ssize_t k):
 
 
 def poly_mul(a, b):
-    """a * b, carry-less (Karatsuba above KARATSUBA_WORDS words), trimmed.
+    """a * b, carry-less (Karatsuba above KARATSUBA_WORDS words, Toom-3 above toom_words), trimmed.
 
     Example:
         >>> poly_mul(np.array([0b11], dtype=np.uint64), np.array([0b11], dtype=np.uint64)).tolist()
@@ -1137,7 +1297,7 @@ def poly_mul(a, b):
     cdef uint64_t[::1] ov = out
     cdef int status
     with nogil:
-        status = mul_words(&ov[0], &av[0], na, &bv[0], nb)
+        status = fmul(&ov[0], &av[0], na, &bv[0], nb)
     if status < 0:
         raise MemoryError("out of memory in poly_mul")
     return _copy_trimmed_arr(out)

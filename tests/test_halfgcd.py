@@ -1,4 +1,4 @@
-"""The subquadratic GF(2)[t] paths: half-gcd gcd / cofactor / xgcd and Newton division.
+"""The subquadratic GF(2)[t] paths: half-gcd gcd / cofactor / xgcd, Newton division, Toom-3.
 
 Each fast path is checked three ways on the same random polynomials: against
 tests/polyref.py (slow integer arithmetic that shares no code with the
@@ -24,11 +24,11 @@ from lightsout._errors import InvalidBoardError
 from lightsout._kernel_types import Gf2PolyModule
 
 #: Every fast path on from one word up (deepest recursion).
-DEEP = {"newton_words": 1, "hgcd_words": 1, "gcd_words": 1}
+DEEP = {"newton_words": 1, "hgcd_words": 1, "gcd_words": 1, "toom_words": 12}
 #: Small thresholds that differ from each other (leaves, switch-over and division all mixed).
-MIXED = {"newton_words": 2, "hgcd_words": 3, "gcd_words": 5}
+MIXED = {"newton_words": 2, "hgcd_words": 3, "gcd_words": 5, "toom_words": 13}
 #: The Lehmer gcd and schoolbook division only.
-SLOW = {"newton_words": 10**12, "gcd_words": 10**12}
+SLOW = {"newton_words": 10**12, "gcd_words": 10**12, "toom_words": 10**12}
 
 #: Degrees + 1 that straddle word boundaries, plus a few thousand bits.
 SIZES = (1, 2, 63, 64, 65, 127, 128, 129, 255, 257, 1000, 3000, 5000)
@@ -96,7 +96,7 @@ def check_pair(poly: Gf2PolyModule, a: int, b: int, *, reference: bool) -> None:
 
 def test_thresholds_settable_and_checked(poly: Gf2PolyModule) -> None:
     before = poly.thresholds()
-    assert set(before) == {"newton_words", "hgcd_words", "gcd_words"}
+    assert set(before) == {"newton_words", "hgcd_words", "gcd_words", "toom_words"}
     assert all(isinstance(v, int) and v >= 1 for v in before.values())
     with thresholds(poly, newton_words=7):
         assert poly.thresholds() == {**before, "newton_words": 7}
@@ -152,7 +152,7 @@ def test_default_thresholds_plus_minus_one(poly: Gf2PolyModule) -> None:
     """Sizes on either side of each default threshold, without overriding anything."""
     rng = random.Random(11)
     t = poly.thresholds()
-    for key in ("newton_words", "hgcd_words", "gcd_words"):
+    for key in ("newton_words", "hgcd_words", "gcd_words", "toom_words"):
         for nbits in (64 * t[key] - 1, 64 * t[key], 64 * t[key] + 1):
             for other in (nbits // 2, nbits - 1, nbits):
                 a, b = operand(rng, 2 * nbits if key == "newton_words" else nbits), operand(rng, other)
@@ -161,6 +161,28 @@ def test_default_thresholds_plus_minus_one(poly: Gf2PolyModule) -> None:
                 assert (g, s) == (g_slow, s_slow) and g == ref_gcd(a, b)
                 q, r = (value(v) for v in poly.poly_divmod(words(a), words(b)))
                 assert (q, r) == (q_slow, r_slow) == ref_divmod(a, b)
+
+
+@pytest.mark.parametrize("toom_words", (12, 13, 17, 40, 10**12))
+def test_toom3_products(poly: Gf2PolyModule, toom_words: int) -> None:
+    """poly_mul with Toom-3 from toom_words words up (12 is the floor), at awkward word counts."""
+    rng = random.Random(toom_words)
+    with thresholds(poly, toom_words=toom_words):
+        for nwords in (*range(11, 30), 37, 64, 65, 127, 128, 129, 300):
+            for other in sorted({nwords, nwords + 1, 2 * nwords + 3, 3}):
+                a, b = operand(rng, 64 * nwords - rng.randint(0, 63)), operand(rng, 64 * other - rng.randint(0, 63))
+                assert value(poly.poly_mul(words(a), words(b))) == ref_mul(a, b), (nwords, other)
+
+
+def test_toom3_large_product() -> None:
+    """One product of ~2 * 10^5 bits through several Toom-3 levels, against polyref."""
+    poly = kernel_module("_gf2poly", selected_level())
+    rng = random.Random(99)
+    a, b = operand(rng, 200_000), operand(rng, 150_001)
+    expected = ref_mul(a, b)
+    for toom_words in (12, 128, 10**12):
+        with thresholds(poly, toom_words=toom_words):
+            assert value(poly.poly_mul(words(a), words(b))) == expected
 
 
 def reference_remainders(a: int, b: int) -> list[int]:
@@ -201,7 +223,7 @@ def test_deep_recursion_at_100k_bits() -> None:
              (ref_mul(operand(rng, 80_000), g0), ref_mul(operand(rng, 75_000), g0))]
     for a, b in pairs:
         g_slow, s_slow, q_slow, r_slow = slow_results(poly, a, b)
-        for setting in (DEEP, MIXED, {"newton_words": 4, "hgcd_words": 2, "gcd_words": 8}):
+        for setting in (DEEP, MIXED, {"newton_words": 4, "hgcd_words": 2, "gcd_words": 8, "toom_words": 20}):
             with thresholds(poly, **setting):
                 g, s = (value(v) for v in poly.poly_gcd_cofactor(words(a), words(b)))
                 q, r = (value(v) for v in poly.poly_divmod(words(ref_mul(a, a)), words(b)))
