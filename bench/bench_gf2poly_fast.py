@@ -2,9 +2,9 @@
 
 Run: python -m pytest bench/bench_gf2poly_fast.py --benchmark-only [-m "not slow"]
 Operands are seeded random polynomials of exactly the named degree (divmod: a
-dividend of twice the degree).  ``*_lehmer_*`` and ``*_schoolbook_*`` time the
-quadratic paths that the fast ones replace (switched on with
-``set_thresholds``), so one run shows both.  Each benchmark records its rate
+dividend of twice the degree).  The ``[slow]`` variants time the quadratic
+paths that the fast ones replace (Lehmer's gcd, schoolbook division, Karatsuba
+alone; switched on with ``set_thresholds``), so one run shows before and after.  Each benchmark records its rate
 (coefficients of the larger operand per second) in ``extra_info``.  NTL's
 figures for the same operations: bench/baselines/run_ntl.sh.
 """
@@ -39,8 +39,8 @@ def poly() -> Iterator[Gf2PolyModule]:
     module.set_thresholds(**old)
 
 
-SLOW_PATHS = {"gcd_words": 10**12, "newton_words": 10**12}
-#: fast = half-gcd / Newton (the defaults); slow = Lehmer / schoolbook (the "before" figures).
+SLOW_PATHS = {"gcd_words": 10**12, "newton_words": 10**12, "toom_words": 10**12}
+#: fast = half-gcd / Newton / Toom-3 (the defaults); slow = Lehmer / schoolbook / Karatsuba (the "before" figures).
 METHODS = ["fast", "slow"]
 METHODS_1M = ["fast", pytest.param("slow", marks=SLOW)]
 

@@ -18,6 +18,10 @@
 #     the operands (no carries over GF(2)), so a whole word of quotient bits
 #     or a whole 2x2 matrix of Euclid steps is found from the top 64 bits and
 #     then applied to the full operands with one pass of carry-less products.
+#   * Above tuned sizes (set_thresholds), the subquadratic paths of the section
+#     "Subquadratic division and gcd": Toom-3 products above Karatsuba, Newton
+#     division (poly_divmod, poly_mod) and the half-gcd (poly_gcd,
+#     poly_gcd_cofactor, poly_xgcd); below them, the word-at-a-time loops above.
 #   * The conversions (W recurrence, Horner) run in chunks of about
 #     CHUNK_WORD_OPS word operations with the GIL released; between chunks the
 #     def wrappers call PyErr_CheckSignals() (Ctrl-C) and the progress callback.
