@@ -17,9 +17,11 @@ from contextlib import contextmanager
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from polyref import ref_divmod, ref_gcd, ref_mul, ref_xgcd
 
-from lightsout._dispatch import kernel_module, selected_level
+from lightsout._dispatch import available_levels, kernel_module, selected_level
 from lightsout._errors import InvalidBoardError
 from lightsout._kernel_types import Gf2PolyModule
 
@@ -128,6 +130,20 @@ def test_large_common_factors(poly: Gf2PolyModule, nbits: int) -> None:
         with thresholds(poly, **DEEP):
             g = value(poly.poly_gcd(words(a), words(b)))
         assert ref_divmod(g, g0)[1] == 0  # the common factor divides the gcd
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=st.integers(0, 2**2500), b=st.integers(0, 2**2500), level=st.sampled_from(available_levels()))
+def test_property_fast_paths_match_polyref(a: int, b: int, level: str) -> None:
+    """Every fast path with one-word thresholds against polyref, on hypothesis' integers."""
+    poly = kernel_module("_gf2poly", level)
+    with thresholds(poly, **DEEP):
+        assert value(poly.poly_gcd(words(a), words(b))) == ref_gcd(a, b)
+        assert value(poly.poly_mul(words(a), words(b))) == ref_mul(a, b)
+        if b:
+            assert tuple(value(v) for v in poly.poly_divmod(words(a), words(b))) == ref_divmod(a, b)
+            g, s = (value(v) for v in poly.poly_gcd_cofactor(words(a), words(b)))
+            assert g == ref_gcd(a, b) and ref_divmod(ref_mul(s, a) ^ g, b)[1] == 0
 
 
 def test_edge_cases(poly: Gf2PolyModule) -> None:
