@@ -11,6 +11,9 @@ already exercise many levels.
 from __future__ import annotations
 
 import random
+import signal
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -277,6 +280,38 @@ def test_progress_and_interruption_inside_the_recursion() -> None:
         poly.poly_gcd_cofactor(a, b, interrupt)
     assert calls == 2
     assert np.array_equal(poly.poly_gcd(a, b), g)  # nothing left behind
+
+
+# A cofactor of degree 2^22 (seconds of work); the first progress report comes from inside
+# the recursion, so SIGINT sent after "started" arrives while the nogil kernel runs.
+_INTERRUPTIBLE = """
+import numpy as np
+from lightsout._dispatch import kernel_module
+poly = kernel_module("_gf2poly")
+rng = np.random.default_rng(1)
+a = rng.integers(0, 2**64, size=1 << 16, dtype=np.uint64) | np.uint64(1 << 63)
+b = rng.integers(0, 2**64, size=(1 << 16) - 1, dtype=np.uint64)
+def progress(stage, done, total):
+    if not progress.said:
+        print("started", flush=True)
+        progress.said = True
+progress.said = False
+poly.poly_gcd_cofactor(a, b, progress)
+print("finished", flush=True)
+"""
+
+
+def test_ctrl_c_inside_the_recursion() -> None:
+    # A shell starts background jobs with SIGINT ignored; give the child the default disposition.
+    proc = subprocess.Popen([sys.executable, "-c", _INTERRUPTIBLE], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "started"
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode != 0 and "KeyboardInterrupt" in err, (out, err)
+    assert "finished" not in out
 
 
 def test_threads_share_nothing() -> None:
