@@ -41,7 +41,7 @@ from lightsout._bitrow cimport (
 )
 from lightsout._polyword cimport (
     LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, divide_inplace, horner_steps, lead,
-    lehmer_matrix, mul_kara, mul_words, quotient_window, sub_multiple_shifted, taylor_shift_inplace,
+    KARATSUBA_WORDS, lehmer_matrix, quotient_window, sub_multiple_shifted, taylor_shift_inplace,
     w_steps, xor_shifted,
 )
 
@@ -402,6 +402,82 @@ cdef inline int ctx_poll(HCtx* ctx) noexcept nogil:
 
 # --- Toom-3 products above Karatsuba ---------------------------------------
 
+cdef extern from *:
+    """
+    #if defined(__PCLMUL__)
+    #include <emmintrin.h>
+    #include <wmmintrin.h>
+    /* out[0 .. na+nb) ^= a*b, schoolbook with two words of b per pass over a: half the
+       read-modify-writes of out of one pass per word (lo_mul_row_xor). */
+    static void lo_mul_school2(uint64_t* out, const uint64_t* a, ptrdiff_t na,
+                               const uint64_t* b, ptrdiff_t nb) {
+        ptrdiff_t j = 0;
+        for (; j + 1 < nb; j += 2) {
+            __m128i m = _mm_set_epi64x((long long)b[j + 1], (long long)b[j]);
+            __m128i carry = _mm_setzero_si128();
+            uint64_t* o = out + j;
+            for (ptrdiff_t i = 0; i < na; i++) {
+                __m128i x = _mm_cvtsi64_si128((long long)a[i]);
+                __m128i p0 = _mm_clmulepi64_si128(x, m, 0x00);
+                __m128i p1 = _mm_clmulepi64_si128(x, m, 0x10);
+                /* u = (words i, i+1 of this pass) + pending; word i+2 waits in carry's high lane */
+                __m128i u = _mm_xor_si128(_mm_xor_si128(p0, _mm_slli_si128(p1, 8)), carry);
+                o[i] ^= (uint64_t)_mm_cvtsi128_si64(u);
+                carry = _mm_unpackhi_epi64(u, p1);
+            }
+            o[na] ^= (uint64_t)_mm_cvtsi128_si64(carry);
+            o[na + 1] ^= (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(carry, carry));
+        }
+        if (j < nb) lo_mul_row_xor(out + j, a, na, b[j]);
+    }
+    #else
+    static void lo_mul_school2(uint64_t* out, const uint64_t* a, ptrdiff_t na,
+                               const uint64_t* b, ptrdiff_t nb) {
+        for (ptrdiff_t j = 0; j < nb; j++) lo_mul_row_xor(out + j, a, na, b[j]);
+    }
+    #endif
+    """
+    void lo_mul_school2(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
+                        Py_ssize_t nb) noexcept nogil
+
+
+cdef int kara2(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize_t n) noexcept nogil:
+    """mul_kara (same splitting), with lo_mul_school2 at the leaves: out[0 : 2n] ^= a*b."""
+    cdef Py_ssize_t h, l
+    cdef uint64_t* scratch
+    cdef uint64_t* sa
+    cdef uint64_t* sb
+    cdef uint64_t* mid
+    cdef uint64_t* p0
+    cdef uint64_t* p2
+    if n < KARATSUBA_WORDS:
+        lo_mul_school2(out, a, n, b, n)
+        return 0
+    h = (n + 1) >> 1
+    l = n - h
+    scratch = <uint64_t*>calloc(8 * h, sizeof(uint64_t))
+    if scratch == NULL:
+        return -1
+    sa = scratch
+    sb = scratch + h
+    mid = scratch + 2 * h
+    p0 = scratch + 4 * h
+    p2 = scratch + 6 * h
+    copy_row(sa, a, h)
+    xor_into(sa, a + h, l)
+    copy_row(sb, b, h)
+    xor_into(sb, b + h, l)
+    if kara2(mid, sa, sb, h) < 0 or kara2(p0, a, b, h) < 0 or kara2(p2, a + h, b + h, l) < 0:
+        free(scratch)
+        return -1
+    xor_into(mid, p0, 2 * h)
+    xor_into(mid, p2, 2 * l)
+    xor_into(out, p0, 2 * h)
+    xor_into(out + 2 * h, p2, 2 * l)
+    xor_into(out + h, mid, min(2 * h, 2 * n - h))
+    free(scratch)
+    return 0
+
 cdef inline void shr1_inplace(uint64_t* x, Py_ssize_t n) noexcept nogil:
     """x <- x / t over n words (exact: the caller knows bit 0 is clear)."""
     cdef Py_ssize_t i
@@ -453,7 +529,7 @@ cdef int mul_toom3(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize
     cdef const uint64_t* b1
     cdef const uint64_t* b2
     if n < _toom_words or n < 12:
-        return mul_kara(out, a, b, n)
+        return kara2(out, a, b, n)
     k = (n + 2) // 3
     l = n - 2 * k
     K = k + 1
@@ -540,8 +616,11 @@ cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b
     if na > nb:
         tp = a; a = b; b = tp
         tn = na; na = nb; nb = tn
-    if na < _toom_words:
-        return mul_words(out, a, na, b, nb)
+    if na == 0:
+        return 0
+    if na < KARATSUBA_WORDS:
+        lo_mul_school2(out, b, nb, a, na)
+        return 0
     off = 0
     while off + na <= nb:
         if mul_toom3(out + off, a, b + off, na) < 0:
