@@ -18,6 +18,10 @@
 #     the operands (no carries over GF(2)), so a whole word of quotient bits
 #     or a whole 2x2 matrix of Euclid steps is found from the top 64 bits and
 #     then applied to the full operands with one pass of carry-less products.
+#   * Above tuned sizes (set_thresholds), the subquadratic paths of the section
+#     "Subquadratic division and gcd": Toom-3 products above Karatsuba, Newton
+#     division (poly_divmod, poly_mod) and the half-gcd (poly_gcd,
+#     poly_gcd_cofactor, poly_xgcd); below them, the word-at-a-time loops above.
 #   * The conversions (W recurrence, Horner) run in chunks of about
 #     CHUNK_WORD_OPS word operations with the GIL released; between chunks the
 #     def wrappers call PyErr_CheckSignals() (Ctrl-C) and the progress callback.
@@ -32,10 +36,12 @@ from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
 
-from lightsout._bitrow cimport apply_T, copy_row, highest_set_bit, tail_mask, words_for_bits
+from lightsout._bitrow cimport (
+    apply_T, copy_row, highest_set_bit, tail_mask, words_for_bits, xor_into, zero_row,
+)
 from lightsout._polyword cimport (
-    LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, divide_inplace, horner_steps,
-    lehmer_matrix, mul_words, quotient_window, sub_multiple_shifted, taylor_shift_inplace,
+    LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, divide_inplace, horner_steps, lead,
+    KARATSUBA_WORDS, lehmer_matrix, quotient_window, sub_multiple_shifted, taylor_shift_inplace,
     w_steps, xor_shifted,
 )
 from lightsout._polyconvert cimport basis_to_monomial_inplace, fill_fold_tables, monomial_to_basis_inplace
@@ -185,6 +191,1093 @@ cdef class _Euclid:
 
 
 # ---------------------------------------------------------------------------
+# Subquadratic division and gcd (issue 9 part A): Newton division, half-gcd
+#
+# Newton division (docs/algebra.md section 4): with rev_k(p) = t^k p(1/t), the
+# quotient of a (degree n) by b (degree m) is q = rev_{n-m}(rev_n(a) *
+# rev_m(b)^-1 mod t^(n-m+1)); the inverse of rev_m(b) (constant term 1) comes
+# from Newton's iteration g <- g (1 + h g), which doubles the number of
+# correct words per step, and r = a - q b.  A few products, O(M(n)).
+#
+# Half-gcd: hgcd(a, b) with deg a = n >= deg b returns the 2x2 matrix M of the
+# Euclid steps from (a, b) to the consecutive remainders (c, d) = M (a, b)
+# with deg c >= ceil(n/2) > deg d, together with c and d.  The steps that a
+# pair's top half decides are the first steps of the whole pair, so M comes
+# from two recursive calls on top halves (of (a, b), then of the pair reached
+# after one division), and c, d from t^m (c0, d0) + R (a mod t^m, b mod t^m)
+# without a full-size product.  With Karatsuba products the total cost is a
+# constant times one full-size product.  Below a threshold the leaves run
+# Lehmer's word-at-a-time steps, stopped exactly at degree ceil(n/2).
+# poly_gcd / poly_gcd_cofactor alternate hgcd and one division until the
+# operands are small, then finish with Lehmer.
+#
+# Every buffer belongs to one call (no global mutable state besides the
+# thresholds, read once per call); cores are nogil and return a status (0, -1
+# out of memory, -2 interrupted, -3 internal error); nodes of at least
+# POLL_BITS coefficients call _hgcd_poll, which takes the GIL for
+# PyErr_CheckSignals() and the progress callback.
+
+cdef extern from *:
+    """
+    static inline uint64_t lo_bitrev64(uint64_t x) {
+        x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+        x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+        x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
+    #if defined(_MSC_VER)
+        return _byteswap_uint64(x);
+    #else
+        return __builtin_bswap64(x);
+    #endif
+    }
+    """
+    uint64_t lo_bitrev64(uint64_t x) noexcept nogil
+
+# Tuned thresholds (set_thresholds() overrides them, e.g. to drive small inputs
+# through the recursion in tests).  Measured on the avx512 build, 2026-11-22.
+cdef Py_ssize_t _newton_words = 256  # divmod: Newton when quotient and divisor both have >= this many words
+cdef Py_ssize_t _hgcd_words = 16     # half-gcd: Lehmer leaves below this many words
+cdef Py_ssize_t _gcd_words = 160     # gcd / cofactor: half-gcd when the larger operand has >= this many words
+cdef Py_ssize_t _toom_words = 128    # products: Toom-3 above Karatsuba from this many words per operand
+cdef Py_ssize_t POLL_BITS = 1 << 18  # half-gcd nodes this large check in with Python
+
+
+def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_words=None):
+    """Override the fast-path thresholds (in 64-bit words); returns the previous values.
+
+    newton_words: poly_divmod / poly_mod use Newton division when the quotient
+    and the divisor both have at least this many words (else schoolbook).
+    hgcd_words: half-gcd recursion nodes below this many words run Lehmer's
+    steps.  gcd_words: poly_gcd, poly_gcd_cofactor and poly_xgcd use the
+    half-gcd when the larger operand has at least this many words (else
+    Lehmer's Euclid).  toom_words: products (poly_mul and those inside the
+    fast paths) use Toom-3 above Karatsuba when both operands have at least
+    this many words (at least 12 whatever the setting).  A huge value turns a
+    fast path off.  The values are
+    module settings (read once at the start of each call); tests use them to
+    drive small inputs through the recursion and to call the slow paths.
+
+    Example:
+        >>> old = set_thresholds(gcd_words=2, hgcd_words=1)
+        >>> poly_gcd(np.array([0b110], dtype=np.uint64), np.array([0b1010], dtype=np.uint64)).tolist()
+        [6]
+        >>> _ = set_thresholds(**old)
+    """
+    global _newton_words, _hgcd_words, _gcd_words, _toom_words
+    old = thresholds()
+    for name, v in (("newton_words", newton_words), ("hgcd_words", hgcd_words), ("gcd_words", gcd_words),
+                    ("toom_words", toom_words)):
+        if v is not None and (not isinstance(v, int) or v < 1):
+            raise InvalidBoardError(f"set_thresholds: {name} must be an int >= 1, got {v!r}")
+    if newton_words is not None:
+        _newton_words = newton_words
+    if hgcd_words is not None:
+        _hgcd_words = hgcd_words
+    if gcd_words is not None:
+        _gcd_words = gcd_words
+    if toom_words is not None:
+        _toom_words = toom_words
+    return old
+
+
+def thresholds():
+    """The fast-path thresholds in words, as a dict (see set_thresholds).
+
+    Example:
+        >>> sorted(thresholds())
+        ['gcd_words', 'hgcd_words', 'newton_words', 'toom_words']
+    """
+    return {"newton_words": _newton_words, "hgcd_words": _hgcd_words, "gcd_words": _gcd_words,
+            "toom_words": _toom_words}
+
+
+cdef enum:
+    WANT_NONE = 0
+    WANT_COLUMN = 1
+    WANT_MATRIX = 2
+
+
+cdef struct Pl:
+    # An owned polynomial: n words allocated (zero past the degree d; d = -1 for zero).
+    uint64_t* w
+    Py_ssize_t n
+    Py_ssize_t d
+
+
+cdef struct PMat:
+    # (x, y) -> (e[0] x + e[1] y, e[2] x + e[3] y)
+    Pl e[4]
+
+
+cdef struct HCtx:
+    Py_ssize_t base_bits     # hgcd leaves below this degree
+    Py_ssize_t newton_words
+    Py_ssize_t qsum          # degrees of the quotients found so far (progress)
+    Py_ssize_t top           # degree of the larger operand at the start
+    Py_ssize_t total         # progress total
+    void* state              # a _PollState, or NULL
+
+
+cdef inline void pl_null(Pl* p) noexcept nogil:
+    p.w = NULL
+    p.n = 0
+    p.d = -1
+
+
+cdef inline int pl_new(Pl* p, Py_ssize_t n) noexcept nogil:
+    if n < 1:
+        n = 1
+    p.w = <uint64_t*>calloc(n, sizeof(uint64_t))
+    p.n = n
+    p.d = -1
+    return -1 if p.w == NULL else 0
+
+
+cdef inline void pl_free(Pl* p) noexcept nogil:
+    free(p.w)
+    pl_null(p)
+
+
+cdef inline Py_ssize_t pl_nw(const Pl* p) noexcept nogil:
+    return words_for_bits(p.d + 1)
+
+
+cdef inline void pl_fix(Pl* p) noexcept nogil:
+    p.d = highest_set_bit(p.w, p.n)
+
+
+cdef inline int pl_copy(Pl* dst, const uint64_t* src, Py_ssize_t d) noexcept nogil:
+    if pl_new(dst, words_for_bits(d + 1)) < 0:
+        return -1
+    copy_row(dst.w, src, words_for_bits(d + 1))
+    dst.d = d
+    return 0
+
+
+cdef inline int pl_shift_down(Pl* dst, const Pl* src, Py_ssize_t k) noexcept nogil:
+    """dst = src div t^k (k >= 0)."""
+    cdef Py_ssize_t i, nd = words_for_bits(src.d - k + 1) if src.d >= k else 0
+    if pl_new(dst, nd) < 0:
+        return -1
+    for i in range(nd):
+        dst.w[i] = bits64_at(src.w, pl_nw(src), k + 64 * i)
+    dst.d = src.d - k if src.d >= k else -1
+    return 0
+
+
+cdef inline void pl_swap(Pl* x, Pl* y) noexcept nogil:
+    cdef Pl t = x[0]
+    x[0] = y[0]
+    y[0] = t
+
+
+cdef inline void mat_null(PMat* m) noexcept nogil:
+    cdef int i
+    for i in range(4):
+        pl_null(&m.e[i])
+
+
+cdef inline void mat_free(PMat* m) noexcept nogil:
+    cdef int i
+    for i in range(4):
+        pl_free(&m.e[i])
+
+
+cdef int _hgcd_poll(void* state, Py_ssize_t done, Py_ssize_t total) noexcept with gil:
+    """Ctrl-C and progress from inside the nogil recursion; -1 (error kept in state) to stop."""
+    cdef object st = <object>state
+    try:
+        PyErr_CheckSignals()
+        if st.progress is not None:
+            st.progress("gcd", max(0, min(total, done)), total)
+    except BaseException as e:
+        st.error = e
+        return -1
+    return 0
+
+
+cdef inline int ctx_poll(HCtx* ctx) noexcept nogil:
+    if ctx.state == NULL:
+        return 0
+    return -2 if _hgcd_poll(ctx.state, ctx.total - 2 * (ctx.top - ctx.qsum), ctx.total) < 0 else 0
+
+
+# --- Toom-3 products above Karatsuba ---------------------------------------
+
+cdef extern from *:
+    """
+    #if defined(__PCLMUL__)
+    #include <emmintrin.h>
+    #include <wmmintrin.h>
+    /* out[0 .. na+nb) ^= a*b, schoolbook with two words of b per pass over a: half the
+       read-modify-writes of out of one pass per word (lo_mul_row_xor). */
+    static void lo_mul_school2(uint64_t* out, const uint64_t* a, ptrdiff_t na,
+                               const uint64_t* b, ptrdiff_t nb) {
+        ptrdiff_t j = 0;
+        for (; j + 1 < nb; j += 2) {
+            __m128i m = _mm_set_epi64x((long long)b[j + 1], (long long)b[j]);
+            __m128i carry = _mm_setzero_si128();
+            uint64_t* o = out + j;
+            for (ptrdiff_t i = 0; i < na; i++) {
+                __m128i x = _mm_cvtsi64_si128((long long)a[i]);
+                __m128i p0 = _mm_clmulepi64_si128(x, m, 0x00);
+                __m128i p1 = _mm_clmulepi64_si128(x, m, 0x10);
+                /* u = (words i, i+1 of this pass) + pending; word i+2 waits in carry's high lane */
+                __m128i u = _mm_xor_si128(_mm_xor_si128(p0, _mm_slli_si128(p1, 8)), carry);
+                o[i] ^= (uint64_t)_mm_cvtsi128_si64(u);
+                carry = _mm_unpackhi_epi64(u, p1);
+            }
+            o[na] ^= (uint64_t)_mm_cvtsi128_si64(carry);
+            o[na + 1] ^= (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(carry, carry));
+        }
+        if (j < nb) lo_mul_row_xor(out + j, a, na, b[j]);
+    }
+    #else
+    static void lo_mul_school2(uint64_t* out, const uint64_t* a, ptrdiff_t na,
+                               const uint64_t* b, ptrdiff_t nb) {
+        for (ptrdiff_t j = 0; j < nb; j++) lo_mul_row_xor(out + j, a, na, b[j]);
+    }
+    #endif
+    """
+    void lo_mul_school2(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
+                        Py_ssize_t nb) noexcept nogil
+
+
+cdef int kara2(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize_t n) noexcept nogil:
+    """mul_kara (same splitting), with lo_mul_school2 at the leaves: out[0 : 2n] ^= a*b."""
+    cdef Py_ssize_t h, l
+    cdef uint64_t* scratch
+    cdef uint64_t* sa
+    cdef uint64_t* sb
+    cdef uint64_t* mid
+    cdef uint64_t* p0
+    cdef uint64_t* p2
+    if n < KARATSUBA_WORDS:
+        lo_mul_school2(out, a, n, b, n)
+        return 0
+    h = (n + 1) >> 1
+    l = n - h
+    scratch = <uint64_t*>calloc(8 * h, sizeof(uint64_t))
+    if scratch == NULL:
+        return -1
+    sa = scratch
+    sb = scratch + h
+    mid = scratch + 2 * h
+    p0 = scratch + 4 * h
+    p2 = scratch + 6 * h
+    copy_row(sa, a, h)
+    xor_into(sa, a + h, l)
+    copy_row(sb, b, h)
+    xor_into(sb, b + h, l)
+    if kara2(mid, sa, sb, h) < 0 or kara2(p0, a, b, h) < 0 or kara2(p2, a + h, b + h, l) < 0:
+        free(scratch)
+        return -1
+    xor_into(mid, p0, 2 * h)
+    xor_into(mid, p2, 2 * l)
+    xor_into(out, p0, 2 * h)
+    xor_into(out + 2 * h, p2, 2 * l)
+    xor_into(out + h, mid, min(2 * h, 2 * n - h))
+    free(scratch)
+    return 0
+
+cdef inline void shr1_inplace(uint64_t* x, Py_ssize_t n) noexcept nogil:
+    """x <- x / t over n words (exact: the caller knows bit 0 is clear)."""
+    cdef Py_ssize_t i
+    for i in range(n - 1):
+        x[i] = (x[i] >> 1) | (x[i + 1] << 63)
+    if n > 0:
+        x[n - 1] >>= 1
+
+
+cdef inline void div1pt_inplace(uint64_t* x, Py_ssize_t n) noexcept nogil:
+    """x <- x / (1 + t) over n words, for x a multiple of 1 + t: y_i = x_i + y_(i-1), a prefix XOR."""
+    cdef Py_ssize_t i
+    cdef uint64_t y, carry = 0
+    for i in range(n):
+        y = x[i]
+        y ^= y << 1
+        y ^= y << 2
+        y ^= y << 4
+        y ^= y << 8
+        y ^= y << 16
+        y ^= y << 32
+        y ^= carry
+        x[i] = y
+        carry = <uint64_t>0 - (y >> 63)
+
+
+cdef int mul_toom3(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize_t n) noexcept nogil:
+    """out[0 : 2n] ^= a*b for two n-word operands; -1 if out of memory.
+
+    Toom-3 over GF(2)[t] (Bodrato's points 0, 1, t, t + 1, infinity): with
+    X = t^(64k), A = a0 + a1 X + a2 X^2 (likewise B) and C = A B = c0 + ... + c4 X^4,
+    c0 = a0 b0, c4 = a2 b2 and, from w1 = C(1), wt = C(t), wt1 = C(t + 1):
+    u1 = w1 + c0 + c4 = c1 + c2 + c3, ut = (wt + c0 + c4 t^4) / t,
+    ut1 = (wt1 + c0 + c4 (t^4 + 1)) / (t + 1), v = ut + ut1 = c2 + c3, c1 = u1 + v,
+    c3 = ((ut + c1) / t + v) / (t + 1), c2 = v + c3.  Five products of a third of the
+    size where Karatsuba needs nine of a quarter; Karatsuba below _toom_words words.
+    """
+    cdef Py_ssize_t k, l, K, W, i
+    cdef uint64_t* mem
+    cdef uint64_t* ea
+    cdef uint64_t* eb
+    cdef uint64_t* w0
+    cdef uint64_t* w1
+    cdef uint64_t* wt
+    cdef uint64_t* wt1
+    cdef uint64_t* wi
+    cdef const uint64_t* a1
+    cdef const uint64_t* a2
+    cdef const uint64_t* b1
+    cdef const uint64_t* b2
+    if n < _toom_words or n < 12:
+        return kara2(out, a, b, n)
+    k = (n + 2) // 3
+    l = n - 2 * k
+    K = k + 1
+    W = 2 * K + 2
+    mem = <uint64_t*>calloc(2 * K + 5 * W, sizeof(uint64_t))
+    if mem == NULL:
+        return -1
+    ea = mem
+    eb = ea + K
+    w0 = eb + K
+    w1 = w0 + W
+    wt = w1 + W
+    wt1 = wt + W
+    wi = wt1 + W
+    a1 = a + k
+    a2 = a + 2 * k
+    b1 = b + k
+    b2 = b + 2 * k
+    if mul_toom3(w0, a, b, k) < 0 or mul_toom3(wi, a2, b2, l) < 0:
+        free(mem)
+        return -1
+    # A(1) B(1)
+    copy_row(ea, a, k)
+    xor_into(ea, a1, k)
+    xor_into(ea, a2, l)
+    copy_row(eb, b, k)
+    xor_into(eb, b1, k)
+    xor_into(eb, b2, l)
+    if mul_toom3(w1, ea, eb, k) < 0:
+        free(mem)
+        return -1
+    # A(t + 1) = A(1) + t a1 + t^2 a2, then A(t) = A(t + 1) + A(1) + a0 ... built separately.
+    ea[k] = 0
+    eb[k] = 0
+    xor_shifted(ea, K, a1, k, 1)
+    xor_shifted(ea, K, a2, l, 2)
+    xor_shifted(eb, K, b1, k, 1)
+    xor_shifted(eb, K, b2, l, 2)
+    if mul_toom3(wt1, ea, eb, K) < 0:
+        free(mem)
+        return -1
+    zero_row(ea, K)
+    zero_row(eb, K)
+    copy_row(ea, a, k)
+    xor_shifted(ea, K, a1, k, 1)
+    xor_shifted(ea, K, a2, l, 2)
+    copy_row(eb, b, k)
+    xor_shifted(eb, K, b1, k, 1)
+    xor_shifted(eb, K, b2, l, 2)
+    if mul_toom3(wt, ea, eb, K) < 0:
+        free(mem)
+        return -1
+    # Interpolation (buffers of W words; every division is exact).
+    xor_into(w1, w0, 2 * k)
+    xor_into(w1, wi, 2 * l)                  # w1 = u1
+    xor_into(wt, w0, 2 * k)
+    xor_shifted(wt, W, wi, 2 * l, 4)
+    shr1_inplace(wt, W)                      # wt = ut
+    xor_into(wt1, w0, 2 * k)
+    xor_into(wt1, wi, 2 * l)
+    xor_shifted(wt1, W, wi, 2 * l, 4)
+    div1pt_inplace(wt1, W)                   # wt1 = ut1
+    xor_into(wt1, wt, W)                     # wt1 = v
+    xor_into(w1, wt1, W)                     # w1 = c1
+    xor_into(wt, w1, W)
+    shr1_inplace(wt, W)
+    xor_into(wt, wt1, W)
+    div1pt_inplace(wt, W)                    # wt = c3
+    xor_into(wt1, wt, W)                     # wt1 = c2
+    xor_into(out, w0, 2 * k)
+    xor_into(out + k, w1, min(W, 2 * n - k))
+    xor_into(out + 2 * k, wt1, min(W, 2 * n - 2 * k))
+    xor_into(out + 3 * k, wt, min(W, 2 * n - 3 * k))
+    xor_into(out + 4 * k, wi, 2 * l)
+    free(mem)
+    return 0
+
+
+cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
+              Py_ssize_t nb) noexcept nogil:
+    """mul_words with Toom-3 above _toom_words words: out[0 : na+nb] ^= a*b; -1 if out of memory."""
+    cdef const uint64_t* tp
+    cdef Py_ssize_t tn, off
+    if na > nb:
+        tp = a; a = b; b = tp
+        tn = na; na = nb; nb = tn
+    if na == 0:
+        return 0
+    if na < KARATSUBA_WORDS:
+        lo_mul_school2(out, b, nb, a, na)
+        return 0
+    off = 0
+    while off + na <= nb:
+        if mul_toom3(out + off, a, b + off, na) < 0:
+            return -1
+        off += na
+    if off < nb:
+        return fmul(out + off, a, na, b + off, nb - off)
+    return 0
+
+
+# --- Newton division ------------------------------------------------------
+
+cdef inline void rev_into(uint64_t* dst, Py_ssize_t ndst, const uint64_t* src, Py_ssize_t nsrc,
+                          Py_ssize_t d) noexcept nogil:
+    """dst[0 : ndst] = rev_d(src): coefficient i of dst is coefficient d - i of src (0 for i > d)."""
+    cdef Py_ssize_t i
+    for i in range(ndst):
+        dst[i] = lo_bitrev64(bits64_at(src, nsrc, d - 64 * i - 63)) if 64 * i <= d else 0
+
+
+cdef inline uint64_t clmul_lo(uint64_t x, uint64_t y) noexcept nogil:
+    cdef uint64_t r = 0
+    cdef int i
+    for i in range(64):
+        if (y >> i) & 1:
+            r ^= x << i
+    return r
+
+
+cdef int inv_series(uint64_t* g, Py_ssize_t K, const uint64_t* h, Py_ssize_t nh) noexcept nogil:
+    """g[0 : K] = h^-1 mod t^(64 K) for h[0] odd (h: nh words; g: K words, overwritten).
+
+    Newton: if h g = 1 + t^(64p) e (mod t^(64P)), P <= 2p, then
+    g + t^(64p) (g e mod t^(64(P-p))) is the inverse mod t^(64P).
+    """
+    cdef Py_ssize_t ladder[64]
+    cdef Py_ssize_t nl = 0, p = K, P, i
+    cdef uint64_t x
+    cdef uint64_t* prod
+    cdef uint64_t* corr
+    while p > 1:
+        ladder[nl] = p
+        nl += 1
+        p = (p + 1) >> 1
+    zero_row(g, K)
+    x = 1
+    for i in range(6):  # one word: precision 1, 2, 4, ..., 64 bits
+        x ^= clmul_lo(x, 1 ^ clmul_lo(h[0], x))  # x (1 + e), h x = 1 + e
+    g[0] = x
+    if K == 1:
+        return 0
+    prod = <uint64_t*>calloc(2 * K + 2, sizeof(uint64_t))
+    corr = <uint64_t*>calloc(2 * K + 2, sizeof(uint64_t))
+    if prod == NULL or corr == NULL:
+        free(prod)
+        free(corr)
+        return -1
+    p = 1
+    for i in range(nl - 1, -1, -1):
+        P = ladder[i]
+        zero_row(prod, min(nh, P) + p)
+        if fmul(prod, h, min(nh, P), g, p) < 0:
+            break
+        zero_row(corr, 2 * (P - p))
+        if fmul(corr, g, P - p, prod + p, P - p) < 0:
+            break
+        copy_row(g + p, corr, P - p)
+        p = P
+    free(prod)
+    free(corr)
+    return 0 if p == K else -1
+
+
+cdef int divmod_newton(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t db, uint64_t* q,
+                       Py_ssize_t nq) noexcept nogil:
+    """r <- r mod b and q ^= r div b (q may be NULL), by Newton's inverse of rev(b); 0 or -1 (memory)."""
+    cdef Py_ssize_t da = highest_set_bit(r, nr), k, K, Kw, nb = words_for_bits(db + 1)
+    cdef uint64_t* mem
+    cdef uint64_t* rb
+    cdef uint64_t* inv
+    cdef uint64_t* ra
+    cdef uint64_t* qr
+    cdef uint64_t* qq
+    cdef uint64_t* prod
+    if da < db:
+        return 0
+    k = da - db
+    K = k + 1
+    Kw = words_for_bits(K)
+    mem = <uint64_t*>calloc(6 * Kw + 2 * Kw + nb + 2, sizeof(uint64_t))
+    if mem == NULL:
+        return -1
+    rb = mem
+    inv = rb + Kw
+    ra = inv + Kw
+    qq = ra + Kw
+    qr = qq + Kw          # 2 Kw words
+    prod = qr + 2 * Kw    # 2 Kw + nb + 2 words (reused)
+    rev_into(rb, Kw, b, nb, db)
+    if inv_series(inv, Kw, rb, Kw) < 0:
+        free(mem)
+        return -1
+    rev_into(ra, Kw, r, nr, da)
+    ra[Kw - 1] &= tail_mask(K)
+    if fmul(qr, ra, Kw, inv, Kw) < 0:
+        free(mem)
+        return -1
+    qr[Kw - 1] &= tail_mask(K)
+    rev_into(qq, Kw, qr, Kw, k)
+    if fmul(prod, qq, Kw, b, nb) < 0:
+        free(mem)
+        return -1
+    xor_into(r, prod, min(nr, Kw + nb))
+    if q != NULL:
+        xor_into(q, qq, min(nq, Kw))
+    free(mem)
+    return 0
+
+
+cdef int divmod_any(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb, uint64_t* q,
+                    Py_ssize_t nq, Py_ssize_t newton_words) noexcept nogil:
+    """r <- r mod b, q ^= r div b (q may be NULL; else room for the quotient): Newton or schoolbook."""
+    cdef Py_ssize_t db = highest_set_bit(b, nb), da = highest_set_bit(r, nr), bw
+    cdef uint64_t* tmp
+    if da < db:
+        return 0
+    bw = words_for_bits(db + 1)
+    if words_for_bits(da - db + 1) >= newton_words and bw >= newton_words:
+        return divmod_newton(r, nr, b, db, q, nq)
+    tmp = <uint64_t*>calloc(bw + 1, sizeof(uint64_t))
+    if tmp == NULL:
+        return -1
+    divide_inplace(r, nr, b, bw, q, nq, tmp)
+    free(tmp)
+    return 0
+
+
+# --- Lehmer's steps with a stop degree and tracked matrix columns ---------
+
+cdef inline Mat2 lehmer_matrix_stop(uint64_t aw, uint64_t bw, int stop) noexcept nogil:
+    """lehmer_matrix, but never a step that divides by a B of window degree < stop, and
+    never a return with a B of uncertain degree: when A falls below B with an inexact
+    leading term, the rows stay unswapped (A the one being reduced), so that the caller,
+    which reduces A when the full degrees tie, continues the same division."""
+    cdef Mat2 m
+    cdef int la, lb, dra = 0, drb = 0, s
+    m.m00 = 1
+    m.m01 = 0
+    m.m10 = 0
+    m.m11 = 1
+    while True:
+        la = lead(aw)
+        lb = lead(bw)
+        if la < lb:
+            if la < dra:
+                return m
+            aw, bw = bw, aw
+            m.m00, m.m10 = m.m10, m.m00
+            m.m01, m.m11 = m.m11, m.m01
+            dra, drb = drb, dra
+            la, lb = lb, la
+        if lb < 0 or lb < drb or la < dra or lb < stop:
+            return m
+        s = la - lb
+        aw ^= bw << s
+        m.m00 ^= m.m10 << s
+        m.m01 ^= m.m11 << s
+        dra = lead(m.m00 | m.m01)
+
+
+cdef struct Lehm:
+    # Rows (A, B) and up to two column pairs: pair p is (c[4p], c[4p+1]) with spares
+    # c[4p+2], c[4p+3]; each window maps (A, B) and every pair by the same matrix.
+    uint64_t* A
+    uint64_t* B
+    uint64_t* T1
+    uint64_t* T2
+    uint64_t* c[8]
+    Py_ssize_t cd[4]     # degrees of c[4p], c[4p+1] at cd[2p], cd[2p+1]
+    Py_ssize_t cap, ccap, da, db
+    int npairs
+    uint64_t* mem
+
+
+cdef int lehm_init(Lehm* L, const Pl* a, const Pl* b, int npairs, const Pl* cols) noexcept nogil:
+    """cols: 2*npairs initial column entries (pair p = cols[2p], cols[2p+1])."""
+    cdef Py_ssize_t cmax = -1, i
+    cdef int p
+    L.cap = words_for_bits(max(a.d, b.d) + 1) + 2
+    for i in range(2 * npairs):
+        cmax = max(cmax, cols[i].d)
+    L.ccap = words_for_bits(cmax + 1) + L.cap + 2
+    L.mem = <uint64_t*>calloc(4 * L.cap + 4 * npairs * L.ccap, sizeof(uint64_t))
+    if L.mem == NULL:
+        return -1
+    L.A = L.mem
+    L.B = L.A + L.cap
+    L.T1 = L.B + L.cap
+    L.T2 = L.T1 + L.cap
+    copy_row(L.A, a.w, pl_nw(a))
+    copy_row(L.B, b.w, pl_nw(b))
+    L.da = a.d
+    L.db = b.d
+    L.npairs = npairs
+    for p in range(npairs):
+        for i in range(4):
+            L.c[4 * p + i] = L.T2 + L.cap + (4 * p + i) * L.ccap
+        copy_row(L.c[4 * p], cols[2 * p].w, pl_nw(&cols[2 * p]))
+        copy_row(L.c[4 * p + 1], cols[2 * p + 1].w, pl_nw(&cols[2 * p + 1]))
+        L.cd[2 * p] = cols[2 * p].d
+        L.cd[2 * p + 1] = cols[2 * p + 1].d
+    return 0
+
+
+cdef inline void lehm_swap(Lehm* L) noexcept nogil:
+    cdef int p
+    L.A, L.B = L.B, L.A
+    L.da, L.db = L.db, L.da
+    for p in range(L.npairs):
+        L.c[4 * p], L.c[4 * p + 1] = L.c[4 * p + 1], L.c[4 * p]
+        L.cd[2 * p], L.cd[2 * p + 1] = L.cd[2 * p + 1], L.cd[2 * p]
+
+
+cdef void lehm_run(Lehm* L, Py_ssize_t stop) noexcept nogil:
+    """Euclid steps until deg B < stop (stop >= 0; stop = 0 runs to the gcd); then deg A >= deg B."""
+    cdef Py_ssize_t na, nb, off, ns, top
+    cdef uint64_t qw
+    cdef Mat2 m
+    cdef int p
+    while True:
+        if L.da < L.db:
+            lehm_swap(L)
+        if L.db < stop:
+            return
+        if L.da - L.db > 63:
+            na = words_for_bits(L.da + 1)
+            nb = words_for_bits(L.db + 1)
+            off = L.da - L.db - 63
+            qw = quotient_window(bits64_at(L.A, na, L.da - 63), bits64_at(L.B, nb, L.db - 63), 64)
+            sub_multiple_shifted(L.A, na, L.B, nb, qw, off, L.T1)
+            L.da = highest_set_bit(L.A, na)
+            for p in range(L.npairs):
+                if L.cd[2 * p + 1] >= 0:
+                    ns = words_for_bits(L.cd[2 * p + 1] + 1)
+                    sub_multiple_shifted(L.c[4 * p], L.ccap, L.c[4 * p + 1], ns, qw, off, L.c[4 * p + 2])
+                    top = min(L.ccap, max(words_for_bits(L.cd[2 * p] + 1), ns + 1 + words_for_bits(off + 1)))
+                    L.cd[2 * p] = highest_set_bit(L.c[4 * p], top)
+        else:
+            na = words_for_bits(L.da + 1)
+            m = lehmer_matrix_stop(bits64_at(L.A, na, L.da - 63), bits64_at(L.B, na, L.da - 63),
+                                   <int>max(-1, min(64, stop - (L.da - 63))))
+            apply_mat2(m, &L.A, &L.B, &L.T1, &L.T2, na)
+            L.da = highest_set_bit(L.A, na + 1)
+            L.db = highest_set_bit(L.B, na + 1)
+            for p in range(L.npairs):
+                ns = words_for_bits(max(L.cd[2 * p], L.cd[2 * p + 1]) + 1)
+                apply_mat2(m, &L.c[4 * p], &L.c[4 * p + 1], &L.c[4 * p + 2], &L.c[4 * p + 3], ns)
+                L.cd[2 * p] = highest_set_bit(L.c[4 * p], ns + 1)
+                L.cd[2 * p + 1] = highest_set_bit(L.c[4 * p + 1], ns + 1)
+
+
+# --- The half-gcd recursion -----------------------------------------------
+
+cdef int hgcd_base(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* d, HCtx* ctx) noexcept nogil:
+    cdef Lehm L
+    cdef Pl cols[4]
+    cdef uint64_t one = 1, zero = 0
+    cdef int i, st = 0
+    for i in range(4):
+        cols[i].w = &one if i == 0 or i == 3 else &zero
+        cols[i].n = 1
+        cols[i].d = 0 if i == 0 or i == 3 else -1
+    if lehm_init(&L, a, b, 2, cols) < 0:
+        return -1
+    lehm_run(&L, m)
+    ctx.qsum += a.d - L.da
+    # Row A = (c[0], c[4]) (coefficients of a and b), row B = (c[1], c[5]).
+    if (pl_copy(c, L.A, L.da) < 0 or pl_copy(d, L.B, L.db) < 0
+            or pl_copy(&M.e[0], L.c[0], L.cd[0]) < 0 or pl_copy(&M.e[1], L.c[4], L.cd[2]) < 0
+            or pl_copy(&M.e[2], L.c[1], L.cd[1]) < 0 or pl_copy(&M.e[3], L.c[5], L.cd[3]) < 0):
+        st = -1
+    free(L.mem)
+    return st
+
+
+cdef int mat_lift(const PMat* R, const Pl* c0, const Pl* d0, const Pl* x, const Pl* y, Py_ssize_t m,
+                  Pl* X, Pl* Y) noexcept nogil:
+    """(X, Y) = t^m (c0, d0) + R (x mod t^m, y mod t^m)."""
+    cdef Py_ssize_t nlo = words_for_bits(m), rmax = 0, W, i
+    cdef uint64_t* lo
+    cdef int st = 0
+    for i in range(4):
+        rmax = max(rmax, pl_nw(&R.e[i]))
+    W = max(words_for_bits(m + max(c0.d, d0.d) + 1), rmax + nlo) + 1
+    lo = <uint64_t*>calloc(2 * nlo + 2, sizeof(uint64_t))
+    if lo == NULL or pl_new(X, W) < 0 or pl_new(Y, W) < 0:
+        free(lo)
+        return -1
+    copy_row(lo, x.w, min(nlo, pl_nw(x)))
+    copy_row(lo + nlo, y.w, min(nlo, pl_nw(y)))
+    if nlo > 0:
+        lo[nlo - 1] &= tail_mask(m)
+        lo[2 * nlo - 1] &= tail_mask(m)
+    xor_shifted(X.w, W, c0.w, pl_nw(c0), m)
+    xor_shifted(Y.w, W, d0.w, pl_nw(d0), m)
+    if (fmul(X.w, R.e[0].w, pl_nw(&R.e[0]), lo, nlo) < 0
+            or fmul(X.w, R.e[1].w, pl_nw(&R.e[1]), lo + nlo, nlo) < 0
+            or fmul(Y.w, R.e[2].w, pl_nw(&R.e[2]), lo, nlo) < 0
+            or fmul(Y.w, R.e[3].w, pl_nw(&R.e[3]), lo + nlo, nlo) < 0):
+        st = -1
+    free(lo)
+    pl_fix(X)
+    pl_fix(Y)
+    return st
+
+
+cdef int pl_dot(Pl* out, const Pl* x0, const Pl* y0, const Pl* x1, const Pl* y1) noexcept nogil:
+    """out = x0 y0 + x1 y1 (freshly allocated)."""
+    cdef Py_ssize_t n = max(pl_nw(x0) + pl_nw(y0), pl_nw(x1) + pl_nw(y1))
+    if pl_new(out, n) < 0:
+        return -1
+    if fmul(out.w, x0.w, pl_nw(x0), y0.w, pl_nw(y0)) < 0:
+        return -1
+    if fmul(out.w, x1.w, pl_nw(x1), y1.w, pl_nw(y1)) < 0:
+        return -1
+    pl_fix(out)
+    return 0
+
+
+cdef int pl_axpy(Pl* out, const Pl* x, const Pl* q, const Pl* y) noexcept nogil:
+    """out = x + q y (freshly allocated)."""
+    cdef Py_ssize_t n = max(pl_nw(x), pl_nw(q) + pl_nw(y))
+    if pl_new(out, n) < 0:
+        return -1
+    copy_row(out.w, x.w, pl_nw(x))
+    if fmul(out.w, q.w, pl_nw(q), y.w, pl_nw(y)) < 0:
+        return -1
+    pl_fix(out)
+    return 0
+
+
+cdef int hgcd(const Pl* a, const Pl* b, PMat* M, Pl* c, Pl* d, HCtx* ctx, int want) noexcept nogil:
+    """M, (c, d) = M (a, b): Euclid from (a, b) (deg a >= deg b, a != 0) to the first
+    consecutive remainders with deg c >= ceil(deg a / 2) > deg d.  The outputs are
+    allocated here (and freed again on error).  want: WANT_MATRIX for all of M,
+    WANT_COLUMN for its first column only (M e[1], e[3] may stay null = zero), WANT_NONE
+    for c and d alone (M may stay null): the recursion's last matrix product is skipped."""
+    cdef Py_ssize_t n = a.d, m = (a.d + 1) >> 1
+    cdef int st = 0
+    cdef uint64_t one = 1
+    mat_null(M)
+    pl_null(c)
+    pl_null(d)
+    if b.d < m:
+        if (pl_copy(&M.e[0], &one, 0) < 0 or pl_copy(&M.e[3], &one, 0) < 0 or pl_new(&M.e[1], 1) < 0
+                or pl_new(&M.e[2], 1) < 0 or pl_copy(c, a.w, a.d) < 0 or pl_copy(d, b.w, b.d) < 0):
+            st = -1
+    elif n < ctx.base_bits:
+        st = hgcd_base(a, b, m, M, c, d, ctx)
+    else:
+        st = ctx_poll(ctx) if n >= POLL_BITS else 0
+        if st == 0:
+            st = hgcd_split(a, b, m, M, c, d, ctx, want)
+    if st == 0 and (c.d < m or d.d >= m or c.d < d.d):
+        st = -3
+    if st < 0:
+        mat_free(M)
+        pl_free(c)
+        pl_free(d)
+    return st
+
+
+cdef int hgcd_split(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* d, HCtx* ctx,
+                    int want) noexcept nogil:
+    """The recursive case of hgcd (outputs null on entry; the caller frees them on error)."""
+    cdef Py_ssize_t k = 0, dq
+    cdef PMat R, S
+    cdef Pl a0, b0, c0, d0, a1, b1, q, u0, u1
+    cdef int st = 0
+    mat_null(&R)
+    mat_null(&S)
+    pl_null(&a0)
+    pl_null(&b0)
+    pl_null(&c0)
+    pl_null(&d0)
+    pl_null(&a1)
+    pl_null(&b1)
+    pl_null(&q)
+    pl_null(&u0)
+    pl_null(&u1)
+    # First half: the steps that the top deg a - m + 1 coefficients decide.
+    if pl_shift_down(&a0, a, m) < 0 or pl_shift_down(&b0, b, m) < 0:
+        st = -1
+    if st == 0:
+        st = hgcd(&a0, &b0, &R, &c0, &d0, ctx, WANT_MATRIX)
+    pl_free(&a0)
+    pl_free(&b0)
+    if st == 0:
+        st = mat_lift(&R, &c0, &d0, a, b, m, &a1, &b1)
+    pl_free(&c0)
+    pl_free(&d0)
+    if st == 0 and b1.d < m:
+        M[0] = R
+        c[0] = a1
+        d[0] = b1
+        return 0
+    # One division: (a1, b1) -> (b1, a1 mod b1), quotient q.
+    if st == 0:
+        dq = a1.d - b1.d
+        if pl_new(&q, words_for_bits(dq + 1)) < 0:
+            st = -1
+        elif divmod_any(a1.w, a1.n, b1.w, pl_nw(&b1), q.w, q.n, ctx.newton_words) < 0:
+            st = -1
+        else:
+            q.d = dq
+            pl_fix(&a1)
+            ctx.qsum += dq
+    # Second half, on (b1, a1 mod b1) cut at k = 2m - deg b1.
+    if st == 0:
+        k = 2 * m - b1.d
+        if pl_shift_down(&c0, &b1, k) < 0 or pl_shift_down(&d0, &a1, k) < 0:
+            st = -1
+    if st == 0:
+        st = hgcd(&c0, &d0, &S, &u0, &u1, ctx, WANT_MATRIX)
+    pl_free(&c0)
+    pl_free(&d0)
+    if st == 0:
+        st = mat_lift(&S, &u0, &u1, &b1, &a1, k, c, d)
+    pl_free(&u0)
+    pl_free(&u1)
+    pl_free(&a1)
+    pl_free(&b1)
+    # M = S Q R with Q = [[0, 1], [1, q]]: Q R = [[R10, R11], [R00 + q R10, R01 + q R11]].
+    if st == 0 and want != WANT_NONE:
+        if (pl_axpy(&u0, &R.e[0], &q, &R.e[2]) < 0
+                or pl_dot(&M.e[0], &S.e[0], &R.e[2], &S.e[1], &u0) < 0
+                or pl_dot(&M.e[2], &S.e[2], &R.e[2], &S.e[3], &u0) < 0):
+            st = -1
+    if st == 0 and want == WANT_MATRIX:
+        if (pl_axpy(&u1, &R.e[1], &q, &R.e[3]) < 0
+                or pl_dot(&M.e[1], &S.e[0], &R.e[3], &S.e[1], &u1) < 0
+                or pl_dot(&M.e[3], &S.e[2], &R.e[3], &S.e[3], &u1) < 0):
+            st = -1
+    pl_free(&u0)
+    pl_free(&u1)
+    pl_free(&q)
+    mat_free(&R)
+    mat_free(&S)
+    return st
+
+
+# --- Euclid's driver on top of the half-gcd -------------------------------
+
+cdef int fast_euclid(Pl* A, Pl* B, Pl* SA, Pl* SB, bint track, Py_ssize_t gcd_bits,
+                     HCtx* ctx) noexcept nogil:
+    """(A, B) -> (gcd, 0), and with track (SA, SB) -> (s, 0) where A = SA a (mod b) throughout.
+
+    Alternates hgcd (deg B drops below half of deg A) and one division while
+    deg A >= gcd_bits, then finishes with Lehmer's steps.  All four are owned
+    and replaced as they change.
+    """
+    cdef PMat M
+    cdef Pl C, D, T0, T1, q
+    cdef Lehm L
+    cdef Pl cols[2]
+    cdef int st = 0
+    cdef Py_ssize_t dq
+    pl_null(&T0)
+    pl_null(&T1)
+    pl_null(&q)
+    while True:
+        if A.d < B.d:
+            pl_swap(A, B)
+            pl_swap(SA, SB)
+        if B.d < 0:
+            return 0
+        if A.d < gcd_bits:
+            cols[0] = SA[0]
+            cols[1] = SB[0]
+            if lehm_init(&L, A, B, 1 if track else 0, cols) < 0:
+                return -1
+            lehm_run(&L, 0)
+            ctx.qsum += A.d - L.da
+            pl_free(A)
+            pl_free(B)
+            st = pl_copy(A, L.A, L.da)
+            if st == 0:
+                st = pl_new(B, 1)
+            if st == 0 and track:
+                pl_free(SA)
+                pl_free(SB)
+                st = pl_copy(SA, L.c[0], L.cd[0])
+                if st == 0:
+                    st = pl_new(SB, 1)
+            free(L.mem)
+            return st
+        # The first pass of a cofactor run has (SA, SB) = (1, 0): M's first column will do.
+        st = hgcd(A, B, &M, &C, &D, ctx,
+                  WANT_NONE if not track else (WANT_COLUMN if SB.d < 0 else WANT_MATRIX))
+        if st < 0:
+            return st
+        if track:
+            if pl_dot(&T0, &M.e[0], SA, &M.e[1], SB) < 0 or pl_dot(&T1, &M.e[2], SA, &M.e[3], SB) < 0:
+                st = -1
+            pl_free(SA)
+            pl_free(SB)
+            SA[0] = T0
+            SB[0] = T1
+            pl_null(&T0)
+            pl_null(&T1)
+        mat_free(&M)
+        pl_free(A)
+        pl_free(B)
+        A[0] = C
+        B[0] = D
+        if st == 0:
+            st = ctx_poll(ctx)
+        if st < 0:
+            return st
+        if B.d < 0:
+            continue
+        dq = A.d - B.d
+        if pl_new(&q, words_for_bits(dq + 1)) < 0:
+            return -1
+        if divmod_any(A.w, A.n, B.w, pl_nw(B), q.w, q.n, ctx.newton_words) < 0:
+            pl_free(&q)
+            return -1
+        q.d = dq
+        pl_fix(A)
+        ctx.qsum += dq
+        if track:
+            st = pl_axpy(&T0, SA, &q, SB)
+            pl_free(SA)
+            SA[0] = T0
+            pl_null(&T0)
+        pl_free(&q)
+        if st < 0:
+            return st
+
+
+class _PollState:
+    """What the nogil recursion reports through _hgcd_poll: the progress callback, the error."""
+    __slots__ = ("progress", "error")
+
+    def __init__(self, progress):
+        self.progress = progress
+        self.error = None
+
+
+cdef void _ctx_init(HCtx* ctx, Py_ssize_t da, Py_ssize_t db, object state):
+    ctx.base_bits = 64 * _hgcd_words
+    ctx.newton_words = _newton_words
+    ctx.qsum = 0
+    ctx.top = max(da, db, 0)
+    ctx.total = max(da, 0) + max(db, 0)
+    ctx.state = <void*>state if state is not None else NULL
+
+
+cdef object _raise_status(int st, object state, str name):
+    if st == -2:
+        raise state.error
+    if st == -1:
+        raise MemoryError(f"out of memory in {name}")
+    if st < 0:
+        raise RuntimeError(f"{name}: internal error (status {st})")
+
+
+cdef object _fast_gcd(object a, object b, bint track, object progress):
+    """Half-gcd Euclid on checked arguments: (g, s or None)."""
+    cdef const uint64_t[::1] av = a
+    cdef const uint64_t[::1] bv = b
+    cdef Pl A, B, SA, SB
+    cdef HCtx ctx
+    cdef Py_ssize_t da = _deg(av), db = _deg(bv), gcd_bits = 64 * _gcd_words
+    cdef uint64_t one = 1
+    cdef int st = 0
+    state = _PollState(progress)
+    _ctx_init(&ctx, da, db, state)
+    pl_null(&A)
+    pl_null(&B)
+    pl_null(&SA)
+    pl_null(&SB)
+    try:
+        if (pl_copy(&A, &av[0], da) < 0 or pl_copy(&B, &bv[0], db) < 0 or pl_copy(&SA, &one, 0) < 0
+                or pl_new(&SB, 1) < 0):
+            st = -1
+        if st == 0:
+            with nogil:
+                st = fast_euclid(&A, &B, &SA, &SB, track, gcd_bits, &ctx)
+        _raise_status(st, state, "poly_gcd")
+        g = _copy_trimmed(A.w, A.n)
+        s = _copy_trimmed(SA.w, SA.n) if track else None
+    finally:
+        pl_free(&A)
+        pl_free(&B)
+        pl_free(&SA)
+        pl_free(&SB)
+    if progress is not None:
+        progress("gcd", ctx.total - max(_deg(g), 0), ctx.total)
+    return g, s
+
+
+cdef object _gcd_cofactor(object a, object b, bint track, object progress):
+    """Dispatch: the half-gcd when the larger operand has >= gcd_words words, else Lehmer."""
+    cdef Py_ssize_t top = max(_deg(a), _deg(b))
+    if top >= 64 * _gcd_words:
+        return _fast_gcd(a, b, track, progress)
+    return _Euclid(a, b, track).finish(progress)
+
+
+def poly_half_gcd(a, b):
+    """The half-gcd step itself: (m00, m01, m10, m11, c, d) with
+    c = m00 a + m01 b, d = m10 a + m11 b the first consecutive remainders of
+    Euclid on (a, b) with deg c >= ceil(deg a / 2) > deg d (M is the product of
+    the quotient matrices [[0, 1], [1, q]], so det M = 1).  Needs deg a >= deg b
+    and a != 0.  Uses the thresholds of set_thresholds (hgcd_words, newton_words).
+
+    Example:
+        >>> [x.tolist() for x in poly_half_gcd(np.array([0b1000], dtype=np.uint64), np.array([0b101], dtype=np.uint64))]
+        [[0], [1], [1], [2], [5], [2]]
+    """
+    a = _poly_arg(a, "a")
+    b = _poly_arg(b, "b")
+    cdef const uint64_t[::1] av = a
+    cdef const uint64_t[::1] bv = b
+    cdef Py_ssize_t da = _deg(av), db = _deg(bv)
+    if da < 0 or da < db:
+        raise InvalidBoardError(f"poly_half_gcd needs deg a >= deg b and a != 0, got degrees {da} and {db}")
+    cdef Pl A, B, C, D
+    cdef PMat M
+    cdef HCtx ctx
+    cdef int st = 0
+    _ctx_init(&ctx, da, db, None)
+    pl_null(&A)
+    pl_null(&B)
+    pl_null(&C)
+    pl_null(&D)
+    mat_null(&M)
+    try:
+        if pl_copy(&A, &av[0], da) < 0 or pl_copy(&B, &bv[0], db) < 0:
+            st = -1
+        if st == 0:
+            with nogil:
+                st = hgcd(&A, &B, &M, &C, &D, &ctx, WANT_MATRIX)
+        _raise_status(st, None, "poly_half_gcd")
+        return tuple([_copy_trimmed(M.e[i].w, M.e[i].n) for i in range(4)]
+                     + [_copy_trimmed(C.w, C.n), _copy_trimmed(D.w, D.n)])
+    finally:
+        pl_free(&A)
+        pl_free(&B)
+        pl_free(&C)
+        pl_free(&D)
+        mat_free(&M)
+
+
+# ---------------------------------------------------------------------------
 # Argument checks and result arrays (GIL held)
 
 cdef object _copy_trimmed(const uint64_t* src, Py_ssize_t n):
@@ -275,7 +1368,7 @@ def poly_shift(a, Py_ssize_t k):
 
 
 def poly_mul(a, b):
-    """a * b, carry-less (Karatsuba above KARATSUBA_WORDS words), trimmed.
+    """a * b, carry-less (Karatsuba above KARATSUBA_WORDS words, Toom-3 above toom_words), trimmed.
 
     Example:
         >>> poly_mul(np.array([0b11], dtype=np.uint64), np.array([0b11], dtype=np.uint64)).tolist()
@@ -288,7 +1381,7 @@ def poly_mul(a, b):
     cdef uint64_t[::1] ov = out
     cdef int status
     with nogil:
-        status = mul_words(&ov[0], &av[0], na, &bv[0], nb)
+        status = fmul(&ov[0], &av[0], na, &bv[0], nb)
     if status < 0:
         raise MemoryError("out of memory in poly_mul")
     return _copy_trimmed_arr(out)
@@ -309,13 +1402,15 @@ def poly_divmod(a, b):
         raise ZeroDivisionError("poly_divmod: division by the zero polynomial")
     cdef Py_ssize_t nr = max(1, words_for_bits(da + 1)), nb = words_for_bits(db + 1)
     cdef Py_ssize_t nq = max(1, words_for_bits(da - db + 1))
+    cdef Py_ssize_t newton_words = _newton_words
+    cdef int st
     r = np.zeros(nr, dtype=np.uint64)
     q = np.zeros(nq, dtype=np.uint64)
-    tmp = np.zeros(nb + 1, dtype=np.uint64)
-    cdef uint64_t[::1] rv = r, qv = q, tv = tmp
+    cdef uint64_t[::1] rv = r, qv = q
     copy_row(&rv[0], &av[0], words_for_bits(da + 1))
     with nogil:
-        divide_inplace(&rv[0], nr, &bv[0], nb, &qv[0], nq, &tv[0])
+        st = divmod_any(&rv[0], nr, &bv[0], nb, &qv[0], nq, newton_words)
+    _raise_status(st, None, "poly_divmod")
     return _copy_trimmed_arr(q), _copy_trimmed_arr(r)
 
 
@@ -332,12 +1427,14 @@ def poly_mod(a, b):
     if db < 0:
         raise ZeroDivisionError("poly_mod: division by the zero polynomial")
     cdef Py_ssize_t nr = max(1, words_for_bits(da + 1)), nb = words_for_bits(db + 1)
+    cdef Py_ssize_t newton_words = _newton_words
+    cdef int st
     r = np.zeros(nr, dtype=np.uint64)
-    tmp = np.zeros(nb + 1, dtype=np.uint64)
-    cdef uint64_t[::1] rv = r, tv = tmp
+    cdef uint64_t[::1] rv = r
     copy_row(&rv[0], &av[0], words_for_bits(da + 1))
     with nogil:
-        divide_inplace(&rv[0], nr, &bv[0], nb, NULL, 0, &tv[0])
+        st = divmod_any(&rv[0], nr, &bv[0], nb, NULL, 0, newton_words)
+    _raise_status(st, None, "poly_mod")
     return _copy_trimmed_arr(r)
 
 
@@ -348,7 +1445,7 @@ def poly_gcd(a, b, progress=None):
         >>> poly_gcd(np.array([0b110], dtype=np.uint64), np.array([0b1010], dtype=np.uint64)).tolist()
         [6]
     """
-    g, _ = _Euclid(_poly_arg(a, "a"), _poly_arg(b, "b"), False).finish(progress)
+    g, _ = _gcd_cofactor(_poly_arg(a, "a"), _poly_arg(b, "b"), False, progress)
     return g
 
 
@@ -361,7 +1458,7 @@ def poly_gcd_cofactor(a, b, progress=None):
         >>> g.tolist(), s.tolist()
         ([1], [3])
     """
-    return _Euclid(_poly_arg(a, "a"), _poly_arg(b, "b"), True).finish(progress)
+    return _gcd_cofactor(_poly_arg(a, "a"), _poly_arg(b, "b"), True, progress)
 
 
 def poly_xgcd(a, b):
@@ -384,7 +1481,7 @@ def poly_xgcd(a, b):
         if _deg(a) < 0:
             return zero, zero.copy(), zero.copy()
         return _copy_trimmed_arr(a), one, zero
-    g, s = _Euclid(a, b, True).finish()
+    g, s = _gcd_cofactor(a, b, True, None)
     s = poly_mod(s, poly_divmod(b, g)[0])
     # t = (g - s a) / b, exact.
     t, rem = poly_divmod(poly_add(g, poly_mul(s, a)), b)
