@@ -259,7 +259,7 @@
     const version = game.version;
     say("Solving…", "busy");
     const data = await api("/api/solve", { board: boardRows(), ...rules() });
-    if (version !== game.version) return null;  // the board changed meanwhile: the answer is stale
+    if (version !== game.version) return currentSolution();  // the board changed meanwhile: ask again
     if (!data.solvable) {
       game.proof = data.quiet_pattern ? flat(data.quiet_pattern) : new Uint8Array(game.cells.length);
       drawProof();
@@ -268,7 +268,7 @@
     }
     game.solution = {
       presses: flat(data.presses), kind: data.kind, fewest: data.fewest, nullity: data.nullity,
-      count: data.count, note: data.note, version,
+      count: data.count, note: data.note, version, trimmed: false,
     };
     return game.solution;
   }
@@ -278,8 +278,8 @@
     for (const v of s.presses) total += v;
     const solutions = s.count === "1" ? "the only solution" : `one of ${s.count} solutions, nullity ${s.nullity}`;
     if (s.kind === "fewest") return `${total} press${total === 1 ? "" : "es"} left, the fewest (proven; ${solutions})`;
-    return `${total} press${total === 1 ? "" : "es"} left in the canonical solution (${solutions}); ` +
-      `not the proven fewest: ${s.note}`;
+    return `${total} press${total === 1 ? "" : "es"} left ${s.trimmed ? "of" : "in"} the canonical solution ` +
+      `(${solutions}); not the proven fewest: ${s.note}`;
   }
 
   // ---- actions -------------------------------------------------------------------------
@@ -305,6 +305,7 @@
     let keep = false;
     if (s && s.version === game.version && s.presses[i] > 0) {
       s.presses[i]--;
+      s.trimmed = true;
       if (s.fewest !== null) s.fewest--;
       keep = true;
     }
