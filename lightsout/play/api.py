@@ -85,6 +85,12 @@ def _refuse_float(text: str) -> Any:
     raise ApiError(400, f"malformed JSON or wrong type: {text} is not an integer (the API takes only integers)")
 
 
+def _parse_int(text: str) -> int:
+    if len(text) > 24:  # no field needs more; refused before Python converts a megabyte of digits
+        raise ApiError(400, f"an integer of {len(text)} digits is out of range")
+    return int(text)
+
+
 def decode_request(body: bytes) -> Json:
     """Decode a request body: UTF-8 JSON holding one object; floats, NaN and Infinity refused.
 
@@ -103,13 +109,15 @@ def decode_request(body: bytes) -> Json:
         raise ApiError(413, f"request body of {len(body)} bytes is over the limit of {MAX_BODY_BYTES}")
     try:
         text = body.decode("utf-8")
-        value = json.loads(text, parse_float=_refuse_float, parse_constant=_refuse_constant)
+        value = json.loads(text, parse_float=_refuse_float, parse_int=_parse_int, parse_constant=_refuse_constant)
     except UnicodeDecodeError as exc:
         raise ApiError(400, f"malformed JSON: the body is not UTF-8 ({exc.reason})") from None
     except json.JSONDecodeError as exc:
         raise ApiError(400, f"malformed JSON: {exc}") from None
     except RecursionError:
         raise ApiError(400, "malformed JSON: nested too deeply") from None
+    except ValueError as exc:  # anything else json refuses
+        raise ApiError(400, f"malformed JSON: {exc}") from None
     if not isinstance(value, dict):
         raise ApiError(400, f"the request must be a JSON object, got {_json_type(value)}")
     return value
