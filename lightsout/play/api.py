@@ -226,8 +226,8 @@ def _fewest(solution: lightsout.Solution, minimal: bool, time_limit: float) -> t
             return None, (f"weighing all 2^{solution.nullity} solutions would take about {seconds:.2g} s, "
                           f"more than the {time_limit:g} s allowed")
     elif solution.count * solution.board.size > MAX_MOD_SEARCH:
-        return None, (f"{solution.count} solutions of {solution.board.size} cells with {solution.states} states "
-                      f"are too many to enumerate in time")
+        return None, (f"with {solution.states} states the fewest presses are found by listing every solution, "
+                      f"and there are too many to enumerate in time")
     try:
         best = solution.minimal(time_limit=time_limit)
     except LightsOutError as exc:  # a search the library refuses (too large): not an error of the request
