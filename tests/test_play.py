@@ -503,10 +503,10 @@ except KeyboardInterrupt:
 """
 
 
-def test_run_server_starts_and_stops_on_ctrl_c():
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+def test_run_server_starts_and_stops_on_ctrl_c(tmp_path):
+    # the lightsout this test imports: the installed one, or the checkout named by PYTHONPATH
     proc = subprocess.Popen([sys.executable, "-c", RUN], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=env, cwd=str(ROOT), text=True)
+                            cwd=tmp_path, text=True)
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
