@@ -215,6 +215,8 @@ def test_keyboard(browser, server):
         body.send_keys(key)
     presses = np.zeros((4, 4), dtype=np.int64)
     presses[0, 0] = presses[1, 1] = 1
+    # a screen reader hears where the cursor is
+    assert browser.find_element(By.ID, "cursor-info").get_attribute("textContent").startswith("Row 2, column 2: ")
     assert read_board(browser).tolist() == np.asarray(lightsout.press(start, presses), dtype=np.int64).tolist()
     body.send_keys("u")
     presses[1, 1] = 0

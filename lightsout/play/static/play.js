@@ -154,6 +154,13 @@
     el.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
+  function announceCursor() {  // for screen readers: where the cursor is and what is there
+    const i = game.cursor, value = game.cells[i];
+    const state = game.k === 2 ? (value ? "lit" : "dark") : `state ${value} of ${game.k - 1}`;
+    const extra = i === game.hint ? ", the hint" : marked.sol.has(i) ? ", in the solution" : "";
+    $("cursor-info").textContent = `Row ${Math.floor(i / game.cols) + 1}, column ${i % game.cols + 1}: ${state}${extra}`;
+  }
+
   function say(text, tone) {
     messageEl.textContent = text;
     messageEl.className = tone || "";
@@ -542,12 +549,14 @@
       boardEl.classList.add("keys");
       if (document.activeElement !== boardEl) boardEl.focus({ preventScroll: true });
       moveCursor(nr * game.cols + nc);
+      announceCursor();
       event.preventDefault();
       return;
     }
     if ((key === " " || key === "Enter") && !onButton) {
       boardEl.classList.add("keys");
       activate(game.cursor);
+      announceCursor();
       event.preventDefault();
       return;
     }
