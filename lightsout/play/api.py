@@ -42,9 +42,9 @@ MAX_SIDE = 200
 MAX_BODY_BYTES = 1 << 20
 #: Most light states k (as :func:`lightsout.solve`).
 MAX_STATES = 255
-#: Seconds the fewest-press search may take when the request does not say (``time_limit``).
+#: Seconds the fewest-press search may take when the request does not say (``time_limit_ms``).
 DEFAULT_TIME_LIMIT = 0.25
-#: Longest ``time_limit`` a request may ask for, in seconds.
+#: Longest time a request may give that search (``time_limit_ms``), in seconds.
 MAX_TIME_LIMIT = 2.0
 #: Most quiet patterns one ``/api/quiet`` answer carries (``truncated`` says when there are more).
 MAX_QUIET_PATTERNS = 64
@@ -58,19 +58,25 @@ SEARCH_ESTIMATE_FACTOR = 4.0
 Json = dict[str, Any]
 
 
-class ApiError(Exception):
+class ApiError(LightsOutError, ValueError):
     """A request the API refuses: ``status`` is the HTTP status, ``message`` says why.
 
+    Like every lightsout error it survives ``pickle`` with its attributes.
+
     Example:
-        >>> err = ApiError(400, "board must be a list of rows")
-        >>> err.status, err.payload()
-        (400, {'error': 'board must be a list of rows'})
+        >>> import pickle
+        >>> err = pickle.loads(pickle.dumps(ApiError(400, "board must be a list of rows")))
+        >>> err.status, err.payload(), str(err)
+        (400, {'error': 'board must be a list of rows'}, 'board must be a list of rows')
     """
 
     def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+        super().__init__(status, message)
         self.status = status
         self.message = message
+
+    def __str__(self) -> str:
+        return self.message
 
     def payload(self) -> Json:
         """The JSON body of the error answer."""
