@@ -107,7 +107,7 @@ def marked(driver, name) -> np.ndarray:
     board = np.zeros_like(read_board(driver))
     for r, c, count in driver.execute_script(
             f"return Array.from(document.querySelectorAll('#board .cell.{name}'), "
-            "e => [Number(e.dataset.row), Number(e.dataset.col), Number(e.dataset.press || 1)])"):
+            f"e => [Number(e.dataset.row), Number(e.dataset.col), Number(e.dataset.{name} || 1)])"):
         board[r, c] = count
     return board
 
@@ -200,6 +200,24 @@ def test_unsolvable_board_shows_its_proof(browser, server, tmp_path):
     # presses keep it unsolvable, and the proof stays
     cell(browser, 2, 2).click()
     assert "cannot be turned dark" in message(browser)
+    no_console_errors(browser)
+
+
+def test_unsolvable_with_three_states(browser, server):
+    board = np.zeros((5, 5), dtype=np.int64)
+    board[0, 0] = 1
+    assert not lightsout.is_solvable(board, states=3)
+    open_page(browser, server, "?rows=5&cols=5&states=3&board=dark")
+    browser.find_element(By.ID, "edit").click()
+    cell(browser, 0, 0).click()
+    browser.find_element(By.ID, "edit").click()
+    browser.find_element(By.ID, "solve").click()
+    wait_message(browser, "cannot be turned dark")
+    proof = marked(browser, "proof")  # press counts 1..2, shown in the cells
+    assert proof.any() and proof.max() < 3
+    assert not oracle.replay_nd(np.zeros((5, 5), dtype=np.int64), proof, False, True, 3).any()
+    assert int((proof * board).sum()) % 3 != 0
+    assert "(mod 3)" in message(browser)
     no_console_errors(browser)
 
 

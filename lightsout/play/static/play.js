@@ -123,13 +123,14 @@
     boardEl.classList.toggle("big", cell >= 24);
   }
 
+  // Overlay `name` on the cells `indices` (class `name`; with k > 2 the count in data-`name`).
   function mark(name, indices, counts) {
     const old = marked[name];
     const next = new Set(indices);
-    for (const i of old) if (!next.has(i)) { cellEls[i].classList.remove(name); delete cellEls[i].dataset.press; }
+    for (const i of old) if (!next.has(i)) { cellEls[i].classList.remove(name); delete cellEls[i].dataset[name]; }
     for (const i of next) {
       cellEls[i].classList.add(name);
-      if (counts) cellEls[i].dataset.press = String(counts[i]);
+      if (counts) cellEls[i].dataset[name] = String(counts[i]);
     }
     marked[name] = next;
   }
@@ -198,7 +199,7 @@
   }
 
   function drawProof() {
-    mark("proof", game.proof ? nonzero(game.proof) : []);
+    mark("proof", game.proof ? nonzero(game.proof) : [], game.k > 2 ? game.proof : null);
   }
 
   // ---- the API -------------------------------------------------------------------------
@@ -254,9 +255,9 @@
         `them changes no light) and they cover ${covered} lit cell${covered === 1 ? "" : "s"}, an odd number. ` +
         `Every press keeps that number's parity, so it never reaches 0.`;
     }
-    return `This board cannot be turned dark. Proof: the ringed cells are a quiet pattern, and the sum of ` +
-      `pattern × light over the board is ${innerProduct(pattern)}, not 0 (mod ${game.k}); no press changes ` +
-      `that sum, so it never reaches 0.`;
+    return `This board cannot be turned dark. Proof: the ringed cells, each pressed as many times as it ` +
+      `shows, are a quiet pattern (together they change no light), and the sum of pattern × light over the ` +
+      `board is ${innerProduct(pattern)}, not 0 (mod ${game.k}); no press changes that sum, so it never reaches 0.`;
   }
 
   // Solve the current board (or use the solution kept since): resolves to the solution or null.
