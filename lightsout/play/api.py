@@ -1,0 +1,366 @@
+"""The JSON API behind the play page: strict request checks, then lightsout does the work.
+
+Every endpoint is a plain function from a decoded JSON object to a JSON-ready dict, with
+no state kept between calls (the server calls them from many threads at once):
+
+================  ======================  =================================================
+endpoint          function                answers
+================  ======================  =================================================
+POST /api/solve   :func:`solve_board`     a solution (the fewest presses when proven in
+                                          time), or the quiet pattern that proves the board
+                                          unsolvable
+POST /api/random  :func:`random_board`    a random board, solvable by construction
+POST /api/quiet   :func:`quiet_patterns`  the quiet patterns of a shape and rules
+================  ======================  =================================================
+
+Limits, checked before anything of the board's size is built: at most
+:data:`MAX_SIDE` rows and columns, a body of at most :data:`MAX_BODY_BYTES` bytes, light
+states 2..255.  A request that breaks a rule raises :class:`ApiError` with an HTTP status
+(400, 404, 413, ...) and a message; the server answers ``{"error": message}``.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+import lightsout
+from lightsout._errors import LightsOutError
+
+__all__ = [
+    "ApiError", "decode_request", "solve_board", "random_board", "quiet_patterns", "ENDPOINTS",
+    "MAX_SIDE", "MAX_BODY_BYTES", "MAX_STATES", "DEFAULT_TIME_LIMIT", "MAX_TIME_LIMIT",
+    "MAX_QUIET_PATTERNS", "MAX_MOD_SEARCH", "SEARCH_ESTIMATE_FACTOR",
+]
+
+#: Most rows, and most columns, of a board the API accepts (the page's size picker too).
+MAX_SIDE = 200
+#: Largest request body, in bytes: a 200 x 200 board of three-digit states fits with room
+#: for whitespace.  Larger declared bodies are refused before a byte of them is read.
+MAX_BODY_BYTES = 1 << 20
+#: Most light states k (as :func:`lightsout.solve`).
+MAX_STATES = 255
+#: Seconds the fewest-press search may take when the request does not say (``time_limit_ms``).
+DEFAULT_TIME_LIMIT = 0.25
+#: Longest time a request may give that search (``time_limit_ms``), in seconds.
+MAX_TIME_LIMIT = 2.0
+#: Most quiet patterns one ``/api/quiet`` answer carries (``truncated`` says when there are more).
+MAX_QUIET_PATTERNS = 64
+#: With k > 2 states the fewest presses are found by enumerating the solutions (about 50 ns
+#: a solution and cell): only when solutions x cells is at most this (about 0.1 s).
+MAX_MOD_SEARCH = 2_000_000
+#: With two states the search weighs 2^nullity solutions; it is not started when the
+#: library's estimate of its time is more than this many times the time limit.
+SEARCH_ESTIMATE_FACTOR = 4.0
+
+Json = dict[str, Any]
+
+
+class ApiError(LightsOutError, ValueError):
+    """A request the API refuses: ``status`` is the HTTP status, ``message`` says why.
+
+    Like every lightsout error it survives ``pickle`` with its attributes.
+
+    Example:
+        >>> import pickle
+        >>> err = pickle.loads(pickle.dumps(ApiError(400, "board must be a list of rows")))
+        >>> err.status, err.payload(), str(err)
+        (400, {'error': 'board must be a list of rows'}, 'board must be a list of rows')
+    """
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(status, message)
+        self.status = status
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+    def payload(self) -> Json:
+        """The JSON body of the error answer."""
+        return {"error": self.message}
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ApiError(400, f"malformed JSON: {name} is not a number the API accepts")
+
+
+def _refuse_float(text: str) -> Any:
+    raise ApiError(400, f"malformed JSON or wrong type: {text} is not an integer (the API takes only integers)")
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > 24:  # no field needs more; refused before Python converts a megabyte of digits
+        raise ApiError(400, f"an integer of {len(text)} digits is out of range")
+    return int(text)
+
+
+def decode_request(body: bytes) -> Json:
+    """Decode a request body: UTF-8 JSON holding one object; floats, NaN and Infinity refused.
+
+    Raises:
+        ApiError: 413 for a body over :data:`MAX_BODY_BYTES`, 400 for anything but a JSON object.
+
+    Examples:
+        >>> decode_request(b'{"board": [[1, 0]], "states": 2}')
+        {'board': [[1, 0]], 'states': 2}
+        >>> decode_request(b'{"board": [[1, 0]')
+        Traceback (most recent call last):
+        ...
+        lightsout.play.api.ApiError: malformed JSON: ...
+    """
+    if len(body) > MAX_BODY_BYTES:
+        raise ApiError(413, f"request body of {len(body)} bytes is over the limit of {MAX_BODY_BYTES}")
+    try:
+        text = body.decode("utf-8")
+        value = json.loads(text, parse_float=_refuse_float, parse_int=_parse_int, parse_constant=_refuse_constant)
+    except UnicodeDecodeError as exc:
+        raise ApiError(400, f"malformed JSON: the body is not UTF-8 ({exc.reason})") from None
+    except json.JSONDecodeError as exc:
+        raise ApiError(400, f"malformed JSON: {exc}") from None
+    except RecursionError:
+        raise ApiError(400, "malformed JSON: nested too deeply") from None
+    except ValueError as exc:  # anything else json refuses
+        raise ApiError(400, f"malformed JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise ApiError(400, f"the request must be a JSON object, got {_json_type(value)}")
+    return value
+
+
+def _json_type(value: object) -> str:
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "an integer",
+             float: "a number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _fields(request: Json, allowed: tuple[str, ...], required: tuple[str, ...]) -> None:
+    unknown = sorted(set(request) - set(allowed))
+    if unknown:
+        raise ApiError(400, f"unknown field {unknown[0]!r}; this endpoint takes {', '.join(allowed)}")
+    for name in required:
+        if name not in request:
+            raise ApiError(400, f"missing field {name!r}")
+
+
+def _flag(request: Json, name: str, default: bool) -> bool:
+    value = request.get(name, default)
+    if not isinstance(value, bool):
+        raise ApiError(400, f"{name} must be true or false, got {_json_type(value)}")
+    return value
+
+
+def _int(request: Json, name: str, default: Optional[int], low: int, high: int) -> int:
+    value = request.get(name, default)
+    if type(value) is not int:
+        raise ApiError(400, f"{name} must be an integer from {low} to {high}, got {_json_type(value)}")
+    if not low <= value <= high:
+        raise ApiError(400, f"{name} must be an integer from {low} to {high}, got {value}")
+    return value
+
+
+def _rules(request: Json) -> tuple[tuple[bool, bool], bool, int]:
+    """``torus`` (a boolean, or one per axis: [rows wrap, columns wrap]), ``self_toggle``, ``states``."""
+    torus = request.get("torus", False)
+    if isinstance(torus, bool):
+        wraps = (torus, torus)
+    elif isinstance(torus, list) and len(torus) == 2 and all(isinstance(t, bool) for t in torus):
+        wraps = (torus[0], torus[1])
+    else:
+        raise ApiError(400, f"torus must be true, false or [rows_wrap, columns_wrap] (two booleans), "
+                            f"got {_json_type(torus)}")
+    return wraps, _flag(request, "self_toggle", True), _int(request, "states", 2, 2, MAX_STATES)
+
+
+def _side(value: object, name: str) -> int:
+    if type(value) is not int:
+        raise ApiError(400, f"{name} must be an integer from 1 to {MAX_SIDE}, got {_json_type(value)}")
+    if not 1 <= value <= MAX_SIDE:
+        raise ApiError(413 if value > MAX_SIDE else 400,
+                       f"{name} must be from 1 to {MAX_SIDE}, got {value}")
+    return value
+
+
+def _board(value: object, states: int) -> np.ndarray:
+    """A board: a list of 1..MAX_SIDE rows of equal length 1..MAX_SIDE, integers 0..states-1.
+
+    The shape is checked on the decoded lists before any array is built.
+    """
+    if not isinstance(value, list) or not value:
+        raise ApiError(400, f"board must be a non-empty array of rows, got {_json_type(value)}")
+    _side(len(value), "the board's number of rows")
+    if not all(isinstance(row, list) for row in value):
+        bad = next(row for row in value if not isinstance(row, list))
+        raise ApiError(400, f"every row of the board must be an array, got {_json_type(bad)}")
+    ncols = len(value[0])
+    _side(ncols, "the board's number of columns")
+    if any(len(row) != ncols for row in value):
+        bad = next(i for i, row in enumerate(value) if len(row) != ncols)
+        raise ApiError(400, f"the board's rows must have equal lengths: row 0 has {ncols} cells, row {bad} has "
+                            f"{len(value[bad])}")
+    cells = list(itertools.chain.from_iterable(value))
+    if any(type(v) is not int for v in cells):
+        bad = next(v for v in cells if type(v) is not int)
+        raise ApiError(400, f"the board's cells must be integers from 0 to {states - 1}, got {_json_type(bad)}")
+    low, high = min(cells), max(cells)
+    if low < 0 or high >= states:
+        raise ApiError(400, f"the board's cells must be integers from 0 to {states - 1} (states={states}), "
+                            f"got {low if low < 0 else high}")
+    return np.array(cells, dtype=np.uint8).reshape(len(value), ncols)
+
+
+def _rows(array: np.ndarray) -> list[list[int]]:
+    rows: list[list[int]] = array.astype(np.uint8).tolist()
+    return rows
+
+
+def _fewest(solution: lightsout.Solution, minimal: bool, time_limit: float) -> tuple[Optional[lightsout.Solution], str]:
+    """The proven fewest-press solution, or None and why not."""
+    if solution.nullity == 0:
+        return solution, "the only solution"
+    if not minimal:
+        return None, "the fewest presses were not asked for (minimal: false)"
+    if solution.states == 2:
+        from lightsout._fewest import MAX_NULLITY, estimate_seconds
+
+        if solution.nullity > MAX_NULLITY:
+            return None, (f"nullity {solution.nullity} is over the limit of {MAX_NULLITY} of the fewest-press "
+                          f"search")
+        seconds = estimate_seconds(solution.nullity, solution.board.size)
+        if seconds > SEARCH_ESTIMATE_FACTOR * time_limit:
+            return None, (f"weighing all 2^{solution.nullity} solutions would take about {seconds:.2g} s, "
+                          f"more than the {time_limit:g} s allowed")
+    elif solution.count * solution.board.size > MAX_MOD_SEARCH:
+        return None, (f"with {solution.states} states the fewest presses are found by listing every solution, "
+                      f"and there are too many to enumerate in time")
+    try:
+        best = solution.minimal(time_limit=time_limit)
+    except LightsOutError as exc:  # a search the library refuses (too large): not an error of the request
+        return None, f"the fewest-press search was refused: {exc}"
+    if not best.proven_minimal:
+        return None, f"the fewest-press search did not finish within {time_limit:g} s"
+    return best, f"the fewest presses, proven over all {solution.count} solutions"
+
+
+def solve_board(request: Json) -> Json:
+    """``POST /api/solve``: solve a board; the fewest presses when proven within the time limit.
+
+    Request fields: ``board`` (required; rows of integers 0..states-1), ``torus`` (false,
+    true or [rows_wrap, columns_wrap]), ``self_toggle`` (true; false for the σ game),
+    ``states`` (2..255), ``minimal`` (true: search the fewest presses) and
+    ``time_limit_ms`` (milliseconds for that search: default 250, at most 2000).
+
+    Answer when solvable: ``solvable: true``, ``presses`` (rows of press counts),
+    ``nullity``, ``count`` (the number of solutions as a decimal string), ``fewest``
+    (the number of presses of ``presses`` when it is proven the fewest, else null),
+    ``kind`` ("fewest" or "canonical") and ``note`` (why).  When unsolvable:
+    ``solvable: false``, ``quiet_pattern`` (presses that change no light and meet the
+    board with an inner product that is not 0 mod k: the proof), ``nullity`` and ``message``.
+
+    Examples:
+        >>> answer = solve_board({"board": [[1, 1, 1]] * 3})
+        >>> answer["presses"], answer["fewest"], answer["count"]
+        ([[1, 0, 1], [0, 1, 0], [1, 0, 1]], 5, '1')
+        >>> answer = solve_board({"board": [[1, 0, 0, 0, 0]] + [[0] * 5] * 4})
+        >>> answer["solvable"], answer["quiet_pattern"][0]
+        (False, [1, 0, 1, 0, 1])
+        >>> solve_board({"board": [[1, 2]], "states": 2})
+        Traceback (most recent call last):
+        ...
+        lightsout.play.api.ApiError: the board's cells must be integers from 0 to 1 (states=2), got 2
+    """
+    _fields(request, ("board", "torus", "self_toggle", "states", "minimal", "time_limit_ms"), ("board",))
+    wraps, self_toggle, states = _rules(request)
+    board = _board(request["board"], states)
+    minimal = _flag(request, "minimal", True)
+    time_limit = _int(request, "time_limit_ms", round(DEFAULT_TIME_LIMIT * 1000), 1,
+                      round(MAX_TIME_LIMIT * 1000)) / 1000
+    try:
+        solution = lightsout.solve(board, torus=wraps, self_toggle=self_toggle, states=states)
+    except lightsout.UnsolvableError as exc:
+        pattern = exc.quiet_pattern
+        return {
+            "solvable": False,
+            "quiet_pattern": None if pattern is None else _rows(pattern),
+            "nullity": exc.nullity,
+            "message": str(exc),
+        }
+    best, note = _fewest(solution, minimal, time_limit)
+    chosen = best if best is not None else solution
+    return {
+        "solvable": True,
+        "presses": _rows(chosen.presses),
+        "nullity": solution.nullity,
+        "count": str(solution.count),
+        "fewest": None if best is None else int(best.presses.sum(dtype=np.int64)),
+        "kind": "canonical" if best is None else "fewest",
+        "note": note,
+    }
+
+
+def random_board(request: Json) -> Json:
+    """``POST /api/random``: a random board that is solvable by construction.
+
+    Every cell is pressed a uniformly random number of times (0..states-1) on the dark
+    board with :func:`lightsout.press`, so every solvable board is equally likely; a dark
+    result is drawn again (a few times).  Request fields: ``rows`` and ``columns``
+    (required, 1..200), ``torus``, ``self_toggle``, ``states`` as for ``/api/solve``,
+    and ``seed`` (optional integer, for a repeatable board).  Answer: ``board``.
+
+    Example:
+        >>> board = random_board({"rows": 5, "columns": 5, "seed": 1})["board"]
+        >>> lightsout.is_solvable(board)
+        True
+    """
+    _fields(request, ("rows", "columns", "torus", "self_toggle", "states", "seed"), ("rows", "columns"))
+    rows, cols = _side(request["rows"], "rows"), _side(request["columns"], "columns")
+    wraps, self_toggle, states = _rules(request)
+    seed = request.get("seed")
+    if seed is not None and (type(seed) is not int or seed < 0):
+        raise ApiError(400, f"seed must be a non-negative integer, got {_json_type(seed)}")
+    rng = np.random.default_rng(seed)
+    board = np.zeros((rows, cols), dtype=np.uint8)
+    for _ in range(8):
+        presses = rng.integers(0, states, size=(rows, cols), dtype=np.uint8)
+        board = np.asarray(lightsout.press(np.zeros((rows, cols), dtype=np.uint8), presses, torus=wraps,
+                                           self_toggle=self_toggle, states=states))
+        if board.any():
+            break
+    return {"board": _rows(board)}
+
+
+def quiet_patterns(request: Json) -> Json:
+    """``POST /api/quiet``: the quiet patterns (presses that change no light) of a shape.
+
+    Request fields: ``rows``, ``columns`` (required), ``torus``, ``self_toggle``,
+    ``states``.  Answer: ``nullity``, ``count`` (the number of quiet patterns, a decimal
+    string), ``patterns`` (generators, each rows of press counts; at most
+    :data:`MAX_QUIET_PATTERNS`) and ``truncated`` (true when there are more generators).
+
+    Example:
+        >>> answer = quiet_patterns({"rows": 5, "columns": 5})
+        >>> answer["nullity"], answer["count"], len(answer["patterns"]), answer["patterns"][0][0]
+        (2, '4', 2, [0, 1, 1, 1, 0])
+    """
+    _fields(request, ("rows", "columns", "torus", "self_toggle", "states"), ("rows", "columns"))
+    rows, cols = _side(request["rows"], "rows"), _side(request["columns"], "columns")
+    wraps, self_toggle, states = _rules(request)
+    solution = lightsout.solve(np.zeros((rows, cols), dtype=np.uint8), torus=wraps, self_toggle=self_toggle,
+                               states=states)
+    patterns = solution.quiet_patterns()
+    return {
+        "nullity": solution.nullity,
+        "count": str(solution.count),
+        "patterns": [_rows(p) for p in patterns[:MAX_QUIET_PATTERNS]],
+        "truncated": len(patterns) > MAX_QUIET_PATTERNS,
+    }
+
+
+#: The POST endpoints: path -> function.
+ENDPOINTS: dict[str, Callable[[Json], Json]] = {
+    "/api/solve": solve_board,
+    "/api/random": random_board,
+    "/api/quiet": quiet_patterns,
+}
+
