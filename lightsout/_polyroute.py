@@ -236,11 +236,11 @@ def nullity_poly(nrows: int, ncols: int) -> int:
 HALVING_FROM = 2048
 
 
-def _square_nullity_any(n: int) -> int:
+def _square_nullity_any(n: int, poly: Optional[Gf2PolyModule] = None) -> int:
     """square_nullity(n), or below HALVING_FROM the direct deg gcd(U_{n+1}(t), U_{n+1}(t+1))."""
     if n >= HALVING_FROM:
         return square_nullity(n)
-    poly = _poly_kernels()
+    poly = poly or _poly_kernels()
     u = poly.chebyshev_u(n + 1)
     return int(poly.poly_degree(poly.poly_gcd(u, poly.poly_taylor_shift(u))))
 
@@ -280,8 +280,9 @@ def nullity_table(nmax: int, progress: Progress = None) -> np.ndarray:
     """
     nmax = board_size(nmax, "nmax")
     out = np.zeros(nmax, dtype=np.int64)
+    poly = _poly_kernels()
     for n in range(1, nmax + 1):
-        out[n - 1] = _square_nullity_any(n)
+        out[n - 1] = _square_nullity_any(n, poly)
         if progress is not None and (n % 64 == 0 or n == nmax):
             progress("nullity_table", n, nmax)
     return out
