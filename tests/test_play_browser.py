@@ -32,7 +32,7 @@ def _missing() -> str:
     try:
         import selenium  # noqa: F401
     except ImportError:
-        return "selenium is not installed (pip install '.[test]')"
+        return "selenium is not installed (the test extra has it for Python >= 3.10: pip install '.[test]')"
     if CHROMIUM is None or CHROMEDRIVER is None:
         return ("Chromium or ChromeDriver is not installed (Debian: apt-get install chromium chromium-driver; "
                 ".ci/run installs them)")
