@@ -171,7 +171,7 @@ def search_tasks(forms, values, nullity, array_bits, lane_bits, task_start, task
     cdef int lb = _index(lane_bits, "lane_bits", 0, min(d, LANE_BITS32 if use_wide else LANE_BITS16))
     cdef int m = _index(array_bits, "array_bits", 0, min(d - lb, MAX_ARRAY_BITS))
     cdef int t = d - lb - m
-    ntasks = 1 << t
+    ntasks = (<object>1) << t  # a Python int: Cython would shift a C int, wrapping from t = 32
     cdef uint64_t t0 = _index(task_start, "task_start", 0, ntasks)
     cdef uint64_t t1 = _index(task_stop, "task_stop", t0, ntasks)
     cdef Py_ssize_t nent = f.shape[0]

@@ -704,3 +704,24 @@ def test_mod_minimum_limits():
         coset_min_weight_mod(np.zeros(30, np.int64), np.eye(30, dtype=np.int64), 3)
     with pytest.raises(InvalidBoardError):
         coset_min_weight_mod(np.zeros(3, np.int64), np.zeros((1, 3), np.int64), 1)
+
+
+def test_search_tasks_beyond_two_to_the_32():
+    """Task indices past 2^32 (nullity 60, few lanes): the kernel's task count is not a wrapped C int."""
+    from lightsout._dispatch import kernel_module
+
+    walsh = kernel_module("_walsh")
+    forms = np.array([1, 2, 3], dtype=np.uint64)
+    values = np.array([1, 1, -1], dtype=np.int32)
+    task = 2**40  # coordinates task << 2 | lane: c = 2^42 + lane; c & 3 = 3 clears all three
+    found, total, index = walsh.search_tasks(forms, values, 60, 0, 2, task, task + 1, 3, False)
+    assert (found, total, index) == (True, -3, (task << 2) | 3)
+
+
+def test_minimal_with_a_time_limit_at_nullity_64():
+    board = np.ones((200, 200), dtype=np.uint8)  # the 200 x 200 torus: nullity 64
+    found = lightsout.solve(board, torus=True)
+    assert found.nullity == 64
+    best = found.minimal(time_limit=0.2)
+    assert not best.proven_minimal and best.verify()
+    assert best.presses.sum() <= found.presses.sum()
