@@ -1636,6 +1636,20 @@ cdef void _shift_down_one(uint64_t* a, Py_ssize_t n) noexcept nogil:
     a[n - 1] >>= 1
 
 
+cdef object _change_basis(object a, bint to_monomial):
+    """The Dickson basis change of a polynomial array, padded to a power of two words, trimmed."""
+    cdef Py_ssize_t n = _power_of_two_words(64 * a.shape[0])
+    out = np.zeros(n, dtype=np.uint64)
+    out[: a.shape[0]] = a
+    cdef uint64_t[::1] ov = out
+    with nogil:
+        if to_monomial:
+            basis_to_monomial_inplace(&ov[0], n, _FOLD_DOWN)
+        else:
+            monomial_to_basis_inplace(&ov[0], n, _FOLD_UP)
+    return _copy_trimmed_arr(out)
+
+
 def dickson_to_monomial(a):
     """Monomial coefficients of sum_j a_j B_j(s), with B_0 = 1 and B_j = x^j + x^-j for s = x + 1/x.
 
@@ -1645,14 +1659,7 @@ def dickson_to_monomial(a):
         >>> dickson_to_monomial(np.array([0b1000], dtype=np.uint64)).tolist()  # x^3 + x^-3 = s^3 + s
         [10]
     """
-    a = _poly_arg(a, "a")
-    cdef Py_ssize_t n = _power_of_two_words(64 * a.shape[0])
-    out = np.zeros(n, dtype=np.uint64)
-    out[: a.shape[0]] = a
-    cdef uint64_t[::1] ov = out
-    with nogil:
-        basis_to_monomial_inplace(&ov[0], n, _FOLD_DOWN)
-    return _copy_trimmed_arr(out)
+    return _change_basis(_poly_arg(a, "a"), True)
 
 
 def monomial_to_dickson(a):
@@ -1662,14 +1669,7 @@ def monomial_to_dickson(a):
         >>> monomial_to_dickson(np.array([0b1010], dtype=np.uint64)).tolist()  # s^3 + s = B_3
         [8]
     """
-    a = _poly_arg(a, "a")
-    cdef Py_ssize_t n = _power_of_two_words(64 * a.shape[0])
-    out = np.zeros(n, dtype=np.uint64)
-    out[: a.shape[0]] = a
-    cdef uint64_t[::1] ov = out
-    with nogil:
-        monomial_to_basis_inplace(&ov[0], n, _FOLD_UP)
-    return _copy_trimmed_arr(out)
+    return _change_basis(_poly_arg(a, "a"), False)
 
 
 def w_combination(c, Py_ssize_t ncols, progress=None):

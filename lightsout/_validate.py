@@ -94,7 +94,7 @@ def numeric_array(value: object, name: str, what: str) -> np.ndarray:
     except Exception as exc:  # ragged lists and the like
         raise InvalidBoardError(f"{name} must be {what}: {exc}") from exc
     if arr.dtype == object or arr.dtype.kind not in "biuf":
-        raise InvalidTypeError(f"{name} must hold 0/1 numbers or bools, got dtype {arr.dtype}")
+        raise InvalidTypeError(f"{name} must be {what} (numbers or bools), got dtype {arr.dtype}")
     return arr
 
 

@@ -527,7 +527,7 @@ def _unsolvable(result: GridResult, board_words: Optional[np.ndarray],
     hits = _count_bits(presses if work is None else presses & work)
     error = UnsolvableError(
         f"{what} {size} board cannot be turned dark: the quiet pattern in .quiet_pattern "
-        f"(pressing it changes no light) covers {hits} lit cells, an odd number, and every "
+        f"(pressing it changes no light) covers {hits} lit {'cell' if hits == 1 else 'cells'}, an odd number, and every "
         f"solvable board meets every quiet pattern an even number of times",
         None, first, result.nullity)
     error._packed_pattern = (presses, cols, result.transposed)  # unpacked when first read

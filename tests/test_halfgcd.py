@@ -301,13 +301,17 @@ print("finished", flush=True)
 """
 
 
-def test_ctrl_c_inside_the_recursion() -> None:
+def test_ctrl_c_inside_the_recursion(tmp_path) -> None:
     # A shell starts background jobs with SIGINT ignored; give the child the default disposition.
+    # The child runs outside the checkout, so it imports the installed package (or PYTHONPATH's).
     proc = subprocess.Popen([sys.executable, "-c", _INTERRUPTIBLE], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
+                            stderr=subprocess.PIPE, text=True, cwd=tmp_path,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "started"
+    first = proc.stdout.readline().strip()
+    if first != "started":
+        out, err = proc.communicate(timeout=120)
+        raise AssertionError(f"the child did not start the gcd: {first + out!r} {err!r}")
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode != 0 and "KeyboardInterrupt" in err, (out, err)
