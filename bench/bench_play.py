@@ -47,6 +47,9 @@ def _post(url: str, body: bytes) -> dict:
         return json.loads(answer.read())
 
 
+# Over HTTP the figure depends on how the client and server threads are scheduled on the
+# shared cores (it crossed the gate's 1.3x on unchanged code): measured on request, not gated.
+@pytest.mark.slow
 def test_play_api_solve_200x200(gate, server):
     body = _body(SIDE)
     url = server.url + "api/solve"
