@@ -1,8 +1,8 @@
 """Benchmarks of ``lightsout.first_row``, the main job, by both routes (all-lit boards).
 
 Run: python -m pytest bench/bench_first_row.py --benchmark-only [-m "not slow"]
-The gate fixture (bench/conftest.py) interleaves the calibration and records the
-figures bench/gate.py compares; rates in extra_info are board cells per second.
+The gate fixture (bench/conftest.py) records the figures bench/gate.py compares;
+rates in extra_info are board cells per second.
 The dense route runs with threads=1 (see bench/conftest.py).
 """
 from __future__ import annotations

@@ -6,10 +6,9 @@ The ``gate`` fixture times one public entry point the way the regression gate
     def test_first_row_poly_10000(gate):
         gate(lightsout.first_row, 10_000, method="poly")
 
-In this process: a calibration workload (a fixed numpy job that never touches
-lightsout) runs 7 times, two warm-up calls pick the number of rounds, the rounds
-run (each after the optional untimed ``setup``, which returns ``(args, kwargs)``),
-and the calibration runs 7 times more.  Everything is timed in *active* seconds:
+In this process: two warm-up calls pick the number of rounds, then the rounds run
+(each after the optional untimed ``setup``, which returns ``(args, kwargs)``).
+Everything is timed in *active* seconds:
 wall-clock time minus the time this thread spent runnable but waiting for a CPU
 (``run_delay`` in ``/proc/thread-self/schedstat``).  Being preempted by another
 process on a busy machine therefore costs nothing, while sleeping, blocking or
@@ -19,8 +18,8 @@ wall time.  glibc is asked to keep freed memory in the process (``mallopt``;
 pages instead of paying page faults whose cost depends on the neighbours.
 
 The rounds add up to about ``LIGHTSOUT_BENCH_BUDGET`` seconds (default 2.0),
-between 15 and 1000 rounds.  The raw figures (every round, the calibrations,
-page faults, load average) go to ``extra_info["gate"]`` in the pytest-benchmark
+between 15 and 1000 rounds.  The raw figures (every round, page faults, load
+average, the side) go to ``extra_info["gate"]`` in the pytest-benchmark
 JSON; bench/gate.py turns them into one figure per benchmark.  Why each choice:
 bench/GATE.md.
 
@@ -28,6 +27,9 @@ Entry points are always called through the public namespace at run time
 (``lightsout.first_row``, ``lightsout.gf2.rank``), and the dense route with
 ``threads=1``: a benchmark that needs the second core measures the neighbours
 on a shared machine, not the code.
+
+bench/ab.py runs this folder once per side, with ``LIGHTSOUT_BENCH_SIDE`` set to
+``reference`` or ``candidate`` (a plain run is ``candidate``).
 
 Injecting a slowdown (for showing that the gate works; never set in CI)::
 
@@ -39,7 +41,9 @@ Injecting a slowdown (for showing that the gate works; never set in CI)::
 This wraps the named attributes of ``lightsout`` and ``lightsout.gf2`` from
 outside the package: each call is timed on the thread's CPU clock and followed by
 (factor - 1) times that much busy work (or, with ``sleep``, that much wall time
-asleep), so the call costs ``factor`` times as much whatever the machine is doing.
+asleep), so the call costs ``factor`` times as much whatever the machine is doing.  The
+reference side of an A/B run is never slowed: the injection stands for a change in
+the candidate's code.
 """
 from __future__ import annotations
 
@@ -52,12 +56,12 @@ import threading
 import time
 from typing import Any, Callable, Optional
 
-import numpy as np
 import pytest
 
 import lightsout
 
 _SCHEDSTAT = "/proc/thread-self/schedstat"
+SIDE = os.environ.get("LIGHTSOUT_BENCH_SIDE", "candidate")
 
 
 def _keep_freed_memory() -> bool:
@@ -115,40 +119,6 @@ def active_clock() -> float:
             return now - before
 
 
-# --- calibration -------------------------------------------------------------------------
-
-_RNG = np.random.default_rng(1)
-_CAL_A = _RNG.integers(0, 2**63, size=1 << 15, dtype=np.uint64)  # 256 KiB: stays in L2
-_CAL_B = _RNG.integers(0, 2**63, size=1 << 15, dtype=np.uint64)
-_CAL_OUT = np.empty_like(_CAL_A)
-_CAL_BIG = _RNG.integers(0, 2**63, size=1 << 20, dtype=np.uint64)  # 8 MiB: L3 and memory
-
-
-def calibration() -> int:
-    """A fixed workload of about 0.8 ms that does not touch lightsout: word XORs in L2 and
-    beyond it, and a little interpreter work, like the entry points it stands beside."""
-    a, b, out = _CAL_A, _CAL_B, _CAL_OUT
-    for _ in range(24):
-        np.bitwise_xor(a, b, out=out)
-        np.bitwise_and(out, a, out=out)
-    np.bitwise_xor(_CAL_BIG[::2], _CAL_BIG[1::2]).sum()
-    acc = 0
-    for i in range(3000):
-        acc ^= i * 2654435761 & 0xFFFF
-    return acc
-
-
-CAL_REPEATS = 7
-
-
-def calibrate(into: list[float]) -> None:
-    """Time CAL_REPEATS calibration runs into ``into``."""
-    for _ in range(CAL_REPEATS):
-        start = active_clock()
-        calibration()
-        into.append(active_clock() - start)
-
-
 # --- the gate fixture --------------------------------------------------------------------
 
 BUDGET = float(os.environ.get("LIGHTSOUT_BENCH_BUDGET", "2.0"))
@@ -156,7 +126,7 @@ MIN_ROUNDS, MAX_ROUNDS = 15, 1000
 
 
 class Gate:
-    """Callable that benchmarks one entry point with calibration around it (see module doc)."""
+    """Callable that benchmarks one entry point (see the module docstring)."""
 
     def __init__(self, benchmark: Any) -> None:
         self.benchmark = benchmark
@@ -166,8 +136,6 @@ class Gate:
                  rounds: Optional[int] = None, **kwargs: Any) -> Any:
         calls: list[float] = []
         faults: list[int] = []
-        before: list[float] = []
-        after: list[float] = []
 
         def timed(*a: Any, **k: Any) -> Any:
             flt = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt
@@ -177,7 +145,6 @@ class Gate:
             faults.append(resource.getrusage(resource.RUSAGE_THREAD).ru_minflt - flt)
             return result
 
-        calibrate(before)
         # warm-up: two calls (caches, lazy imports); the faster picks the number of rounds
         warm = math.inf
         for _ in range(2):
@@ -192,9 +159,8 @@ class Gate:
         else:
             result = self.benchmark.pedantic(timed, args=args, kwargs=kwargs, rounds=rounds,
                                              iterations=1, warmup_rounds=0)
-        calibrate(after)
         self.benchmark.extra_info["gate"] = {
-            "calls": calls, "faults": faults, "before": before, "after": after, "loadavg": os.getloadavg()[0],
+            "calls": calls, "faults": faults, "loadavg": os.getloadavg()[0], "side": SIDE,
         }
         return result
 
@@ -254,13 +220,14 @@ def _inject_slowdown(spec: str, mode: str) -> list[str]:
     return wrapped
 
 
-_INJECTED = _inject_slowdown(os.environ.get("LIGHTSOUT_BENCH_SLOWDOWN", ""),
+_INJECTED = _inject_slowdown(os.environ.get("LIGHTSOUT_BENCH_SLOWDOWN", "") if SIDE == "candidate" else "",
                              os.environ.get("LIGHTSOUT_BENCH_SLOWDOWN_MODE", "spin"))
 
 
 def pytest_report_header(config: Any) -> str:
     timing = "active time (wall minus CPU wait)" if os.path.exists(_SCHEDSTAT) else "wall time"
-    header = f"lightsout gate: {timing}, budget {BUDGET:g} s per benchmark"
+    where = os.path.dirname(lightsout.__file__)
+    header = f"lightsout gate: {SIDE} side, lightsout from {where}; {timing}, budget {BUDGET:g} s per benchmark"
     if _INJECTED:
         header += "\nlightsout gate: INJECTED SLOWDOWN " + ", ".join(_INJECTED)
     return header

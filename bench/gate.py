@@ -1,161 +1,159 @@
-"""Benchmark regression gate: compare a pytest-benchmark JSON run with the committed baseline.
+"""Benchmark regression gate: the candidate's figures against a reference run on the same machine.
 
-Usage:
-    for i in 1 2; do
-        python -m pytest bench -m "not slow" --benchmark-only --benchmark-json=bench-run$i.json
-    done
-    python bench/gate.py bench-run1.json bench-run2.json       # check (exit 1 on a regression)
-    python bench/gate.py run1.json ... run5.json --update      # refresh bench/baseline.json
+Usage (bench/ab.py does all of this, interleaved, in CI)::
 
-What is compared (the measurements behind each choice are in bench/GATE.md):
+    python bench/gate.py --reference ref-1.json ref-2.json --candidate cand-1.json cand-2.json
+
+Each JSON file is one pytest-benchmark process (``pytest bench --benchmark-json=...``).
+The reference runs are the reference commit (``bench/reference``) timed in the same CI
+run, on the same CPU, interleaved with the candidate's runs; no figure is carried from
+one machine to another, so a benchmark that gains from AVX-512 on one CPU and not on
+another cannot raise a false alarm (bench/GATE.md).
 
 * Each benchmark's figure is the **minimum active time** of its rounds, as recorded by
   the ``gate`` fixture (bench/conftest.py): wall time minus the time the thread waited
-  for a CPU, so a neighbour taking the core does not count; the minimum over a few
-  hundred rounds drops the rounds that lost their caches to a neighbour.  Benchmarks
-  written with the plain ``benchmark`` fixture fall back to pytest-benchmark's minimum
-  wall time and are marked "(wall)".
-* A check takes one or more runs, each a separate pytest process, and keeps each
-  benchmark's best figure among them: now and then the machine has a slow phase of a
-  few seconds (the calibration around the benchmark slows down just as much), and a
-  second process rarely meets one on the same benchmark.  CI gives it two runs.
-* The baseline keeps the **median** of the runs given to ``--update`` (a typical run,
-  not the slowest one: a slow baseline hides real regressions).
-* A benchmark **fails** when its figure is more than ``--factor`` (default 1.3) times
-  its baseline.  On the loaded 2-core development machine unchanged code stayed
-  within 1.03x (best of two processes), a 1.6x slowdown of ``first_row`` read 1.44x
-  or more, and a 1.5x slowdown of every public entry point 1.35x or more.
-* Calibration: a fixed numpy workload is timed before and after every benchmark in the
-  same process.  Its run-wide median is compared with the baseline's; when the ratio
-  is beyond ``--machine-band`` (default 1.3x either way) the run is on a different
-  or throttled machine, and every figure is divided by that ratio before the
-  comparison.  Within the band the figures are compared as measured, because on one
-  machine the calibration moves by up to 20% from process to process for reasons
-  (cache placement) that the benchmarks do not share, so dividing by it adds noise.
-* A benchmark with no baseline is reported as "new" and never fails; one in the
-  baseline but not in the run (a SIMD level this CPU lacks, a deselected test) is
-  reported as "skip".  Refresh the baseline on purpose (a deliberate trade-off, a new
-  benchmark) and commit it with the reason.
+  for a CPU.  Benchmarks written with the plain ``benchmark`` fixture fall back to
+  pytest-benchmark's minimum wall time and are marked "(wall)".
+* Each side keeps each benchmark's best figure over its processes.
+* A benchmark **fails** when the candidate's figure is more than ``--factor`` (default
+  1.3) times the reference's.  One that only the candidate has is "new" (never fails);
+  one that only the reference has is "gone".
+* The gate refuses to pass vacuously: when fewer than half of the candidate's
+  benchmarks have a reference figure, the reference run is broken and the gate fails.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
-BASELINE = Path(__file__).with_name("baseline.json")
-FORMAT = 2
+DEFAULT_FACTOR = 1.3
+MIN_COVERED = 0.5
 
 
-def summarise(run: dict[str, Any]) -> tuple[dict[str, float], dict[str, str], float | None]:
-    """(figures in seconds, how each was measured, run-wide calibration seconds or None)."""
-    figures: dict[str, float] = {}
-    kinds: dict[str, str] = {}
-    calibrations = []
-    for bench in run["benchmarks"]:
+@dataclass(frozen=True)
+class Figure:
+    """One benchmark's figure in one process: seconds, and whether it is active or wall time."""
+    seconds: float
+    kind: str  # "active" or "wall"
+
+
+def summarise(run: dict[str, Any]) -> dict[str, Figure]:
+    """Each benchmark of one pytest-benchmark JSON run as its figure, keyed by benchmark name."""
+    figures = {}
+    for bench in run.get("benchmarks", []):
         gate = bench.get("extra_info", {}).get("gate")
         if gate and gate.get("calls"):
-            figures[bench["name"]] = min(gate["calls"])
-            kinds[bench["name"]] = "active"
-            cal = list(gate.get("before", [])) + list(gate.get("after", []))
-            if cal:
-                calibrations.append(min(cal))
+            figures[bench["name"]] = Figure(min(gate["calls"]), "active")
         else:
-            figures[bench["name"]] = float(bench["stats"]["min"])
-            kinds[bench["name"]] = "wall"
-    return figures, kinds, (statistics.median(calibrations) if calibrations else None)
+            figures[bench["name"]] = Figure(float(bench["stats"]["min"]), "wall")
+    return figures
 
 
-def fmt(seconds: float) -> str:
+def best_of(runs: Iterable[dict[str, Figure]]) -> dict[str, Figure]:
+    """Each benchmark's lowest figure over several runs (separate processes)."""
+    best: dict[str, Figure] = {}
+    for run in runs:
+        for name, figure in run.items():
+            if name not in best or figure.seconds < best[name].seconds:
+                best[name] = figure
+    return best
+
+
+def load(paths: Iterable[Path]) -> dict[str, Figure]:
+    """The best figures over the JSON files that exist (a process that crashed leaves none)."""
+    return best_of(summarise(json.loads(path.read_text())) for path in paths if path.exists())
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The gate's finding for one benchmark."""
+    name: str
+    status: str  # "ok", "FAIL", "new" or "gone"
+    candidate: float | None
+    reference: float | None
+    kind: str
+
+    @property
+    def ratio(self) -> float | None:
+        if self.candidate is None or self.reference is None:
+            return None
+        return self.candidate / self.reference
+
+    def line(self) -> str:
+        mark = " (wall)" if self.kind == "wall" else ""
+        if self.status == "new":
+            return f"new   {self.name}: {fmt(self.candidate)}{mark} (not in the reference)"
+        if self.status == "gone":
+            return f"gone  {self.name}: reference {fmt(self.reference)}{mark} (not in the candidate)"
+        return (f"{self.status:<5} {self.name}: {fmt(self.candidate)}{mark} vs reference "
+                f"{fmt(self.reference)} ({self.ratio:.2f}x)")
+
+
+def fmt(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
     return f"{seconds * 1e3:.3f} ms" if seconds < 1 else f"{seconds:.3f} s"
 
 
-def compare(figures: dict[str, float], kinds: dict[str, str], baseline: dict[str, float],
-            factor: float, scale: float = 1.0) -> list[str]:
-    """Lines of the report; those starting with 'FAIL' are regressions."""
-    lines = []
-    for name in sorted(figures):
-        seconds = figures[name] / scale
-        mark = " (wall)" if kinds[name] == "wall" else ""
-        if name not in baseline:
-            lines.append(f"new   {name}: {fmt(seconds)}{mark} (no baseline yet)")
-            continue
-        change = seconds / baseline[name]
-        verdict = "FAIL " if change > factor else "ok   "
-        note = "  (faster: refresh the baseline?)" if change < 1 / factor else ""
-        lines.append(f"{verdict}{name}: {fmt(seconds)}{mark} vs baseline {fmt(baseline[name])} "
-                     f"({change:.2f}x){note}")
-    for name in sorted(set(baseline) - set(figures)):
-        lines.append(f"skip  {name}: not in this run (a SIMD level this CPU lacks, or deselected)")
-    return lines
+def verdicts(candidate: dict[str, Figure], reference: dict[str, Figure],
+             factor: float = DEFAULT_FACTOR) -> list[Verdict]:
+    """One verdict per benchmark of either side, sorted by name.
+
+    >>> cand = {"a": Figure(1.5, "active"), "b": Figure(1.0, "active"), "c": Figure(1.0, "wall")}
+    >>> ref = {"a": Figure(1.0, "active"), "b": Figure(1.0, "active"), "d": Figure(2.0, "active")}
+    >>> [(v.name, v.status) for v in verdicts(cand, ref)]
+    [('a', 'FAIL'), ('b', 'ok'), ('c', 'new'), ('d', 'gone')]
+    """
+    found = []
+    for name in sorted(set(candidate) | set(reference)):
+        cand, ref = candidate.get(name), reference.get(name)
+        if cand is None:
+            assert ref is not None
+            found.append(Verdict(name, "gone", None, ref.seconds, ref.kind))
+        elif ref is None:
+            found.append(Verdict(name, "new", cand.seconds, None, cand.kind))
+        else:
+            status = "FAIL" if cand.seconds > factor * ref.seconds else "ok"
+            found.append(Verdict(name, status, cand.seconds, ref.seconds, cand.kind))
+    return found
 
 
-def best_of(runs: list[tuple[dict[str, float], dict[str, str], float | None]]
-            ) -> tuple[dict[str, float], dict[str, str], float | None]:
-    """Each benchmark's lowest figure over the runs (separate processes); the median calibration."""
-    figures: dict[str, float] = {}
-    kinds: dict[str, str] = {}
-    for run_figures, run_kinds, _ in runs:
-        for name, seconds in run_figures.items():
-            if name not in figures or seconds < figures[name]:
-                figures[name] = seconds
-            kinds[name] = run_kinds[name]
-    calibrations = [cal for _, _, cal in runs if cal is not None]
-    return figures, kinds, (statistics.median(calibrations) if calibrations else None)
-
-
-def update(runs: list[tuple[dict[str, float], dict[str, str], float | None]]) -> dict[str, Any]:
-    names = sorted(set().union(*(figures for figures, _, _ in runs)))
-    calibrations = [cal for _, _, cal in runs if cal is not None]
-    return {
-        "format": FORMAT,
-        "statistic": f"median over {len(runs)} runs of each benchmark's minimum active seconds",
-        "calibration": statistics.median(calibrations) if calibrations else None,
-        "benchmarks": {name: statistics.median(figures[name] for figures, _, _ in runs if name in figures)
-                       for name in names},
-    }
+def report(found: list[Verdict], factor: float = DEFAULT_FACTOR) -> tuple[list[str], bool]:
+    """(lines to print, passed) for a list of verdicts."""
+    lines = [verdict.line() for verdict in found]
+    failed = [v for v in found if v.status == "FAIL"]
+    compared = [v for v in found if v.status in ("ok", "FAIL")]
+    in_candidate = [v for v in found if v.candidate is not None]
+    new = len(in_candidate) - len(compared)
+    ratios = [v.ratio for v in compared if v.ratio is not None]
+    summary = (f"gate: {len(failed)} regression(s) beyond {factor}x among {len(compared)} benchmarks "
+               f"compared ({new} new)")
+    if ratios:
+        summary += f"; candidate/reference from {min(ratios):.2f}x to {max(ratios):.2f}x"
+    lines.append(summary)
+    covered = len(compared) >= MIN_COVERED * max(1, len(in_candidate))
+    if not covered:
+        lines.append(f"gate: only {len(compared)} of {len(in_candidate)} benchmarks have a reference figure: "
+                     "the reference run is broken (see its log)")
+    return lines, covered and not failed
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("runs", type=Path, nargs="+",
-                        help="pytest-benchmark JSON files: the runs to check (best of them), or with --update "
-                             "the runs whose median becomes the baseline")
-    parser.add_argument("--factor", type=float, default=1.3, help="allowed slowdown (default 1.3)")
-    parser.add_argument("--machine-band", type=float, default=1.3,
-                        help="calibration ratio beyond which figures are rescaled (default 1.3)")
-    parser.add_argument("--baseline", type=Path, default=BASELINE, help="baseline file (default: %(default)s)")
-    parser.add_argument("--update", action="store_true", help="write the median of these runs as the baseline")
+    parser.add_argument("--reference", type=Path, nargs="+", required=True,
+                        help="pytest-benchmark JSON files of the reference commit (best of them)")
+    parser.add_argument("--candidate", type=Path, nargs="+", required=True,
+                        help="pytest-benchmark JSON files of the code under test (best of them)")
+    parser.add_argument("--factor", type=float, default=DEFAULT_FACTOR,
+                        help="allowed slowdown (default %(default)s)")
     args = parser.parse_args(argv)
-    runs = [summarise(json.loads(path.read_text())) for path in args.runs]
-    if args.update:
-        data = update(runs)
-        args.baseline.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-        print(f"gate: wrote {len(data['benchmarks'])} figures (median of {len(runs)} runs) to {args.baseline}")
-        return 0
-    figures, kinds, calibration = best_of(runs)
-    stored = json.loads(args.baseline.read_text())
-    if stored.get("format") != FORMAT:
-        print(f"gate: {args.baseline} is in an older format; refresh it with --update (see the docstring)")
-        return 1
-    scale = 1.0
-    if calibration is not None and stored.get("calibration"):
-        ratio = calibration / stored["calibration"]
-        if ratio > args.machine_band or ratio < 1 / args.machine_band:
-            scale = ratio
-            print(f"gate: calibration {ratio:.2f}x of the baseline's: another machine; figures divided by it")
-        else:
-            print(f"gate: calibration {ratio:.2f}x of the baseline's: same machine; figures compared as measured")
-    lines = compare(figures, kinds, stored["benchmarks"], args.factor, scale)
+    lines, passed = report(verdicts(load(args.candidate), load(args.reference), args.factor), args.factor)
     print("\n".join(lines))
-    failed = [line for line in lines if line.startswith("FAIL")]
-    new = [line for line in lines if line.startswith("new")]
-    print(f"gate: {len(failed)} regression(s) beyond {args.factor}x among {len(figures)} benchmarks"
-          + (f" ({len(new)} new, no baseline)" if new else ""))
-    return 1 if failed else 0
+    return 0 if passed else 1
 
 
 if __name__ == "__main__":

@@ -14,21 +14,9 @@ Example:
 try:  # the compiled modules; without them every import below would fail obscurely
     from lightsout import _cpu  # noqa: F401
 except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by the tests
-    import importlib.util as _util
-    import os as _os
+    from lightsout._import_help import import_failure_message as _import_failure_message
 
-    _where = _os.path.dirname(_os.path.abspath(__file__))
-    _missing = _util.find_spec("lightsout._cpu") is None
-    _message = (
-        f"lightsout's compiled extension modules are {'missing' if _missing else 'unusable'} in {_where}"
-        + (" (a source checkout that was never built?)" if _missing else f" ({_exc})")
-        + ". Install the package with `pip install .`, or for development run `pip install -e .` in the "
-        "repository root (it builds the extensions in place); or run Python outside the source folder "
-        "so that an installed copy is imported."
-    )
-    if _missing:  # the original "partially initialized module ... circular import" text only misleads
-        raise ImportError(_message) from None
-    raise ImportError(_message) from _exc
+    raise ImportError(_import_failure_message(__file__, _exc)) from None
 
 from lightsout import gf2, packed
 from lightsout._include import get_include

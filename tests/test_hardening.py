@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import os
 import pickle
 import threading
 import time
@@ -372,11 +373,14 @@ def test_import_without_compiled_modules_says_how_to_build(tmp_path):
 
     shutil.copytree(PACKAGE, tmp_path / "lightsout", ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
     # -S: no site-packages, so neither an installed copy nor an editable install's finder can stand in.
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     done = subprocess.run([sys.executable, "-S", "-c", "import lightsout"], cwd=tmp_path, capture_output=True,
-                          text=True)
+                          text=True, env=env)
     assert done.returncode != 0
     assert "ImportError" in done.stderr and "pip install -e ." in done.stderr and "pip install ." in done.stderr
     assert "circular import" not in done.stderr
+    # what helps right after the README's commands comes first: leave the folder, or build in place
+    assert done.stderr.index("cd ..") < done.stderr.index("pip install -e .") < done.stderr.index("`pip install .`")
 
 
 def test_board_values_are_checked_in_any_byte_order():
