@@ -122,7 +122,9 @@ def pack_bits(bits: np.ndarray) -> np.ndarray:
         padded = np.zeros((nrows, nwords * 8), dtype=np.uint8)
         padded[:, : packed.shape[1]] = packed
         packed = padded
-    return packed.view("<u8").astype(np.uint64, copy=False)
+    # packbits keeps the input's memory order: a transposed (Fortran-order) input gives
+    # Fortran-order bytes, which cannot be viewed as words along a row
+    return np.ascontiguousarray(packed).view("<u8").astype(np.uint64, copy=False)
 
 
 def unpack_words(words: np.ndarray, nbits: int) -> np.ndarray:

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_gf2elim import slow_rref
 
+import lightsout
 import lightsout.gf2 as gf2
 import oracle
 from lightsout._dispatch import available_levels
@@ -208,3 +209,37 @@ def test_no_solution_error_crosses_processes():
         with pytest.raises(gf2.NoSolutionError, match="no solution") as info:
             future.result()
     assert info.value.augmented_rank == 2
+
+
+# --- issue 16, item 8: tall and transposed inputs of every shape ------------------------------
+
+def _rank_by_python(rows: list[list[int]]) -> int:
+    """Rank over GF(2) by plain Python elimination on ints (shares nothing with the package)."""
+    basis: dict[int, int] = {}
+    rank = 0
+    for row in rows:
+        value = int("".join(map(str, row))[::-1] or "0", 2)
+        while value:
+            top = value.bit_length() - 1
+            if top not in basis:
+                basis[top] = value
+                rank += 1
+                break
+            value ^= basis[top]
+    return rank
+
+
+@pytest.mark.parametrize("nrows", [1, 2, 13, 57, 63, 64, 65, 127, 128, 129])
+@pytest.mark.parametrize("ncols", [1, 2, 13, 57, 64, 65])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_rank_of_every_shape_and_memory_order(nrows, ncols, order):
+    rng = np.random.default_rng(nrows * 1000 + ncols)
+    for a in (np.ones((nrows, ncols), np.uint8), rng.integers(0, 2, (nrows, ncols), dtype=np.uint8)):
+        expected = _rank_by_python(a.tolist())
+        arranged = np.asarray(a, order=order)
+        assert lightsout.gf2.rank(arranged) == expected
+        assert lightsout.gf2.rank(arranged.astype(bool)) == expected
+        assert lightsout.gf2.rank(arranged.T) == expected
+        reduced, pivots = lightsout.gf2.rref(arranged)
+        assert len(pivots) == expected and reduced.shape == a.shape
+        assert lightsout.gf2.null_space(arranged).shape[0] == ncols - expected
