@@ -51,8 +51,8 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._dispatch import kernel_module
-from lightsout._errors import InvalidBoardError, InvalidTypeError
-from lightsout._forcing import METHODS, solve_graph_linear
+from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._forcing import MAX_GRAPH_BYTES, METHODS, solve_graph_linear
 from lightsout._validate import (
     GRAPH_FORMS, flag, graph_adjacency_values, graph_edge_list, graph_lights, graph_pattern, graph_square,
     graph_vertex_count, method_name, states_count,
@@ -137,6 +137,30 @@ def graph_csr(graph: object, *, nvertices: Optional[int] = None) -> GraphCSR:
                             "(neither a square matrix nor an (m, 2) edge list)")
 
 
+#: Bytes a solve needs per vertex whatever the edges (CSR offsets, their count, the lights, the
+#: forcing plan's arrays, the answer): about 46 measured on graphs of 10**6 and 4 * 10**6 vertices
+#: with one edge; 64 leaves room.
+BYTES_PER_VERTEX = 64
+
+
+def check_vertex_budget(n: int) -> None:
+    """Refuse, before anything is allocated, a graph whose vertices alone overrun ``MAX_GRAPH_BYTES``.
+
+    Example:
+        >>> check_vertex_budget(10**6)
+        >>> check_vertex_budget(10**8)
+        Traceback (most recent call last):
+        ...
+        lightsout._errors.BoardTooLargeError: a graph of 100000000 vertices needs about 5.96 GiB ...
+    """
+    need = n * BYTES_PER_VERTEX
+    if need > MAX_GRAPH_BYTES:
+        raise BoardTooLargeError(
+            f"a graph of {n} vertices needs about {need / 2**30:.3g} GiB to solve, over the limit of "
+            f"{MAX_GRAPH_BYTES / 2**30:.0f} GiB (MAX_GRAPH_BYTES): at most "
+            f"{MAX_GRAPH_BYTES // BYTES_PER_VERTEX} vertices")
+
+
 def _tuple_edges(graph: object) -> bool:
     """A list or tuple whose items are all tuples (or an empty one): an edge list by the module's rule."""
     return isinstance(graph, (list, tuple)) and all(isinstance(item, tuple) for item in graph)
@@ -152,6 +176,7 @@ def _csr_from_rows(n: int, rows: npt.NDArray[np.int64], cols: npt.NDArray[np.int
 
 def _from_edges(edges: object, nvertices: Optional[int]) -> GraphCSR:
     n, pairs = graph_edge_list(edges, nvertices)
+    check_vertex_budget(n)
     keys = np.concatenate([pairs[:, 0] * n + pairs[:, 1], pairs[:, 1] * n + pairs[:, 0]])
     # Both directions, sorted, repeats merged.  (np.unique is not used: numpy >= 2.3 runs it
     # through a hash table first, 30x slower than this sort on a few million keys.)
@@ -165,6 +190,7 @@ def _from_edges(edges: object, nvertices: Optional[int]) -> GraphCSR:
 def _from_dense(arr: np.ndarray) -> GraphCSR:
     graph_adjacency_values(arr)
     n = graph_square(arr.shape)
+    check_vertex_budget(n)
     pattern = arr != 0
     rows, cols = np.nonzero(pattern)
     indptr, indices = _csr_from_rows(n, rows.astype(np.int64), cols.astype(np.int64))
@@ -173,9 +199,10 @@ def _from_dense(arr: np.ndarray) -> GraphCSR:
 
 
 def _from_sparse(matrix: Any) -> GraphCSR:
+    n = graph_square(tuple(matrix.shape))
+    check_vertex_budget(n)
     csr = matrix.tocsr(copy=True)
     graph_adjacency_values(csr.data, "adjacency matrix's stored values")
-    n = graph_square(tuple(csr.shape))
     csr.sum_duplicates()
     csr.eliminate_zeros()
     csr.sort_indices()
@@ -194,6 +221,7 @@ def _from_networkx(graph: Any) -> GraphCSR:
     if n == 0:
         raise InvalidBoardError("the graph has no vertices; a graph to solve needs at least one")
     graph_vertex_count(n, "the number of nodes")
+    check_vertex_budget(n)
     # Node order is list(G.nodes); the adjacency mapping normally lists the same nodes in
     # the same order (then its values are taken as they come, without a lookup per node).
     raw = getattr(graph, "_adj", None)
@@ -257,7 +285,9 @@ def solve_graph(graph: object, lit: object = None, *, nvertices: Optional[int] =
         InvalidTypeError, InvalidBoardError: an input outside the accepted
             forms, saying what is accepted.
         BoardTooLargeError: the solve would need more than 2 GiB
-            (lightsout._forcing.MAX_GRAPH_BYTES).
+            (lightsout._forcing.MAX_GRAPH_BYTES); the vertices alone allow at
+            most 33,554,432 (64 bytes each, ``BYTES_PER_VERTEX``), checked
+            before anything is allocated.
 
     Examples:
         >>> import networkx as nx

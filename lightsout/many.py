@@ -7,8 +7,11 @@ together with the quiet patterns Q (b is solvable exactly when ``Q b = 0``:
 the press matrix is symmetric, docs/algebra.md section 7).  Applying [P; Q] to N
 boards is a GF(2) matrix product done with byte tables (``lightsout._many``).
 With ``minimal=True`` each board's fewest-press solution is picked among its
-2^nullity solutions.  Boards with k > 2 states are solved one by one.  Large
-stacks split into chunks that run on any ``concurrent.futures.Executor``.
+2^nullity solutions.  Boards with k > 2 states, and boards too large for the
+operator (its cells x cells bit matrices and byte tables would pass
+``MAX_OPERATOR_BYTES``, 256 MiB: boards of more than 5,180 cells), are solved
+one by one with :func:`lightsout.solve`, with the same answers.  Large stacks
+split into chunks that run on any ``concurrent.futures.Executor``.
 """
 from __future__ import annotations
 
@@ -28,6 +31,20 @@ __all__ = ["solve_many", "ManySolutions"]
 
 #: Boards handed to one executor task.
 CHUNK_BOARDS = 1 << 18
+#: Most memory the solution operator of one shape may take; larger boards are solved one by one.
+MAX_OPERATOR_BYTES = 256 << 20
+#: Peak bytes of building and applying the operator, per cells**2 (9.3 measured at 60 x 60).
+OPERATOR_BYTES_PER_CELL_PAIR = 10
+
+
+def operator_fits(cells: int) -> bool:
+    """Whether the solution operator of a board of ``cells`` cells stays within ``MAX_OPERATOR_BYTES``.
+
+    Example:
+        >>> operator_fits(100), operator_fits(200 * 200)
+        (True, False)
+    """
+    return cells * cells * OPERATOR_BYTES_PER_CELL_PAIR <= MAX_OPERATOR_BYTES
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,7 +110,7 @@ def _solve_chunk(boards: np.ndarray, shape: tuple[int, ...], wraps: tuple[bool, 
     """Solve a stack (a top-level function, so that executor workers can run it)."""
     n = len(boards)
     cells = math.prod(shape)
-    if states != 2:
+    if states != 2 or not operator_fits(cells):
         from lightsout.solve import UnsolvableError, solve
 
         presses = np.zeros((n, cells), dtype=np.uint8)
@@ -138,6 +155,11 @@ def solve_many(boards: npt.ArrayLike, *, torus: object = False, self_toggle: boo
         minimal: the fewest presses of each board instead of the canonical ones.
         executor: a ``concurrent.futures.Executor``; the stack is split into
             chunks of ``CHUNK_BOARDS`` boards that run on it (same answers).
+
+    Boards of more than 5,180 cells (where the operator would pass
+    ``MAX_OPERATOR_BYTES``, 256 MiB) and boards with k > 2 states are solved
+    one by one with :func:`lightsout.solve`: the same answers, at that
+    function's speed.
 
     Example:
         >>> import numpy as np

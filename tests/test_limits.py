@@ -1,0 +1,96 @@
+"""Issue 16: every limit is checked before the first byte.
+
+Each case runs in a child process under a memory cap (RLIMIT_AS) and a time limit, so a
+regression shows as a MemoryError or a timeout instead of taking the machine down; the child
+must raise the package's own error, with one line naming the limit.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+#: Address space a refusal may use (the child imports numpy and lightsout within it).
+CAP_BYTES = 1536 << 20
+
+
+def refuses(code: str, error: str = "BoardTooLargeError", *, words: tuple[str, ...] = (), timeout: float = 60):
+    """Run ``code`` in a child under the memory cap; assert it raised ``error`` with ``words`` in its message."""
+    program = textwrap.dedent(f"""
+        import resource, sys
+        resource.setrlimit(resource.RLIMIT_AS, ({CAP_BYTES}, {CAP_BYTES}))
+        import numpy as np
+        import lightsout
+        try:
+            {textwrap.indent(textwrap.dedent(code), '            ').strip()}
+        except lightsout.LightsOutError as exc:
+            print(type(exc).__name__)
+            print(str(exc))
+            sys.exit(0)
+        print("no error")
+        sys.exit(3)
+    """)
+    env = {key: value for key, value in os.environ.items() if key != "LIGHTSOUT_SIMD"}
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=timeout,
+                          env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    kind, _, message = done.stdout.partition("\n")
+    assert kind == error, done.stdout
+    assert "\n" not in message.strip(), f"more than one line: {message!r}"
+    for word in words:
+        assert word in message, (word, message)
+    return message.strip()
+
+
+def test_graph_with_too_many_vertices_is_refused_before_allocating():
+    refuses("lightsout.solve_graph([(0, 1)], nvertices=2**31 - 1)", words=("vertices", "GiB"))
+    refuses("lightsout.solve_graph([(0, 1)], nvertices=10**8)", words=("100000000 vertices",))
+
+
+def test_graph_below_the_vertex_budget_is_solved():
+    s = __import__("lightsout").solve_graph([(0, 1)], nvertices=10**5)
+    assert s.verify() and s.count == 2
+
+
+# --- item 2: solve_many on boards too large for the operator -------------------------------------
+
+def test_solve_many_on_big_boards_falls_back_to_one_by_one_within_memory():
+    # 200 x 200 built a 3 GB operator before; (1, 10**5) asked for 9.3 GiB
+    code = """
+        for shape in [(1, 200, 200), (2, 10**5), (1, 400, 400)]:
+            many = lightsout.solve_many(np.ones(shape, np.uint8))
+            for board, presses in zip(np.ones(shape, np.uint8), many.presses):
+                assert np.array_equal(presses, lightsout.solve(board).presses)
+        raise lightsout.LightsOutError("all solved")
+    """
+    assert refuses(code, "LightsOutError", timeout=120) == "all solved"
+
+
+def test_fallback_gives_the_operator_routes_answers(monkeypatch):
+    import numpy as np
+
+    import lightsout
+    from lightsout import many
+
+    rng = np.random.default_rng(16)
+    for shape, torus in [((6, 7), False), ((5, 5), False), ((4, 4), True), ((3, 3, 3), False)]:
+        boards = rng.integers(0, 2, (12,) + shape, dtype=np.uint8)
+        for minimal in (False, True):
+            by_operator = lightsout.solve_many(boards, torus=torus, minimal=minimal)
+            monkeypatch.setattr(many, "MAX_OPERATOR_BYTES", 0)
+            one_by_one = lightsout.solve_many(boards, torus=torus, minimal=minimal)
+            monkeypatch.undo()
+            assert np.array_equal(by_operator.solvable, one_by_one.solvable)
+            assert by_operator.presses.dtype == one_by_one.presses.dtype == bool
+            assert by_operator.nullity == one_by_one.nullity and by_operator.count == one_by_one.count
+            if minimal:  # ties may differ; the press counts may not
+                assert np.array_equal(by_operator.presses.sum(axis=tuple(range(1, boards.ndim))),
+                                      one_by_one.presses.sum(axis=tuple(range(1, boards.ndim))))
+            else:
+                assert np.array_equal(by_operator.presses, one_by_one.presses)
+            for board, presses, ok in zip(boards, one_by_one.presses, one_by_one.solvable):
+                if ok:  # replay the presses (independent of both routes)
+                    assert not lightsout.press(board, presses, torus=torus).any()
