@@ -163,7 +163,39 @@ def board_from_text(text: str, states: int = 2, source: str = "board text") -> n
     return out.astype(bool) if states == 2 else out
 
 
+def _npy_declared(name: str) -> tuple[tuple[int, ...], np.dtype, int]:
+    """(shape, dtype, data offset) from a ``.npy`` file's header, without reading its data."""
+    with open(name, "rb") as file:
+        try:
+            version = np.lib.format.read_magic(file)
+            if version == (1, 0):
+                shape, _, dtype = np.lib.format.read_array_header_1_0(file)
+            else:  # 2.0 and 3.0 differ only in the header's text encoding
+                shape, _, dtype = np.lib.format.read_array_header_2_0(file)
+        except (ValueError, OSError, SyntaxError, UnicodeDecodeError) as exc:
+            raise InvalidBoardError(f"{name}: not a readable .npy array of light states ({exc})") from None
+        return tuple(int(size) for size in shape), np.dtype(dtype), file.tell()
+
+
+def check_npy_size(name: str) -> None:
+    """Refuse a ``.npy`` file whose header declares more cells than ``MAX_BOARD_CELLS`` or more data
+    than the file holds, before numpy allocates the array."""
+    shape, dtype, offset = _npy_declared(name)
+    cells = 1
+    for size in shape:
+        cells *= size
+    if cells > MAX_BOARD_CELLS:
+        raise BoardTooLargeError(f"{name}: its header declares shape {shape}, {cells:.3g} cells, over the limit "
+                                 f"of {MAX_BOARD_CELLS:.3g} cells (lightsout._validate.MAX_BOARD_CELLS)")
+    need = cells * dtype.itemsize
+    have = os.path.getsize(name) - offset
+    if have < need:
+        raise InvalidBoardError(f"{name}: its header declares shape {shape} of {dtype} ({need} bytes of data), "
+                                f"but the file holds only {have}: a truncated or forged .npy file")
+
+
 def _read_npy(name: str, states: int) -> np.ndarray:
+    check_npy_size(name)
     try:
         array = np.load(name, allow_pickle=False)
     except ValueError as exc:

@@ -505,3 +505,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         _fail(str(exc) if not isinstance(exc, OSError) or not exc.filename else
               f"{exc.filename}: {exc.strerror or exc}")
         return EXIT_USAGE
+    except MemoryError as exc:  # a limit the checks before allocating did not foresee
+        _fail(f"out of memory{': ' + str(exc) if str(exc) else ''}; try a smaller size")
+        return EXIT_USAGE

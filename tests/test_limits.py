@@ -94,3 +94,43 @@ def test_fallback_gives_the_operator_routes_answers(monkeypatch):
             for board, presses, ok in zip(boards, one_by_one.presses, one_by_one.solvable):
                 if ok:  # replay the presses (independent of both routes)
                     assert not lightsout.press(board, presses, torus=torus).any()
+
+
+# --- item 5: a .npy header that declares a huge array --------------------------------------------
+
+def _forged_npy(path, shape, descr="|u1"):
+    header = repr({"descr": descr, "fortran_order": False, "shape": shape}).encode("latin1")
+    header += b" " * (63 - (len(header) + 10) % 64) + b"\n"
+    path.write_bytes(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header + b"\x01" * 4)
+    return path
+
+
+def test_npy_bomb_is_refused_from_its_header(tmp_path):
+    bomb = _forged_npy(tmp_path / "bomb.npy", (200000, 200000))
+    assert bomb.stat().st_size < 300
+    refuses(f"lightsout.read_board({str(bomb)!r})", words=("bomb.npy", "(200000, 200000)", "limit"))
+    truncated = _forged_npy(tmp_path / "short.npy", (3000, 3000))
+    refuses(f"lightsout.read_board({str(truncated)!r})", "InvalidBoardError", words=("short.npy", "truncated"))
+
+
+def test_cli_refuses_the_npy_bomb_with_exit_2_and_one_line(tmp_path):
+    bomb = _forged_npy(tmp_path / "bomb.npy", (200000, 200000))
+    done = subprocess.run([sys.executable, "-m", "lightsout", "solve", str(bomb)], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert "bomb.npy" in done.stderr
+
+
+def test_real_npy_files_still_read(tmp_path):
+    import numpy as np
+
+    import lightsout
+
+    for board in (np.eye(4, dtype=bool), np.arange(12).reshape(3, 4) % 3, np.ones((2, 3, 4), np.int64)):
+        path = tmp_path / "b.npy"
+        np.save(path, board)
+        states = 3 if board.max() > 1 else 2
+        assert np.array_equal(lightsout.read_board(path, states=states), board)
+        np.save(path, np.asfortranarray(board))
+        assert np.array_equal(lightsout.read_board(path, states=states), board)
