@@ -131,10 +131,14 @@ def board_from_text(text: str, states: int = 2, source: str = "board text") -> n
             column = 0
             for token in body.split():
                 column = body.index(token, column) + 1
-                value = symbols.get(token, int(token) if token.isdecimal() else None)
+                # at most three digits after leading zeros (a state is below 256): int() of a long
+                # digit string is slow and, past 4300 digits, refused by Python itself
+                number = token.isdecimal() and len(token.lstrip("0")) <= 3
+                value = symbols.get(token, int(token) if number else None)
                 if value is None or value >= states:
+                    shown = token if len(token) <= 12 else f"{token[:8]}... ({len(token)} characters)"
                     raise InvalidBoardError(
-                        f"{source}, line {lineno}, column {column}: {token!r} is not a light state 0..{states - 1}; "
+                        f"{source}, line {lineno}, column {column}: {shown!r} is not a light state 0..{states - 1}; "
                         "with more than 10 states write each row as numbers separated by spaces")
                 values.append(value)
                 column += len(token) - 1

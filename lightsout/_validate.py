@@ -182,6 +182,9 @@ def board_shape(shape: object, name: str = "shape") -> tuple[int, ...]:
     if isinstance(shape, (str, bytes)) or not isinstance(shape, (tuple, list, np.ndarray)):
         raise InvalidTypeError(f"{name} must be a positive int or a sequence of positive ints, "
                                f"got {type(shape).__name__} {shape!r}")
+    if len(shape) > MAX_AXES:
+        raise InvalidBoardError(f"{name} has {len(shape)} axes; boards may have at most {MAX_AXES} "
+                                f"(lightsout._validate.MAX_AXES)")
     sizes = tuple(board_size(s, f"{name}[{i}]") for i, s in enumerate(list(shape)))
     if not sizes:
         raise InvalidBoardError(f"{name} must have at least one axis, got {shape!r}")
@@ -208,6 +211,9 @@ def board_values(board: npt.ArrayLike, states: int = 2, name: str = "board") -> 
     arr = numeric_array(board, name, f"an array of light states 0..{states - 1} with at least one axis")
     if arr.ndim == 0:
         raise InvalidBoardError(f"{name} must have at least one axis, got a single value {arr!r}")
+    if arr.ndim > MAX_AXES:
+        raise InvalidBoardError(f"{name} has {arr.ndim} axes; boards may have at most {MAX_AXES} "
+                                f"(lightsout._validate.MAX_AXES)")
     if 0 in arr.shape:
         raise InvalidBoardError(f"{name} must have at least one cell along every axis, got shape {arr.shape}")
     if arr.size > MAX_BOARD_CELLS:
@@ -236,6 +242,10 @@ def progress_callback(progress: object) -> None:
         raise InvalidTypeError(
             f"progress must be None or a callable progress(stage, done, total), got {type(progress).__name__}")
 
+
+#: Most axes a board may have: numpy arrays stop at 64, and the routes add axes of their own;
+#: a board of 32 axes of length 2 already has 4 * 10**9 cells.
+MAX_AXES = 32
 
 #: Largest board (cells) lightsout allocates unpacked, one byte per cell: 4 GiB.
 #: A board this size packs into 512 MiB, solves by the polynomial route in

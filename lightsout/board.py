@@ -221,14 +221,18 @@ def parse_board(text: str, *, states: int = 2) -> np.ndarray:
         if not tokens:
             continue
         if states > 10:  # states may need two or three digits: cells are separated by spaces
-            bad = next((i for i, t in enumerate(tokens) if t not in symbols and not t.isdecimal()), None)
+            # at most three digits after leading zeros: a light state is below 256, and int() of a
+            # long digit string is slow and, past 4300 digits, refused by Python itself
+            bad = next((i for i, t in enumerate(tokens)
+                        if t not in symbols and not (t.isdecimal() and len(t.lstrip("0")) <= 3)), None)
             if bad is None:
                 values = [symbols.get(t, None) if t in symbols else int(t) for t in tokens]
                 bad = next((i for i, v in enumerate(values) if v is None or v >= states), None)
                 if bad is None:
                     rows.append(values)
                     continue
-            raise InvalidBoardError(f"line {lineno}, cell {bad + 1}: {tokens[bad]!r} is not a light state "
+            token = tokens[bad] if len(tokens[bad]) <= 12 else f"{tokens[bad][:8]}... ({len(tokens[bad])} characters)"
+            raise InvalidBoardError(f"line {lineno}, cell {bad + 1}: {token!r} is not a light state "
                                     f"0..{states - 1}; with more than 10 states write each row as numbers "
                                     f"separated by spaces ({DARK_CHARS!r} and {LIT_CHARS!r} also read as 0 and 1)")
         cells = "".join(tokens)

@@ -310,6 +310,7 @@ def solve_graph(graph: object, lit: object = None, *, nvertices: Optional[int] =
     from lightsout.solve import solution_from_result
 
     toggle = flag(self_toggle, "self_toggle")
+    minimal = flag(minimal, "minimal")
     k = states_count(states)
     how = method_name(method, METHODS)
     g = graph_csr(graph, nvertices=nvertices)

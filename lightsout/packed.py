@@ -42,7 +42,7 @@ import numpy.typing as npt
 from lightsout._bitmatrix import check_bytes, check_elimination, pack_zero_one, unpack_words, words_for_bits
 from lightsout._dispatch import kernel_module
 from lightsout._errors import InvalidBoardError, InvalidTypeError
-from lightsout._validate import board_size, numeric_array, packed_matrix, packed_vector
+from lightsout._validate import board_size, flag, numeric_array, packed_matrix, packed_vector
 from lightsout.gf2 import NoSolutionError
 
 __all__ = ["chase", "null_space", "pack", "rank", "rref_inplace", "solve", "unpack", "words_for_bits"]
@@ -291,6 +291,7 @@ def chase(board: Optional[Words], nrows: int, ncols: int, first_row: Words, *,
         ([0], [[1, 0, 0], [0, 0, 0], [0, 0, 0]])
     """
     rows, cols = board_size(nrows, "nrows"), board_size(ncols, "ncols")
+    presses = flag(presses, "presses")
     if presses:
         check_bytes(rows * words_for_bits(cols) * 8, f"the presses of a {rows} x {cols} board")
     residue, steps, _ = kernel_module("_kernels").chase(board, rows, cols, first_row, all_lit=True,

@@ -36,7 +36,7 @@ from lightsout._errors import BoardTooLargeError, InvalidBoardError, LightsOutEr
 from lightsout._extras import import_optional
 from lightsout._png import REVERSE_BITS, PngWriter, encode_png
 from lightsout._types import Progress
-from lightsout._validate import board_values, grid_shape, progress_callback, states_count
+from lightsout._validate import board_values, flag, grid_shape, progress_callback, states_count
 
 __all__ = ["board_svg", "board_png", "plot_board", "board_blocks", "render_presses", "Picture",
            "MAX_SVG_CELLS", "MAX_PNG_CELLS"]
@@ -336,6 +336,7 @@ def board_blocks(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, 
         ··██   ····
     """
     states = states_count(states)
+    color = flag(color, "color")
     cells, hits = _picture_input(board, presses, states, MAX_SVG_CELLS, "board_blocks")
     rows, cols = cells.shape
     if color:

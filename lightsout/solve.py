@@ -855,6 +855,7 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
         lightsout.solve.UnsolvableError: this 4 x 4 board cannot be turned dark: ...
     """
     states = states_count(states)
+    minimal = flag(minimal, "minimal")
     grid = _packed_grid(board, states, torus, self_toggle, method)
     words, lights = (None, _board.as_board(board, states)) if grid is None else grid
     wraps, self_toggle, states = _rules(torus, self_toggle, states, lights.ndim)

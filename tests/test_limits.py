@@ -134,3 +134,61 @@ def test_real_npy_files_still_read(tmp_path):
         assert np.array_equal(lightsout.read_board(path, states=states), board)
         np.save(path, np.asfortranarray(board))
         assert np.array_equal(lightsout.read_board(path, states=states), board)
+
+
+# --- item 7: long digit strings, too many axes, yes/no flags that are not bools ------------------
+
+def test_a_5000_digit_light_state_is_refused_naming_the_cell():
+    message = refuses("lightsout.parse_board('1 ' + '9' * 5000, states=11)", "InvalidBoardError",
+                      words=("line 1, cell 2", "0..10"))
+    assert len(message) < 400  # the offending token is shortened, not echoed in full
+    import lightsout
+
+    assert lightsout.parse_board("0010 7\n 10 000", states=11).tolist() == [[10, 7], [10, 0]]
+
+
+def test_cli_refuses_a_huge_digit_string_with_exit_2(tmp_path):
+    board = tmp_path / "digits.txt"
+    board.write_text("1 " + "9" * 5000 + "\n")
+    done = subprocess.run([sys.executable, "-m", "lightsout", "solve", str(board), "--states", "11"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("code", [
+    "lightsout.nullity((1,) * 1000)",
+    "lightsout.solve(np.ones((1,) * 64))",
+    "lightsout.solve(np.ones((1,) * 33))",
+    "lightsout.is_solvable(np.ones((1,) * 40, bool))",
+    "lightsout.solve_many(np.ones((1,) * 40, np.uint8))",
+])
+def test_more_axes_than_the_limit_are_refused(code):
+    refuses(code, "InvalidBoardError", words=("axes", "32"))
+
+
+def test_thirty_two_axes_still_solve():
+    import numpy as np
+
+    import lightsout
+
+    s = lightsout.solve(np.ones((1,) * 31 + (3,), bool))
+    assert s.verify() and s.presses.ndim == 32
+
+
+@pytest.mark.parametrize("call", [
+    lambda lo, np: lo.solve(np.ones((3, 3)), minimal="no"),
+    lambda lo, np: lo.solve(np.ones((3, 3)), minimal=1),
+    lambda lo, np: lo.solve_graph([(0, 1)], minimal=1),
+    lambda lo, np: lo.solve_many(np.ones((1, 3, 3)), minimal="yes"),
+    lambda lo, np: lo.picture.board_blocks([[1]], color="yes"),
+    lambda lo, np: lo.packed.chase(None, 3, 3, lo.packed.pack([1, 0, 1]), presses=1),
+])
+def test_yes_no_arguments_take_only_bools(call):
+    import numpy as np
+
+    import lightsout
+
+    with pytest.raises(lightsout.InvalidTypeError, match="must be True or False"):
+        call(lightsout, np)
+    assert lightsout.solve(np.ones((3, 3)), minimal=np.bool_(True)).proven_minimal
