@@ -12,14 +12,17 @@ only).  An answer is labelled minimal only when the whole coset was searched.
 from __future__ import annotations
 
 import concurrent.futures
+import math
 from typing import TYPE_CHECKING, Optional, Sequence, Union
 
 import numpy as np
 
-from lightsout._errors import LightsOutError
+from lightsout._errors import BoardTooLargeError, LightsOutError
 from lightsout._tasks import checked_executor, run_tasks
 from lightsout._types import Progress
-from lightsout._validate import board_shape, board_size, flag, grid_shape, states_count, torus_axes
+from lightsout._validate import (
+    MAX_BOARD_CELLS, board_shape, board_size, flag, grid_shape, states_count, torus_axes,
+)
 
 if TYPE_CHECKING:
     from lightsout.solve import Solution
@@ -50,7 +53,39 @@ def _time_limit(value: object) -> Optional[float]:
         raise InvalidTypeError(f"time_limit must be None or a positive number of seconds, got {value!r}")
     if not value > 0:
         raise InvalidBoardError(f"time_limit must be a positive number of seconds, got {value!r}")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an int beyond a float's range: no limit in practice
+        return math.inf
+
+
+#: Largest coset (solutions x cells x states) the k-state search may write out: it enumerates every
+#: solution, and each step of building the span holds k times the span's bytes.
+MAX_MOD_SEARCH_BYTES = 1 << 26
+
+
+def mod_search_fits(count: int, cells: int, states: int, shape: tuple[int, ...]) -> None:
+    """Refuse, before the search, a k-state fewest-press search that cannot be written out.
+
+    The number of solutions is known from the solve, so the refusal is immediate.
+
+    Example:
+        >>> mod_search_fits(3**4, 25, 3, (5, 5))
+        >>> mod_search_fits(6**20, 100, 6, (10, 10))
+        Traceback (most recent call last):
+        ...
+        lightsout._errors.BoardTooLargeError: the fewest presses of a board with 6 states ...
+    """
+    from lightsout._errors import BoardTooLargeError
+    from lightsout._fewest import MAX_MOD_ELEMENTS
+
+    if count > MAX_MOD_ELEMENTS or count * cells * states > MAX_MOD_SEARCH_BYTES:
+        size = " x ".join(map(str, shape)) if len(shape) > 1 else f"{shape[0]}-cell"
+        raise BoardTooLargeError(
+            f"the fewest presses of a board with {states} states are found by writing out every solution, and "
+            f"this {size} board has {count:.4g} of them: over the limit of {MAX_MOD_ELEMENTS} solutions and "
+            f"{MAX_MOD_SEARCH_BYTES // 2**20} MiB (lightsout.fewest.MAX_MOD_SEARCH_BYTES); "
+            "solve without minimal=True for one solution")
 
 
 def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None,
@@ -78,6 +113,8 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
     flat = np.ascontiguousarray(solution.presses, dtype=np.uint8).reshape(cells)
     if solution.nullity == 0:
         return replace(solution, proven_minimal=True)
+    if solution.states != 2:
+        mod_search_fits(solution.count, cells, solution.states, solution.board.shape)
     patterns = solution.quiet_patterns().reshape(-1, cells).astype(np.uint8)
     if solution.states == 2:
         found = coset_min_weight(flat, patterns, time_limit=limit, executor=pool, progress=progress)
@@ -86,6 +123,34 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
     presses = found.presses.reshape(solution.board.shape)
     return replace(solution, presses=presses.astype(bool) if solution.states == 2 else presses.astype(np.uint8),
                    proven_minimal=bool(found.proven))
+
+
+#: All-lit open grids (two states) of more cells than this are not built: one of nullity 0 has
+#: one solution, whose presses are counted row band by row band from its first row.
+STREAM_CELLS = 1 << 24
+
+
+def _fewest_of_a_big_grid(nrows: int, ncols: int) -> int:
+    """The fewest presses of a big all-lit open grid of nullity 0, in memory for a few rows."""
+    from lightsout._bandchase import all_lit_press_count
+    from lightsout.solve import first_row, nullity
+
+    quiet = nullity(nrows, ncols)
+    if quiet:
+        raise BoardTooLargeError(
+            f"the all-lit {nrows} x {ncols} board has nullity {quiet}: its fewest-press search needs the whole "
+            f"board and its {quiet} quiet patterns in memory, and boards of more than {STREAM_CELLS} cells "
+            "(lightsout.fewest.STREAM_CELLS) are searched only when they have one solution (nullity 0)")
+    if nrows * ncols > MAX_STREAM_CELLS:
+        raise BoardTooLargeError(
+            f"the all-lit {nrows} x {ncols} board has {nrows * ncols:.3g} cells: counting its presses means "
+            f"chasing every one, over the limit of {MAX_STREAM_CELLS:.3g} cells (about a minute; "
+            "lightsout.fewest.MAX_STREAM_CELLS); lightsout.first_row gives its first row at once")
+    return all_lit_press_count(nrows, ncols, first_row(nrows, ncols))
+
+
+#: Largest nullity-0 grid whose presses fewest_presses counts by chasing (about a minute on one core).
+MAX_STREAM_CELLS = 1 << 36
 
 
 def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: object = False,
@@ -106,7 +171,13 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
         UnsolvableError: the all-lit board has no solution (possible with the
             sigma rule or k states).
         BoardTooLargeError: without a time limit, a search beyond what this
-            machine can do (the message names the nullity and the limit).
+            machine can do (the message names the nullity and the limit); a
+            board of more than ``MAX_BOARD_CELLS`` cells; an open all-lit grid
+            of more than ``STREAM_CELLS`` (2**24) cells with quiet patterns.
+            Such a grid of nullity 0 is not built: its one solution is chased
+            from its first row a band of rows at a time (up to
+            ``MAX_STREAM_CELLS``, 2**36 cells, about a minute); with k states,
+            over ``MAX_MOD_SEARCH_BYTES`` of solutions to write out.
 
     Examples:
         >>> fewest_presses(5), fewest_presses(4), fewest_presses((3, 3, 3, 3))
@@ -116,10 +187,18 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
 
     shape = board_shape(n, "n") if isinstance(n, (tuple, list)) else grid_shape(n, m)
     k = states_count(states)
+    wraps = torus_axes(torus, len(shape))
+    rule = flag(self_toggle, "self_toggle")
+    _time_limit(time_limit)
+    cells = math.prod(shape)
+    if len(shape) == 2 and k == 2 and rule and not any(wraps) and cells > STREAM_CELLS:
+        return _fewest_of_a_big_grid(*shape)
+    if cells > MAX_BOARD_CELLS:
+        raise BoardTooLargeError(f"the all-lit board of shape {shape} has {cells:.3g} cells, over the limit of "
+                                 f"{MAX_BOARD_CELLS:.3g} (lightsout._validate.MAX_BOARD_CELLS)")
     lights = np.ones(shape, dtype=np.uint8)
-    best = minimal_solution(solve(lights, torus=torus_axes(torus, len(shape)), self_toggle=flag(self_toggle,
-                                  "self_toggle"), states=k), time_limit=time_limit, executor=executor,
-                            progress=progress)
+    best = minimal_solution(solve(lights, torus=wraps, self_toggle=rule, states=k), time_limit=time_limit,
+                            executor=executor, progress=progress)
     weight = int(best.presses.sum(dtype=np.int64))
     if not best.proven_minimal:
         raise MinimumNotProvenError(

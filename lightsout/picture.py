@@ -32,7 +32,7 @@ from typing import Any, Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._errors import BoardTooLargeError, InvalidBoardError, LightsOutError
+from lightsout._errors import BoardTooLargeError, InvalidBoardError
 from lightsout._extras import import_optional
 from lightsout._png import REVERSE_BITS, PngWriter, encode_png
 from lightsout._types import Progress
@@ -375,10 +375,6 @@ def board_blocks(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, 
 # Streamed renders
 # ---------------------------------------------------------------------------
 
-#: Words of packed presses per render band (4 MB).
-_BAND_WORDS = 1 << 19
-_POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
-
 
 def render_presses(path: "str | os.PathLike[str]", n: int, m: Optional[int] = None, *, method: str = "auto",
                    threads: Optional[int] = None, progress: Progress = None) -> int:
@@ -399,43 +395,24 @@ def render_presses(path: "str | os.PathLike[str]", n: int, m: Optional[int] = No
         >>> render_presses(path, 5)
         15
     """
-    from lightsout._dispatch import kernel_module
-    from lightsout._packing import pack_row, words_for_bits
+    from lightsout._bandchase import all_lit_press_bands, popcount
     from lightsout.solve import first_row
 
     nrows, ncols = grid_shape(n, m)
     progress_callback(progress)
     name = os.fspath(path)
     first = first_row(nrows, ncols, method=method, threads=threads, progress=progress)
-    kernels = kernel_module("_kernels")
-    nwords = words_for_bits(ncols)
     row_bytes = (ncols + 7) // 8
-    band = max(1, min(nrows, _BAND_WORDS // nwords))
-    tail = np.uint64(0xFFFFFFFFFFFFFFFF) if ncols % 64 == 0 else np.uint64((1 << (ncols % 64)) - 1)
-    lit = np.full((band, nwords), np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
-    lit[:, -1] = tail
-    above = np.zeros(nwords, dtype=np.uint64)       # presses of the row above the band
-    current = pack_row(first)                        # presses of the band's first row
     total = 0
     temporary = f"{name}.part{os.getpid()}"
     try:
         with open(temporary, "wb") as handle:
             png = PngWriter(handle, ncols, nrows, bit_depth=1)
-            for start in range(0, nrows, band):
-                height = min(band, nrows - start)
-                board = lit[:height].copy()
-                board[0] ^= above                    # the row above toggled the band's first row
-                residue, presses, _ = kernels.chase(board, height, ncols, current, presses=True)
-                assert presses is not None
-                data = presses.view(np.uint8)[:, :row_bytes]
-                total += int(_POPCOUNT[data].sum())
-                png.write_rows(REVERSE_BITS[data])
-                above, current = presses[-1].copy(), residue
+            for start, presses in all_lit_press_bands(nrows, ncols, first):
+                total += popcount(presses)
+                png.write_rows(REVERSE_BITS[presses.view(np.uint8)[:, :row_bytes]])
                 if progress is not None:
-                    progress("render", start + height, nrows)
-            if current.any():  # the residue below the last row: the board is not dark
-                raise LightsOutError(f"internal error: the first row does not clear the all-lit "
-                                     f"{nrows} x {ncols} board")
+                    progress("render", start + len(presses), nrows)
             png.close()
         os.replace(temporary, name)
     finally:

@@ -192,3 +192,59 @@ def test_yes_no_arguments_take_only_bools(call):
     with pytest.raises(lightsout.InvalidTypeError, match="must be True or False"):
         call(lightsout, np)
     assert lightsout.solve(np.ones((3, 3)), minimal=np.bool_(True)).proven_minimal
+
+
+# --- items 1 and 4: fewest presses refuse at once, or answer in little memory --------------------
+
+@pytest.mark.parametrize("code", [
+    "lightsout.solve(np.zeros((10, 10), np.uint8), states=6, torus=True, minimal=True, time_limit=1)",
+    "lightsout.fewest_presses(10, states=6, torus=True)",
+    "lightsout.solve(np.ones((20, 20)), states=255, self_toggle=False, torus=True, minimal=True)",
+    "lightsout.solve_graph([], [0] * 24, nvertices=24, self_toggle=False, states=4, minimal=True)",
+])
+def test_k_state_fewest_presses_refuse_by_the_count_of_solutions(code):
+    refuses(code, words=("states", "solutions", "limit"), timeout=30)
+
+
+@pytest.mark.parametrize("code", [
+    "lightsout.fewest_presses(10**6)",
+    "lightsout.fewest_presses(10**6, torus=True)",
+    "lightsout.fewest_presses(8192)",  # nullity 4004: the search would need the whole board
+])
+def test_fewest_presses_of_huge_boards_refuse_before_allocating(code):
+    refuses(code, words=("cells",))
+
+
+def test_fewest_presses_of_a_big_nullity_0_grid_in_little_memory():
+    code = """
+        n = lightsout.fewest_presses(30000)   # 3.46 GB before; kilobytes of answer
+        raise lightsout.LightsOutError(str(n))
+    """
+    weight = int(refuses(code, "LightsOutError", timeout=120))
+    assert 0 < weight < 30000 * 30000
+
+
+def test_streamed_count_equals_the_built_board(monkeypatch):
+    import numpy as np
+
+    import lightsout
+    from lightsout import fewest
+
+    monkeypatch.setattr(fewest, "STREAM_CELLS", 0)
+    for shape in [(1, 1), (2, 3), (6, 6), (7, 13), (64, 65), (130, 70)]:
+        if lightsout.nullity(*shape):
+            with pytest.raises(lightsout.BoardTooLargeError, match="nullity"):
+                lightsout.fewest_presses(*shape)
+            continue
+        presses = lightsout.solve(np.ones(shape, bool)).presses
+        assert lightsout.fewest_presses(*shape) == int(presses.sum())
+        assert not lightsout.press(np.ones(shape, bool), presses).any()
+
+
+def test_huge_time_limits_mean_no_limit():
+    import numpy as np
+
+    import lightsout
+
+    s = lightsout.solve(np.ones((4, 4)), minimal=True, time_limit=10**400)
+    assert s.proven_minimal and int(s.presses.sum()) == 4

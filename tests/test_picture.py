@@ -13,7 +13,7 @@ import pytest
 
 import oracle
 import lightsout
-from lightsout import picture
+from lightsout import _bandchase, picture
 from lightsout._extras import MissingExtraError
 from lightsout._png import PngWriter, encode_png
 
@@ -118,7 +118,7 @@ def test_terminal_blocks():
 
 @pytest.mark.parametrize("shape", [(n, n) for n in AWKWARD] + [(3, 129), (129, 3), (1, 64), (64, 1)])
 def test_render_awkward_sizes(tmp_path, shape, monkeypatch):
-    monkeypatch.setattr(picture, "_BAND_WORDS", 7)  # bands of a few rows: many band boundaries
+    monkeypatch.setattr(_bandchase, "BAND_WORDS", 7)  # bands of a few rows: many band boundaries
     path = tmp_path / "r.png"
     count = picture.render_presses(path, *shape)
     with Image.open(path) as image:
