@@ -27,8 +27,15 @@ def import_failure_message(init_file: str, error: ImportError) -> str:
     """What went wrong and, first, what to do about it.
 
     Example:
-        >>> message = import_failure_message("/nowhere/lightsout/__init__.py", ImportError("x"))
+        >>> import pathlib, tempfile
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     checkout = pathlib.Path(folder, "lightsout")
+        ...     checkout.mkdir()
+        ...     (checkout / "_kernels.pyx").touch()
+        ...     message = import_failure_message(str(checkout / "__init__.py"), ImportError("x"))
         >>> "cd .." in message and "pip install -e ." in message
+        True
+        >>> "Reinstall" in import_failure_message("/nowhere/lightsout/__init__.py", ImportError("x"))
         True
     """
     where = os.path.dirname(os.path.abspath(init_file))
@@ -36,7 +43,10 @@ def import_failure_message(init_file: str, error: ImportError) -> str:
         missing = importlib.util.find_spec("lightsout._cpu") is None
     except (ImportError, ValueError):
         missing = True
-    source_tree = any(name.endswith(".pyx") for name in os.listdir(where))  # installs ship no .pyx
+    try:
+        source_tree = any(name.endswith(".pyx") for name in os.listdir(where))  # installs ship no .pyx
+    except OSError:
+        source_tree = False
     state = "has no compiled extension modules" if missing else f"has unusable compiled modules ({error})"
     lines = [f"lightsout: the package folder {where} {state}."]
     if source_tree:

@@ -774,6 +774,11 @@ def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[A
     or ``dask.distributed.Client(...).get_executor()``) the rows run as
     independent tasks on it; the table is the same as the serial one.
 
+    Raises:
+        BoardTooLargeError: more than ``MAX_TABLE_ENTRIES`` (10**7) entries, or,
+            without an executor, an estimated ``MAX_TABLE_SECONDS`` (an hour)
+            on one core: about n = 950,000 square; rectangles such as 10 x 10**6.
+
     Examples:
         >>> nullity_table(20).tolist()
         [0, 0, 0, 4, 2, 0, 0, 0, 8, 0, 6, 0, 0, 4, 0, 8, 2, 0, 16, 0]
@@ -785,6 +790,7 @@ def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[A
     progress_callback(progress)
     poly_memory(max(nmax, top or 0))
     pool = checked_executor(executor)
+    _nullity_table_fits(nmax, top, pool is not None)
     if top is None and pool is None:
         return _nullity_table(nmax, progress)
     chunks = [(n, min(n + NULLITY_CHUNK, nmax + 1), top) for n in range(1, nmax + 1, NULLITY_CHUNK)]
@@ -793,6 +799,36 @@ def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[A
     else:
         parts = run_tasks(pool, _nullity_rows, chunks, stage="nullity_table", progress=progress)
     return np.concatenate(parts)
+
+
+#: Most entries a nullity table may have (80 MB of int64).
+MAX_TABLE_ENTRIES = 10**7
+#: Most seconds a nullity table may be estimated to take on one core (an executor lifts this).
+MAX_TABLE_SECONDS = 3600.0
+
+
+def _nullity_table_seconds(nmax: int, mmax: Optional[int]) -> float:
+    """Seconds a nullity table takes on one core, from timings on the 2-core development machine:
+    the square table about 3.6e-9 n^2 (32,000 in 3.7 s), a rectangular one 20 to 30 us an entry
+    (300 x 3000 in 25 s), growing with the longer side."""
+    if mmax is None:
+        return 4e-9 * nmax * nmax
+    return nmax * mmax * (20e-6 + 5e-9 * max(nmax, mmax))
+
+
+def _nullity_table_fits(nmax: int, mmax: Optional[int], spread: bool) -> None:
+    """Refuse a nullity table over ``MAX_TABLE_ENTRIES`` entries, or over ``MAX_TABLE_SECONDS`` on one core."""
+    entries = nmax if mmax is None else nmax * mmax
+    size = f"{nmax}" if mmax is None else f"{nmax} x {mmax}"
+    if entries > MAX_TABLE_ENTRIES:
+        raise BoardTooLargeError(f"a nullity table of {size} has {entries:.3g} entries, over the limit of "
+                                 f"{MAX_TABLE_ENTRIES:.3g} (lightsout.solve.MAX_TABLE_ENTRIES); ask for it in parts "
+                                 "or call nullity(n, m) for the entries you need")
+    seconds = _nullity_table_seconds(nmax, mmax)
+    if not spread and seconds > MAX_TABLE_SECONDS:
+        raise BoardTooLargeError(f"a nullity table of {size} would take about {seconds / 3600:.2g} hours on one core, "
+                                 f"over the limit of {MAX_TABLE_SECONDS / 3600:g} hour (lightsout.solve."
+                                 "MAX_TABLE_SECONDS); pass executor= to spread it over workers, or ask for less")
 
 
 #: Rows of a nullity table handed to one executor task.

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 import pytest
@@ -34,8 +35,9 @@ def refuses(code: str, error: str = "BoardTooLargeError", *, words: tuple[str, .
         sys.exit(3)
     """)
     env = {key: value for key, value in os.environ.items() if key != "LIGHTSOUT_SIMD"}
+    # outside the checkout: there its lightsout/ folder (no build in CI) would shadow the installed package
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=timeout,
-                          env=env)
+                          env=env, cwd=tempfile.gettempdir())
     assert done.returncode == 0, done.stdout + done.stderr
     kind, _, message = done.stdout.partition("\n")
     assert kind == error, done.stdout
@@ -248,3 +250,25 @@ def test_huge_time_limits_mean_no_limit():
 
     s = lightsout.solve(np.ones((4, 4)), minimal=True, time_limit=10**400)
     assert s.proven_minimal and int(s.presses.sum()) == 4
+
+
+@pytest.mark.parametrize("code, words", [
+    ("lightsout.nullity_table(10**6, 10**6)", ("entries", "MAX_TABLE_ENTRIES")),
+    ("lightsout.nullity_table(10**6)", ("hours", "executor=")),
+    ("lightsout.nullity_table(10, 10**6)", ("hours", "executor=")),
+])
+def test_nullity_tables_that_cannot_finish_are_refused_at_once(code, words):
+    refuses(code, words=words, timeout=30)
+
+
+def test_nullity_tables_within_the_limits_still_run():
+    import importlib
+
+    import lightsout
+
+    solve_module = importlib.import_module("lightsout.solve")  # the module: lightsout.solve is the function
+    table = lightsout.nullity_table(6, 9)
+    assert table.shape == (6, 9)
+    assert [[lightsout.nullity(n, m) for m in range(1, 10)] for n in range(1, 7)] == table.tolist()
+    solve_module._nullity_table_fits(1000, 7000, spread=False)   # the documented boundary is accepted
+    solve_module._nullity_table_fits(10**6, None, spread=True)   # an executor lifts the time limit
