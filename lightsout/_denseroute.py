@@ -9,7 +9,7 @@ the polynomial route but the orientation helpers and the neutral result type,
 :class:`~lightsout._gridresult.GridResult`.
 
 Limits: :func:`lightsout._validate.dense_limits` refuses, before any work, a run
-that would take more than 2**48 word operations (about an hour) or more memory
+that would take more than 2**44 word operations (about ten minutes) or more memory
 than allowed.  Ctrl-C (or any exception in the calling thread) raises the
 shared cancel flag, which every worker's kernel polls every few milliseconds.
 """

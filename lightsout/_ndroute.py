@@ -65,7 +65,7 @@ Torus = Union[bool, Sequence[bool]]
 
 #: Most memory (bytes) the reduced system, or the expanded kernel, may take: 2 GiB.
 MAX_ND_BYTES = 2 << 30
-#: Most word operations a call may take: 2**48, about an hour (as the dense route).
+#: Most word operations a call may take: 2**48, about an hour.
 MAX_ND_WORD_OPS = 1 << 48
 #: The circulant reduction (a ring of cells per slice) is used from this many slices of this many cells.
 CIRCULANT_MIN_SLICES = 64

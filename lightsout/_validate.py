@@ -269,10 +269,11 @@ def board_cells(rows: int, cols: int, what: str) -> None:
 
 #: Largest dense C x (C+1) system (and its elimination scratch) a dense-route call may allocate.
 MAX_DENSE_BYTES = 8 << 30
-#: Most word operations a dense-route call may take: 2**48, about an hour at the
-#: fastest rate measured on the reference machine (7e10 word operations per
-#: second, AVX-512, two threads); a portable build takes several times longer.
-MAX_DENSE_WORD_OPS = 1 << 48
+#: Most word operations a dense-route call may take: 2**44 (1.8e13), about ten
+#: minutes at the rate measured for an all-lit 64,000 x 64,000 board (3.1e10 word
+#: operations a second, 263 s, AVX2, two threads); a portable build is slower.
+#: 100,000 x 100,000 (3.1e13, half an hour or more) is refused.
+MAX_DENSE_WORD_OPS = 1 << 44
 
 
 def dense_limits(nrows: int, ncols: int, board_given: bool = False) -> None:
@@ -306,8 +307,8 @@ def dense_limits(nrows: int, ncols: int, board_given: bool = False) -> None:
     work = rows * system_words + cols * system_words
     if work > MAX_DENSE_WORD_OPS:
         raise BoardTooLargeError(
-            f"{size} needs about {work:.3g} word operations (limit 2**48 = {MAX_DENSE_WORD_OPS:.3g}, "
-            f"about an hour){hint}")
+            f"{size} needs about {work:.3g} word operations (limit 2**44 = {MAX_DENSE_WORD_OPS:.3g}, "
+            f"about ten minutes){hint}")
     need = 2 * 8 * system_words + long_side
     if board_given and ncols > nrows:
         need += 8 * rows * _words_for_bits(cols)  # the transposed board

@@ -272,3 +272,20 @@ def test_nullity_tables_within_the_limits_still_run():
     assert [[lightsout.nullity(n, m) for m in range(1, 10)] for n in range(1, 7)] == table.tolist()
     solve_module._nullity_table_fits(1000, 7000, spread=False)   # the documented boundary is accepted
     solve_module._nullity_table_fits(10**6, None, spread=True)   # an executor lifts the time limit
+
+
+def test_dense_route_refuses_what_would_take_half_an_hour_naming_the_default(tmp_path):
+    refuses("lightsout.first_row(100000, method='dense')", words=("word operations", "method='poly'"))
+    refuses("lightsout.solve(np.ones((1, 1)), method='dense'); lightsout.first_row(90000, 100000, method='dense')",
+            words=("ten minutes",))
+    done = subprocess.run([sys.executable, "-m", "lightsout", "first-row", "100000", "--method", "dense"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "default" in done.stderr
+
+
+def test_dense_route_still_takes_what_the_limit_admits():
+    from lightsout._validate import dense_limits
+
+    dense_limits(64000, 64000)   # 263 s on the development machine: under the limit
+    dense_limits(10**6, 2000)    # long and narrow: cheap
