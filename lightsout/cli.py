@@ -3,7 +3,8 @@
 Exit status: 0 success, 1 the board is unsolvable (the reason on standard
 error), 2 bad input or usage (or a setting this machine cannot honour, a
 missing optional extra, or standard output closed), 130 interrupted (Ctrl-C),
-141 standard output closed by the reader (a broken pipe, as ``| head`` does:
+143 and 129 stopped by SIGTERM and SIGHUP (128 + the signal; like Ctrl-C, a render
+in progress removes its partial file), 141 standard output closed by the reader (a broken pipe, as ``| head`` does:
 nothing is printed, the shell convention of 128 + SIGPIPE).  Every failure is
 one line on standard error, starting ``lightsout:``.
 
@@ -20,7 +21,9 @@ import importlib
 import json
 import os
 import shutil
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Optional, Sequence, TextIO
 
@@ -477,6 +480,22 @@ def _silence_stdout() -> None:
         pass
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived: unwinds as Ctrl-C does (kernels stop, partial files go), exit 128 + signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated(signum)
+
+
+#: Signals that stop the command line as Ctrl-C does (where the platform has them).
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit status (see the module docstring).
 
@@ -485,11 +504,29 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         101
         0
     """
+    if threading.current_thread() is not threading.main_thread():
+        return _main(argv)
+    previous = {number: signal.signal(number, _raise_terminated) for number in STOP_SIGNALS}
+    try:
+        return _main(argv)
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _interrupted(exc: KeyboardInterrupt) -> int:
+    if isinstance(exc, Terminated):
+        _fail(f"stopped by {signal.Signals(exc.signum).name}")
+        return 128 + exc.signum
+    _fail("interrupted")
+    return EXIT_INTERRUPTED
+
+
+def _main(argv: Optional[Sequence[str]]) -> int:
     try:
         args = build_parser().parse_args(argv)
-    except KeyboardInterrupt:
-        _fail("interrupted")
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:
+        return _interrupted(exc)
     try:
         return _run(args)
     except UnsolvableError as exc:
@@ -498,9 +535,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
-    except KeyboardInterrupt:
-        _fail("interrupted")
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:
+        return _interrupted(exc)
     except (_errors.LightsOutError, OSError, ImportError) as exc:
         _fail(str(exc) if not isinstance(exc, OSError) or not exc.filename else
               f"{exc.filename}: {exc.strerror or exc}")

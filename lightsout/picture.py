@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import html
 import os
+import shutil
 from typing import Any, Optional
 
 import numpy as np
@@ -39,12 +40,15 @@ from lightsout._types import Progress
 from lightsout._validate import board_values, flag, grid_shape, progress_callback, states_count
 
 __all__ = ["board_svg", "board_png", "plot_board", "board_blocks", "render_presses", "Picture",
-           "MAX_SVG_CELLS", "MAX_PNG_CELLS"]
+           "MAX_SVG_CELLS", "MAX_PNG_CELLS", "MAX_RENDER_PIXELS"]
 
 #: Most cells :func:`board_svg` draws (one element a lit cell: a few MB at most).
 MAX_SVG_CELLS = 40_000
 #: Most cells :func:`board_png` draws (at one pixel a cell, 48 MB of RGB).
 MAX_PNG_CELLS = 1 << 24
+#: Most pixels :func:`render_presses` writes: 2**40, a 1,048,576 x 1,048,576 board
+#: (128 GiB of one-bit rows); the file must also fit in the disk's free space.
+MAX_RENDER_PIXELS = 1 << 40
 #: Notebook reprs stay lighter: SVG up to this many cells, PNG above it ...
 REPR_SVG_CELLS = 10_000
 #: ... up to this many; larger boards show only their text repr.
@@ -376,6 +380,43 @@ def board_blocks(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, 
 # ---------------------------------------------------------------------------
 
 
+def render_bytes(nrows: int, ncols: int) -> int:
+    """An upper bound of the size of a one-bit PNG of nrows x ncols: rows stored, plus zlib's overhead.
+
+    Example:
+        >>> render_bytes(1000, 1000) > 1000 * 125
+        True
+    """
+    raw = nrows * ((ncols + 7) // 8 + 1)  # a filter byte a row
+    return raw + raw // 1000 + (1 << 16)
+
+
+def render_fits(name: str, nrows: int, ncols: int) -> None:
+    """Refuse a render over :data:`MAX_RENDER_PIXELS`, or larger than the free space where ``name`` goes.
+
+    Example:
+        >>> render_fits("presses.png", 10**7, 10**7)
+        Traceback (most recent call last):
+        ...
+        lightsout._errors.BoardTooLargeError: render: a 10000000 x 10000000 picture has 1e+14 pixels, ...
+    """
+    if nrows * ncols > MAX_RENDER_PIXELS:
+        raise BoardTooLargeError(
+            f"render: a {nrows} x {ncols} picture has {nrows * ncols:.3g} pixels, over the limit of "
+            f"{MAX_RENDER_PIXELS:.3g} (2**40, lightsout.picture.MAX_RENDER_PIXELS); "
+            "first_row gives the first row of any size, and fewest_presses the count")
+    folder = os.path.dirname(os.path.abspath(name))
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:  # no such folder: opening the file reports it
+        return
+    need = render_bytes(nrows, ncols)
+    if need > free:
+        raise BoardTooLargeError(
+            f"render: a {nrows} x {ncols} picture needs up to {need / 1e9:.3g} GB (the press pattern hardly "
+            f"compresses) and {folder} has {free / 1e9:.3g} GB free; render a smaller board or write elsewhere")
+
+
 def render_presses(path: "str | os.PathLike[str]", n: int, m: Optional[int] = None, *, method: str = "auto",
                    threads: Optional[int] = None, progress: Progress = None) -> int:
     """Write the canonical press pattern of the all-lit n x m board as a one-bit PNG; returns the press count.
@@ -389,6 +430,12 @@ def render_presses(path: "str | os.PathLike[str]", n: int, m: Optional[int] = No
     interrupted render leaves nothing behind.  ``progress(stage, done, total)``
     gets the first row's stages, then ``("render", rows_done, n)``.
 
+    Raises:
+        BoardTooLargeError: more than :data:`MAX_RENDER_PIXELS` pixels, or a file
+            larger than the free space of the disk it goes to (the press pattern
+            hardly compresses: a 10**6 x 10**6 render is about 125 GB); both
+            checked before any work.
+
     Example:
         >>> import os, tempfile, lightsout
         >>> path = os.path.join(tempfile.mkdtemp(), "p.png")
@@ -401,6 +448,7 @@ def render_presses(path: "str | os.PathLike[str]", n: int, m: Optional[int] = No
     nrows, ncols = grid_shape(n, m)
     progress_callback(progress)
     name = os.fspath(path)
+    render_fits(name, nrows, ncols)
     first = first_row(nrows, ncols, method=method, threads=threads, progress=progress)
     row_bytes = (ncols + 7) // 8
     total = 0

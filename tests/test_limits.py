@@ -193,7 +193,7 @@ def test_yes_no_arguments_take_only_bools(call):
 
     with pytest.raises(lightsout.InvalidTypeError, match="must be True or False"):
         call(lightsout, np)
-    assert lightsout.solve(np.ones((3, 3)), minimal=np.bool_(True)).proven_minimal
+    assert lightsout.solve(np.ones((3, 3)), minimal=np.bool_(True)).proven_minimal  # type: ignore[arg-type]
 
 
 # --- items 1 and 4: fewest presses refuse at once, or answer in little memory --------------------
@@ -289,3 +289,53 @@ def test_dense_route_still_takes_what_the_limit_admits():
 
     dense_limits(64000, 64000)   # 263 s on the development machine: under the limit
     dense_limits(10**6, 2000)    # long and narrow: cheap
+
+
+# --- item 6: renders that cannot fit, and SIGTERM/SIGHUP clean up like Ctrl-C ---------------------
+
+
+def test_render_over_the_pixel_limit_is_refused_at_once(tmp_path):
+    refuses(f"lightsout.picture.render_presses({str(tmp_path / 'x.png')!r}, 10**7)",
+            words=("pixels", "MAX_RENDER_PIXELS"), timeout=30)
+    done = subprocess.run([sys.executable, "-m", "lightsout", "render", "10000000", "-o", "x.png"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "pixels" in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_render_larger_than_the_free_disk_is_refused_at_once(tmp_path, monkeypatch):
+    import shutil
+
+    import lightsout
+    from lightsout import picture
+
+    class Usage:
+        free = 10**9
+
+    monkeypatch.setattr(shutil, "disk_usage", lambda folder: Usage())
+    with pytest.raises(lightsout.BoardTooLargeError, match="GB free"):
+        picture.render_presses(tmp_path / "x.png", 100000)   # 1.25 GB of rows
+    assert list(tmp_path.iterdir()) == []
+    assert picture.render_presses(tmp_path / "x.png", 1000) == int(lightsout.solve(
+        __import__("numpy").ones((1000, 1000), bool)).presses.sum())
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP"])
+def test_cli_render_stopped_by_a_signal_leaves_no_partial_file(tmp_path, signal_name):
+    import signal
+    import time
+
+    child = subprocess.Popen([sys.executable, "-m", "lightsout", "render", "60000", "-o", "x.png", "--quiet"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    deadline = time.monotonic() + 60
+    while not any(path.name.startswith("x.png.part") for path in tmp_path.iterdir()):
+        assert child.poll() is None and time.monotonic() < deadline, child.communicate()
+        time.sleep(0.05)
+    time.sleep(0.3)
+    number = getattr(signal, signal_name)
+    child.send_signal(number)
+    _, err = child.communicate(timeout=10)
+    assert child.returncode == 128 + number, err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
