@@ -46,3 +46,25 @@ __all__ = [
     "METHODS", "gf2", "packed", "get_include", "__version__",
     "read_board", "write_board", "picture", "MissingExtraError",
 ]
+
+#: Subpackages imported on first use (``lightsout.play`` starts no server but loads http.server).
+_LAZY_SUBMODULES = ("play", "cli")
+
+
+def __getattr__(name: str) -> object:
+    """``lightsout.play`` and ``lightsout.cli`` work without importing them first.
+
+    Example:
+        >>> import lightsout
+        >>> callable(lightsout.play.run_server)
+        True
+    """
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"lightsout.{name}")
+    raise AttributeError(f"module 'lightsout' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES))

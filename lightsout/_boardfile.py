@@ -14,6 +14,9 @@ Formats (chosen by the file's content when reading, by its extension when writin
   0..255) is 128 or more; with k states grey level g is state
   ``round(g * (k - 1) / 255)``, and state s is written as grey
   ``round(s * 255 / (k - 1))``, so files written here read back exactly.
+  A picture with more distinct grey levels than k is refused (it is not a
+  k-state board, or was meant to be read with more states), and so is a
+  drawing made by :func:`lightsout.picture.board_png` (a ``tEXt`` tag marks it).
   Two-state boards are written as one-bit greyscale.  Writing needs nothing
   beyond numpy; reading needs Pillow (the ``images`` extra).
 
@@ -36,9 +39,9 @@ from typing import Union
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._errors import BoardTooLargeError, InvalidBoardError
+from lightsout._errors import BoardTooLargeError, InvalidBoardError, LightsOutError
 from lightsout._extras import import_optional
-from lightsout._png import PNG_SIGNATURE, encode_png
+from lightsout._png import DRAWING_TEXT, PNG_SIGNATURE, encode_png
 from lightsout._validate import MAX_BOARD_CELLS, board_values, states_count
 from lightsout.board import COMMENT, DARK_CHARS, LIT_CHARS
 
@@ -213,6 +216,10 @@ def _read_npy(name: str, states: int) -> np.ndarray:
         raise InvalidBoardError(f"{name}: {exc}") from None
 
 
+#: The tEXt keyword that marks lightsout's drawings.
+DRAWING_KEY = next(iter(DRAWING_TEXT))
+
+
 def _read_png(name: str, states: int) -> np.ndarray:
     image_module = import_optional("PIL.Image", "images", "reading PNG board files")
     with warnings.catch_warnings():
@@ -222,10 +229,17 @@ def _read_png(name: str, states: int) -> np.ndarray:
                 if image.width * image.height > MAX_BOARD_CELLS:
                     raise BoardTooLargeError(f"{name}: {image.width} x {image.height} pixels is over the limit of "
                                              f"{MAX_BOARD_CELLS} cells")
+                if str(image.info.get(DRAWING_KEY, "")).startswith("drawing"):
+                    raise InvalidBoardError(
+                        f"{name}: a picture drawn by lightsout (board_png, Picture.save or --png: several "
+                        "pixels a cell, in colour), not a board file; board files are one pixel a cell: "
+                        "write one with write_board or `lightsout solve ... -o presses.png`")
                 if image.mode == "1":
                     lit = np.array(image, dtype=bool)
                     return lit if states == 2 else lit.astype(np.uint8) * (states - 1)
                 grey = np.array(image.convert("L"), dtype=np.uint8)
+        except LightsOutError:
+            raise
         except image_module.DecompressionBombError as exc:
             raise BoardTooLargeError(f"{name}: {exc} (Pillow's limit, PIL.Image.MAX_IMAGE_PIXELS, which may be "
                                      "raised; boards this large read faster from .npy files)") from None
@@ -233,6 +247,11 @@ def _read_png(name: str, states: int) -> np.ndarray:
             if isinstance(exc, FileNotFoundError):
                 raise
             raise InvalidBoardError(f"{name}: not a readable PNG picture ({exc})") from None
+    used = int(np.count_nonzero(np.bincount(grey.ravel(), minlength=256)))
+    if used > states:
+        hint = f"read it with states={used}" if used <= 255 else "it is not a board picture"
+        raise InvalidBoardError(f"{name}: the picture has {used} grey levels, more than the {states} light states "
+                                f"asked for ({hint}; `lightsout solve --states {min(used, 255)}`)")
     if states == 2:
         return grey >= 128
     levels = (grey.astype(np.int64) * (states - 1) + 127) // 255

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import struct
 import zlib
-from typing import BinaryIO
+from typing import BinaryIO, Optional
 
 import numpy as np
 
@@ -32,6 +32,8 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 GREY, RGB = 0, 2
 #: Byte b with its bits in reverse order: LSB-first packed rows to PNG's MSB-first.
 REVERSE_BITS = np.array([int(f"{b:08b}"[::-1], 2) for b in range(256)], dtype=np.uint8)
+#: The ``tEXt`` chunk that marks a drawing (board_png, --png): board files read it as such and refuse it.
+DRAWING_TEXT = {"lightsout": "drawing, not a board file"}
 #: Compressed bytes gathered before an IDAT chunk is written.
 _IDAT_BYTES = 1 << 16
 
@@ -49,6 +51,7 @@ class PngWriter:
         bit_depth: 1 or 8 for greyscale, 8 for RGB.
         color_type: :data:`GREY` or :data:`RGB`.
         level: zlib compression level.
+        text: ``tEXt`` chunks (keyword: value, Latin-1) written before the pixels.
 
     :meth:`write_rows` takes a ``(rows, row_bytes)`` uint8 array of samples
     already packed as PNG wants them (one-bit rows MSB first, bits past the
@@ -66,7 +69,7 @@ class PngWriter:
     """
 
     def __init__(self, stream: BinaryIO, width: int, height: int, *, bit_depth: int = 8,
-                 color_type: int = GREY, level: int = 6) -> None:
+                 color_type: int = GREY, level: int = 6, text: Optional[dict[str, str]] = None) -> None:
         if not (0 < width < 2**31 and 0 < height < 2**31):
             raise ValueError(f"a PNG is 1 .. 2**31 - 1 pixels on a side, got {width} x {height}")
         if (color_type, bit_depth) not in ((GREY, 1), (GREY, 8), (RGB, 8)):
@@ -80,6 +83,8 @@ class PngWriter:
         self._pending_bytes = 0
         stream.write(PNG_SIGNATURE)
         stream.write(_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, bit_depth, color_type, 0, 0, 0)))
+        for keyword, value in (text or {}).items():
+            stream.write(_chunk(b"tEXt", keyword.encode("latin-1") + b"\0" + value.encode("latin-1")))
 
     def write_rows(self, rows: np.ndarray) -> None:
         """Append a band of rows: uint8, shape ``(n, row_bytes)``."""
@@ -108,11 +113,11 @@ class PngWriter:
         self.stream.write(_chunk(b"IEND", b""))
 
 
-def encode_png(pixels: np.ndarray, *, bit_depth: int = 8) -> bytes:
+def encode_png(pixels: np.ndarray, *, bit_depth: int = 8, text: Optional[dict[str, str]] = None) -> bytes:
     """A whole picture as PNG bytes: ``(h, w)`` greyscale or ``(h, w, 3)`` RGB uint8 samples.
 
     With ``bit_depth=1`` the greyscale samples are 0/1 (or bools) and the file
-    stores one bit a pixel.
+    stores one bit a pixel; ``text`` becomes ``tEXt`` chunks.
 
     Example:
         >>> encode_png(np.zeros((1, 3), dtype=bool), bit_depth=1)[:4]
@@ -123,13 +128,13 @@ def encode_png(pixels: np.ndarray, *, bit_depth: int = 8) -> bytes:
     out = io.BytesIO()
     height, width = pixels.shape[:2]
     if pixels.ndim == 3:
-        writer = PngWriter(out, width, height, color_type=RGB)
+        writer = PngWriter(out, width, height, color_type=RGB, text=text)
         writer.write_rows(np.ascontiguousarray(pixels, dtype=np.uint8).reshape(height, width * 3))
     elif bit_depth == 1:
-        writer = PngWriter(out, width, height, bit_depth=1)
+        writer = PngWriter(out, width, height, bit_depth=1, text=text)
         writer.write_rows(np.packbits(pixels.astype(bool), axis=1, bitorder="big"))
     else:
-        writer = PngWriter(out, width, height)
+        writer = PngWriter(out, width, height, text=text)
         writer.write_rows(np.ascontiguousarray(pixels, dtype=np.uint8))
     writer.close()
     return out.getvalue()

@@ -64,7 +64,8 @@ output: results on standard output (solve: the presses in the board text
   instead (.npy and .png names: board files).
 
 exit status: 0 done, 1 unsolvable (the reason on standard error), 2 bad usage
-  or input, 130 interrupted (Ctrl-C), 141 standard output closed by its reader.
+  or input, 130 interrupted (Ctrl-C), 143 and 129 stopped by SIGTERM and SIGHUP,
+  141 standard output closed by its reader.
 """
 
 
@@ -140,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="The presses of row 1 that, chased down, clear the all-lit N x M board (the canonical one "
                     "when there are several).",
         epilog="formats:\n  bits  one digit a column, 1 = press (K > 10 states: numbers separated by spaces)\n"
-               "  hex   the row packed as lightsout.packed does (column j is bit j %% 8 of byte j // 8),\n"
+               "  hex   the row packed as lightsout.packed does (column j is bit j % 8 of byte j // 8),\n"
                "        bytes in hex: np.unpackbits(np.frombuffer(bytes.fromhex(s), np.uint8),\n"
                "        bitorder='little')[:M] reads it back\n"
                "  npy   a numpy .npy array (bool; uint8 for K states); binary, so with -o FILE\n"
@@ -358,8 +359,10 @@ def _cmd_solve(args: argparse.Namespace, progress: Any) -> int:
         solution = solve(board, minimal=args.minimal, time_limit=args.time_limit, progress=progress, **_rules(args))
     except UnsolvableError as exc:
         if fmt == "json":
-            _emit(args, json.dumps({"shape": list(board.shape), "states": args.states, "solvable": False,
-                                    "reason": str(exc), "nullity": exc.nullity}) + "\n")
+            _emit(args, json.dumps({"shape": list(board.shape), "states": args.states,
+                                    "torus": None if exc.torus is None else list(exc.torus),
+                                    "self_toggle": exc.self_toggle, "solvable": False, "reason": str(exc),
+                                    "nullity": exc.nullity, "method": exc.method}) + "\n")
         raise
     presses = solution.presses
     npress = int(presses.sum(dtype=np.int64))

@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from lightsout._errors import BoardTooLargeError, InvalidBoardError
 from lightsout._extras import import_optional
-from lightsout._png import REVERSE_BITS, PngWriter, encode_png
+from lightsout._png import DRAWING_TEXT, REVERSE_BITS, PngWriter, encode_png
 from lightsout._types import Progress
 from lightsout._validate import board_values, flag, grid_shape, progress_callback, states_count
 
@@ -49,8 +49,9 @@ MAX_PNG_CELLS = 1 << 24
 #: Most pixels :func:`render_presses` writes: 2**40, a 1,048,576 x 1,048,576 board
 #: (128 GiB of one-bit rows); the file must also fit in the disk's free space.
 MAX_RENDER_PIXELS = 1 << 40
-#: Notebook reprs stay lighter: SVG up to this many cells, PNG above it ...
-REPR_SVG_CELLS = 10_000
+#: A notebook shows one picture: SVG up to this many cells (crisp, but about 90 bytes a
+#: cell: 37 KB for 20 x 20), a PNG above it (17 KB for 100 x 100) ...
+REPR_SVG_CELLS = 400
 #: ... up to this many; larger boards show only their text repr.
 REPR_PNG_CELLS = 1 << 22
 
@@ -186,7 +187,7 @@ def board_png(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, 
         block = tile[pressed]                                     # (npressed, size, size, 3) copy
         block[:, disc] = PRESS
         tile[pressed] = block
-    return encode_png(image)
+    return encode_png(image, text=DRAWING_TEXT)
 
 
 def plot_board(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, states: int = 2,
@@ -218,7 +219,7 @@ def plot_board(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *,
 
 
 class Picture:
-    """A board, and optionally presses, that Jupyter shows as a picture (SVG when small, else PNG).
+    """A board, and optionally presses, that Jupyter shows as one picture (SVG when small, else PNG).
 
     ``Picture(board, presses)`` in a notebook cell draws it; :meth:`save`
     writes ``.svg`` or ``.png`` (by extension); :meth:`plot` draws with
@@ -228,7 +229,7 @@ class Picture:
         >>> p = Picture([[1, 0], [0, 1]], presses=[[1, 0], [0, 0]])
         >>> p
         Picture(shape=(2, 2), presses=1)
-        >>> p._repr_svg_().startswith("<svg")
+        >>> "<svg" in p.html()
         True
     """
 
@@ -286,13 +287,14 @@ class Picture:
         """Draw on a matplotlib Axes (see :func:`plot_board`); returns the Axes."""
         return plot_board(self.board, self.presses, states=self.states, ax=ax)
 
-    def _repr_svg_(self) -> Optional[str]:
-        return self.svg() if self._drawable(REPR_SVG_CELLS) else None
+    def html(self) -> Optional[str]:
+        """The picture as an HTML figure captioned with its repr: inline SVG when small, else an
+        embedded PNG; None when there is nothing to draw (3 axes or more, or too many cells).
 
-    def _repr_png_(self) -> Optional[bytes]:
-        return self.png() if self._drawable(REPR_PNG_CELLS) else None
-
-    def _repr_html_(self) -> Optional[str]:
+        Example:
+            >>> Picture([[1, 0]]).html().startswith("<figure")
+            True
+        """
         if self._drawable(REPR_SVG_CELLS):
             body = self.svg()
         elif self._drawable(REPR_PNG_CELLS):
@@ -303,6 +305,24 @@ class Picture:
             return None
         caption = html.escape(self.caption or repr(self))
         return f"<figure style=\"margin: 0\">{body}<figcaption><code>{caption}</code></figcaption></figure>"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        """What Jupyter shows: one picture (HTML) and the text repr, no second copy as SVG or PNG."""
+        return notebook_bundle(repr(self), self)
+
+
+def notebook_bundle(text: str, picture: Optional[Picture]) -> dict[str, str]:
+    """A notebook display of ``text`` and, when it can be drawn, one picture as HTML.
+
+    Example:
+        >>> sorted(notebook_bundle("P", Picture([[1]])))
+        ['text/html', 'text/plain']
+    """
+    bundle = {"text/plain": text}
+    page = None if picture is None else picture.html()
+    if page is not None:
+        bundle["text/html"] = page
+    return bundle
 
 
 def solution_picture(solution: Any) -> Optional[Picture]:

@@ -86,6 +86,10 @@ class UnsolvableError(LightsOutError, ValueError):
         self._packed_pattern: Optional[tuple[np.ndarray, int, bool]] = None
         self.quiet_first_row = quiet_first_row
         self.nullity = nullity
+        #: The rules and the route, as on a Solution (set by :func:`solve`; None elsewhere).
+        self.torus: Optional[tuple[bool, ...]] = None
+        self.self_toggle: Optional[bool] = None
+        self.method: Optional[str] = None
 
     @property
     def quiet_pattern(self) -> Optional[np.ndarray]:
@@ -338,26 +342,13 @@ class Solution:
                              states=self.states)
         return not after.any()
 
-    # Pictures (lightsout.picture): a notebook shows a solution as its board with the presses
-    # marked (SVG when small, PNG up to 4M cells); graphs and boards of 3 axes or more show
-    # only the text repr.
-    def _repr_svg_(self) -> Optional[str]:
-        from lightsout.picture import solution_picture
+    # Pictures (lightsout.picture): a notebook shows a solution as one picture of its board with
+    # the presses marked (SVG when small, PNG up to 4M cells); graphs and boards of 3 axes or
+    # more show only the text repr.
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        from lightsout.picture import notebook_bundle, solution_picture
 
-        picture = solution_picture(self)
-        return None if picture is None else picture._repr_svg_()
-
-    def _repr_png_(self) -> Optional[bytes]:
-        from lightsout.picture import solution_picture
-
-        picture = solution_picture(self)
-        return None if picture is None else picture._repr_png_()
-
-    def _repr_html_(self) -> Optional[str]:
-        from lightsout.picture import solution_picture
-
-        picture = solution_picture(self)
-        return None if picture is None else picture._repr_html_()
+        return notebook_bundle(repr(self), solution_picture(self))
 
     def plot(self, ax: Optional[Any] = None) -> Any:
         """Draw the board with the presses marked on a matplotlib Axes (a new figure's if None).
@@ -902,6 +893,16 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
         found = solve(lights, torus=wraps, self_toggle=self_toggle, states=states, method=method, threads=threads,
                       progress=progress)
         return found.minimal(time_limit=time_limit, executor=executor, progress=progress)
+    try:
+        return _solve_on_route(method, lights, words, wraps, self_toggle, states, threads, progress)
+    except UnsolvableError as exc:  # say under which rules and on which route, as a Solution does
+        exc.torus, exc.self_toggle, exc.method = wraps, self_toggle, method
+        raise
+
+
+def _solve_on_route(method: str, lights: np.ndarray, words: Optional[np.ndarray], wraps: tuple[bool, ...],
+                    self_toggle: bool, states: int, threads: int, progress: Progress) -> "Solution":
+    """:func:`solve` once the board and its rules are checked: the general route, or a 2-D grid route."""
     if method == "nd":
         return _solve_general(lights, wraps, self_toggle, states, progress)
     nrows, ncols = lights.shape

@@ -38,10 +38,17 @@ def test_png_is_recognised_by_content_and_grey_levels_map(tmp_path):
     Image = _pil()
     grey = np.array([[0, 127, 128, 255]], dtype=np.uint8)
     Image.fromarray(grey).save(tmp_path / "grey.txt", format="PNG")  # a PNG under a text name
-    assert lightsout.read_board(tmp_path / "grey.txt").astype(int).tolist() == [[0, 0, 1, 1]]
-    assert lightsout.read_board(tmp_path / "grey.txt", states=3).tolist() == [[0, 1, 1, 2]]
-    Image.fromarray(np.stack([grey * 0, grey, grey * 0], axis=-1)).save(tmp_path / "green.png")
-    assert lightsout.read_board(tmp_path / "green.png").astype(int).tolist() == [[0, 0, 0, 1]]  # luminance
+    for states in (4, 5, 7):  # grey g is state round(g (k - 1) / 255)
+        expected = [[int(g * (states - 1) / 255 + 0.5) for g in grey[0].tolist()]]
+        assert lightsout.read_board(tmp_path / "grey.txt", states=states).tolist() == expected
+    with pytest.raises(lightsout.InvalidBoardError, match="4 grey levels"):   # more levels than states
+        lightsout.read_board(tmp_path / "grey.txt")
+    two = np.array([[100, 127, 128, 200]], dtype=np.uint8)[:, [0, 0, 3, 3]]
+    Image.fromarray(two).save(tmp_path / "two.png")
+    assert lightsout.read_board(tmp_path / "two.png").astype(int).tolist() == [[0, 0, 1, 1]]  # 128 and up: lit
+    green = np.array([[0, 0, 255, 255]], dtype=np.uint8)
+    Image.fromarray(np.stack([green * 0, green, green * 0], axis=-1)).save(tmp_path / "green.png")
+    assert lightsout.read_board(tmp_path / "green.png").astype(int).tolist() == [[0, 0, 1, 1]]  # luminance
 
 
 def test_one_bit_png_is_small(tmp_path):

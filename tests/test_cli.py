@@ -278,6 +278,10 @@ def test_version_and_help(capsys):
     with pytest.raises(SystemExit):
         main(["solve", "--help"])
     assert "formats:" in capsys.readouterr().out
+    for command in ("first-row", "solve", "nullity", "render", "play"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert "%%" not in capsys.readouterr().out, command  # an epilog is printed as written
 
 
 def test_every_help_example_runs(tmp_path, monkeypatch, capsys):

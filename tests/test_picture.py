@@ -58,22 +58,34 @@ def test_pictures_refuse_huge_boards():
         picture.board_svg(np.zeros((2, 2, 2), bool))
 
 
-def test_solution_shows_as_a_picture_in_a_notebook():
+def _embedded_png(page):
+    import base64
+    import re
+
+    found = re.search(r'src="data:image/png;base64,([^"]+)"', page)
+    assert found, page[:200]
+    return base64.b64decode(found.group(1))
+
+
+def test_solution_shows_as_one_picture_in_a_notebook():
     s = lightsout.solve(np.ones((6, 7), bool))
-    svg = s._repr_svg_()
-    assert svg is not None and len(_tags(svg, "circle")) == int(s.presses.sum())
-    with Image.open(io.BytesIO(s._repr_png_())) as image:
-        image.load()
-        assert image.size[0] > image.size[1] > 6
-    page = s._repr_html_()
-    assert page is not None and "<svg" in page and "Solution(shape=(6, 7)" in page
+    bundle = s._repr_mimebundle_()
+    assert set(bundle) == {"text/html", "text/plain"}   # no SVG and PNG copies beside the HTML
+    assert not any(hasattr(s, name) for name in ("_repr_svg_", "_repr_png_", "_repr_html_"))
+    page = bundle["text/html"]
+    assert page.count("<svg") == 1 and len(_tags(page, "circle")) == int(s.presses.sum())
+    assert "Solution(shape=(6, 7)" in page and bundle["text/plain"] == repr(s)
     assert repr(s).startswith("Solution(shape=(6, 7)")  # the text repr stays short
-    big = lightsout.solve(np.ones((200, 200), bool))
-    assert big._repr_svg_() is None and big._repr_png_() is not None and "base64" in big._repr_html_()
+    hundred = lightsout.solve(np.ones((100, 100), bool))._repr_mimebundle_()
+    assert sum(len(value) for value in hundred.values()) < 100_000   # was 1.7 MB with three copies
+    with Image.open(io.BytesIO(_embedded_png(hundred["text/html"]))) as image:
+        image.load()
+        assert image.size[0] == image.size[1] >= 100
     graph = lightsout.solve_graph([(0, 1), (1, 2)])
-    assert graph._repr_svg_() is None and graph._repr_png_() is None and graph._repr_html_() is None
+    assert graph._repr_mimebundle_() == {"text/plain": repr(graph)}
     cube = lightsout.solve(np.ones((2, 2, 2), int))
-    assert cube._repr_svg_() is None
+    assert cube._repr_mimebundle_() == {"text/plain": repr(cube)}
+    assert set(picture.Picture([[1, 0]])._repr_mimebundle_()) == {"text/html", "text/plain"}
 
 
 def test_picture_object_saves(tmp_path):
