@@ -901,7 +901,7 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
 
 
 def _solve_on_route(method: str, lights: np.ndarray, words: Optional[np.ndarray], wraps: tuple[bool, ...],
-                    self_toggle: bool, states: int, threads: int, progress: Progress) -> "Solution":
+                    self_toggle: bool, states: int, threads: Optional[int], progress: Progress) -> "Solution":
     """:func:`solve` once the board and its rules are checked: the general route, or a 2-D grid route."""
     if method == "nd":
         return _solve_general(lights, wraps, self_toggle, states, progress)
