@@ -7,9 +7,10 @@ network access beyond this server) presses cells in the browser exactly as
 :func:`lightsout.press` does, and asks the server for random boards, hints, solutions,
 quiet patterns and the proof that a board is unsolvable.
 
-The server is the standard library's ``http.server.ThreadingHTTPServer``: it needs no
-extra install, and for one page and three JSON endpoints it serves as well as a
-framework would (why, in detail: :mod:`lightsout.play.server`).
+The server is the standard library's ``http.server.HTTPServer``, with one thread gathering
+requests and a fixed pool of threads answering them: it needs no extra install, and for one
+page and three JSON endpoints it serves as well as a framework would (why, in detail:
+:mod:`lightsout.play.server`).
 
 Example:
     >>> import json, threading, urllib.request

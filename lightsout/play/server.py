@@ -1,22 +1,27 @@
-"""The play page's web server: the standard library's ``ThreadingHTTPServer``, no dependency.
+"""The play page's web server: the standard library's ``HTTPServer``, no dependency.
 
 Why the standard library and not a framework: the server has four static files to send and
 three JSON endpoints that are plain functions (:mod:`lightsout.play.api`); a framework
 would add an install step (``pip install 'lightsout-gf2[play]'``) and an event loop that
 would still have to hand every solve to a thread, since the solving holds the CPU.
-``ThreadingHTTPServer`` gives each connection its own thread, the kernels release the GIL,
-and everything a framework would add on top is written out here in a few lines:
-strict request limits (body size checked from ``Content-Length`` before reading, a socket
-timeout), JSON errors for every refusal, a fixed table of static files (no path from the URL
+One thread reads every connection until its request is complete (:mod:`lightsout.play._gather`:
+a whole-request deadline, a bound on the connections being read), then a fixed pool of worker
+threads answers it (the kernels release the GIL), so slow or trickling clients hold no thread.
+Everything a framework would add on top is written out here in a few lines: strict request
+limits (body size checked from ``Content-Length`` before reading; a repeated
+``Content-Length`` is a 400), JSON errors for every refusal, a fixed table of static files (no path from the URL
 ever reaches the file system), a ``Host`` check against DNS rebinding while bound to
 loopback, and ``Content-Type: application/json`` required on POST so that other sites'
 pages cannot post to it without a CORS preflight that it never grants.
 
 Handlers share nothing mutable: the static files are read once into an immutable table,
-and each request builds its own arrays.
+and each request builds its own arrays.  Threads: the one serving (``serve_forever``), the
+gatherer, and at most :data:`MAX_WORKERS` workers, whatever the number of clients; at most
+:data:`MAX_QUEUED` complete requests wait for a worker (more are answered 503 at once).
 """
 from __future__ import annotations
 
+import io
 import ipaddress
 import json
 import os
@@ -25,15 +30,22 @@ import sys
 import threading
 import traceback
 import webbrowser
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib import resources
 from typing import Any, Mapping, Optional
 from urllib.parse import urlsplit
 
 from lightsout._errors import LightsOutError
+from lightsout.play._gather import RequestGatherer, send_status
 from lightsout.play.api import ENDPOINTS, MAX_BODY_BYTES, ApiError, decode_request
 
-__all__ = ["PlayServer", "PlayHandler", "make_server", "run_server", "STATIC_FILES"]
+__all__ = ["PlayServer", "PlayHandler", "make_server", "run_server", "STATIC_FILES", "MAX_WORKERS", "MAX_QUEUED"]
+
+#: Worker threads answering complete requests (the solving holds a core; two cores here).
+MAX_WORKERS = 8
+#: Complete requests waiting for a worker; more are answered 503 at once.
+MAX_QUEUED = 256
 
 #: The only files the server sends: URL path -> (file in lightsout/play/static, media type).
 STATIC_FILES: Mapping[str, tuple[str, str]] = {
@@ -68,8 +80,8 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-class PlayServer(ThreadingHTTPServer):
-    """The HTTP server of the play page: one thread a connection, nothing shared but read-only data.
+class PlayServer(HTTPServer):
+    """The HTTP server of the play page: a bounded set of threads, nothing shared but read-only data.
 
     Attributes:
         static: URL path -> (bytes, media type), read from the package once.
@@ -78,7 +90,6 @@ class PlayServer(ThreadingHTTPServer):
         verbose: log every request to standard error (default: only failures of the server).
     """
 
-    daemon_threads = True
     request_queue_size = 128  # many clients connect at once; the default backlog is 5
 
     def __init__(self, address: tuple[str, int], verbose: bool = False) -> None:
@@ -88,6 +99,42 @@ class PlayServer(ThreadingHTTPServer):
         self.loopback_only = _is_loopback(host)
         self.verbose = verbose
         super().__init__(address, PlayHandler)
+        self._workers = ThreadPoolExecutor(MAX_WORKERS, thread_name_prefix="lightsout-play")
+        self._slots = threading.BoundedSemaphore(MAX_QUEUED)
+        self._gatherer = RequestGatherer(self._dispatch, MAX_BODY_BYTES)
+        self._gatherer.start()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """A new connection goes to the gatherer, which reads it without a thread of its own."""
+        self._gatherer.add(request, client_address)
+
+    def _dispatch(self, sock: socket.socket, address: Any, received: bytes) -> None:
+        """A complete request (in the gatherer's thread): queue it for a worker, or answer 503 if full."""
+        if not self._slots.acquire(blocking=False):
+            send_status(sock, 503, "Service Unavailable", "the server is busy; try again in a moment")
+            return
+        try:
+            self._workers.submit(self._answer, sock, address, received)
+        except RuntimeError:  # the pool is shut down: the server is closing
+            self._slots.release()
+            sock.close()
+
+    def _answer(self, sock: socket.socket, address: Any, received: bytes) -> None:
+        try:
+            sock.setblocking(True)
+            self.finish_request((sock, received), address)
+        except Exception:
+            self.handle_error(sock, address)
+        finally:
+            self.shutdown_request(sock)
+            self._slots.release()
+
+    def server_close(self) -> None:
+        """Close the listening socket, the connections being read, and the workers (waiting for none)."""
+        super().server_close()
+        if hasattr(self, "_gatherer"):  # not when binding failed in __init__
+            self._gatherer.close()
+            self._workers.shutdown(wait=False)
 
     @property
     def url(self) -> str:
@@ -119,9 +166,20 @@ class PlayHandler(BaseHTTPRequestHandler):
     server: PlayServer
     server_version = "lightsout-play"
     sys_version = ""
-    timeout = 20  # seconds a socket read or write may wait: a stalled client is dropped
+    timeout = 10  # seconds a write may wait: a client that stops reading is dropped (reads are gathered)
     error_content_type = "application/json"
     default_request_version = "HTTP/1.0"  # answer even an unreadable request line with a status line
+
+    def setup(self) -> None:
+        """The request was read by the gatherer: ``self.request`` is (socket, its bytes)."""
+        if isinstance(self.request, tuple):
+            self.request, received = self.request
+        else:  # a plain connection, as socketserver gives one
+            received = None
+        super().setup()
+        if received is not None:
+            self.rfile = io.BytesIO(received)
+        self.close_connection = True  # one request a connection: its bytes are all there is
 
     # -- answers ---------------------------------------------------------------------
     def _send(self, status: int, body: bytes, media: str, extra: tuple[tuple[str, str], ...] = ()) -> None:
@@ -129,6 +187,7 @@ class PlayHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", media)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "close")  # one request a connection (see setup)
         for name, value in _SECURITY_HEADERS + extra:
             self.send_header(name, value)
         self.end_headers()
@@ -203,6 +262,10 @@ class PlayHandler(BaseHTTPRequestHandler):
             return
         if self.headers.get("Transfer-Encoding"):
             self._send_json(411, {"error": "send the body with a Content-Length, not a Transfer-Encoding"})
+            return
+        repeated = self.headers.get_all("Content-Length") or []
+        if len(repeated) > 1:
+            self._send_json(400, {"error": f"Content-Length given {len(repeated)} times; send it once"})
             return
         declared = self.headers.get("Content-Length")
         if declared is None:
