@@ -122,7 +122,7 @@ class PlayServer(HTTPServer):
     def _answer(self, sock: socket.socket, address: Any, received: bytes) -> None:
         try:
             sock.setblocking(True)
-            self.finish_request((sock, received), address)
+            self.finish_request((sock, received), address)  # type: ignore[arg-type]  # see PlayHandler.setup
         except Exception:
             self.handle_error(sock, address)
         finally:
