@@ -401,6 +401,29 @@ cdef inline int ctx_poll(HCtx* ctx) noexcept nogil:
     return -2 if _hgcd_poll(ctx.state, ctx.total - 2 * (ctx.top - ctx.qsum), ctx.total) < 0 else 0
 
 
+# Products of at least POLL_WORDS words a side (a few milliseconds each) check for Ctrl-C
+# through _signal_poll when their caller gave a poll state (a _PollState; NULL: never).
+cdef Py_ssize_t POLL_WORDS = 1 << 13
+
+
+cdef int _signal_poll(void* state) noexcept with gil:
+    """Ctrl-C from inside a nogil product or division; -1 (error kept in state) to stop."""
+    cdef object st = <object>state
+    try:
+        PyErr_CheckSignals()
+    except BaseException as e:
+        st.error = e
+        return -1
+    return 0
+
+
+cdef inline int size_poll(void* ps, Py_ssize_t n) noexcept nogil:
+    """-2 when a poll state is given, n >= POLL_WORDS and a signal handler raised; else 0."""
+    if ps == NULL or n < POLL_WORDS:
+        return 0
+    return -2 if _signal_poll(ps) < 0 else 0
+
+
 # --- Toom-3 products above Karatsuba ---------------------------------------
 
 cdef extern from *:
@@ -505,8 +528,9 @@ cdef inline void div1pt_inplace(uint64_t* x, Py_ssize_t n) noexcept nogil:
         carry = <uint64_t>0 - (y >> 63)
 
 
-cdef int mul_toom3(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize_t n) noexcept nogil:
-    """out[0 : 2n] ^= a*b for two n-word operands; -1 if out of memory.
+cdef int mul_toom3(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize_t n,
+                   void* ps) noexcept nogil:
+    """out[0 : 2n] ^= a*b for two n-word operands; -1 if out of memory, -2 if interrupted (ps).
 
     Toom-3 over GF(2)[t] (Bodrato's points 0, 1, t, t + 1, infinity): with
     X = t^(64k), A = a0 + a1 X + a2 X^2 (likewise B) and C = A B = c0 + ... + c4 X^4,
@@ -529,8 +553,12 @@ cdef int mul_toom3(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize
     cdef const uint64_t* a2
     cdef const uint64_t* b1
     cdef const uint64_t* b2
+    cdef int st
     if n < _toom_words or n < 12:
         return kara2(out, a, b, n)
+    st = size_poll(ps, n)
+    if st < 0:
+        return st
     k = (n + 2) // 3
     l = n - 2 * k
     K = k + 1
@@ -549,9 +577,12 @@ cdef int mul_toom3(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize
     a2 = a + 2 * k
     b1 = b + k
     b2 = b + 2 * k
-    if mul_toom3(w0, a, b, k) < 0 or mul_toom3(wi, a2, b2, l) < 0:
+    st = mul_toom3(w0, a, b, k, ps)
+    if st == 0:
+        st = mul_toom3(wi, a2, b2, l, ps)
+    if st < 0:
         free(mem)
-        return -1
+        return st
     # A(1) B(1)
     copy_row(ea, a, k)
     xor_into(ea, a1, k)
@@ -559,9 +590,10 @@ cdef int mul_toom3(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize
     copy_row(eb, b, k)
     xor_into(eb, b1, k)
     xor_into(eb, b2, l)
-    if mul_toom3(w1, ea, eb, k) < 0:
+    st = mul_toom3(w1, ea, eb, k, ps)
+    if st < 0:
         free(mem)
-        return -1
+        return st
     # A(t + 1) = A(1) + t a1 + t^2 a2, then A(t) = A(t + 1) + A(1) + a0 ... built separately.
     ea[k] = 0
     eb[k] = 0
@@ -569,9 +601,10 @@ cdef int mul_toom3(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize
     xor_shifted(ea, K, a2, l, 2)
     xor_shifted(eb, K, b1, k, 1)
     xor_shifted(eb, K, b2, l, 2)
-    if mul_toom3(wt1, ea, eb, K) < 0:
+    st = mul_toom3(wt1, ea, eb, K, ps)
+    if st < 0:
         free(mem)
-        return -1
+        return st
     zero_row(ea, K)
     zero_row(eb, K)
     copy_row(ea, a, k)
@@ -580,9 +613,10 @@ cdef int mul_toom3(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize
     copy_row(eb, b, k)
     xor_shifted(eb, K, b1, k, 1)
     xor_shifted(eb, K, b2, l, 2)
-    if mul_toom3(wt, ea, eb, K) < 0:
+    st = mul_toom3(wt, ea, eb, K, ps)
+    if st < 0:
         free(mem)
-        return -1
+        return st
     # Interpolation (buffers of W words; every division is exact).
     xor_into(w1, w0, 2 * k)
     xor_into(w1, wi, 2 * l)                  # w1 = u1
@@ -610,10 +644,12 @@ cdef int mul_toom3(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize
 
 
 cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
-              Py_ssize_t nb) noexcept nogil:
-    """mul_words with Toom-3 above _toom_words words: out[0 : na+nb] ^= a*b; -1 if out of memory."""
+              Py_ssize_t nb, void* ps) noexcept nogil:
+    """mul_words with Toom-3 above _toom_words words: out[0 : na+nb] ^= a*b; -1 if out of memory,
+    -2 if a signal handler raised (checked every POLL_WORDS-word block when ps is a poll state)."""
     cdef const uint64_t* tp
     cdef Py_ssize_t tn, off
+    cdef int st
     if na > nb:
         tp = a; a = b; b = tp
         tn = na; na = nb; nb = tn
@@ -624,11 +660,12 @@ cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b
         return 0
     off = 0
     while off + na <= nb:
-        if mul_toom3(out + off, a, b + off, na) < 0:
-            return -1
+        st = mul_toom3(out + off, a, b + off, na, ps)
+        if st < 0:
+            return st
         off += na
     if off < nb:
-        return fmul(out + off, a, na, b + off, nb - off)
+        return fmul(out + off, a, na, b + off, nb - off, ps)
     return 0
 
 
@@ -651,7 +688,7 @@ cdef inline uint64_t clmul_lo(uint64_t x, uint64_t y) noexcept nogil:
     return r
 
 
-cdef int inv_series(uint64_t* g, Py_ssize_t K, const uint64_t* h, Py_ssize_t nh) noexcept nogil:
+cdef int inv_series(uint64_t* g, Py_ssize_t K, const uint64_t* h, Py_ssize_t nh, void* ps) noexcept nogil:
     """g[0 : K] = h^-1 mod t^(64 K) for h[0] odd (h: nh words; g: K words, overwritten).
 
     Newton: if h g = 1 + t^(64p) e (mod t^(64P)), P <= 2p, then
@@ -662,6 +699,7 @@ cdef int inv_series(uint64_t* g, Py_ssize_t K, const uint64_t* h, Py_ssize_t nh)
     cdef uint64_t x
     cdef uint64_t* prod
     cdef uint64_t* corr
+    cdef int st = 0
     while p > 1:
         ladder[nl] = p
         nl += 1
@@ -683,21 +721,26 @@ cdef int inv_series(uint64_t* g, Py_ssize_t K, const uint64_t* h, Py_ssize_t nh)
     for i in range(nl - 1, -1, -1):
         P = ladder[i]
         zero_row(prod, min(nh, P) + p)
-        if fmul(prod, h, min(nh, P), g, p) < 0:
+        st = fmul(prod, h, min(nh, P), g, p, ps)
+        if st < 0:
             break
         zero_row(corr, 2 * (P - p))
-        if fmul(corr, g, P - p, prod + p, P - p) < 0:
+        st = fmul(corr, g, P - p, prod + p, P - p, ps)
+        if st < 0:
             break
         copy_row(g + p, corr, P - p)
         p = P
     free(prod)
     free(corr)
+    if st < 0:
+        return st
     return 0 if p == K else -1
 
 
 cdef int divmod_newton(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t db, uint64_t* q,
-                       Py_ssize_t nq) noexcept nogil:
-    """r <- r mod b and q ^= r div b (q may be NULL), by Newton's inverse of rev(b); 0 or -1 (memory)."""
+                       Py_ssize_t nq, void* ps) noexcept nogil:
+    """r <- r mod b and q ^= r div b (q may be NULL), by Newton's inverse of rev(b); 0, -1 (memory)
+    or -2 (interrupted through ps: r and q are then partly updated)."""
     cdef Py_ssize_t da = highest_set_bit(r, nr), k, K, Kw, nb = words_for_bits(db + 1)
     cdef uint64_t* mem
     cdef uint64_t* rb
@@ -706,6 +749,7 @@ cdef int divmod_newton(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t
     cdef uint64_t* qr
     cdef uint64_t* qq
     cdef uint64_t* prod
+    cdef int st
     if da < db:
         return 0
     k = da - db
@@ -721,19 +765,22 @@ cdef int divmod_newton(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t
     qr = qq + Kw          # 2 Kw words
     prod = qr + 2 * Kw    # 2 Kw + nb + 2 words (reused)
     rev_into(rb, Kw, b, nb, db)
-    if inv_series(inv, Kw, rb, Kw) < 0:
+    st = inv_series(inv, Kw, rb, Kw, ps)
+    if st < 0:
         free(mem)
-        return -1
+        return st
     rev_into(ra, Kw, r, nr, da)
     ra[Kw - 1] &= tail_mask(K)
-    if fmul(qr, ra, Kw, inv, Kw) < 0:
+    st = fmul(qr, ra, Kw, inv, Kw, ps)
+    if st < 0:
         free(mem)
-        return -1
+        return st
     qr[Kw - 1] &= tail_mask(K)
     rev_into(qq, Kw, qr, Kw, k)
-    if fmul(prod, qq, Kw, b, nb) < 0:
+    st = fmul(prod, qq, Kw, b, nb, ps)
+    if st < 0:
         free(mem)
-        return -1
+        return st
     xor_into(r, prod, min(nr, Kw + nb))
     if q != NULL:
         xor_into(q, qq, min(nq, Kw))
@@ -742,7 +789,7 @@ cdef int divmod_newton(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t
 
 
 cdef int divmod_any(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb, uint64_t* q,
-                    Py_ssize_t nq, Py_ssize_t newton_words) noexcept nogil:
+                    Py_ssize_t nq, Py_ssize_t newton_words, void* ps) noexcept nogil:
     """r <- r mod b, q ^= r div b (q may be NULL; else room for the quotient): Newton or schoolbook."""
     cdef Py_ssize_t db = highest_set_bit(b, nb), da = highest_set_bit(r, nr), bw
     cdef uint64_t* tmp
@@ -750,7 +797,7 @@ cdef int divmod_any(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb
         return 0
     bw = words_for_bits(db + 1)
     if words_for_bits(da - db + 1) >= newton_words and bw >= newton_words:
-        return divmod_newton(r, nr, b, db, q, nq)
+        return divmod_newton(r, nr, b, db, q, nq, ps)
     tmp = <uint64_t*>calloc(bw + 1, sizeof(uint64_t))
     if tmp == NULL:
         return -1
@@ -908,7 +955,7 @@ cdef int hgcd_base(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* d
 
 
 cdef int mat_lift(const PMat* R, const Pl* c0, const Pl* d0, const Pl* x, const Pl* y, Py_ssize_t m,
-                  Pl* X, Pl* Y) noexcept nogil:
+                  Pl* X, Pl* Y, void* ps) noexcept nogil:
     """(X, Y) = t^m (c0, d0) + R (x mod t^m, y mod t^m)."""
     cdef Py_ssize_t nlo = words_for_bits(m), rmax = 0, W, i
     cdef uint64_t* lo
@@ -927,38 +974,44 @@ cdef int mat_lift(const PMat* R, const Pl* c0, const Pl* d0, const Pl* x, const 
         lo[2 * nlo - 1] &= tail_mask(m)
     xor_shifted(X.w, W, c0.w, pl_nw(c0), m)
     xor_shifted(Y.w, W, d0.w, pl_nw(d0), m)
-    if (fmul(X.w, R.e[0].w, pl_nw(&R.e[0]), lo, nlo) < 0
-            or fmul(X.w, R.e[1].w, pl_nw(&R.e[1]), lo + nlo, nlo) < 0
-            or fmul(Y.w, R.e[2].w, pl_nw(&R.e[2]), lo, nlo) < 0
-            or fmul(Y.w, R.e[3].w, pl_nw(&R.e[3]), lo + nlo, nlo) < 0):
-        st = -1
+    st = fmul(X.w, R.e[0].w, pl_nw(&R.e[0]), lo, nlo, ps)
+    if st == 0:
+        st = fmul(X.w, R.e[1].w, pl_nw(&R.e[1]), lo + nlo, nlo, ps)
+    if st == 0:
+        st = fmul(Y.w, R.e[2].w, pl_nw(&R.e[2]), lo, nlo, ps)
+    if st == 0:
+        st = fmul(Y.w, R.e[3].w, pl_nw(&R.e[3]), lo + nlo, nlo, ps)
     free(lo)
     pl_fix(X)
     pl_fix(Y)
     return st
 
 
-cdef int pl_dot(Pl* out, const Pl* x0, const Pl* y0, const Pl* x1, const Pl* y1) noexcept nogil:
-    """out = x0 y0 + x1 y1 (freshly allocated)."""
+cdef int pl_dot(Pl* out, const Pl* x0, const Pl* y0, const Pl* x1, const Pl* y1, void* ps) noexcept nogil:
+    """out = x0 y0 + x1 y1 (freshly allocated); 0, -1 (memory) or -2 (interrupted)."""
     cdef Py_ssize_t n = max(pl_nw(x0) + pl_nw(y0), pl_nw(x1) + pl_nw(y1))
+    cdef int st
     if pl_new(out, n) < 0:
         return -1
-    if fmul(out.w, x0.w, pl_nw(x0), y0.w, pl_nw(y0)) < 0:
-        return -1
-    if fmul(out.w, x1.w, pl_nw(x1), y1.w, pl_nw(y1)) < 0:
-        return -1
+    st = fmul(out.w, x0.w, pl_nw(x0), y0.w, pl_nw(y0), ps)
+    if st == 0:
+        st = fmul(out.w, x1.w, pl_nw(x1), y1.w, pl_nw(y1), ps)
+    if st < 0:
+        return st
     pl_fix(out)
     return 0
 
 
-cdef int pl_axpy(Pl* out, const Pl* x, const Pl* q, const Pl* y) noexcept nogil:
-    """out = x + q y (freshly allocated)."""
+cdef int pl_axpy(Pl* out, const Pl* x, const Pl* q, const Pl* y, void* ps) noexcept nogil:
+    """out = x + q y (freshly allocated); 0, -1 (memory) or -2 (interrupted)."""
     cdef Py_ssize_t n = max(pl_nw(x), pl_nw(q) + pl_nw(y))
+    cdef int st
     if pl_new(out, n) < 0:
         return -1
     copy_row(out.w, x.w, pl_nw(x))
-    if fmul(out.w, q.w, pl_nw(q), y.w, pl_nw(y)) < 0:
-        return -1
+    st = fmul(out.w, q.w, pl_nw(q), y.w, pl_nw(y), ps)
+    if st < 0:
+        return st
     pl_fix(out)
     return 0
 
@@ -1020,7 +1073,7 @@ cdef int hgcd_split(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* 
     pl_free(&a0)
     pl_free(&b0)
     if st == 0:
-        st = mat_lift(&R, &c0, &d0, a, b, m, &a1, &b1)
+        st = mat_lift(&R, &c0, &d0, a, b, m, &a1, &b1, ctx.state)
     pl_free(&c0)
     pl_free(&d0)
     if st == 0 and b1.d < m:
@@ -1033,9 +1086,9 @@ cdef int hgcd_split(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* 
         dq = a1.d - b1.d
         if pl_new(&q, words_for_bits(dq + 1)) < 0:
             st = -1
-        elif divmod_any(a1.w, a1.n, b1.w, pl_nw(&b1), q.w, q.n, ctx.newton_words) < 0:
-            st = -1
         else:
+            st = divmod_any(a1.w, a1.n, b1.w, pl_nw(&b1), q.w, q.n, ctx.newton_words, ctx.state)
+        if st == 0:
             q.d = dq
             pl_fix(&a1)
             ctx.qsum += dq
@@ -1049,22 +1102,24 @@ cdef int hgcd_split(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* 
     pl_free(&c0)
     pl_free(&d0)
     if st == 0:
-        st = mat_lift(&S, &u0, &u1, &b1, &a1, k, c, d)
+        st = mat_lift(&S, &u0, &u1, &b1, &a1, k, c, d, ctx.state)
     pl_free(&u0)
     pl_free(&u1)
     pl_free(&a1)
     pl_free(&b1)
     # M = S Q R with Q = [[0, 1], [1, q]]: Q R = [[R10, R11], [R00 + q R10, R01 + q R11]].
     if st == 0 and want != WANT_NONE:
-        if (pl_axpy(&u0, &R.e[0], &q, &R.e[2]) < 0
-                or pl_dot(&M.e[0], &S.e[0], &R.e[2], &S.e[1], &u0) < 0
-                or pl_dot(&M.e[2], &S.e[2], &R.e[2], &S.e[3], &u0) < 0):
-            st = -1
+        st = pl_axpy(&u0, &R.e[0], &q, &R.e[2], ctx.state)
+        if st == 0:
+            st = pl_dot(&M.e[0], &S.e[0], &R.e[2], &S.e[1], &u0, ctx.state)
+        if st == 0:
+            st = pl_dot(&M.e[2], &S.e[2], &R.e[2], &S.e[3], &u0, ctx.state)
     if st == 0 and want == WANT_MATRIX:
-        if (pl_axpy(&u1, &R.e[1], &q, &R.e[3]) < 0
-                or pl_dot(&M.e[1], &S.e[0], &R.e[3], &S.e[1], &u1) < 0
-                or pl_dot(&M.e[3], &S.e[2], &R.e[3], &S.e[3], &u1) < 0):
-            st = -1
+        st = pl_axpy(&u1, &R.e[1], &q, &R.e[3], ctx.state)
+        if st == 0:
+            st = pl_dot(&M.e[1], &S.e[0], &R.e[3], &S.e[1], &u1, ctx.state)
+        if st == 0:
+            st = pl_dot(&M.e[3], &S.e[2], &R.e[3], &S.e[3], &u1, ctx.state)
     pl_free(&u0)
     pl_free(&u1)
     pl_free(&q)
@@ -1124,8 +1179,9 @@ cdef int fast_euclid(Pl* A, Pl* B, Pl* SA, Pl* SB, bint track, Py_ssize_t gcd_bi
         if st < 0:
             return st
         if track:
-            if pl_dot(&T0, &M.e[0], SA, &M.e[1], SB) < 0 or pl_dot(&T1, &M.e[2], SA, &M.e[3], SB) < 0:
-                st = -1
+            st = pl_dot(&T0, &M.e[0], SA, &M.e[1], SB, ctx.state)
+            if st == 0:
+                st = pl_dot(&T1, &M.e[2], SA, &M.e[3], SB, ctx.state)
             pl_free(SA)
             pl_free(SB)
             SA[0] = T0
@@ -1146,14 +1202,15 @@ cdef int fast_euclid(Pl* A, Pl* B, Pl* SA, Pl* SB, bint track, Py_ssize_t gcd_bi
         dq = A.d - B.d
         if pl_new(&q, words_for_bits(dq + 1)) < 0:
             return -1
-        if divmod_any(A.w, A.n, B.w, pl_nw(B), q.w, q.n, ctx.newton_words) < 0:
+        st = divmod_any(A.w, A.n, B.w, pl_nw(B), q.w, q.n, ctx.newton_words, ctx.state)
+        if st < 0:
             pl_free(&q)
-            return -1
+            return st
         q.d = dq
         pl_fix(A)
         ctx.qsum += dq
         if track:
-            st = pl_axpy(&T0, SA, &q, SB)
+            st = pl_axpy(&T0, SA, &q, SB, ctx.state)
             pl_free(SA)
             SA[0] = T0
             pl_null(&T0)
@@ -1380,10 +1437,11 @@ def poly_mul(a, b):
     out = np.zeros(max(1, na + nb), dtype=np.uint64)
     cdef uint64_t[::1] ov = out
     cdef int status
+    state = _PollState(None)
+    cdef void* ps = <void*>state
     with nogil:
-        status = fmul(&ov[0], &av[0], na, &bv[0], nb)
-    if status < 0:
-        raise MemoryError("out of memory in poly_mul")
+        status = fmul(&ov[0], &av[0], na, &bv[0], nb, ps)
+    _raise_status(status, state, "poly_mul")
     return _copy_trimmed_arr(out)
 
 
@@ -1408,9 +1466,11 @@ def poly_divmod(a, b):
     q = np.zeros(nq, dtype=np.uint64)
     cdef uint64_t[::1] rv = r, qv = q
     copy_row(&rv[0], &av[0], words_for_bits(da + 1))
+    state = _PollState(None)
+    cdef void* ps = <void*>state
     with nogil:
-        st = divmod_any(&rv[0], nr, &bv[0], nb, &qv[0], nq, newton_words)
-    _raise_status(st, None, "poly_divmod")
+        st = divmod_any(&rv[0], nr, &bv[0], nb, &qv[0], nq, newton_words, ps)
+    _raise_status(st, state, "poly_divmod")
     return _copy_trimmed_arr(q), _copy_trimmed_arr(r)
 
 
@@ -1432,9 +1492,11 @@ def poly_mod(a, b):
     r = np.zeros(nr, dtype=np.uint64)
     cdef uint64_t[::1] rv = r
     copy_row(&rv[0], &av[0], words_for_bits(da + 1))
+    state = _PollState(None)
+    cdef void* ps = <void*>state
     with nogil:
-        st = divmod_any(&rv[0], nr, &bv[0], nb, NULL, 0, newton_words)
-    _raise_status(st, None, "poly_mod")
+        st = divmod_any(&rv[0], nr, &bv[0], nb, NULL, 0, newton_words, ps)
+    _raise_status(st, state, "poly_mod")
     return _copy_trimmed_arr(r)
 
 

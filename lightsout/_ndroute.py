@@ -254,14 +254,18 @@ def _run_blocks(run: Callable[[int, int, npt.NDArray[np.uint8]], bool], nblocks:
             return
         with ThreadPoolExecutor(nthreads) as pool:
             futures = [pool.submit(worker) for _ in range(nthreads)]
-            for future in futures:
-                while True:
-                    try:
-                        future.result(timeout=0.25)
-                        break
-                    except FutureTimeoutError:
-                        if progress is not None:
-                            progress(stage, done[0], nblocks)
+            try:
+                for future in futures:
+                    while True:
+                        try:
+                            future.result(timeout=0.25)
+                            break
+                        except FutureTimeoutError:
+                            if progress is not None:
+                                progress(stage, done[0], nblocks)
+            except BaseException:
+                cancel[0] = 1  # before leaving the with block, whose exit waits for the workers
+                raise
         if progress is not None:
             progress(stage, nblocks, nblocks)
     except BaseException:

@@ -339,3 +339,65 @@ def test_cli_render_stopped_by_a_signal_leaves_no_partial_file(tmp_path, signal_
     assert child.returncode == 128 + number, err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+# --- item 10: Ctrl-C inside one long product or division (the all-lit residue at 10**8) -----------
+
+_ONE_LONG_CALL = """
+import signal, sys, threading, time
+import numpy as np
+from lightsout._dispatch import kernel_module
+poly = kernel_module("_gf2poly")
+rng = np.random.default_rng(7)
+a = rng.integers(0, 2**64, size=1 << 19, dtype=np.uint64) | np.uint64(1 << 63)   # degree 2**25 - 1
+b = rng.integers(0, 2**64, size=(1 << 19) - 3, dtype=np.uint64) | np.uint64(1 << 63)
+work = {"mul": lambda: poly.poly_mul(a, b), "mod": lambda: poly.poly_mod(poly.poly_mul(a, a), b)}[sys.argv[1]]
+started = time.monotonic()
+work()
+whole = time.monotonic() - started
+threading.Timer(0.1 * whole, lambda: signal.raise_signal(signal.SIGINT)).start()
+started = time.monotonic()
+try:
+    work()
+    print("finished", whole)
+except KeyboardInterrupt:
+    print("interrupted", whole, time.monotonic() - started)
+"""
+
+
+@pytest.mark.parametrize("work", ["mul", "mod"])
+def test_ctrl_c_stops_one_long_product_or_division_midway(work):
+    done = subprocess.run([sys.executable, "-c", _ONE_LONG_CALL, work], capture_output=True, text=True,
+                          timeout=300, cwd=tempfile.gettempdir())
+    words = done.stdout.split()
+    assert words and words[0] == "interrupted", done.stdout + done.stderr
+    whole, until_stopped = float(words[1]), float(words[2])
+    assert until_stopped < 0.6 * whole, (whole, until_stopped)   # stopped inside the call, not after it
+
+
+_ND_SOLVE = """
+import signal, threading, time
+import numpy as np
+import lightsout
+board = np.ones((150, 150, 150), np.uint8)
+started = time.monotonic()
+lightsout.solve(board)
+whole = time.monotonic() - started
+threading.Timer(0.08 * whole, lambda: signal.raise_signal(signal.SIGINT)).start()   # in the reduction
+started = time.monotonic()
+try:
+    lightsout.solve(board)
+    print("finished", whole)
+except KeyboardInterrupt:
+    print("interrupted", whole, time.monotonic() - started)
+"""
+
+
+def test_ctrl_c_in_the_nd_reduction_stops_its_worker_threads_at_once():
+    # the pool's exit used to wait for every worker to finish its blocks (2.5 to 5.5 s at 200**3)
+    done = subprocess.run([sys.executable, "-c", _ND_SOLVE], capture_output=True, text=True, timeout=300,
+                          cwd=tempfile.gettempdir())
+    words = done.stdout.split()
+    assert words and words[0] == "interrupted", done.stdout + done.stderr
+    whole, until_stopped = float(words[1]), float(words[2])
+    assert until_stopped < 0.15 * whole, (whole, until_stopped)
