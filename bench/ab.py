@@ -7,9 +7,11 @@ Usage (the last step of .ci/run)::
 1. The reference is the commit named in ``bench/reference``.  When the package's code
    (``lightsout/``, ``setup.py``, ``pyproject.toml``) is the same there as in the work tree,
    both sides import the candidate's installed package.  Otherwise the reference is
-   exported with ``git archive`` and built with the candidate virtualenv's own compiler
-   tools into a separate folder (``pip install --no-deps --target``), so both sides share
-   numpy, pytest and the benchmark code, and differ only in ``lightsout``.
+   exported with ``git archive`` into ``<out>/ref-<hash>`` and its extensions built in
+   place with the candidate virtualenv's Cython, setuptools and numpy
+   (``setup.py build_ext --inplace``); the reference side runs with that folder on
+   ``PYTHONPATH``.  Both sides share numpy, pytest and the benchmark code, and differ only
+   in ``lightsout``.  The build is kept (a ``.built`` marker) and reused by later runs.
 2. The candidate's ``bench/`` runs as separate pytest processes in the order reference,
    candidate, reference, candidate (``--runs`` pairs): a slow phase of the machine hits
    both sides alike, and no figure is carried from one CPU to another.
