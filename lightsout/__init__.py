@@ -34,7 +34,7 @@ from lightsout.solve import (
     METHODS, Solution, UnsolvableError, first_row, is_solvable, nullity, nullity_table, solve,
 )
 
-__version__ = "0.1.0"
+from lightsout._version import __version__
 
 __all__ = [
     "first_row", "nullity", "nullity_table", "solve", "is_solvable", "solve_graph", "Solution",
