@@ -20,7 +20,9 @@ except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by t
 
 from lightsout import gf2, packed
 from lightsout._include import get_include
-from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError, SettingError
+from lightsout._errors import (
+    BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError, SettingError,
+)
 from lightsout.board import all_lit, chase, format_board, parse_board, press
 from lightsout._boardfile import read_board, write_board
 from lightsout._extras import MissingExtraError
@@ -42,7 +44,7 @@ __all__ = [
     "solve_many", "ManySolutions",
     "press", "chase", "all_lit", "parse_board", "format_board",
     "UnsolvableError", "LightsOutError", "InvalidBoardError", "InvalidTypeError", "BoardTooLargeError",
-    "SettingError",
+    "SettingError", "InternalError",
     "METHODS", "gf2", "packed", "get_include", "__version__",
     "read_board", "write_board", "picture", "MissingExtraError",
 ]

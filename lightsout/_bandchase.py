@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._dispatch import kernel_module
-from lightsout._errors import LightsOutError
+from lightsout._errors import InternalError
 from lightsout._packing import pack_row, words_for_bits
 
 __all__ = ["BAND_WORDS", "all_lit_press_bands", "all_lit_press_count"]
@@ -28,7 +28,7 @@ def all_lit_press_bands(nrows: int, ncols: int, first: npt.ArrayLike) -> Iterato
     """``(first row index, packed presses)`` of each band of the all-lit board, top to bottom.
 
     ``first`` is the first row's presses (0/1, ``ncols`` long).  After the last band
-    the residue is checked: presses that do not clear the board raise LightsOutError
+    the residue is checked: presses that do not clear the board raise InternalError
     (an internal error: the first row was wrong).  Each band array is reused by the
     next step only after it was yielded, so a consumer may keep it.
 
@@ -53,7 +53,7 @@ def all_lit_press_bands(nrows: int, ncols: int, first: npt.ArrayLike) -> Iterato
         yield start, presses
         above, current = presses[-1].copy(), residue
     if current.any():  # the residue below the last row: the board is not dark
-        raise LightsOutError(f"internal error: the first row does not clear the all-lit {nrows} x {ncols} board")
+        raise InternalError(f"the first row does not clear the all-lit {nrows} x {ncols} board")
 
 
 def all_lit_press_count(nrows: int, ncols: int, first: npt.ArrayLike) -> int:

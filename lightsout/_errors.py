@@ -33,3 +33,18 @@ class BoardTooLargeError(InvalidBoardError, MemoryError):
 
 class SettingError(LightsOutError, ValueError):
     """An environment setting (such as ``LIGHTSOUT_SIMD``) that this machine or build cannot honour."""
+
+
+class InternalError(RuntimeError):
+    """A check of lightsout's own answer failed: a bug in lightsout, not a mistake of the caller.
+
+    Not a :class:`LightsOutError`, so ``except LightsOutError`` (bad input, unsolvable boards)
+    never hides it.  Please report it with the call that raised it.
+
+    Example:
+        >>> issubclass(InternalError, LightsOutError)
+        False
+    """
+
+    def __init__(self, message: str = "internal error") -> None:
+        super().__init__(f"{message} (a bug in lightsout: please report it with the call that raised it)")

@@ -51,7 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._dispatch import WalshModule, kernel_module
-from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError
+from lightsout._errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError
 from lightsout._types import Progress
 
 __all__ = ["CosetMinimum", "coset_min_weight", "coset_min_weight_mod", "distance_distribution_gf2",
@@ -565,7 +565,7 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
         complete, best = _search_local(problem, split, deadline, progress, nthreads)
     result = _result(coset, particular, best.index, complete)
     if complete and 2 * result.weight != problem.cells + best.sum:  # pragma: no cover - kernel bug guard
-        raise LightsOutError(f"internal error: weight {result.weight} does not match sum {best.sum}")
+        raise InternalError(f"weight {result.weight} does not match sum {best.sum}")
     return result
 
 

@@ -32,7 +32,7 @@ import numpy.typing as npt
 from lightsout import board as _board
 from lightsout._denseroute import solve_grid_dense
 from lightsout._dispatch import kernel_module
-from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError
+from lightsout._errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError
 from lightsout._bitmatrix import pack_zero_one
 from lightsout._canonical import lexmin_solution, proof_pattern
 from lightsout._gridresult import GridResult
@@ -498,7 +498,7 @@ def _unsolvable(result: GridResult, board_words: Optional[np.ndarray],
     w = _overlap_functional(work, rows, cols)
     q = next((v for v in result.iter_kernel_words() if _odd_parity(v & w)), None)
     if q is None:
-        raise LightsOutError("internal error: unsolvable board but every quiet pattern meets it evenly")
+        raise InternalError("unsolvable board but every quiet pattern meets it evenly")
     if nrows * ncols > MAX_PATTERN_CELLS:
         if result.transposed:
             first = first_column_of_chase(None, rows, cols, q, all_lit=False)
@@ -558,7 +558,7 @@ def solution_from_result(result: LinearResult, board: np.ndarray, *, torus: tupl
                         result.method, patterns[:, 0].copy(), states, tuple(torus), self_toggle, nodes,
                         result.count, kernel, adjacency)
     if not solution.verify():
-        raise LightsOutError(f"internal error: the {result.method} route's answer does not clear the board")
+        raise InternalError(f"the {result.method} route's answer does not clear the board")
     return solution
 
 
@@ -571,7 +571,7 @@ def _general_unsolvable(result: LinearResult, board: np.ndarray, *, torus: tuple
 def _unsolvable_from_proof(pattern: Optional[np.ndarray], board: np.ndarray, nullity: int, states: int,
                            graph: bool) -> UnsolvableError:
     if pattern is None:
-        raise LightsOutError("internal error: unsolvable board but every quiet pattern meets it evenly")
+        raise InternalError("unsolvable board but every quiet pattern meets it evenly")
     meet = int(np.dot(pattern.astype(np.int64).ravel(), board.ravel().astype(np.int64))) % states
     what = f"this {len(board)}-vertex graph" if graph else f"this board of shape {board.shape}"
     rules = f" with {states} states" if states != 2 else ""
@@ -627,7 +627,7 @@ def _solve_general(lights: np.ndarray, wraps: tuple[bool, ...], self_toggle: boo
     solution = Solution(lights.copy(), presses.astype(bool) if states == 2 else presses, found.nullity, "nd",
                         first_rows, states, wraps, self_toggle, None, found.count, generators)
     if not solution.verify():
-        raise LightsOutError("internal error: the nd route's answer does not clear the board")
+        raise InternalError("the nd route's answer does not clear the board")
     return solution
 
 
@@ -709,7 +709,7 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
     progress_callback(progress)
     result = _run(method, nrows, ncols, None, threads=threads, progress=progress, kernel=True)
     if not result.solvable or result.first_row is None:  # Sutner: cannot happen
-        raise LightsOutError(f"internal error: the {method} route found the all-lit {nrows} x {ncols} "
+        raise InternalError(f"the {method} route found the all-lit {nrows} x {ncols} "
                              "board unsolvable, contradicting Sutner's theorem")
     if result.canonical:
         return result.first_row
@@ -919,7 +919,7 @@ def _solve_on_route(method: str, lights: np.ndarray, words: Optional[np.ndarray]
     first = result.first_row if result.canonical else _canonical_first_row(result.first_row, quiet_first_rows)
     residue, presses, _ = kernel_module("_kernels").chase(words, nrows, ncols, pack_row(first), presses=True)
     if residue.any() or presses is None:
-        raise LightsOutError(f"internal error: the {method} route's answer does not clear the board")
+        raise InternalError(f"the {method} route's answer does not clear the board")
     return Solution(snapshot, unpack_rows(presses, ncols), result.nullity, method,  # type: ignore[arg-type]
                     quiet_first_rows, torus=wraps)
 
