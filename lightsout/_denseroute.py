@@ -15,14 +15,12 @@ shared cancel flag, which every worker's kernel polls every few milliseconds.
 """
 from __future__ import annotations
 
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeoutError  # not the builtin before 3.11
 from typing import Optional
 
 import numpy as np
+import numpy.typing as npt
 
+from lightsout._blockpool import run_blocks
 from lightsout._dispatch import kernel_module
 from lightsout._gridresult import GridResult
 from lightsout._orientation import first_column_of_chase, transpose_packed
@@ -31,19 +29,6 @@ from lightsout._types import Progress
 from lightsout._validate import dense_limits
 
 __all__ = ["reduced_system", "solve_grid_dense"]
-
-
-def default_threads() -> int:
-    """Worker threads for the block-parallel kernels: the CPUs this process may use.
-
-    Example:
-        >>> default_threads() >= 1
-        True
-    """
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def reduced_system(nrows: int, ncols: int, board_words: Optional[np.ndarray] = None, *,
@@ -63,50 +48,11 @@ def reduced_system(nrows: int, ncols: int, board_words: Optional[np.ndarray] = N
     kernels = kernel_module("_kernels")
     system = np.zeros((ncols, words_for_bits(ncols + 1)), dtype=np.uint64)
     nblocks = kernels.ab_block_count(ncols)
-    nthreads = max(1, min(threads or default_threads(), nblocks))
-    next_block = iter(range(nblocks))
-    lock = threading.Lock()
-    cancel = np.zeros(1, dtype=np.uint8)  # interface 3: the kernels poll cancel[0]
-    done = [0]
 
-    def worker() -> None:
-        try:
-            while not cancel[0]:
-                with lock:
-                    block = next(next_block, None)
-                if block is None:
-                    return
-                if not kernels.ab_reduce(board_words, nrows, ncols, system, block, block + 1, cancel=cancel):
-                    return  # cancelled: the thread that set the flag raises
-                with lock:
-                    done[0] += 1
-        except BaseException:
-            cancel[0] = 1  # one worker's failure stops the others too
-            raise
+    def run(lo: int, hi: int, cancel: npt.NDArray[np.uint8]) -> bool:  # interface 3: kernels poll cancel[0]
+        return bool(kernels.ab_reduce(board_words, nrows, ncols, system, lo, hi, cancel=cancel))
 
-    try:
-        if nthreads == 1:
-            worker()
-        else:
-            with ThreadPoolExecutor(nthreads) as pool:
-                futures = [pool.submit(worker) for _ in range(nthreads)]
-                try:
-                    for future in futures:
-                        while True:
-                            try:
-                                future.result(timeout=0.25)
-                                break
-                            except FutureTimeoutError:
-                                if progress is not None:
-                                    progress("ab_iteration", done[0], nblocks)
-                except BaseException:
-                    cancel[0] = 1  # before the pool's exit waits for the workers
-                    raise
-    except BaseException:
-        cancel[0] = 1
-        raise
-    if progress is not None:
-        progress("ab_iteration", nblocks, nblocks)
+    run_blocks(run, nblocks, threads, progress, "ab_iteration")
     return system
 
 

@@ -42,16 +42,13 @@ expansion (r generators x cells bytes) above 2 GiB.
 from __future__ import annotations
 
 import math
-import threading
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeoutError  # not the builtin before 3.11
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence, Union
+from typing import Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._denseroute import default_threads
+from lightsout._blockpool import run_blocks
 from lightsout._dispatch import kernel_module
 from lightsout._errors import BoardTooLargeError, InvalidBoardError
 from lightsout._linresult import LinearResult
@@ -220,59 +217,6 @@ class _Plan:
                                      f"{2 * self.cells / 2**30:.3g} GiB (limit {MAX_ND_BYTES / 2**30:.0f} GiB)")
 
 
-def _run_blocks(run: Callable[[int, int, npt.NDArray[np.uint8]], bool], nblocks: int,
-                threads: Optional[int], progress: Progress, stage: str) -> None:
-    """Call ``run(block_start, block_stop, cancel)`` on every column block, over threads.
-
-    Ctrl-C, or an exception from ``progress`` or a worker, sets the cancel flag
-    the kernels poll, so every worker stops within milliseconds.
-    """
-    cancel = np.zeros(1, dtype=np.uint8)
-    nthreads = max(1, min(threads or default_threads(), nblocks))
-    next_block = iter(range(nblocks))
-    lock = threading.Lock()
-    done = [0]
-
-    def worker() -> None:
-        try:
-            while not cancel[0]:
-                with lock:
-                    block = next(next_block, None)
-                if block is None or not run(block, block + 1, cancel):
-                    return
-                with lock:
-                    done[0] += 1
-                if nthreads == 1 and progress is not None:
-                    progress(stage, done[0], nblocks)
-        except BaseException:
-            cancel[0] = 1
-            raise
-
-    try:
-        if nthreads == 1:
-            worker()
-            return
-        with ThreadPoolExecutor(nthreads) as pool:
-            futures = [pool.submit(worker) for _ in range(nthreads)]
-            try:
-                for future in futures:
-                    while True:
-                        try:
-                            future.result(timeout=0.25)
-                            break
-                        except FutureTimeoutError:
-                            if progress is not None:
-                                progress(stage, done[0], nblocks)
-            except BaseException:
-                cancel[0] = 1  # before leaving the with block, whose exit waits for the workers
-                raise
-        if progress is not None:
-            progress(stage, nblocks, nblocks)
-    except BaseException:
-        cancel[0] = 1
-        raise
-
-
 def _reduce(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, self_toggle: bool,
             with_constant: bool, threads: Optional[int], progress: Progress) -> np.ndarray:
     """The reduced system [M | c] (lights = M u + c): packed (U, words) for k = 2, else (U, U+1) uint8.
@@ -302,7 +246,7 @@ def _reduce(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, se
                                        const_col=const_col, lights=values, block_start=lo, block_stop=hi,
                                        cancel=cancel)
         system = values
-    _run_blocks(run, kernels.block_count(ncols, states == 2), threads, progress, "nd_reduce")
+    run_blocks(run, kernels.block_count(ncols, states == 2), threads, progress, "nd_reduce")
     return system
 
 
