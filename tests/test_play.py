@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 
 import oracle
+from playserver import serving
 from lightsout.play import api as play_api
-from lightsout.play import make_server
 from lightsout.play import server as play_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,13 +34,8 @@ STATIC = ROOT / "lightsout" / "play" / "static"
 
 @pytest.fixture(scope="module")
 def server():
-    srv = make_server("127.0.0.1", 0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-    thread.join(5)
+    with serving() as srv:
+        yield srv
 
 
 def post(srv, path, payload=None, *, raw=None, headers=None, timeout=30.0):

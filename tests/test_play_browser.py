@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -18,7 +17,7 @@ import pytest
 
 import lightsout
 import oracle
-from lightsout.play import make_server
+from playserver import serving
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -54,12 +53,8 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 @pytest.fixture(scope="module")
 def server():
-    srv = make_server("127.0.0.1", 0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
+    with serving() as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")

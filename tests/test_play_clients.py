@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from lightsout.play import make_server
+from playserver import serving
 from lightsout.play import server as play_server
 from lightsout.play._gather import complete_length
 
@@ -22,13 +22,8 @@ HEAD = b"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: applicatio
 
 @pytest.fixture()
 def server():
-    srv = make_server("127.0.0.1", 0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-    thread.join(5)
+    with serving() as srv:
+        yield srv
 
 
 def _connect(srv) -> socket.socket:
