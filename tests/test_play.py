@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import oracle
-from playserver import serving
+from playserver import read_answer, serving
 from lightsout.play import api as play_api
 from lightsout.play import server as play_server
 
@@ -55,14 +55,7 @@ def raw_request(srv, text: bytes, timeout=10.0) -> tuple[int, bytes]:
     host, port = srv.server_address[:2]
     with socket.create_connection((host, port), timeout=timeout) as sock:
         sock.sendall(text)
-        data = b""
-        while True:
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    return int(head.split()[1]), body
+        return read_answer(sock)
 
 
 def get(srv, path, host=None):

@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from playserver import serving
+from playserver import read_answer, serving
 from lightsout.play import server as play_server
 from lightsout.play._gather import complete_length
 
@@ -28,17 +28,6 @@ def server():
 
 def _connect(srv) -> socket.socket:
     return socket.create_connection(srv.server_address[:2], timeout=10)
-
-
-def _answer(sock: socket.socket) -> tuple[int, bytes]:
-    data = b""
-    while True:
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    return int(head.split()[1]), body
 
 
 def _solve(srv) -> dict:
@@ -85,7 +74,7 @@ def test_the_whole_request_has_a_deadline_however_steady_the_trickle(server):
             time.sleep(0.05)
     except OSError:                                  # the server closed it: the deadline passed
         pass
-    status, body = _answer(sock)
+    status, body = read_answer(sock)
     assert status == 408 and "within" in json.loads(body)["error"]
     assert time.monotonic() - started < 4
 
@@ -106,7 +95,7 @@ def test_two_content_lengths_are_a_400(server):
     for lengths in ((len(body), len(body)), (len(body), 3)):
         sock = _connect(server)
         sock.sendall(HEAD + b"".join(b"Content-Length: %d\r\n" % n for n in lengths) + b"\r\n" + body)
-        status, answer = _answer(sock)
+        status, answer = read_answer(sock)
         sock.close()
         assert status == 400 and "Content-Length" in json.loads(answer)["error"]
 
@@ -117,7 +106,7 @@ def test_headers_over_the_limit_are_a_431(server):
         sock.sendall(HEAD + b"X-Filler: " + b"a" * (80 << 10))
     except OSError:
         pass
-    status, _ = _answer(sock)
+    status, _ = read_answer(sock)
     sock.close()
     assert status == 431
 
@@ -128,7 +117,7 @@ def test_a_full_queue_is_answered_503_not_queued_for_ever(server):
     try:
         sock = _connect(server)
         sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        status, _ = _answer(sock)
+        status, _ = read_answer(sock)
         sock.close()
         assert status == 503
     finally:
