@@ -31,6 +31,7 @@ Example:
 """
 from __future__ import annotations
 
+import math
 import os
 import warnings
 from pathlib import Path
@@ -188,9 +189,7 @@ def check_npy_size(name: str) -> None:
     """Refuse a ``.npy`` file whose header declares more cells than ``MAX_BOARD_CELLS`` or more data
     than the file holds, before numpy allocates the array."""
     shape, dtype, offset = _npy_declared(name)
-    cells = 1
-    for size in shape:
-        cells *= size
+    cells = math.prod(shape)
     if cells > MAX_BOARD_CELLS:
         raise BoardTooLargeError(f"{name}: its header declares shape {shape}, {cells:.3g} cells, over the limit "
                                  f"of {MAX_BOARD_CELLS:.3g} cells (lightsout._validate.MAX_BOARD_CELLS)")
