@@ -3,10 +3,11 @@
 Exit status: 0 success, 1 the board is unsolvable (the reason on standard
 error), 2 bad input or usage (or a setting this machine cannot honour, a
 missing optional extra, or standard output closed), 130 interrupted (Ctrl-C),
-143 and 129 stopped by SIGTERM and SIGHUP (128 + the signal; like Ctrl-C, a render
-in progress removes its partial file), 141 standard output closed by the reader (a broken pipe, as ``| head`` does:
-nothing is printed, the shell convention of 128 + SIGPIPE).  Every failure is
-one line on standard error, starting ``lightsout:``.
+143 and 129 stopped by SIGTERM and SIGHUP (128 + the signal; handled as Ctrl-C,
+so a render in progress removes its partial file), 141 standard output closed
+by the reader (a broken pipe, as ``| head`` does: nothing is printed, the shell
+convention of 128 + SIGPIPE).  Every failure is one line on standard error,
+starting ``lightsout:``.
 
 Results go to standard output; summaries go to standard error as comment
 lines (``! ...``, the board files' comment mark), so either stream can be fed
@@ -513,8 +514,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         return _main(argv)
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+        for number, handler in previous.items():  # None: a handler set outside Python
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
 
 
 def _interrupted(exc: KeyboardInterrupt) -> int:
