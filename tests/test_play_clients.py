@@ -140,3 +140,34 @@ def test_a_full_queue_is_answered_503_not_queued_for_ever(server):
 ])
 def test_when_a_request_is_complete(data, complete):
     assert (complete_length(data, 1 << 20) is not None) == complete
+
+
+@pytest.mark.parametrize("pieces", ["bytes", "blank line split"])
+def test_a_request_read_in_pieces_is_answered_whole(server, pieces):
+    body = json.dumps({"board": [[1, 1, 1]] * 3}).encode()
+    request = HEAD + b"Content-Length: %d\r\n\r\n" % len(body) + body
+    sock = _connect(server)
+    if pieces == "bytes":
+        for i in range(len(request)):
+            sock.send(request[i:i + 1])
+            time.sleep(0.001)
+    else:
+        cut = request.index(b"\r\n\r\n") + 3          # "...\r\n\r" then "\n{body}"
+        sock.send(request[:cut])
+        time.sleep(0.2)
+        sock.send(request[cut:])
+    status, answer = read_answer(sock)
+    sock.close()
+    assert status == 200 and json.loads(answer)["presses"] == [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
+
+
+def test_the_head_is_searched_once_however_it_is_cut():
+    from lightsout.play._gather import request_need
+
+    request = HEAD + b"Content-Length: 2\r\n\r\n{}"
+    whole = request_need(request, 100)
+    assert whole == len(request)
+    for cut in range(1, len(request)):      # what the gatherer does: search only past what it searched
+        first = request_need(request[:cut], 100)
+        found = first if first is not None else request_need(request, 100, start=cut)
+        assert found == whole, cut

@@ -28,9 +28,9 @@ import selectors
 import socket
 import threading
 import time
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
-__all__ = ["RequestGatherer", "complete_length", "send_status", "MAX_PENDING", "REQUEST_SECONDS",
+__all__ = ["RequestGatherer", "complete_length", "request_need", "send_status", "MAX_PENDING", "REQUEST_SECONDS",
            "MAX_HEADER_BYTES"]
 
 #: Connections read at once; beyond it the oldest is dropped.
@@ -47,6 +47,30 @@ _TRANSFER_ENCODING = re.compile(rb"^transfer-encoding[ \t]*:", re.IGNORECASE | r
 Deliver = Callable[[socket.socket, Any, bytes], None]
 
 
+def request_need(data: Union[bytes, bytearray], max_body: int, start: int = 0) -> Optional[int]:
+    """The length of the whole request once its head has arrived (None before): the head, plus
+    the body a POST declares.  The head's end is searched from ``start`` (bytes before it were
+    searched already), so reading a request byte by byte stays linear.
+
+    Example:
+        >>> request_need(b"POST / HTTP/1.1\\r\\nContent-Length: 5\\r\\n\\r\\n{", 100)   # 38 + 5
+        43
+    """
+    newline = data.find(b"\n")
+    if newline >= 0 and len(data[:newline].split()) == 2:  # HTTP/0.9: a request line and nothing else
+        return newline + 1
+    end = _HEADER_END.search(data, max(0, start - 3))  # a blank line may straddle two reads
+    if end is None:
+        return None
+    head = bytes(data[:end.start()])
+    if not head.lstrip().upper().startswith(b"POST ") or _TRANSFER_ENCODING.search(head):
+        return end.end()
+    declared = _CONTENT_LENGTH.findall(head)
+    if len(declared) != 1 or not declared[0].isdigit() or int(declared[0]) > max_body:
+        return end.end()  # the handler refuses it from the headers
+    return end.end() + int(declared[0])
+
+
 def complete_length(data: bytes, max_body: int) -> Optional[int]:
     """How many bytes of ``data`` make one complete request, or None while more must come.
 
@@ -58,20 +82,8 @@ def complete_length(data: bytes, max_body: int) -> Optional[int]:
         >>> complete_length(head, 100) == len(head)   # over the limit: the handler refuses it unread
         True
     """
-    first_line, newline, _ = data.partition(b"\n")
-    if newline and len(first_line.split()) == 2:  # HTTP/0.9: a request line and nothing else
-        return len(first_line) + 1
-    end = _HEADER_END.search(data)
-    if end is None:
-        return None
-    head = data[:end.start()]
-    if not head.lstrip().upper().startswith(b"POST ") or _TRANSFER_ENCODING.search(head):
-        return end.end()
-    declared = _CONTENT_LENGTH.findall(head)
-    if len(declared) != 1 or not declared[0].isdigit() or int(declared[0]) > max_body:
-        return end.end()  # the handler refuses it from the headers
-    total = end.end() + int(declared[0])
-    return total if len(data) >= total else None
+    need = request_need(data, max_body)
+    return need if need is not None and len(data) >= need else None
 
 
 def send_status(sock: socket.socket, status: int, reason: str, message: str) -> None:
@@ -89,10 +101,11 @@ def send_status(sock: socket.socket, status: int, reason: str, message: str) -> 
 
 
 class _Pending:
-    __slots__ = ("sock", "address", "started", "data")
+    __slots__ = ("sock", "address", "started", "data", "need")
 
     def __init__(self, sock: socket.socket, address: Any, started: float) -> None:
         self.sock, self.address, self.started, self.data = sock, address, started, bytearray()
+        self.need: Optional[int] = None  # the whole request's length, once its head is in
 
 
 class RequestGatherer:
@@ -231,18 +244,21 @@ class RequestGatherer:
             self._forget(entry)
             entry.sock.close()
             return
+        searched = len(entry.data)
         entry.data += chunk
-        size = complete_length(bytes(entry.data), self._max_body)
-        if size is None:
-            if len(entry.data) > self._max_header + self._max_body or (
-                    _HEADER_END.search(entry.data) is None and len(entry.data) > self._max_header):
-                self._forget(entry)
-                send_status(entry.sock, 431, "Request Header Fields Too Large",
-                            f"the request line and headers are over the limit of {self._max_header} bytes")
+        if entry.need is None:
+            entry.need = request_need(entry.data, self._max_body, searched)
+            if entry.need is None:
+                if len(entry.data) > self._max_header:
+                    self._forget(entry)
+                    send_status(entry.sock, 431, "Request Header Fields Too Large",
+                                f"the request line and headers are over the limit of {self._max_header} bytes")
+                return
+        if len(entry.data) < entry.need:
             return
         self._forget(entry)
         try:
-            self._deliver(entry.sock, entry.address, bytes(entry.data[:size]))
+            self._deliver(entry.sock, entry.address, bytes(entry.data[:entry.need]))
         except Exception:  # the server refused or failed to take it: the connection closes
             entry.sock.close()
 
