@@ -126,5 +126,7 @@ setup(
         compiler_directives=directives,
         include_path=[str(ROOT)],
         language_level=3,
+        # translate the 28 modules in parallel where worker processes fork (spawn would re-run setup.py)
+        nthreads=(os.cpu_count() or 1) if sys.platform.startswith("linux") else 0,
     ),
 )
