@@ -38,6 +38,13 @@ from lightsout.solve import (
 
 from lightsout._version import __version__
 
+# The errors are defined in several modules but reached as lightsout.<name>: tracebacks,
+# reprs and pickles name them where users find them.
+for _error in (LightsOutError, InvalidBoardError, InvalidTypeError, BoardTooLargeError, SettingError,
+               InternalError, UnsolvableError, MinimumNotProvenError, MissingExtraError):
+    _error.__module__ = "lightsout"
+del _error
+
 __all__ = [
     "first_row", "nullity", "nullity_table", "solve", "is_solvable", "solve_graph", "Solution",
     "fewest_presses", "fewest_presses_table", "distance_distribution", "MinimumNotProvenError",

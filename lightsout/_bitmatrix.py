@@ -67,7 +67,7 @@ def zero_one(arr: np.ndarray, name: str) -> np.ndarray:
         >>> zero_one(np.array([0.0, 0.5]), "a")
         Traceback (most recent call last):
         ...
-        lightsout._errors.InvalidBoardError: a must contain only 0 and 1 (or False/True)
+        lightsout.InvalidBoardError: a must contain only 0 and 1 (or False/True)
     """
     kind = arr.dtype.kind
     if kind == "b":

@@ -8,7 +8,7 @@ wide instructions anywhere, module initialisation included.
 
 Set ``LIGHTSOUT_SIMD=generic|avx2|avx512`` to force one level (tests and
 benchmarks use this to compare them); asking for a level the CPU lacks raises
-:class:`~lightsout._errors.SettingError`.
+:class:`~lightsout.SettingError`.
 
 :func:`kernel_module` is typed per module name (``typing.overload`` on a
 ``Literal``), so mypy checks every kernel call against the module's stub.

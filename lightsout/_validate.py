@@ -293,7 +293,7 @@ def dense_limits(nrows: int, ncols: int, board_given: bool = False) -> None:
         >>> dense_limits(10**15, 1)
         Traceback (most recent call last):
         ...
-        lightsout._errors.BoardTooLargeError: the dense route for a 1000000000000000 x 1 board ...
+        lightsout.BoardTooLargeError: the dense route for a 1000000000000000 x 1 board ...
     """
     rows, cols = max(nrows, ncols), min(nrows, ncols)
     size = f"the dense route for a {nrows} x {ncols} board"
@@ -382,7 +382,7 @@ def packed_matrix(array: object, name: str, *, nbits: int, nrows: int | None = N
         >>> packed_matrix(np.array([[8]], dtype=np.uint64), "m", nbits=3)
         Traceback (most recent call last):
         ...
-        lightsout._errors.InvalidBoardError: m has bits set past column 3 (the packed layout keeps them zero)
+        lightsout.InvalidBoardError: m has bits set past column 3 (the packed layout keeps them zero)
     """
     if not isinstance(array, np.ndarray) or array.dtype != np.uint64:
         got = f"dtype {array.dtype}" if isinstance(array, np.ndarray) else type(array).__name__
@@ -468,7 +468,7 @@ def graph_edge_list(edges: object, nvertices: object = None) -> tuple[int, np.nd
         >>> graph_edge_list([(0, 0)])
         Traceback (most recent call last):
         ...
-        lightsout._errors.InvalidBoardError: edge (0, 0) is a self-loop; graphs must not have self-loops...
+        lightsout.InvalidBoardError: edge (0, 0) is a self-loop; graphs must not have self-loops...
     """
     accepted = "a sequence of (u, v) pairs of int vertex numbers, or an (m, 2) int array"
     try:
@@ -544,7 +544,7 @@ def graph_pattern(n: int, indptr: np.ndarray, indices: np.ndarray, *, symmetric_
         >>> graph_pattern(2, np.array([0, 1, 1]), np.array([1]))
         Traceback (most recent call last):
         ...
-        lightsout._errors.InvalidBoardError: the adjacency matrix is not symmetric: entry (0, 1) is nonzero but (1, 0) is 0...
+        lightsout.InvalidBoardError: the adjacency matrix is not symmetric: entry (0, 1) is nonzero but (1, 0) is 0...
     """
     owners = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
     loops = indices == owners
@@ -581,7 +581,7 @@ def graph_lights(lit: object, n: int, states: int, labels: list[object] | None =
         >>> graph_lights([1, 0], 3, 2)
         Traceback (most recent call last):
         ...
-        lightsout._errors.InvalidBoardError: lit must have one value per vertex (3, in vertex order), got shape (2,)...
+        lightsout.InvalidBoardError: lit must have one value per vertex (3, in vertex order), got shape (2,)...
     """
     if lit is None:
         return np.ones(n, dtype=bool) if states == 2 else np.ones(n, dtype=np.uint8)

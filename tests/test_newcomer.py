@@ -92,3 +92,20 @@ def test_unsolvable_json_carries_the_rules_and_route_as_the_solvable_one(tmp_pat
         lightsout.solve(corner, torus=True)
     copy = pickle.loads(pickle.dumps(caught.value))
     assert (copy.torus, copy.self_toggle, copy.method) == ((True, True), True, "nd")
+
+
+def test_errors_are_named_where_users_reach_them():
+    import traceback
+
+    names = [name for name in lightsout.__all__ if name.endswith("Error")]
+    assert len(names) >= 9
+    for name in names:
+        cls = getattr(lightsout, name)
+        assert cls.__module__ == "lightsout" and getattr(lightsout, cls.__qualname__) is cls, name
+        assert pickle.loads(pickle.dumps(cls)) is cls
+    with pytest.raises(lightsout.UnsolvableError) as caught:
+        corner = np.zeros((5, 5), np.uint8)
+        corner[0, 0] = 1
+        lightsout.solve(corner)
+    shown = traceback.format_exception_only(caught.type, caught.value)[-1]
+    assert shown.startswith("lightsout.UnsolvableError: ")   # a name that `import lightsout` reaches
