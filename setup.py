@@ -6,6 +6,11 @@ Every hot module in ``HOT_MODULES`` is compiled once per SIMD level:
 (x86-64-v4).  ``lightsout._dispatch`` imports the widest one the running CPU
 supports, so the default build never uses an instruction the machine lacks.
 
+The memoryview and buffer helpers that Cython writes into every module live
+once, in the generated module ``lightsout._cyutility`` (Cython's shared utility
+module): each module's C is a third of what it was, and compiles in a quarter
+of the time.  Release builds carry no debug information (``-g0``).
+
 Environment switches:
   LIGHTSOUT_MARCH=native   add -march=native to the portable build (opt-in)
   LIGHTSOUT_NO_SIMD=1      build only the portable modules
@@ -28,6 +33,8 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).parent.resolve()
+# Cython's memoryview and buffer helpers, generated once and imported by every module
+SHARED_UTILITY = "lightsout._cyutility"
 HOT_MODULES = ["_kernels", "_gf2elim", "_gf2poly", "_modelim", "_gridchase", "_graphchase", "_walsh", "_manykernels"]
 PLAIN_MODULES = ["_cpu"]
 # Test-only: runs the inline primitives between guard words (tests/test_bitrow_probe.py).
@@ -47,7 +54,8 @@ if is_msvc:
 elif debug:
     base_flags = ["-O0", "-g"]
 else:
-    base_flags = ["-O3"]
+    # -g0 overrides the -g of Python's own CFLAGS: debug info was 85% of each shared object
+    base_flags = ["-O3", "-g0"]
 if os.environ.get("LIGHTSOUT_MARCH") and not is_msvc:
     base_flags.append("-march=" + os.environ["LIGHTSOUT_MARCH"])
 base_flags += os.environ.get("LIGHTSOUT_CFLAGS", "").split()
@@ -106,6 +114,8 @@ if with_simd:
     for level, flags in SIMD_FLAGS.items():
         for m in HOT_MODULES + TEST_MODULES:
             extensions.append(extension(f"{m}_{level}", variant_source(m, level), level, flags))
+# no sources: cythonize writes lightsout/_cyutility.c itself
+extensions.append(Extension(SHARED_UTILITY, [], extra_compile_args=base_flags, extra_link_args=link_flags))
 
 class ParallelBuildExt(build_ext):
     """Compile the extensions on every CPU unless --parallel/-j says otherwise."""
@@ -126,6 +136,7 @@ setup(
         compiler_directives=directives,
         include_path=[str(ROOT)],
         language_level=3,
+        shared_utility_qualified_name=SHARED_UTILITY,
         # translate the 28 modules in parallel where worker processes fork (spawn would re-run setup.py)
         nthreads=(os.cpu_count() or 1) if sys.platform.startswith("linux") else 0,
     ),
