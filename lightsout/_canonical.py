@@ -21,37 +21,47 @@ from typing import Optional
 
 import numpy as np
 
+from lightsout._dispatch import kernel_module
+from lightsout._packing import pack_row, pack_rows, unpack_row, unpack_rows
+
 
 def lexmin_solution(particular: np.ndarray, kernel: np.ndarray, states: int) -> tuple[np.ndarray, np.ndarray]:
     """The smallest vector of ``particular + span(kernel)`` (mod ``states``) and the reduced kernel.
 
     Args:
         particular: (cells,) uint8, one solution.
-        kernel: (r, cells) uint8 generators of the quiet patterns.
+        kernel: (r, cells) uint8 generators of the quiet patterns; for two
+            states also packed rows, (r, words) uint64 (lightsout.packed's layout).
         states: k.
 
     Returns:
         (canonical presses (cells,) uint8, the kernel in reduced form whose
-        rows generate the same patterns).
+        rows generate the same patterns; packed rows when ``kernel`` was packed).
 
     Example:
         >>> import numpy as np
         >>> x, basis = lexmin_solution(np.array([1, 1, 0], np.uint8), np.array([[1, 1, 1]], np.uint8), 2)
         >>> x.tolist(), basis.tolist()
         ([0, 0, 1], [[1, 1, 1]])
+        >>> x, basis = lexmin_solution(np.array([1, 1, 0], np.uint8), np.array([[7]], np.uint64), 2)
+        >>> x.tolist(), basis.tolist()
+        ([0, 0, 1], [[7]])
     """
     particular = np.ascontiguousarray(particular, dtype=np.uint8)
+    cells = particular.size
     if len(kernel) == 0:
-        return particular.copy(), np.asarray(kernel, dtype=np.uint8).reshape(0, particular.size)
+        return particular.copy(), np.asarray(kernel).reshape(0, kernel.shape[1] if kernel.ndim == 2 else cells)
     if states == 2:
-        from lightsout.gf2 import rref
-
-        basis, pivots = rref(kernel.astype(bool))
-        out = particular.astype(bool)
-        for row, col in zip(basis, pivots):  # reduced echelon: clearing a pivot column is final
-            if out[col]:
-                out ^= row
-        return out.astype(np.uint8), basis.astype(np.uint8)
+        rows = np.array(kernel, dtype=np.uint64) if kernel.dtype == np.uint64 else pack_rows(kernel)
+        rank, pivots = kernel_module("_gf2elim").rref_inplace(rows, cells)
+        vector = pack_row(particular)
+        for i in range(int(rank)):  # reduced echelon: clearing a pivot column is final
+            p = int(pivots[i])
+            if (int(vector[p >> 6]) >> (p & 63)) & 1:
+                vector ^= rows[i]
+        basis = rows[: int(rank)]
+        smallest = unpack_row(vector, cells).view(np.uint8).copy()
+        return smallest, (basis if kernel.dtype == np.uint64 else unpack_rows(basis, cells).view(np.uint8))
     from lightsout._modring import howell_form, reduce_lexmin
 
     howell = howell_form(np.ascontiguousarray(kernel, dtype=np.uint8), states)
@@ -61,13 +71,20 @@ def lexmin_solution(particular: np.ndarray, kernel: np.ndarray, states: int) -> 
 def proof_pattern(kernel: np.ndarray, board: np.ndarray, states: int) -> Optional[np.ndarray]:
     """The first generator of the quiet patterns meeting ``board`` nonzero (mod k), or None.
 
+    ``kernel`` as for :func:`lexmin_solution` (uint8 rows, or packed uint64 rows
+    for two states); the pattern is returned as (cells,) uint8.
+
     Example:
         >>> import numpy as np
         >>> proof_pattern(np.array([[1, 0, 1]], np.uint8), np.array([1, 0, 0], np.uint8), 2).tolist()
         [1, 0, 1]
+        >>> proof_pattern(np.array([[5]], np.uint64), np.array([1, 0, 0], np.uint8), 2).tolist()
+        [1, 0, 1]
     """
     flat = np.asarray(board, dtype=np.int64).ravel()
     for row in kernel:
+        if kernel.dtype == np.uint64:
+            row = unpack_row(row, flat.size).view(np.uint8)
         if int(np.dot(row.astype(np.int64), flat)) % states:
             found: np.ndarray = row
             return found

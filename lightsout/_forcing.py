@@ -37,6 +37,7 @@ from lightsout._bitmatrix import check_elimination, words_for_bits
 from lightsout._dispatch import kernel_module
 from lightsout._errors import BoardTooLargeError, InvalidBoardError
 from lightsout._linresult import LinearResult
+from lightsout._packing import transpose_bits, unpack_rows
 from lightsout._validate import method_name
 
 if TYPE_CHECKING:
@@ -122,7 +123,8 @@ def solve_graph_linear(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArr
 
     Returns:
         A :class:`lightsout._linresult.LinearResult` over the vertices (its
-        ``method`` is "forcing" or "elimination").
+        ``method`` is "forcing" or "elimination"); for two states the quiet
+        basis is packed (``packed=True``: one bit a vertex).
 
     Raises:
         BoardTooLargeError: the run would allocate more than MAX_GRAPH_BYTES
@@ -137,8 +139,8 @@ def solve_graph_linear(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArr
         >>> r.solvable, r.particular.tolist(), r.nullity, r.count
         (True, [0, 1, 0], 0, 1)
         >>> r = solve_graph_linear(3, indptr, indices, [1, 0, 0], self_toggle=False, states=2)
-        >>> r.solvable, r.nullity, r.kernel.tolist()
-        (False, 1, [[1, 0, 1]])
+        >>> r.solvable, r.nullity, r.packed, r.kernel_rows(3).tolist()       # two states: kept packed
+        (False, 1, True, [[1, 0, 1]])
     """
     method = method_name(method, METHODS)
     lights = np.ascontiguousarray(lit, dtype=np.uint8)
@@ -185,11 +187,18 @@ def _force(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32]
     zvals[:, 1:] = zkernel.T
     nvec = zvals.shape[1]
     if states == 2:
-        _refuse(n * (8 * words_for_bits(nvec) + 2 * nvec), f"{nvec - 1} quiet patterns of a {n}-vertex graph")
+        # the expansion's rows (one word group per vertex) and their transpose (one packed row
+        # per vector), never a byte per vertex and vector
+        _refuse(n * 8 * words_for_bits(nvec) + nvec * 8 * words_for_bits(n),
+                f"{nvec - 1} quiet patterns of a {n}-vertex graph")
         zrows = _pack_rows(zvals)
         vals = kernels.forcing_expand_gf2(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq, lights,
                                           zrows)
-        presses = np.unpackbits(vals.view(np.uint8), axis=1, count=nvec, bitorder="little")
+        vectors = transpose_bits(vals, nvec)
+        del vals
+        particular = unpack_rows(vectors[:1], n)[0].view(np.uint8) if solvable else None
+        return LinearResult(solvable=solvable, particular=particular, kernel=vectors[1:], count=count,
+                            nullity=nullity, method="forcing", packed=True)
     else:
         _refuse(n * 3 * nvec, f"{nvec - 1} quiet patterns of a {n}-vertex graph")
         presses = kernels.forcing_expand_mod(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq, lights,
@@ -209,14 +218,17 @@ def _pack_rows(values: U8) -> npt.NDArray[np.uint64]:
     return out
 
 
-def _solve_gf2(system: npt.NDArray[np.uint64], nvars: int) -> tuple[bool, Optional[U8], U8]:
+def _solve_gf2(system: npt.NDArray[np.uint64], nvars: int, *, packed: bool = False) -> tuple[
+        bool, Optional[U8], np.ndarray]:
     """Solve the packed system ``[C | d]`` (d in bit ``nvars``), ``C z = d`` over GF(2), in place.
 
-    Returns ``(solvable, z0 or None, kernel)``: kernel is ``(r, nvars)`` 0/1 bytes.
+    Returns ``(solvable, z0 or None, kernel)``: kernel is ``(r, nvars)`` 0/1 bytes, or
+    with ``packed`` the packed rows ``(r, words_for_bits(nvars))`` uint64.
     """
     if nvars == 0:
         consistent = not (system.shape[0] and system.any())
-        return consistent, np.zeros(0, np.uint8) if consistent else None, np.zeros((0, 0), np.uint8)
+        empty = np.zeros((0, 0), np.uint64 if packed else np.uint8)
+        return consistent, np.zeros(0, np.uint8) if consistent else None, empty
     elim = kernel_module("_gf2elim")
     rank, pivots = elim.rref_inplace(system, nvars + 1, nvars)
     word, shift = nvars // 64, np.uint64(nvars % 64)
@@ -227,8 +239,10 @@ def _solve_gf2(system: npt.NDArray[np.uint64], nvars: int) -> tuple[bool, Option
         z0 = np.zeros(nvars, dtype=np.uint8)
         z0[pivots] = rhs[:rank]
     system[:, word] &= ~(np.uint64(1) << shift)
-    _refuse((nvars - rank) * (8 * words_for_bits(nvars) + nvars), f"the null space of a {nvars}-unknown system")
+    _refuse((nvars - rank) * (8 * words_for_bits(nvars) + (0 if packed else nvars)), f"the null space of a {nvars}-unknown system")
     basis = elim.null_space(system, nvars, pivots)
+    if packed:
+        return solvable, z0, basis
     kernel = np.unpackbits(basis.view(np.uint8), axis=1, count=nvars, bitorder="little")
     return solvable, z0, kernel
 
@@ -273,7 +287,7 @@ def _eliminate(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.in
     if states == 2:
         check_elimination(n, n + 1, what="method='elimination'")
         system = _kernels().effect_matrix_gf2(indptr, indices, self_toggle, lights)
-        solvable, x0, kernel = _solve_gf2(system, n)
+        solvable, x0, kernel = _solve_gf2(system, n, packed=True)
         count, nullity = 1 << kernel.shape[0], kernel.shape[0]
     else:
         matrix = np.zeros((n, n + 1), dtype=np.uint8)
@@ -284,4 +298,5 @@ def _eliminate(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.in
         matrix[:, n] = lights
         solvable, x0, kernel, count, nullity = _solve_mod(matrix, n, states)
     return LinearResult(solvable=solvable, particular=x0 if solvable else None,
-                        kernel=np.ascontiguousarray(kernel), count=count, nullity=nullity, method="elimination")
+                        kernel=np.ascontiguousarray(kernel), count=count, nullity=nullity, method="elimination",
+                        packed=states == 2)

@@ -13,6 +13,8 @@ from typing import Optional
 
 import numpy as np
 
+from lightsout._packing import unpack_rows
+
 
 @dataclass(frozen=True)
 class LinearResult:
@@ -24,12 +26,17 @@ class LinearResult:
             0..k-1, cells in row-major order; None when unsolvable.
         kernel: ``(r, cells)`` uint8 generators of the quiet patterns (press
             vectors that change no light) over Z/k; a basis when k is prime.
-            Every quiet pattern is a combination of these rows mod k.
+            Every quiet pattern is a combination of these rows mod k.  When
+            ``packed`` (two states only) the same basis as packed rows,
+            ``(r, words_for_bits(cells))`` uint64, cell j in bit j % 64 of word
+            j // 64: an eighth of the memory, for graphs and boards with many
+            quiet patterns.
         count: the exact number of quiet patterns, which is the number of
             solutions when the board is solvable.
         nullity: the fewest quiet patterns that generate them all (the
             dimension of the quiet space when k is prime).
         method: the route that produced it.
+        packed: whether ``kernel`` holds packed rows (above).
 
     Example:
         >>> import numpy as np
@@ -43,3 +50,16 @@ class LinearResult:
     count: int
     nullity: int
     method: str
+    packed: bool = False
+
+    def kernel_rows(self, cells: int) -> np.ndarray:
+        """The generators as ``(r, cells)`` uint8 rows, unpacking them when ``packed``.
+
+        Example:
+            >>> r = LinearResult(True, np.zeros(3, np.uint8), np.array([[5]], np.uint64), 2, 1, "nd", packed=True)
+            >>> r.kernel_rows(3).tolist()
+            [[1, 0, 1]]
+        """
+        if not self.packed:
+            return self.kernel
+        return unpack_rows(self.kernel, cells).view(np.uint8)

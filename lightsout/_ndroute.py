@@ -53,10 +53,11 @@ from lightsout._dispatch import kernel_module
 from lightsout._errors import BoardTooLargeError, InvalidBoardError
 from lightsout._linresult import LinearResult
 from lightsout._modring import howell_form, reduce_lexmin, solve_mod
-from lightsout._packing import pack_rows, unpack_rows, words_for_bits
+from lightsout._packing import pack_rows, transpose_bits, unpack_rows, words_for_bits
 from lightsout._types import Progress
 
-__all__ = ["NDCanonical", "canonical_nd", "chase_axis", "chase_nd", "neighbour_table", "nullity_nd", "solve_nd"]
+__all__ = ["NDCanonical", "canonical_nd", "chase_axis", "chase_nd", "neighbour_table", "nullity_nd", "quiet_basis_words",
+           "solve_nd"]
 
 Torus = Union[bool, Sequence[bool]]
 
@@ -532,6 +533,46 @@ def canonical_nd(shape: Sequence[int], board: Optional[npt.NDArray[np.uint8]], *
         if proof is not None:
             break
     return NDCanonical(False, None, count, nullity, proof)
+
+
+def quiet_basis_words(shape: Sequence[int], *, torus: Torus = False, self_toggle: bool = True,
+                      threads: Optional[int] = None, progress: Progress = None) -> npt.NDArray[np.uint64]:
+    """A basis of the quiet patterns of a two-state board as packed rows, ``(nullity, words)`` uint64.
+
+    Cells in C order, cell j in bit ``j % 64`` of word ``j // 64``.  The
+    generators of the reduced system are chased 64 at a time, one word a cell,
+    and each batch is transposed into the answer: the scratch is 8 bytes a
+    cell, the answer ``nullity * cells / 8`` bytes, refused above
+    ``MAX_ND_BYTES`` before anything is chased.
+
+    Example:
+        >>> words = quiet_basis_words((5, 5))
+        >>> words.shape, [bin(int(w)).count("1") for w in words[:, 0]]
+        ((2, 1), [12, 12])
+    """
+    plan = _Plan(shape, torus)
+    plan.check_limits(2, True)
+    _, kernel_u, _, nullity = _solve_u(plan, None, 2, self_toggle, threads, progress)
+    nwords = words_for_bits(plan.cells)
+    if nullity * nwords * 8 > MAX_ND_BYTES:
+        raise BoardTooLargeError(
+            f"the {nullity} quiet patterns of a board of shape {plan.shape} take {nullity * nwords * 8 / 2**30:.3g} "
+            f"GiB packed (limit {MAX_ND_BYTES / 2**30:.0f} GiB, lightsout._ndroute.MAX_ND_BYTES)")
+    out = np.empty((nullity, nwords), dtype=np.uint64)
+    kernels = kernel_module("_gridchase")
+    for lo in range(0, nullity, 64):
+        batch = np.ascontiguousarray(kernel_u[lo:lo + 64].T)  # (U, b): one column a generator
+        count = batch.shape[1]
+        chased = np.empty((plan.n * plan.S, 1), dtype=np.uint64)
+        kernels.chase_bits(plan.nbr, self_toggle, plan.n, plan.wrap, count, None, lit=1, const_col=-1,
+                           start=pack_rows(batch), presses=chased)
+        if plan.axis == 0:  # the chase's rows are the cells in C order already
+            out[lo:lo + count] = transpose_bits(chased, count)
+        else:
+            patterns = np.empty((count, plan.cells), dtype=np.uint8)
+            kernels.rows_to_columns(chased, count, *plan.offsets(), patterns)
+            out[lo:lo + count] = pack_rows(patterns)
+    return out
 
 
 def nullity_nd(shape: Sequence[int], *, torus: Torus = False, self_toggle: bool = True,

@@ -70,3 +70,47 @@ def unpack_row(words: np.ndarray, nbits: int) -> np.ndarray:
     """
     row: np.ndarray = unpack_rows(np.asarray(words, dtype=np.uint64).reshape(1, -1), nbits)[0]
     return row
+
+
+#: Rows of the input converted at a time by :func:`transpose_bits` (a multiple of 8).
+TRANSPOSE_BLOCK = 1 << 16
+# The three exchanges that transpose an 8 x 8 bit matrix held in a 64-bit word, row r in
+# byte r (bit c of row r at bit 8r + c): (shift, mask of the bits that move), as in
+# Warren's "Hacker's Delight", section 7-3.
+_EXCHANGES = ((7, 0x00AA00AA00AA00AA), (14, 0x0000CCCC0000CCCC), (28, 0x00000000F0F0F0F0))
+
+
+def transpose_bits(words: np.ndarray, ncols: int) -> np.ndarray:
+    """Transpose a packed bit matrix: ``(n, w)`` words of ``ncols`` bits -> ``(ncols, words_for_bits(n))``.
+
+    Bit ``c`` of input row ``i`` becomes bit ``i`` of output row ``c``.  Every
+    8 x 8 tile of bits is transposed inside one 64-bit word (three masked
+    exchanges), whole arrays of tiles at a time, ``TRANSPOSE_BLOCK`` input rows
+    a step: the scratch is a few copies of one block, however tall the matrix.
+
+    Example:
+        >>> rows = pack_rows([[1, 0], [1, 1], [0, 1]])        # 3 rows of 2 bits
+        >>> unpack_rows(transpose_bits(rows, 2), 3).astype(int).tolist()
+        [[1, 1, 0], [0, 1, 1]]
+    """
+    n = words.shape[0]
+    nbytes = (ncols + 7) // 8  # the bytes of each input row that hold bits
+    target = np.zeros((8 * nbytes, 8 * words_for_bits(n)), dtype=np.uint8)  # little-endian words' bytes
+    if n and ncols:
+        source = np.ascontiguousarray(words, dtype=np.uint64).astype("<u8", copy=False).view(np.uint8)
+        source = source.reshape(n, -1)[:, :nbytes]
+        for lo in range(0, n, TRANSPOSE_BLOCK):
+            hi = min(n, lo + TRANSPOSE_BLOCK)
+            tiles_down = (hi - lo + 7) // 8
+            block = np.zeros((8 * tiles_down, nbytes), dtype=np.uint8)
+            block[: hi - lo] = source[lo:hi]
+            # tile (t, j): rows 8t..8t+7 of byte column j, row r of the tile in byte r of a word
+            tiles = np.ascontiguousarray(block.reshape(tiles_down, 8, nbytes).transpose(0, 2, 1))
+            x = tiles.view("<u8").reshape(tiles_down, nbytes)
+            for shift, mask in _EXCHANGES:
+                moved = (x ^ (x >> np.uint64(shift))) & np.uint64(mask)
+                x ^= moved ^ (moved << np.uint64(shift))
+            # now byte b of tile (t, j) holds bit b of its 8 rows: output row 8j + b, byte t
+            flipped = x.view(np.uint8).reshape(tiles_down, nbytes, 8)
+            target[:, lo // 8: lo // 8 + tiles_down] = flipped.transpose(1, 2, 0).reshape(8 * nbytes, tiles_down)
+    return np.ascontiguousarray(target[:ncols]).view("<u8").astype(np.uint64, copy=False)

@@ -87,17 +87,24 @@ def check_result(result, sets, lit, k: int, solutions, quiet: int) -> None:
     assert result.solvable == bool(len(solutions))
     assert result.count == quiet
     assert result.nullity == nullity_oracle(sets, k)
-    assert result.kernel.shape == (result.kernel.shape[0], n) and result.kernel.dtype == np.uint8
+    # two states keep the basis packed, one bit a vertex; other k one byte a vertex
+    assert result.packed == (k == 2)
+    kernel = result.kernel_rows(n)
+    assert kernel.shape == (kernel.shape[0], n) and kernel.dtype == np.uint8
+    if result.packed:
+        assert result.kernel.dtype == np.uint64 and result.kernel.shape == (len(kernel), (n + 63) // 64)
+        assert np.array_equal(np.packbits(kernel, axis=1, bitorder="little"),
+                              result.kernel.view(np.uint8)[:, : (n + 7) // 8])
     if result.solvable:
         assert result.particular.shape == (n,) and result.particular.dtype == np.uint8
         assert int(result.particular.max(initial=0)) < k
         assert not oracle.replay_sets(sets, lit, result.particular, k).any()
     else:
         assert result.particular is None
-    for row in result.kernel:
+    for row in kernel:
         assert not oracle.replay_sets(sets, np.zeros(n, np.int64), row, k).any()
-    if k ** len(result.kernel) <= 5000:
-        assert span_size(result.kernel, n, k) == quiet
+    if k ** len(kernel) <= 5000:
+        assert span_size(kernel, n, k) == quiet
 
 
 def check_graph(n: int, edges, self_toggle: bool, k: int, lit, form=None) -> None:
@@ -189,9 +196,10 @@ def test_every_graph_on_6_vertices_k2():
         assert result.solvable == solvable
         if solvable:
             assert not oracle.replay_sets(sets, lit, result.particular, 2).any()
-        for row in result.kernel:
+        kernel = result.kernel_rows(6)
+        for row in kernel:
             assert not oracle.replay_sets(sets, np.zeros(6, np.int64), row, 2).any()
-        assert oracle.rank_mod_prime(result.kernel, 2) == len(result.kernel)
+        assert oracle.rank_mod_prime(kernel, 2) == len(kernel)
 
 
 # ---------------------------------------------------------------------------
@@ -216,7 +224,7 @@ def test_forcing_and_elimination_agree_on_larger_graphs(self_toggle, states):
             answers[method] = r
             if r.solvable:
                 assert not oracle.replay_sets(sets, lit, r.particular, states).any()
-            for row in r.kernel[:5]:
+            for row in r.kernel_rows(n)[:5]:
                 assert not oracle.replay_sets(sets, np.zeros(n, np.int64), row, states).any()
         f, e = answers["forcing"], answers["elimination"]
         assert (f.solvable, f.count, f.nullity) == (e.solvable, e.count, e.nullity)

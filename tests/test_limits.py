@@ -400,4 +400,6 @@ def test_ctrl_c_in_the_nd_reduction_stops_its_worker_threads_at_once():
     words = done.stdout.split()
     assert words and words[0] == "interrupted", done.stdout + done.stderr
     whole, until_stopped = float(words[1]), float(words[2])
-    assert until_stopped < 0.15 * whole, (whole, until_stopped)
+    # the bug waited out the reduction (about 0.9 of a solve); stopping at once takes a few ms,
+    # and half a solve leaves room for a loaded machine without letting the bug through
+    assert until_stopped < 0.5 * whole, (whole, until_stopped)
