@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lightsout._dispatch import available_levels, kernel_module
+from compiled import available_levels, load
 from lightsout._packing import words_for_bits
 
 
@@ -30,7 +30,7 @@ def random_system(n: int, seed: int = 20261121) -> np.ndarray:
 
 
 def run_rref(gate, level: str, n: int) -> None:
-    kernel = kernel_module("_gf2elim", level)
+    kernel = load("gf2elim", level)
     source = random_system(n)
 
     def fresh_copy():

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lightsout._dispatch import kernel_module
+from compiled import load
 from lightsout._packing import words_for_bits
 
 
@@ -14,7 +14,7 @@ def test_chase_all_lit_10000(gate):
     """Chase the all-lit 10,000 x 10,000 board from a zero first row (the residue only)."""
     n = 10_000
     first = np.zeros(words_for_bits(n), dtype=np.uint64)
-    gate(kernel_module("_kernels").chase, None, n, n, first)
+    gate(load("chase").chase, None, n, n, first)
     gate.benchmark.extra_info["cells_per_s"] = n * n / gate.benchmark.stats.stats.min
 
 
@@ -25,7 +25,7 @@ def test_chase_board_presses_2000(gate):
     board = rng.integers(0, 2**63, size=(n, words_for_bits(n)), dtype=np.uint64)
     board[:, -1] &= np.uint64((1 << (n % 64)) - 1)
     first = np.zeros(words_for_bits(n), dtype=np.uint64)
-    gate(kernel_module("_kernels").chase, board, n, n, first, presses=True)
+    gate(load("chase").chase, board, n, n, first, presses=True)
     gate.benchmark.extra_info["cells_per_s"] = n * n / gate.benchmark.stats.stats.min
 
 
@@ -36,5 +36,5 @@ def test_ab_reduce_2000(gate):
     def fresh():
         return (None, n, n, np.zeros((n, words_for_bits(n + 1)), dtype=np.uint64)), {}
 
-    gate(kernel_module("_kernels").ab_reduce, setup=fresh)
+    gate(load("chase").ab_reduce, setup=fresh)
     gate.benchmark.extra_info["cells_per_s"] = n * n / gate.benchmark.stats.stats.min

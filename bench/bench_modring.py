@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import lightsout._modring
-from lightsout._dispatch import available_levels, kernel_module
+from compiled import available_levels, load
 
 
 def random_system(n: int, modulus: int, seed: int = 20261121) -> tuple[np.ndarray, np.ndarray]:
@@ -76,7 +76,7 @@ def test_modring_lexmin_mod6_20x1000000(gate):
 
 @pytest.mark.parametrize("level", available_levels())
 def test_modelim_echelon_mod3_1000(gate, level):
-    kernel = kernel_module("_modelim", level)
+    kernel = load("modelim", level)
     source, _ = random_system(1000, 3)
 
     def fresh_copy():

@@ -52,11 +52,15 @@ import functools
 import math
 import os
 import resource
+import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))  # bench/compiled.py for the benchmark modules
 
 import lightsout
 

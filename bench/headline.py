@@ -36,10 +36,10 @@ PROBE = r"""
 import json, resource, time, sys
 import numpy as np
 import lightsout
-from lightsout._dispatch import kernel_module, selected_level
+from lightsout._kernels import load, selected_level
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 setup, stmt, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
-env = {"np": np, "lightsout": lightsout, "kernel_module": kernel_module}
+env = {"np": np, "lightsout": lightsout, "load": load}
 exec(setup, env)
 best = float("inf")
 for _ in range(repeat):
@@ -73,7 +73,7 @@ CASES = [
     ("first_row(3_000, method='dense')", "", "lightsout.first_row(3000, method='dense')", 10, False),
     ("first_row(10_000, method='dense')", "", "lightsout.first_row(10_000, method='dense')", 3, False),
     ("elimination alone, random 10,000 x 10,001", RANDOM_SYSTEM,
-     "kernel_module('_gf2elim').rref_inplace(m, 10001)", 3, False),
+     "load('gf2elim').rref_inplace(m, 10001)", 3, False),
     ("solve(random 2,000 x 2,000)  [poly]", "b = np.random.default_rng(2).random((2000, 2000)) < 0.5",
      "lightsout.solve(b)", 10, False),
     ("solve(random 2,000 x 2,000, method='dense')", "b = np.random.default_rng(2).random((2000, 2000)) < 0.5",
@@ -129,7 +129,7 @@ def compare(n: int, big: bool) -> None:
     if shutil.which("pkg-config") and subprocess.run(["pkg-config", "--exists", "m4ri"]).returncode == 0:
         m4ri = run_reference("run_m4ri.sh", "3")
         found = re.search(r"10000 x 10001\s+mzd_echelonize\(A, 1\): ([0-9.]+) s", m4ri)
-        ours = measure(RANDOM_SYSTEM, "kernel_module('_gf2elim').rref_inplace(m, 10001)", 3)["seconds"]
+        ours = measure(RANDOM_SYSTEM, "load('gf2elim').rref_inplace(m, 10001)", 3)["seconds"]
         if found:
             theirs = float(found.group(1))
             print(f"| M4RI mzd_echelonize, random 10,000 x 10,001 | {seconds_text(theirs)} "

@@ -12,7 +12,7 @@ Example:
     2
 """
 try:  # the compiled modules; without them every import below would fail obscurely
-    from lightsout import _cpu  # noqa: F401
+    from lightsout._kernels import cpu as _cpu  # noqa: F401
 except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by the tests
     from lightsout._import_help import import_failure_message as _import_failure_message
 

@@ -13,7 +13,7 @@ from typing import Iterator
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._dispatch import kernel_module
+from lightsout import _kernels as kernels
 from lightsout._errors import InternalError
 from lightsout._packing import pack_row, words_for_bits
 
@@ -36,7 +36,7 @@ def all_lit_press_bands(nrows: int, ncols: int, first: npt.ArrayLike) -> Iterato
         >>> [(start, band.ravel().tolist()) for start, band in all_lit_press_bands(3, 3, [1, 0, 1])]
         [(0, [5, 2, 5])]
     """
-    kernels = kernel_module("_kernels")
+    chase = kernels.chase
     nwords = words_for_bits(ncols)
     band = max(1, min(nrows, BAND_WORDS // nwords))
     tail = np.uint64(0xFFFFFFFFFFFFFFFF) if ncols % 64 == 0 else np.uint64((1 << (ncols % 64)) - 1)
@@ -48,7 +48,7 @@ def all_lit_press_bands(nrows: int, ncols: int, first: npt.ArrayLike) -> Iterato
         height = min(band, nrows - start)
         board = lit[:height].copy()
         board[0] ^= above  # the row above toggled the band's first row
-        residue, presses, _ = kernels.chase(board, height, ncols, current, presses=True)
+        residue, presses, _ = chase.chase(board, height, ncols, current, presses=True)
         assert presses is not None
         yield start, presses
         above, current = presses[-1].copy(), residue

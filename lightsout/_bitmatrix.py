@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lightsout._dispatch import kernel_module
+from lightsout import _kernels as kernels
 from lightsout._errors import BoardTooLargeError, InvalidBoardError
 
 #: Most memory (bytes) one GF(2) call may allocate for packed copies and results.
@@ -100,7 +100,7 @@ def pack_zero_one(arr: np.ndarray, name: str) -> np.ndarray:
                 and (arr.shape[1] <= 1 or arr.strides[1] == dtype.itemsize))
     if not one_pass:
         return pack_bits(zero_one(arr, name))
-    words: np.ndarray | None = kernel_module("_gf2elim").pack_zero_one(arr)
+    words: np.ndarray | None = kernels.gf2elim.pack_zero_one(arr)
     if words is None:
         raise InvalidBoardError(f"{name} must contain only 0 and 1 (or False/True)")
     return words

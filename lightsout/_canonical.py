@@ -21,7 +21,7 @@ from typing import Optional
 
 import numpy as np
 
-from lightsout._dispatch import kernel_module
+from lightsout import _kernels as kernels
 from lightsout._packing import pack_row, pack_rows, unpack_row, unpack_rows
 
 
@@ -53,7 +53,7 @@ def lexmin_solution(particular: np.ndarray, kernel: np.ndarray, states: int) -> 
         return particular.copy(), np.asarray(kernel).reshape(0, kernel.shape[1] if kernel.ndim == 2 else cells)
     if states == 2:
         rows = np.array(kernel, dtype=np.uint64) if kernel.dtype == np.uint64 else pack_rows(kernel)
-        rank, pivots = kernel_module("_gf2elim").rref_inplace(rows, cells)
+        rank, pivots = kernels.gf2elim.rref_inplace(rows, cells)
         vector = pack_row(particular)
         for i in range(int(rank)):  # reduced echelon: clearing a pivot column is final
             p = int(pivots[i])

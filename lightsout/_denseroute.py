@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._blockpool import run_blocks
-from lightsout._dispatch import kernel_module
+from lightsout import _kernels as kernels
 from lightsout._gridresult import GridResult
 from lightsout._orientation import first_column_of_chase, transpose_packed
 from lightsout._packing import unpack_rows, words_for_bits
@@ -45,12 +45,12 @@ def reduced_system(nrows: int, ncols: int, board_words: Optional[np.ndarray] = N
         ['0b1110', '0b111', '0b1011']
     """
     dense_limits(nrows, ncols)
-    kernels = kernel_module("_kernels")
+    chase = kernels.chase
     system = np.zeros((ncols, words_for_bits(ncols + 1)), dtype=np.uint64)
-    nblocks = kernels.ab_block_count(ncols)
+    nblocks = chase.ab_block_count(ncols)
 
     def run(lo: int, hi: int, cancel: npt.NDArray[np.uint8]) -> bool:  # interface 3: kernels poll cancel[0]
-        return bool(kernels.ab_reduce(board_words, nrows, ncols, system, lo, hi, cancel=cancel))
+        return bool(chase.ab_reduce(board_words, nrows, ncols, system, lo, hi, cancel=cancel))
 
     run_blocks(run, nblocks, threads, progress, "ab_iteration")
     return system
@@ -78,7 +78,7 @@ def solve_grid_dense(nrows: int, ncols: int, board_words: Optional[np.ndarray] =
     if transposed and board_words is not None:
         work = transpose_packed(board_words, nrows, ncols)
     system = reduced_system(rows, cols, work, threads=threads, progress=progress)
-    elim = kernel_module("_gf2elim")
+    elim = kernels.gf2elim
     rank, pivots = elim.rref_inplace(system, cols + 1, cols)
     nullity = cols - rank
     # Rows past the rank are zero in the C variable columns; any 1 left in the

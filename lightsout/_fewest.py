@@ -50,7 +50,7 @@ from typing import Callable, NamedTuple, Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._dispatch import WalshModule, kernel_module
+from lightsout import _kernels as kernels
 from lightsout._errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError
 from lightsout._types import Progress
 
@@ -127,10 +127,6 @@ class _Coset(NamedTuple):
     transform: list[int]   # rows[i] = sum of basis rows in the bits of transform[i]
 
 
-def _walsh() -> WalshModule:
-    return kernel_module("_walsh")
-
-
 def _zero_one(array: object, name: str, ndim: int) -> np.ndarray:
     """An (internal) 0/1 array of the given number of axes, as uint8."""
     if not isinstance(array, np.ndarray):
@@ -201,16 +197,17 @@ def _problem(coset: _Coset) -> _Problem:
     values = np.bincount(inverse.ravel(), weights=signs, minlength=distinct.size).astype(np.int64)
     keep = values != 0
     return _Problem(np.ascontiguousarray(distinct[keep]), values[keep].astype(np.int32), d, n,
-                    int(signs.sum()), n > _walsh().MAX_SUM16)
+                    int(signs.sum()), n > kernels.walsh.MAX_SUM16)
 
 
-def _layout(problem: _Problem, module: WalshModule, split_bits: int) -> tuple[int, int, int]:
+def _layout(problem: _Problem, split_bits: int) -> tuple[int, int, int]:
     """(lane bits, array bits m, task bits t) for this build, with t >= split_bits.
 
     m is the smallest size whose transform outweighs the scatter of the entries
     (2^m about twice the number of entries), capped so a task fits _TASK_BYTES.
     """
     d = problem.nullity
+    module = kernels.walsh
     lane_max = module.LANE_BITS32 if problem.wide else module.LANE_BITS16
     lanes = min(lane_max, d - split_bits)
     cap = max(0, int(math.log2(_TASK_BYTES // module.VEC_BYTES)))
@@ -279,10 +276,11 @@ class _Pace:
             self.size //= 2
 
 
-def _run_tasks(problem: _Problem, module: WalshModule, layout: tuple[int, int, int], start: int, stop: int,
+def _run_tasks(problem: _Problem, layout: tuple[int, int, int], start: int, stop: int,
                expired: Callable[[], bool], report: Callable[[bool, int, int, int], None], pace: _Pace) -> bool:
     """Run tasks [start, stop) in calls of about _CALL_SECONDS; True if all ran."""
     lanes, m, _ = layout
+    module = kernels.walsh
     task = start
     while task < stop:
         if expired():
@@ -304,8 +302,7 @@ def _search_job(problem: _Problem, split_bits: int, job: int, deadline: Optional
     the wall clock (``time.time()``) passes ``deadline``.  Idempotent: a job that is run
     again (say after its worker died) returns the same answer.
     """
-    module = _walsh()
-    layout = _layout(problem, module, split_bits)
+    layout = _layout(problem, split_bits)
     per_job = 1 << (layout[2] - split_bits)
     best = _Best(problem.bound)
     found_any = [False]
@@ -315,7 +312,7 @@ def _search_job(problem: _Problem, split_bits: int, job: int, deadline: Optional
             found_any[0] = True
             best.offer(found, total, index)
 
-    complete = _run_tasks(problem, module, layout, job * per_job, (job + 1) * per_job,
+    complete = _run_tasks(problem, layout, job * per_job, (job + 1) * per_job,
                           lambda: deadline is not None and time.time() >= deadline, report, _Pace())
     return _JobResult(complete, found_any[0], best.sum, best.index)
 
@@ -355,8 +352,7 @@ def _search_local(problem: _Problem, split_bits: int, deadline: Optional[float],
     """All tasks in this process: the calling thread plus ``threads - 1`` helpers, pulling
     chunks of tasks from a shared counter.  Ctrl-C reaches the calling thread between two
     of its kernel calls; the helpers are then told to stop and joined."""
-    module = _walsh()
-    layout = _layout(problem, module, split_bits)
+    layout = _layout(problem, split_bits)
     total_tasks = 1 << layout[2]
     best = _Best(problem.bound)
     lock = threading.Lock()
@@ -381,7 +377,7 @@ def _search_local(problem: _Problem, split_bits: int, deadline: Optional[float],
                 state["next"] = min(total_tasks, start + block)
             if start >= total_tasks or expired():
                 return
-            if not _run_tasks(problem, module, layout, start, min(total_tasks, start + block), expired, report,
+            if not _run_tasks(problem, layout, start, min(total_tasks, start + block), expired, report,
                               pace):
                 return
             if main and progress is not None:
@@ -764,7 +760,7 @@ def distance_distribution_mod(quiet: npt.ArrayLike, modulus: int, *, threads: Op
     base = span[:, pivots + outer].sum(axis=1).astype(np.int16)
     ncounts = cells * (k - 1) + 1
     total = k ** len(outer)
-    module = _walsh()
+    module = kernels.walsh
     nthreads = usable_cores() if threads is None else threads
     if isinstance(nthreads, bool) or not isinstance(nthreads, int) or nthreads < 1:
         raise InvalidBoardError(f"threads must be a positive int, got {threads!r}")

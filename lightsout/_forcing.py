@@ -7,7 +7,7 @@ the lights b when ``A x + b = 0 (mod k)``, A the symmetric press-effect matrix.
 Method "forcing" (Wang, Xu & Zhou, arXiv:2208.09731; on a grid it is light
 chasing, docs/algebra.md section 1): every coefficient of A is 0 or 1, so an
 equation with one undetermined press variable determines it.  A greedy plan
-(lightsout._graphchase.forcing_plan) picks a small set Z of free unknowns from
+(lightsout._kernels.graphchase.forcing_plan) picks a small set Z of free unknowns from
 which repeated forcing determines every press; each press is then an affine
 function of Z, the |Z| equations never used for forcing form a |Z| x |Z|
 system, and its solutions (packed GF(2) elimination for k = 2,
@@ -28,20 +28,17 @@ allocating, a run that would exceed it (BoardTooLargeError naming the limit).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 import numpy as np
 import numpy.typing as npt
 
 from lightsout._bitmatrix import check_elimination, words_for_bits
-from lightsout._dispatch import kernel_module
+from lightsout import _kernels as kernels
 from lightsout._errors import BoardTooLargeError, InvalidBoardError
 from lightsout._linresult import LinearResult
 from lightsout._packing import transpose_bits, unpack_rows
 from lightsout._validate import method_name
-
-if TYPE_CHECKING:
-    from lightsout._kernel_types import GraphChaseModule
 
 __all__ = ["MAX_GRAPH_BYTES", "ForcingPlan", "forcing_plan", "solve_graph_linear", "METHODS"]
 
@@ -55,10 +52,6 @@ METHODS = ("auto", "forcing", "elimination")
 AUTO_FORCING_FRACTION = 0.75
 
 U8 = npt.NDArray[np.uint8]
-
-
-def _kernels() -> GraphChaseModule:
-    return kernel_module("_graphchase")
 
 
 @dataclass(frozen=True)
@@ -93,7 +86,7 @@ def forcing_plan(indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], 
         >>> forcing_plan(indptr, indices, True).nfree
         1
     """
-    steps_var, steps_eq, final_eqs, peak = _kernels().forcing_plan(indptr, indices, bool(self_toggle))
+    steps_var, steps_eq, final_eqs, peak = kernels.graphchase.forcing_plan(indptr, indices, bool(self_toggle))
     return ForcingPlan(steps_var, steps_eq, final_eqs, int(peak))
 
 
@@ -169,15 +162,15 @@ def _system_bytes(plan: ForcingPlan, states: int) -> int:
 def _force(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], lights: U8,
            self_toggle: bool, states: int, plan: ForcingPlan) -> LinearResult:
     nz = plan.nfree
-    kernels = _kernels()
+    graphchase = kernels.graphchase
     _refuse(_system_bytes(plan, states), f"the reduced {nz} x {nz} system of a {n}-vertex graph")
     if states == 2:
-        system = kernels.forcing_system_gf2(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq,
+        system = graphchase.forcing_system_gf2(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq,
                                             plan.final_eqs, plan.peak, lights)
         solvable, z0, zkernel = _solve_gf2(system, nz)
         count, nullity = 1 << zkernel.shape[0], zkernel.shape[0]
     else:
-        system8 = kernels.forcing_system_mod(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq,
+        system8 = graphchase.forcing_system_mod(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq,
                                              plan.final_eqs, plan.peak, lights, states)
         solvable, z0, zkernel, count, nullity = _solve_mod(system8, nz, states)
     # Vector 0 carries the lights (the particular solution, from z0 = 0 when there is
@@ -192,7 +185,7 @@ def _force(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32]
         _refuse(n * 8 * words_for_bits(nvec) + nvec * 8 * words_for_bits(n),
                 f"{nvec - 1} quiet patterns of a {n}-vertex graph")
         zrows = _pack_rows(zvals)
-        vals = kernels.forcing_expand_gf2(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq, lights,
+        vals = graphchase.forcing_expand_gf2(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq, lights,
                                           zrows)
         vectors = transpose_bits(vals, nvec)
         del vals
@@ -201,7 +194,7 @@ def _force(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32]
                             nullity=nullity, method="forcing", packed=True)
     else:
         _refuse(n * 3 * nvec, f"{nvec - 1} quiet patterns of a {n}-vertex graph")
-        presses = kernels.forcing_expand_mod(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq, lights,
+        presses = graphchase.forcing_expand_mod(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq, lights,
                                              zvals, states)
     by_vector = np.ascontiguousarray(presses.T)
     return LinearResult(solvable=solvable, particular=by_vector[0].copy() if solvable else None,
@@ -229,7 +222,7 @@ def _solve_gf2(system: npt.NDArray[np.uint64], nvars: int, *, packed: bool = Fal
         consistent = not (system.shape[0] and system.any())
         empty = np.zeros((0, 0), np.uint64 if packed else np.uint8)
         return consistent, np.zeros(0, np.uint8) if consistent else None, empty
-    elim = kernel_module("_gf2elim")
+    elim = kernels.gf2elim
     rank, pivots = elim.rref_inplace(system, nvars + 1, nvars)
     word, shift = nvars // 64, np.uint64(nvars % 64)
     rhs = ((system[:, word] >> shift) & np.uint64(1)).astype(np.uint8)
@@ -286,7 +279,7 @@ def _eliminate(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.in
     _refuse(_elimination_bytes(n, states), f"eliminating the full {n} x {n} system (method='elimination')")
     if states == 2:
         check_elimination(n, n + 1, what="method='elimination'")
-        system = _kernels().effect_matrix_gf2(indptr, indices, self_toggle, lights)
+        system = kernels.graphchase.effect_matrix_gf2(indptr, indices, self_toggle, lights)
         solvable, x0, kernel = _solve_gf2(system, n, packed=True)
         count, nullity = 1 << kernel.shape[0], kernel.shape[0]
     else:

@@ -31,7 +31,8 @@ def import_failure_message(init_file: str, error: ImportError) -> str:
         >>> with tempfile.TemporaryDirectory() as folder:
         ...     checkout = pathlib.Path(folder, "lightsout")
         ...     checkout.mkdir()
-        ...     (checkout / "_kernels.pyx").touch()
+        ...     (checkout / "_kernels").mkdir()
+        ...     (checkout / "_kernels" / "chase.pyx").touch()
         ...     message = import_failure_message(str(checkout / "__init__.py"), ImportError("x"))
         >>> "cd .." in message and "pip install -e ." in message
         True
@@ -40,11 +41,12 @@ def import_failure_message(init_file: str, error: ImportError) -> str:
     """
     where = os.path.dirname(os.path.abspath(init_file))
     try:
-        missing = importlib.util.find_spec("lightsout._cpu") is None
+        missing = importlib.util.find_spec("lightsout._kernels.cpu") is None
     except (ImportError, ValueError):
         missing = True
     try:
-        source_tree = any(name.endswith(".pyx") for name in os.listdir(where))  # installs ship no .pyx
+        # installs ship no .pyx
+        source_tree = any(name.endswith(".pyx") for name in os.listdir(os.path.join(where, "_kernels")))
     except OSError:
         source_tree = False
     state = "has no compiled extension modules" if missing else f"has unusable compiled modules ({error})"

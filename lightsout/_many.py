@@ -24,7 +24,7 @@ from typing import NamedTuple, Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._dispatch import kernel_module
+from lightsout import _kernels as kernels
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 
 __all__ = ["BitOperator", "ManyResult", "bit_operator", "apply_bit_matrix_many", "reduced_operator",
@@ -157,7 +157,7 @@ def apply_bit_matrix_many(boards: npt.ArrayLike, operator: BitOperator | npt.Arr
     else:
         raise InvalidTypeError(f"boards must be bool, integer 0/1 or packed uint64, got dtype {arr.dtype}")
     arr = np.ascontiguousarray(arr)
-    kernel = kernel_module("_manykernels")
+    kernel = kernels.many
     values, ok = kernel.apply_tables(arr, op.cells, op.tables, op.rows + op.checks, op.rows,
                                      unpack=not packed_output)
     if not packed_output:
@@ -250,5 +250,5 @@ def coset_min_many(solutions: np.ndarray, quiet: npt.ArrayLike) -> tuple[np.ndar
         low = (c & -c).bit_length() - 1
         span[c] = span[c & (c - 1)] ^ packed[d - 1 - low]
     out = np.array(solutions, dtype=np.uint64, order="C", copy=True)
-    weights = kernel_module("_manykernels").coset_min_many(out, span)
+    weights = kernels.many.coset_min_many(out, span)
     return out, weights

@@ -4,7 +4,7 @@ This is what the k-state lights need (a press adds 1 mod k): solve ``A u = b``
 (mod N), describe every solution as one solution plus the kernel, count the
 kernel exactly, and pick the lexicographically smallest solution.  Arrays are
 uint8 with entries in ``0..N-1``; the compiled kernels are
-``lightsout._modelim`` (the widest SIMD build this CPU runs).
+``lightsout._kernels.modelim`` (the widest SIMD build this CPU runs).
 
 Algorithm
 ---------
@@ -19,7 +19,7 @@ Algorithm
   basis comes out already in reduced row echelon form, which over a field is
   the Howell form.
 * Prime power q = p^e: echelon form of ``[A^T | I_n]`` with Howell's
-  saturation rows (lightsout._modelim: elimination over the local ring Z/q,
+  saturation rows (lightsout._kernels.modelim: elimination over the local ring Z/q,
   pivots of lowest p-valuation), which has the Howell property.  Its row span
   is ``{(A u, u)}``.  The rows whose pivot lies in the identity part generate
   the kernel (reduced above their pivots, they are its Howell form); reducing
@@ -83,9 +83,8 @@ from typing import Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._dispatch import kernel_module
+from lightsout import _kernels as kernels
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
-from lightsout._kernel_types import ModElimModule
 
 __all__ = ["MAX_WORK_BYTES", "ModSystem", "howell_form", "nullity_mod", "prime_power_factors",
            "rank_mod_prime", "reduce_lexmin", "solve_mod", "span_size"]
@@ -120,10 +119,6 @@ class ModSystem:
 
 # ---------------------------------------------------------------------------
 # Helpers.
-
-def _kernels() -> ModElimModule:
-    return kernel_module("_modelim")
-
 
 def _modulus(modulus: object, name: str = "modulus") -> int:
     if isinstance(modulus, (bool, np.bool_)) or not isinstance(modulus, (int, np.integer)):
@@ -184,7 +179,7 @@ def _reduced(array: U8, modulus: int) -> U8:
     """A new array: ``array mod modulus``."""
     out = np.empty_like(array)
     if array.size:
-        _kernels().remainder(array, modulus, out)
+        kernels.modelim.remainder(array, modulus, out)
     return out
 
 
@@ -196,7 +191,7 @@ def _kernel_count(kernel: U8, cols: I64, modulus: int) -> int:
 
 
 def _pivot_columns(rows: U8) -> I64:
-    return np.asarray(_kernels().leading_columns(rows), dtype=np.int64)
+    return np.asarray(kernels.modelim.leading_columns(rows), dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------
@@ -209,7 +204,7 @@ def _rank_prime(matrix: U8, p: int) -> int:
         return 0
     _work_limit(m * n, f"the rank of a {m} x {n} matrix")
     work = np.array(matrix, dtype=np.uint8, order="C", copy=True)
-    _, cols = _kernels().echelon_inplace(work, p, reduce_above=False)
+    _, cols = kernels.modelim.echelon_inplace(work, p, reduce_above=False)
     return len(cols)
 
 
@@ -217,7 +212,7 @@ def _solve_prime(matrix: U8, rhs: U8, p: int) -> tuple[Optional[U8], U8, I64, in
     """Over GF(p): (solution or None, kernel in RREF, its pivot columns, rank).
 
     Forward elimination of ``[A reversed | b]``, then back substitution of only
-    the free columns and b (lightsout._modelim.back_substitute_inplace): the
+    the free columns and b (lightsout._kernels.modelim.back_substitute_inplace): the
     reduced row echelon form restricted to the columns that the solution and
     the kernel basis are read from.
     """
@@ -226,15 +221,15 @@ def _solve_prime(matrix: U8, rhs: U8, p: int) -> tuple[Optional[U8], U8, I64, in
     work = np.empty((m, n + 1), dtype=np.uint8)
     work[:, :n] = matrix[:, ::-1]
     work[:, n] = rhs
-    kernels = _kernels()
-    rows, cols = kernels.echelon_inplace(work, p, n, reduce_above=False)
+    modelim = kernels.modelim
+    rows, cols = modelim.echelon_inplace(work, p, n, reduce_above=False)
     rank = len(cols)
     consistent = rows.shape[0] == rank                  # no row 0 = nonzero left over
     free = np.setdiff1d(np.arange(n, dtype=np.int64), cols)
     k = len(free)
     _work_limit(k * n + 2 * rank * (k + 1), f"the {k}-dimensional kernel of a {m} x {n} matrix mod {p}")
     reduced = np.ascontiguousarray(rows[:rank][:, np.append(free, n)])
-    kernels.back_substitute_inplace(rows[:rank], cols, reduced, p)
+    modelim.back_substitute_inplace(rows[:rank], cols, reduced, p)
     solution: Optional[U8] = None
     if consistent:
         reversed_solution = np.zeros(n, dtype=np.uint8)
@@ -257,21 +252,21 @@ def _solve_prime_power(matrix: U8, rhs: U8, p: int, e: int) -> tuple[Optional[U8
     work = np.zeros((n, m + n), dtype=np.uint8)
     work[:, :m] = matrix.T
     work[np.arange(n), m + np.arange(n)] = 1
-    kernels = _kernels()
+    modelim = kernels.modelim
     # An echelon form with the saturation rows has the Howell property already; only
     # the kernel rows need their entries above the pivots reduced, and they are few.
-    rows, cols = kernels.echelon_inplace(work, q, reduce_above=False,
+    rows, cols = modelim.echelon_inplace(work, q, reduce_above=False,
                                          max_extra_bytes=max(0, MAX_WORK_BYTES - work.nbytes - matrix.nbytes))
     image = int(np.searchsorted(cols, m))            # rows with pivot in A^T's part come first
     residue = np.zeros((1, m + n), dtype=np.uint8)
     residue[0, :m] = rhs
-    kernels.reduce_rows_inplace(residue, rows[:image], cols[:image], q)
+    modelim.reduce_rows_inplace(residue, rows[:image], cols[:image], q)
     solution: Optional[U8] = None
     if not residue[0, :m].any():
         solution = ((q - residue[0, m:].astype(np.int16)) % q).astype(np.uint8)
     kernel = np.array(rows[image:, m:], dtype=np.uint8, order="C", copy=True)
     kernel_cols = (cols[image:] - m).astype(np.int64)
-    kernels.reduce_above_inplace(kernel, kernel_cols, q)
+    modelim.reduce_above_inplace(kernel, kernel_cols, q)
     del work, rows
     return solution, kernel, kernel_cols, _rank_prime(_reduced(matrix, p), p)
 
@@ -337,7 +332,7 @@ def _crt_merge(buf: U8, cols_a: I64, mod_a: int, rows_b: U8, cols_b: I64, mod_b:
         buf = bigger
     e_a = mod_b * pow(mod_b, -1, mod_a) % mod
     e_b = mod_a * pow(mod_a, -1, mod_b) % mod
-    kernels = _kernels()
+    modelim = kernels.modelim
     slots: list[int] = []
     spare = len(a_list)
     for j in joint:
@@ -349,9 +344,9 @@ def _crt_merge(buf: U8, cols_a: I64, mod_a: int, rows_b: U8, cols_b: I64, mod_b:
             buf[slot] = 0
         d_b = int(rows_b[where_b[j], j]) if j in where_b else mod_b
         if j in where_a:
-            kernels.scale_inplace(buf[slot], e_a * d_b % mod, mod)
+            modelim.scale_inplace(buf[slot], e_a * d_b % mod, mod)
         if j in where_b:
-            kernels.axpy_inplace(buf[slot], rows_b[where_b[j]], e_b * d_a % mod, mod)
+            modelim.axpy_inplace(buf[slot], rows_b[where_b[j]], e_b * d_a % mod, mod)
         slots.append(slot)
     _permute_rows(buf, slots)
     return buf[:len(joint)], np.asarray(joint, dtype=np.int64)
@@ -368,7 +363,7 @@ def _crt_howell(parts: list[tuple[U8, I64]], modulus: int) -> U8:
         mod *= q
     out = np.ascontiguousarray(buf[:len(cols)])
     if len(cols):
-        _kernels().reduce_above_inplace(out, cols, modulus)
+        kernels.modelim.reduce_above_inplace(out, cols, modulus)
     return out
 
 
@@ -473,13 +468,13 @@ def howell_form(rows: npt.ArrayLike, modulus: int) -> U8:
                                                  else r * n)
     _work_limit(work_bytes, f"the Howell form of a {r} x {n} matrix mod {n_mod}")
     r_in = _residues(rows_in, n_mod)
-    kernels = _kernels()
+    modelim = kernels.modelim
     form: U8 = r_in[:0]
     form_cols: I64 = np.zeros(0, dtype=np.int64)
     mod = 1
     for index, (_, _, q) in enumerate(factors):
         work = _reduced(r_in, q)
-        rows, cols = kernels.echelon_inplace(work, q, max_extra_bytes=MAX_WORK_BYTES - work_bytes)
+        rows, cols = modelim.echelon_inplace(work, q, max_extra_bytes=MAX_WORK_BYTES - work_bytes)
         # The merge may build its rows in work's spare rows, so pass the whole array.
         buf = work if np.shares_memory(rows, work) else rows
         if index == 0:
@@ -490,7 +485,7 @@ def howell_form(rows: npt.ArrayLike, modulus: int) -> U8:
         del work, rows, buf
     out = form[:len(form_cols)]
     if len(factors) > 1 and len(form_cols):
-        kernels.reduce_above_inplace(out, form_cols, n_mod)
+        modelim.reduce_above_inplace(out, form_cols, n_mod)
     if out.shape[0] < form.shape[0] // 2:      # a few rows of a large scratch array
         out = out.copy()
     return out
@@ -531,7 +526,7 @@ def reduce_lexmin(vector: npt.ArrayLike, howell: npt.ArrayLike, modulus: int) ->
     if not nonzero.all():
         h, cols = np.ascontiguousarray(h[nonzero]), cols[nonzero]
     if len(cols):
-        _kernels().reduce_rows_inplace(out, h, cols, n_mod)
+        kernels.modelim.reduce_rows_inplace(out, h, cols, n_mod)
     result: U8 = out[0]
     return result
 

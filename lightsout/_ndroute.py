@@ -10,11 +10,11 @@ Algorithm (docs/algebra.md section 1 is the 2-D, two-state case):
    an open one (neighbours are a set), so it chases as an open one.
 2. Chase in matrix form: every slice's presses are an affine function of the
    unknowns u, kept as S rows of U + 1 entries (packed bits for k = 2, bytes
-   mod k otherwise), two slices at a time, by the ``lightsout._gridchase``
+   mod k otherwise), two slices at a time, by the ``lightsout._kernels.gridchase``
    kernels.  The lights the chase cannot clear (the last slice; with a
    wrapping axis also the first) give U equations ``M u + c = 0``.
 3. Solve them: packed Gauss-Jordan elimination for k = 2
-   (``lightsout._gf2elim``), ``lightsout._modring.solve_mod`` over Z/k.
+   (``lightsout._kernels.gf2elim``), ``lightsout._modring.solve_mod`` over Z/k.
 4. Expand: chase the particular u (on the board) and every kernel generator
    (on the dark board) in one batch, one column each, and put the chase axis
    back.  The map from u to a whole press pattern is injective (u is part of
@@ -49,7 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._blockpool import run_blocks
-from lightsout._dispatch import kernel_module
+from lightsout import _kernels as kernels
 from lightsout._errors import BoardTooLargeError, InvalidBoardError
 from lightsout._linresult import LinearResult
 from lightsout._modring import howell_form, reduce_lexmin, solve_mod
@@ -230,12 +230,12 @@ def _reduce(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, se
         return _reduce_circulant(plan, rows, states, self_toggle, with_constant)
     ncols = plan.U + 1 if with_constant else plan.U
     const_col = plan.U if with_constant else -1
-    kernels = kernel_module("_gridchase")
+    gridchase = kernels.gridchase
     if states == 2:
         bits = np.zeros((plan.U, words_for_bits(ncols)), dtype=np.uint64)
 
         def run(lo: int, hi: int, cancel: npt.NDArray[np.uint8]) -> bool:
-            return kernels.chase_bits(plan.nbr, self_toggle, plan.n, plan.wrap, ncols, rows, lit=1,
+            return gridchase.chase_bits(plan.nbr, self_toggle, plan.n, plan.wrap, ncols, rows, lit=1,
                                       const_col=const_col, lights=bits, block_start=lo, block_stop=hi,
                                       cancel=cancel)
         system: np.ndarray = bits
@@ -243,11 +243,11 @@ def _reduce(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, se
         values = np.zeros((plan.U, ncols), dtype=np.uint8)
 
         def run(lo: int, hi: int, cancel: npt.NDArray[np.uint8]) -> bool:
-            return kernels.chase_bytes(plan.nbr, self_toggle, plan.n, plan.wrap, ncols, states, rows, lit=1,
+            return gridchase.chase_bytes(plan.nbr, self_toggle, plan.n, plan.wrap, ncols, states, rows, lit=1,
                                        const_col=const_col, lights=values, block_start=lo, block_stop=hi,
                                        cancel=cancel)
         system = values
-    run_blocks(run, kernels.block_count(ncols, states == 2), threads, progress, "nd_reduce")
+    run_blocks(run, gridchase.block_count(ncols, states == 2), threads, progress, "nd_reduce")
     return system
 
 
@@ -266,23 +266,23 @@ def _reduce_circulant(plan: _Plan, rows: Optional[npt.NDArray[np.uint8]], states
     start = np.zeros((U, nfree + 1), dtype=np.uint8)
     for s_ in range(nfree):
         start[s_ * S, s_] = 1
-    kernels = kernel_module("_gridchase")
+    gridchase = kernels.gridchase
     const_col = nfree if with_constant else -1
     if states == 2:  # the 2 or 3 columns fit one word per row
         packed = np.zeros((U, 1), dtype=np.uint64)
-        kernels.chase_bits(plan.nbr, self_toggle, plan.n, plan.wrap, nfree + 1, rows, lit=1, const_col=const_col,
+        gridchase.chase_bits(plan.nbr, self_toggle, plan.n, plan.wrap, nfree + 1, rows, lit=1, const_col=const_col,
                            start=pack_rows(start), lights=packed)
         lights = unpack_rows(packed, nfree + 1).view(np.uint8)
     else:
         lights = np.zeros((U, nfree + 1), dtype=np.uint8)
-        kernels.chase_bytes(plan.nbr, self_toggle, plan.n, plan.wrap, nfree + 1, states, rows, lit=1,
+        gridchase.chase_bytes(plan.nbr, self_toggle, plan.n, plan.wrap, nfree + 1, states, rows, lit=1,
                             const_col=const_col, start=start, lights=lights)
     ncols = U + 1 if with_constant else U
     if states == 2:
         system = np.zeros((U, words_for_bits(ncols)), dtype=np.uint64)
         for r in range(nfree):
             for c in range(nfree):
-                kernels.circulant_bits(np.ascontiguousarray(lights[r * S:(r + 1) * S, c]), system, r * S, c * S)
+                gridchase.circulant_bits(np.ascontiguousarray(lights[r * S:(r + 1) * S, c]), system, r * S, c * S)
         if with_constant:
             system[:, U >> 6] |= lights[:, nfree].astype(np.uint64) << np.uint64(U & 63)
         return system
@@ -314,30 +314,30 @@ def _expand(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, se
             f"expanding {ncols} press patterns of a board of shape {plan.shape} needs about "
             f"{need / 2**30:.3g} GiB (limit {MAX_ND_BYTES / 2**30:.0f} GiB, lightsout._ndroute.MAX_ND_BYTES); "
             f"first_row and nullity need no expanded patterns and handle this board")
-    kernels = kernel_module("_gridchase")
+    gridchase = kernels.gridchase
     rows = plan.slices(board) if board is not None and with_board else None
     const_col = 0 if with_board else -1
     out = np.empty((ncols, plan.cells), dtype=np.uint8)
     if as_bits:
         packed = np.empty((plan.n * plan.S, words_for_bits(ncols)), dtype=np.uint64)
-        kernels.chase_bits(plan.nbr, self_toggle, plan.n, plan.wrap, ncols, rows, lit=1, const_col=const_col,
+        gridchase.chase_bits(plan.nbr, self_toggle, plan.n, plan.wrap, ncols, rows, lit=1, const_col=const_col,
                            start=pack_rows(starts), presses=packed)
-        kernels.rows_to_columns(packed, ncols, *plan.offsets(), out)
+        gridchase.rows_to_columns(packed, ncols, *plan.offsets(), out)
     else:
         # one pattern chased along axis 0 is already in C order: chase straight into the answer
         direct = ncols == 1 and plan.axis == 0
         values = out.reshape(plan.cells, 1) if direct else np.empty((plan.n * plan.S, ncols), dtype=np.uint8)
-        kernels.chase_bytes(plan.nbr, self_toggle, plan.n, plan.wrap, ncols, states, rows, lit=1,
+        gridchase.chase_bytes(plan.nbr, self_toggle, plan.n, plan.wrap, ncols, states, rows, lit=1,
                             const_col=const_col, start=np.ascontiguousarray(starts, dtype=np.uint8),
                             presses=values)
         if not direct:
-            kernels.rows_to_columns(values, ncols, *plan.offsets(), out)
+            gridchase.rows_to_columns(values, ncols, *plan.offsets(), out)
     return out
 
 
 def _gf2_solve(system: np.ndarray, U: int) -> tuple[Optional[np.ndarray], np.ndarray, int]:
     """Solve M u = c from the packed [M | c]: (u0 or None, kernel basis (r, U) uint8, rank)."""
-    elim = kernel_module("_gf2elim")
+    elim = kernels.gf2elim
     rank, pivots = elim.rref_inplace(system, U + 1, U)
     const_word, const_bit = U >> 6, np.uint64(U & 63)
     constant = (system[:, const_word] >> const_bit) & np.uint64(1)
@@ -468,7 +468,7 @@ def _lexmin(vector: np.ndarray, generators: np.ndarray, states: int) -> np.ndarr
     # Reduced row echelon form: pivot i is the leading 1 of row i and 0 in every other row, so
     # clearing the vector's pivot bits, most significant first, leaves the smallest of the coset.
     rows = pack_rows(generators)
-    rank, pivots = kernel_module("_gf2elim").rref_inplace(rows, n)
+    rank, pivots = kernels.gf2elim.rref_inplace(rows, n)
     v = pack_rows(vector.reshape(1, n))[0]
     for i in range(int(rank)):
         p = int(pivots[i])
@@ -562,18 +562,18 @@ def quiet_basis_words(shape: Sequence[int], *, torus: Torus = False, self_toggle
             f"the {nullity} quiet patterns of a board of shape {plan.shape} take {nullity * nwords * 8 / 2**30:.3g} "
             f"GiB packed (limit {MAX_ND_BYTES / 2**30:.0f} GiB, lightsout._ndroute.MAX_ND_BYTES)")
     out = np.empty((nullity, nwords), dtype=np.uint64)
-    kernels = kernel_module("_gridchase")
+    gridchase = kernels.gridchase
     for lo in range(0, nullity, 64):
         batch = np.ascontiguousarray(kernel_u[lo:lo + 64].T)  # (U, b): one column a generator
         count = batch.shape[1]
         chased = np.empty((plan.n * plan.S, 1), dtype=np.uint64)
-        kernels.chase_bits(plan.nbr, self_toggle, plan.n, plan.wrap, count, None, lit=1, const_col=-1,
+        gridchase.chase_bits(plan.nbr, self_toggle, plan.n, plan.wrap, count, None, lit=1, const_col=-1,
                            start=pack_rows(batch), presses=chased)
         if plan.axis == 0:  # the chase's rows are the cells in C order already
             out[lo:lo + count] = transpose_bits(chased, count)
         else:
             patterns = np.empty((count, plan.cells), dtype=np.uint8)
-            kernels.rows_to_columns(chased, count, *plan.offsets(), patterns)
+            gridchase.rows_to_columns(chased, count, *plan.offsets(), patterns)
             out[lo:lo + count] = pack_rows(patterns)
     return out
 
@@ -597,7 +597,7 @@ def nullity_nd(shape: Sequence[int], *, torus: Torus = False, self_toggle: bool 
     plan = _Plan(dims, torus)
     system = _reduce(plan, None, states, self_toggle, False, threads, None)
     if states == 2:
-        rank, _ = kernel_module("_gf2elim").rref_inplace(system, plan.U)
+        rank, _ = kernels.gf2elim.rref_inplace(system, plan.U)
         return plan.U - int(rank), 2 ** (plan.U - int(rank))
     answer = solve_mod(system, np.zeros(plan.U, dtype=np.uint8), states)
     return int(answer.nullity), int(answer.count)
@@ -640,7 +640,7 @@ def chase_nd(board: npt.NDArray[np.uint8], first: npt.ArrayLike, *, torus: Torus
                                 f"{' and slice 1' if plan.wrap else ''}), got {free.shape}")
     presses = np.zeros((plan.n * plan.S, 1), dtype=np.uint8)
     left = np.zeros((plan.U, 1), dtype=np.uint8)
-    kernel_module("_gridchase").chase_bytes(plan.nbr, self_toggle, plan.n, plan.wrap, 1, states,
+    kernels.gridchase.chase_bytes(plan.nbr, self_toggle, plan.n, plan.wrap, 1, states,
                                             lit.reshape(plan.n, plan.S), const_col=0,
                                             start=np.ascontiguousarray(free.reshape(plan.U, 1)), presses=presses, lights=left)
     lights = np.zeros((plan.n, plan.S), dtype=np.uint8)

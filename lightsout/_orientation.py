@@ -13,7 +13,7 @@ from typing import Optional
 
 import numpy as np
 
-from lightsout._dispatch import kernel_module
+from lightsout import _kernels as kernels
 from lightsout._packing import pack_rows, unpack_rows, words_for_bits
 from lightsout._types import Progress
 
@@ -53,7 +53,7 @@ def first_column_of_chase(board: Optional[np.ndarray], nrows: int, ncols: int, f
         [1, 0, 1]
     """
     words = first_row if first_row.dtype == np.uint64 else pack_rows(first_row[None, :])[0]
-    _, _, column = kernel_module("_kernels").chase(board, nrows, ncols, words, all_lit=all_lit,
+    _, _, column = kernels.chase.chase(board, nrows, ncols, words, all_lit=all_lit,
                                                    first_column=True, progress=progress)
     assert column is not None
     return np.asarray(column, dtype=bool)

@@ -15,7 +15,7 @@ Memory is O(C) words beyond the board (plus a transposed copy of the board when
 C > R and the board is given): no C x C matrix is ever built, and the all-lit
 board is never materialised.
 
-The compiled kernels live in ``lightsout._gf2poly`` (one build per SIMD level);
+The compiled kernels live in ``lightsout._kernels.gf2poly`` (one build per SIMD level);
 the chase residue comes from ``lightsout._kernels.chase``.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Iterator, Optional
 
 import numpy as np
 
-from lightsout._dispatch import Gf2PolyModule, kernel_module
+from lightsout import _kernels as kernels
 from lightsout._gridresult import GridResult
 from lightsout._orientation import first_column_of_chase, transpose_packed
 from lightsout._packing import pack_row, unpack_row, unpack_rows, words_for_bits
@@ -34,20 +34,16 @@ from lightsout._validate import board_size, packed_matrix
 __all__ = ["solve_grid_poly", "nullity_poly", "nullity_table"]
 
 
-def _poly_kernels() -> Gf2PolyModule:
-    return kernel_module("_gf2poly")
-
-
 def _chase_residue(board: Optional[np.ndarray], nrows: int, ncols: int, progress: Progress) -> np.ndarray:
     """r_{R+1} with first row 0: the lights left below the board (docs/algebra.md section 1)."""
     first = np.zeros(words_for_bits(ncols), dtype=np.uint64)
-    residue, _, _ = kernel_module("_kernels").chase(board, nrows, ncols, first, progress=progress)
+    residue, _, _ = kernels.chase.chase(board, nrows, ncols, first, progress=progress)
     return residue
 
 
 def _chi_and_u(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
     """chi = U_{C+1}(t+1) and U_{R+1}(t) mod chi, for the working size R x C (R >= C)."""
-    poly = _poly_kernels()
+    poly = kernels.gf2poly
     chi = poly.poly_taylor_shift(poly.chebyshev_u(cols + 1))
     u_top = poly.chebyshev_u(rows + 1)
     # Square boards: both have degree C and leading coefficient 1, so one subtraction reduces.
@@ -57,7 +53,7 @@ def _chi_and_u(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _square_root_factor(k: int) -> np.ndarray:
     """V = U_{k+1} + U_k, the square root of U_{2k+1} over GF(2) (docs/algebra.md section 9)."""
-    poly = _poly_kernels()
+    poly = kernels.gf2poly
     return poly.poly_add(poly.chebyshev_u(k + 1), poly.chebyshev_u(k))
 
 
@@ -68,7 +64,7 @@ def _gcd_and_inverse(rows: int, cols: int, chi: np.ndarray, progress: Progress) 
     gcd runs on the square roots, at half the degree, and the answer is squared
     (squaring is a ring map over GF(2)).
     """
-    poly = _poly_kernels()
+    poly = kernels.gf2poly
     if rows % 2 == 0 and cols % 2 == 0:
         root_u = _square_root_factor(rows // 2)
         root_chi = poly.poly_taylor_shift(_square_root_factor(cols // 2))
@@ -87,7 +83,7 @@ def _all_lit_residue_poly(rows: int, cols: int, chi: np.ndarray) -> np.ndarray:
     With every b_k the all-ones row 1, r_{R+1} = sum_{j=1..R} U_j(T) 1, and
     phi^{-1}(1) = sum_{j=1..C} W_j, so the residue is (sum_j U_j)(sum_j W_j) mod chi.
     """
-    poly = _poly_kernels()
+    poly = kernels.gf2poly
     u_sum = poly.chebyshev_u_sum(rows)
     if rows >= cols:
         u_sum = poly.poly_mod(u_sum, chi)
@@ -141,7 +137,7 @@ def solve_grid_poly(
     ncols = board_size(ncols, "ncols")
     if board_words is not None:
         board_words = packed_matrix(board_words, "board_words", nbits=ncols, nrows=nrows)
-    poly = _poly_kernels()
+    poly = kernels.gf2poly
     transposed = ncols > nrows
     rows, cols = (ncols, nrows) if transposed else (nrows, ncols)
     work = board_words
@@ -220,7 +216,7 @@ def nullity_poly(nrows: int, ncols: int) -> int:
     nrows = board_size(nrows, "nrows")
     ncols = board_size(ncols, "ncols")
     rows, cols = max(nrows, ncols), min(nrows, ncols)
-    poly = _poly_kernels()
+    poly = kernels.gf2poly
     if rows == cols:
         return _square_nullity_any(rows)
     if rows % 2 == 0 and cols % 2 == 0:
@@ -236,11 +232,11 @@ def nullity_poly(nrows: int, ncols: int) -> int:
 HALVING_FROM = 2048
 
 
-def _square_nullity_any(n: int, poly: Optional[Gf2PolyModule] = None) -> int:
+def _square_nullity_any(n: int) -> int:
     """square_nullity(n), or below HALVING_FROM the direct deg gcd(U_{n+1}(t), U_{n+1}(t+1))."""
     if n >= HALVING_FROM:
         return square_nullity(n)
-    poly = poly or _poly_kernels()
+    poly = kernels.gf2poly
     u = poly.chebyshev_u(n + 1)
     return int(poly.poly_degree(poly.poly_gcd(u, poly.poly_taylor_shift(u))))
 
@@ -261,7 +257,7 @@ def square_nullity(n: int) -> int:
         [0, 0, 0, 4, 2, 0, 0, 0, 8, 0, 6]
     """
     n = board_size(n, "n")
-    poly = _poly_kernels()
+    poly = kernels.gf2poly
     a, odd = 0, n + 1
     while odd % 2 == 0:
         a, odd = a + 1, odd // 2
@@ -280,9 +276,9 @@ def nullity_table(nmax: int, progress: Progress = None) -> np.ndarray:
     """
     nmax = board_size(nmax, "nmax")
     out = np.zeros(nmax, dtype=np.int64)
-    poly = _poly_kernels()
+    poly = kernels.gf2poly
     for n in range(1, nmax + 1):
-        out[n - 1] = _square_nullity_any(n, poly)
+        out[n - 1] = _square_nullity_any(n)
         if progress is not None and (n % 64 == 0 or n == nmax):
             progress("nullity_table", n, nmax)
     return out

@@ -6,7 +6,7 @@ from typing import Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._dispatch import kernel_module
+from lightsout import _kernels as kernels
 from lightsout._errors import InvalidBoardError, InvalidTypeError
 from lightsout._packing import pack_row, pack_rows, unpack_rows
 from lightsout._validate import (
@@ -127,7 +127,7 @@ def chase(board: npt.ArrayLike, first_row: npt.ArrayLike, *, torus: TorusArg = F
     if _plain_grid(lights.shape, wraps, self_toggle, states):
         nrows, ncols = lights.shape
         row = bit_row(first_row, "first_row", ncols)
-        _, presses, _ = kernel_module("_kernels").chase(pack_rows(lights), nrows, ncols, pack_row(row),
+        _, presses, _ = kernels.chase.chase(pack_rows(lights), nrows, ncols, pack_row(row),
                                                         presses=True)
         assert presses is not None
         return unpack_rows(presses, ncols)

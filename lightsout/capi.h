@@ -2,7 +2,7 @@
  *
  * Each compiled kernel module of lightsout (one build per SIMD level) exports
  * a PyCapsule named "_capi" holding a pointer to one of the static tables below,
- * filled with that build's functions.  lightsout._dispatch picks the widest
+ * filled with that build's functions.  lightsout._kernels picks the widest
  * build the CPU runs, so a client that fetches the table through the dispatcher
  * (see lightsout/capi.pxd) gets AVX-512 code where the CPU has it, without
  * being compiled for it.
@@ -36,7 +36,8 @@
 #define LIGHTSOUT_ENOMEM (-1)
 #define LIGHTSOUT_EINVAL (-2)
 
-/* Table exported by lightsout._gf2elim (capsule name "lightsout._gf2elim._capi"). */
+/* Table exported by lightsout._kernels.gf2elim (capsule name "lightsout._gf2elim._capi", kept from
+ * before the kernels moved into lightsout._kernels). */
 typedef struct lightsout_gf2elim_api {
     int abi_version;          /* LIGHTSOUT_CAPI_VERSION */
     const char *simd_level;   /* "generic", "avx2" or "avx512" */
@@ -53,7 +54,7 @@ typedef struct lightsout_gf2elim_api {
                       ptrdiff_t npivot_cols, int64_t *pivots);
 } lightsout_gf2elim_api;
 
-/* Table exported by lightsout._kernels (capsule name "lightsout._kernels._capi"). */
+/* Table exported by lightsout._kernels.chase (capsule name "lightsout._kernels._capi"). */
 typedef struct lightsout_kernels_api {
     int abi_version;          /* LIGHTSOUT_CAPI_VERSION */
     const char *simd_level;   /* "generic", "avx2" or "avx512" */

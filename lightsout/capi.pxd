@@ -9,7 +9,7 @@
 # Build the client with lightsout.get_include() on both Cython's include_path
 # (so this file resolves) and the C compiler's include_dirs (so
 # "lightsout/capi.h" does).  The tables are fetched at run time through
-# lightsout._dispatch, so the client gets the widest SIMD build of the kernels
+# lightsout._kernels, so the client gets the widest SIMD build of the kernels
 # this CPU runs (AVX-512 where present; LIGHTSOUT_SIMD forces a level), although
 # the client itself is compiled for no particular CPU.  See lightsout/capi.h for
 # the packed layout, return codes and threading rules, and examples/embed/.
@@ -40,27 +40,27 @@ cdef extern from "lightsout/capi.h" nogil:
 
 cdef inline const void* _import_table(str module, bytes capsule_name) except NULL:
     """The C API table of the selected build of lightsout.<module>, version-checked."""
-    from lightsout._dispatch import kernel_module
-    capsule = getattr(kernel_module(module), "_capi", None)
+    from lightsout._kernels import load
+    capsule = getattr(load(module), "_capi", None)
     if capsule is None:
-        raise ImportError(f"lightsout.{module} of this installation exports no C API (_capi)")
+        raise ImportError(f"lightsout._kernels.{module} of this installation exports no C API (_capi)")
     cdef const int* version = <const int*>PyCapsule_GetPointer(capsule, capsule_name)
     if version[0] < LIGHTSOUT_CAPI_VERSION:
-        raise ImportError(f"lightsout.{module} C API version {version[0]} is older than "
+        raise ImportError(f"lightsout._kernels.{module} C API version {version[0]} is older than "
                           f"version {LIGHTSOUT_CAPI_VERSION} this extension was compiled against; "
                           "upgrade lightsout")
     return <const void*>version
 
 
 cdef inline const lightsout_gf2elim_api* import_gf2elim_api() except NULL:
-    """The elimination table of the widest lightsout._gf2elim build this CPU runs.
+    """The elimination table of the widest lightsout._kernels.gf2elim build this CPU runs.
 
     Raises ImportError when the installed lightsout is older than this
     contract, ValueError when LIGHTSOUT_SIMD names a level the CPU lacks.
     """
-    return <const lightsout_gf2elim_api*>_import_table("_gf2elim", b"lightsout._gf2elim._capi")
+    return <const lightsout_gf2elim_api*>_import_table("gf2elim", b"lightsout._gf2elim._capi")
 
 
 cdef inline const lightsout_kernels_api* import_kernels_api() except NULL:
-    """The chase table of the widest lightsout._kernels build this CPU runs (as import_gf2elim_api)."""
-    return <const lightsout_kernels_api*>_import_table("_kernels", b"lightsout._kernels._capi")
+    """The chase table of the widest lightsout._kernels.chase build this CPU runs (as import_gf2elim_api)."""
+    return <const lightsout_kernels_api*>_import_table("chase", b"lightsout._kernels._capi")

@@ -3,7 +3,7 @@
 Everything here is arithmetic modulo 2 (``+`` is XOR).  Inputs are 2-D arrays of
 0/1 ints or bools (``b`` in :func:`solve` is 1-D); outputs are bool arrays.  The
 matrices are packed 64 columns to a ``uint64`` word and eliminated by the
-compiled kernel ``lightsout._gf2elim`` (the widest SIMD build this CPU runs), so
+compiled kernel ``lightsout._kernels.gf2elim`` (the widest SIMD build this CPU runs), so
 a 10,000 x 10,000 system takes a fraction of a second.  Integer and float inputs
 are checked and packed in one pass, so they cost about as much as bools.  Code
 that already holds packed bits should call :mod:`lightsout.packed`, which takes
@@ -35,7 +35,7 @@ import numpy.typing as npt
 from lightsout._bitmatrix import (
     check_bytes, check_elimination, pack_zero_one, unpack_words, words_for_bits, zero_one,
 )
-from lightsout._dispatch import Gf2ElimModule, kernel_module
+from lightsout import _kernels as kernels
 from lightsout._errors import InvalidBoardError, InvalidTypeError, LightsOutError
 from lightsout._validate import board_array, numeric_array
 
@@ -64,10 +64,6 @@ class NoSolutionError(LightsOutError, ValueError):
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuild from every constructor argument (pickle, copy.copy, ProcessPoolExecutor).
         return (type(self), (str(self), self.rank, self.augmented_rank), self.__dict__)
-
-
-def _kernel() -> Gf2ElimModule:
-    return kernel_module("_gf2elim")
 
 
 def _as_array(a: npt.ArrayLike, name: str) -> np.ndarray:
@@ -121,7 +117,7 @@ def rank(a: npt.ArrayLike) -> int:
         arr = arr.T
     check_elimination(arr.shape[0], arr.shape[1], arr.size, "the rank")
     packed = pack_zero_one(arr, "a")
-    count, _ = _kernel().rref_inplace(packed, arr.shape[1])
+    count, _ = kernels.gf2elim.rref_inplace(packed, arr.shape[1])
     return int(count)
 
 
@@ -151,7 +147,7 @@ def rref(a: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     arr = _as_array(a, "a")
     check_elimination(arr.shape[0], arr.shape[1], 2 * arr.size, "the reduced echelon form")
     packed = pack_zero_one(arr, "a")
-    _, pivots = _kernel().rref_inplace(packed, arr.shape[1])
+    _, pivots = kernels.gf2elim.rref_inplace(packed, arr.shape[1])
     return unpack_words(packed, arr.shape[1]), pivots
 
 
@@ -192,7 +188,7 @@ def solve(a: npt.ArrayLike, b: npt.ArrayLike) -> np.ndarray:
     augmented = np.zeros((nrows, words_for_bits(nvars + 1)), dtype=np.uint64)
     augmented[:, : words.shape[1]] = words
     augmented[:, nvars // 64] |= rhs.astype(np.uint64) << np.uint64(nvars % 64)  # b is column nvars
-    kernel = _kernel()
+    kernel = kernels.gf2elim
     rank_ab, pivots = kernel.rref_inplace(augmented, nvars + 1)
     if rank_ab and pivots[-1] == nvars:  # a pivot in b's column: 0 = 1 in some row
         raise NoSolutionError(
@@ -238,7 +234,7 @@ def null_space(a: npt.ArrayLike) -> np.ndarray:
     # The null space has dimension at least ncols - nrows: refuse before eliminating.
     check_elimination(nrows, ncols, arr.size + basis_bytes(ncols - min(nrows, ncols)), "the null space")
     packed = pack_zero_one(arr, "a")
-    kernel = _kernel()
+    kernel = kernels.gf2elim
     count, pivots = kernel.rref_inplace(packed, ncols)
     check_bytes(basis_bytes(ncols - count), f"the null space of a rank-{count} {nrows} x {ncols} matrix")
     return unpack_words(kernel.null_space(packed, ncols, pivots), ncols)

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._dispatch import kernel_module
+from lightsout import _kernels as kernels
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 from lightsout._forcing import MAX_GRAPH_BYTES, METHODS, solve_graph_linear
 from lightsout._validate import (
@@ -241,7 +241,7 @@ def _from_networkx(graph: Any) -> GraphCSR:
     # Vertices numbered 0..n-1 in order need no lookups.
     position = None if nodes == list(range(n)) else dict(zip(nodes, range(n)))
     if all(type(nbrs) is dict for nbrs in neighbours):  # a plain graph: walk the dicts in C
-        indices = kernel_module("_graphchase").dict_neighbour_numbers(neighbours, position, total)
+        indices = kernels.graphchase.dict_neighbour_numbers(neighbours, position, total)
     else:  # adjacency views (subgraphs, filtered graphs)
         flat = itertools.chain.from_iterable(neighbours)
         numbers = flat if position is None else map(position.__getitem__, flat)

@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._bitmatrix import check_bytes, check_elimination, pack_zero_one, unpack_words, words_for_bits
-from lightsout._dispatch import kernel_module
+from lightsout import _kernels as kernels
 from lightsout._errors import InvalidBoardError, InvalidTypeError
 from lightsout._validate import board_size, flag, numeric_array, packed_matrix, packed_vector
 from lightsout.gf2 import NoSolutionError
@@ -146,7 +146,7 @@ def rref_inplace(m: Words, ncols: int) -> tuple[int, npt.NDArray[np.int64]]:
     n = _ncols(ncols)
     packed_matrix(m, "m", nbits=n, writable=True, exact_words=False)
     check_elimination(m.shape[0], n)
-    rank_, pivots = kernel_module("_gf2elim").rref_inplace(m, n)
+    rank_, pivots = kernels.gf2elim.rref_inplace(m, n)
     return int(rank_), pivots
 
 
@@ -172,7 +172,7 @@ def rank(m: Words, ncols: int) -> int:
     packed_matrix(m, "m", nbits=n, exact_words=False)
     check_elimination(m.shape[0], n, m.nbytes)
     work = np.array(m[:, : words_for_bits(n)], dtype=np.uint64, order="C")
-    rank_, _ = kernel_module("_gf2elim").rref_inplace(work, n)
+    rank_, _ = kernels.gf2elim.rref_inplace(work, n)
     return int(rank_)
 
 
@@ -210,7 +210,7 @@ def solve(a: Words, b: Words, ncols: int) -> Words:
     augmented[:, : a.shape[1]] = a
     rhs_bits = (rhs[np.arange(nrows) // 64] >> (np.arange(nrows) % 64).astype(np.uint64)) & np.uint64(1)
     augmented[:, n // 64] |= rhs_bits << np.uint64(n % 64)
-    rank_ab, pivots = kernel_module("_gf2elim").rref_inplace(augmented, n + 1)
+    rank_ab, pivots = kernels.gf2elim.rref_inplace(augmented, n + 1)
     if rank_ab and pivots[-1] == n:  # a pivot in b's column: 0 = 1 in some row
         raise NoSolutionError(
             f"a @ x = b has no solution over GF(2) (rank of a is {rank_ab - 1}, rank of [a | b] is {rank_ab})",
@@ -250,7 +250,7 @@ def null_space(m: Words, ncols: int) -> Words:
     nrows, nwords = m.shape[0], words_for_bits(n)
     check_elimination(nrows, n, m.nbytes + (n - min(nrows, n)) * nwords * 8, "the null space")
     work = np.array(m[:, :nwords], dtype=np.uint64, order="C")
-    kernel = kernel_module("_gf2elim")
+    kernel = kernels.gf2elim
     rank_, pivots = kernel.rref_inplace(work, n)
     check_bytes((n - rank_) * nwords * 8, f"the null space of a rank-{rank_} {nrows} x {n} matrix")
     basis: Words = kernel.null_space(work, n, pivots)
@@ -294,6 +294,6 @@ def chase(board: Optional[Words], nrows: int, ncols: int, first_row: Words, *,
     presses = flag(presses, "presses")
     if presses:
         check_bytes(rows * words_for_bits(cols) * 8, f"the presses of a {rows} x {cols} board")
-    residue, steps, _ = kernel_module("_kernels").chase(board, rows, cols, first_row, all_lit=True,
+    residue, steps, _ = kernels.chase.chase(board, rows, cols, first_row, all_lit=True,
                                                          presses=presses)
     return residue, steps

@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from lightsout import board as _board
 from lightsout._denseroute import solve_grid_dense
-from lightsout._dispatch import kernel_module
+from lightsout import _kernels as kernels
 from lightsout._errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError
 from lightsout._bitmatrix import pack_zero_one
 from lightsout._canonical import lexmin_solution, proof_pattern
@@ -479,7 +479,7 @@ def _canonical_first_row(first: np.ndarray, quiet_first_rows: np.ndarray) -> np.
 
 def _quiet_pattern(nrows: int, ncols: int, first: np.ndarray) -> np.ndarray:
     """The quiet pattern (bool, nrows x ncols) whose first row is ``first``: one chase of the dark board."""
-    _, presses, _ = kernel_module("_kernels").chase(None, nrows, ncols, pack_row(first), all_lit=False,
+    _, presses, _ = kernels.chase.chase(None, nrows, ncols, pack_row(first), all_lit=False,
                                                     presses=True)
     assert presses is not None
     return unpack_rows(presses, ncols)
@@ -505,7 +505,7 @@ def _overlap_functional(board_words: Optional[np.ndarray], rows: int, cols: int)
     """
     flipped = None if board_words is None else np.ascontiguousarray(board_words[::-1])
     zero = np.zeros(words_for_bits(cols), dtype=np.uint64)
-    w, _, _ = kernel_module("_kernels").chase(flipped, rows, cols, zero)
+    w, _, _ = kernels.chase.chase(flipped, rows, cols, zero)
     return w
 
 
@@ -551,7 +551,7 @@ def _unsolvable(result: GridResult, board_words: Optional[np.ndarray],
             f"whose first row is .quiet_first_row (pressing it changes no light) covers an odd number "
             f"of lit cells; the board is too large to build that pattern",
             None, first, result.nullity)
-    _, presses, _ = kernel_module("_kernels").chase(None, rows, cols, q, all_lit=False, presses=True)
+    _, presses, _ = kernels.chase.chase(None, rows, cols, q, all_lit=False, presses=True)
     assert presses is not None
     if result.transposed:  # the caller's first row is the working pattern's first column
         first = (presses[:, 0] & np.uint64(1)).astype(bool)
@@ -968,7 +968,7 @@ def _solve_on_route(method: str, lights: np.ndarray, words: Optional[np.ndarray]
     assert result.first_row is not None
     quiet_first_rows = result.quiet_first_rows()
     first = result.first_row if result.canonical else _canonical_first_row(result.first_row, quiet_first_rows)
-    residue, presses, _ = kernel_module("_kernels").chase(words, nrows, ncols, pack_row(first), presses=True)
+    residue, presses, _ = kernels.chase.chase(words, nrows, ncols, pack_row(first), presses=True)
     if residue.any() or presses is None:
         raise InternalError(f"the {method} route's answer does not clear the board")
     return Solution(snapshot, unpack_rows(presses, ncols), result.nullity, method,  # type: ignore[arg-type]

@@ -44,7 +44,7 @@ fi
 # test_every_build_gives_the_same_answers starts interpreters with an empty
 # environment, so without LD_PRELOAD they cannot load the instrumented modules.
 cd "$work"
-so="$("$work/venv/bin/python" -c 'import lightsout._kernels as k; print(k.__file__)')"
+so="$("$work/venv/bin/python" -c 'import lightsout._kernels.chase_generic as k; print(k.__file__)')"
 if ! ldd "$so" | grep -q libasan; then
     echo "asan.sh: $so is not linked against libasan; the build did not take the flags" >&2
     exit 2

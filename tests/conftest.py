@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # make tests/oracle.py importable
 
-from lightsout._dispatch import available_levels  # noqa: E402
+from lightsout._kernels import available_levels  # noqa: E402
 
 # A shell that starts a job in the background without job control (`cmd &` in a script, nohup)
 # makes it ignore SIGINT, and every process it execs inherits that: Python then installs no

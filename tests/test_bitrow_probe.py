@@ -1,17 +1,18 @@
 """Every inline bit-row primitive (lightsout/_bitrow.pxd), run between guard words.
 
-The probe extension lightsout._bitrow_probe (test-only, one build per SIMD
+The probe extension lightsout._kernels.bitrow_probe (test-only, one build per SIMD
 level) calls each primitive on a row that starts GUARD words into its buffer.
 The tests fill the guards with a sentinel, check that no primitive wrote
 outside its row, and compare the row with a model on Python ints.
 """
 from __future__ import annotations
 
-import importlib
 import random
 
 import numpy as np
 import pytest
+
+from lightsout._kernels import load
 from conftest import AWKWARD_BITS
 from polyref import ref_apply_t as t_model
 from polyref import ref_divmod, ref_phi, ref_taylor, ref_u
@@ -23,8 +24,7 @@ MASK64 = 2**64 - 1
 
 @pytest.fixture
 def probe(simd_level):
-    suffix = "" if simd_level == "generic" else "_" + simd_level
-    return importlib.import_module("lightsout._bitrow_probe" + suffix)
+    return load("bitrow_probe", simd_level)
 
 
 def nwords_of(nbits: int) -> int:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import doctest
+import itertools
 import importlib
 import importlib.util
 import pkgutil
@@ -9,25 +10,30 @@ import pkgutil
 import pytest
 
 import lightsout
-from lightsout._dispatch import kernel_module
+from lightsout._kernels import load
+from lightsout._kernels.registry import MODULES
+
 
 def _python_modules() -> list[str]:
     """Every pure-Python module of the installed package (``__main__`` runs the CLI on import)."""
     names = ["lightsout"]
-    for info in pkgutil.iter_modules(lightsout.__path__):
-        spec = importlib.util.find_spec(f"lightsout.{info.name}")
-        if info.name != "__main__" and spec is not None and str(spec.origin).endswith(".py"):
-            names.append(f"lightsout.{info.name}")
-    return names + ["lightsout._cpu"]
+    kernels = importlib.import_module("lightsout._kernels")
+    for info in itertools.chain(pkgutil.iter_modules(lightsout.__path__, "lightsout."),
+                                pkgutil.iter_modules(kernels.__path__, "lightsout._kernels.")):
+        spec = importlib.util.find_spec(info.name)
+        if not info.name.endswith("__main__") and spec is not None and str(spec.origin).endswith(".py"):
+            names.append(info.name)
+    return names + ["lightsout._kernels.cpu"]
 
 
 #: Modules that hold only type declarations, with nothing to run.
-DECLARATION_MODULES = {"lightsout._types", "lightsout._kernel_types"}
+DECLARATION_MODULES = {"lightsout._types"}
 
 
 PYTHON_MODULES = _python_modules()
 
-COMPILED_MODULES = ["_kernels", "_gf2elim", "_gf2poly", "_modelim", "_gridchase", "_graphchase", "_walsh", "_manykernels"]
+#: The compiled modules with SIMD builds that the package calls (the registry, less the tests' own).
+COMPILED_MODULES = [name for name, module in MODULES.items() if module.simd and not module.test_only]
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
@@ -40,5 +46,5 @@ def test_python_module_examples(name):
 
 @pytest.mark.parametrize("name", COMPILED_MODULES)
 def test_compiled_module_examples(name, simd_level):
-    failures, attempted = doctest.testmod(kernel_module(name, simd_level), optionflags=FLAGS, verbose=False)
+    failures, attempted = doctest.testmod(load(name, simd_level), optionflags=FLAGS, verbose=False)
     assert attempted > 0 and failures == 0

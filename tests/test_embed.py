@@ -5,7 +5,7 @@ matrix in its own malloc'd buffer and eliminates it without the GIL through the
 table lightsout's dispatcher picked.  Its ranks are checked against
 tests/oracle.py's textbook elimination on the same matrix (the example hands the
 matrix out as 0/1 lists), and the SIMD level it reports against
-lightsout._dispatch.  Skipped only when no C compiler, Cython or setuptools is
+lightsout._kernels.  Skipped only when no C compiler, Cython or setuptools is
 available.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import oracle
-from lightsout._dispatch import available_levels, selected_level
+from lightsout._kernels import available_levels, selected_level
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "embed"
 
@@ -102,7 +102,7 @@ def test_chase_matches_oracle(example_dir: Path, simd_level: str, nrows: int, nc
     first_row = [(j * 7 + 3) % 3 == 0 for j in range(ncols)]
     got = example_call(example_dir, f"e.chase_all_lit({nrows}, {ncols}, {[int(b) for b in first_row]})", simd_level)
     if got is None:
-        pytest.skip("this build of lightsout._kernels exports no _capi (chase C API) yet")
+        pytest.skip("this build of lightsout._kernels.chase exports no _capi (chase C API) yet")
     residue, level = got
     _, left = oracle.chase(np.ones((nrows, ncols), dtype=np.uint8), [int(b) for b in first_row])
     # The lights left in the last row are what a next row of presses would have to clear.

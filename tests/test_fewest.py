@@ -1,4 +1,4 @@
-"""Tests of the fewest-presses engines: lightsout._fewest and the lightsout._walsh kernel.
+"""Tests of the fewest-presses engines: lightsout._fewest and the lightsout._kernels.walsh kernel.
 
 Every answer is checked against brute force written here (plain loops over all 2^d
 coset elements, a breadth-first search over board states) or in tests/oracle.py
@@ -31,7 +31,7 @@ import pytest
 import lightsout
 import oracle
 from lightsout import _fewest
-from lightsout._dispatch import available_levels, kernel_module
+from lightsout._kernels import available_levels, load
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 from lightsout._fewest import (CosetMinimum, coset_min_weight, coset_min_weight_mod, distance_distribution_gf2,
                                distance_distribution_mod)
@@ -480,7 +480,7 @@ def brute_sums(forms, values, d):
 
 
 def test_kernel_levels_agree_with_brute_force(simd_level):
-    kernel = kernel_module("_walsh", simd_level)
+    kernel = load("walsh", simd_level)
     rng = np.random.default_rng(99)
     for _ in range(150):
         d = int(rng.integers(0, 11))
@@ -498,7 +498,7 @@ def test_kernel_levels_agree_with_brute_force(simd_level):
 
 
 def test_kernel_bound_and_validation(simd_level):
-    kernel = kernel_module("_walsh", simd_level)
+    kernel = load("walsh", simd_level)
     forms = np.array([1, 2, 3], dtype=np.uint64)
     values = np.array([1, 1, -1], dtype=np.int32)
     assert kernel.search_tasks(forms, values, 2, 0, 2, 0, 1, -4, False) == (False, -4, 0)
@@ -514,14 +514,15 @@ def test_kernel_bound_and_validation(simd_level):
         kernel.search_tasks(forms.astype(np.int64), values, 2, 0, 2, 0, 1, 5, False)
 
 
-def test_levels_agree_on_a_large_search():
+def test_levels_agree_on_a_large_search(monkeypatch):
     particular, basis = all_lit_coset(30)            # d = 20
     coset = _fewest._reduce_coset(particular, basis)
     problem = _fewest._problem(coset)
     answers = set()
     for level in available_levels():
-        kernel = kernel_module("_walsh", level)
-        lanes, m, t = _fewest._layout(problem, kernel, 0)
+        kernel = load("walsh", level)
+        monkeypatch.setenv("LIGHTSOUT_SIMD", level)  # the layout is the selected build's
+        lanes, m, t = _fewest._layout(problem, 0)
         answers.add(kernel.search_tasks(problem.forms, problem.values, problem.nullity, m, lanes, 0, 1 << t,
                                         problem.bound, False))
     assert len(answers) == 1
@@ -708,9 +709,9 @@ def test_mod_minimum_limits():
 
 def test_search_tasks_beyond_two_to_the_32():
     """Task indices past 2^32 (nullity 60, few lanes): the kernel's task count is not a wrapped C int."""
-    from lightsout._dispatch import kernel_module
+    from lightsout._kernels import load
 
-    walsh = kernel_module("_walsh")
+    walsh = load("walsh")
     forms = np.array([1, 2, 3], dtype=np.uint64)
     values = np.array([1, 1, -1], dtype=np.int32)
     task = 2**40  # coordinates task << 2 | lane: c = 2^42 + lane; c & 3 = 3 clears all three

@@ -18,7 +18,7 @@ from test_gf2elim import slow_rref
 import lightsout
 import lightsout.gf2 as gf2
 import oracle
-from lightsout._dispatch import available_levels
+from lightsout._kernels import available_levels
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError
 
 

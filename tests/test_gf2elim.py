@@ -1,4 +1,4 @@
-"""Tests of the packed GF(2) elimination kernel (lightsout._gf2elim and its SIMD builds).
+"""Tests of the packed GF(2) elimination kernel (lightsout._kernels.gf2elim and its SIMD builds).
 
 Every result is checked against a slow, obviously correct reduced row echelon
 form written below in plain Python (rows as Python ints), and ranks against
@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import oracle
-from lightsout._dispatch import available_levels, kernel_module
+from lightsout._kernels import available_levels, load
 from lightsout._errors import InvalidBoardError, InvalidTypeError
 from lightsout._packing import pack_rows, unpack_rows, words_for_bits
 from lightsout._validate import packed_matrix
@@ -98,7 +98,7 @@ def run_rref(level: str, bits: np.ndarray, npivot_cols: int = -1, method: str = 
     """rref_inplace on a guarded packed copy of bits; returns (rank, pivots, reduced bits)."""
     ncols = bits.shape[1]
     buffer, middle = guarded(pack_rows(bits))
-    rank, pivots = kernel_module("_gf2elim", level).rref_inplace(middle, ncols, npivot_cols, method=method)  # type: ignore[arg-type]
+    rank, pivots = load("gf2elim", level).rref_inplace(middle, ncols, npivot_cols, method=method)  # type: ignore[arg-type]
     assert_sentinels_intact(buffer)
     assert pivots.dtype == np.int64
     return rank, pivots.tolist(), unpack_rows(middle, ncols) if middle.size else np.zeros(bits.shape, bool)
@@ -194,7 +194,7 @@ def test_rref_leaves_extra_words_alone(simd_level):
     bits = random_bits(rng, 130, 65)
     packed = np.zeros((130, 4), dtype=np.uint64)
     packed[:, :2] = pack_rows(bits)
-    rank, pivots = kernel_module("_gf2elim", simd_level).rref_inplace(packed, 65)
+    rank, pivots = load("gf2elim", simd_level).rref_inplace(packed, 65)
     reduced, expected = slow_rref(bits)
     assert (rank, pivots.tolist()) == (len(expected), expected)
     assert (unpack_rows(packed[:, :2].copy(), 65) == reduced).all()
@@ -202,7 +202,7 @@ def test_rref_leaves_extra_words_alone(simd_level):
 
 
 def test_rref_empty_matrices(simd_level):
-    kernel = kernel_module("_gf2elim", simd_level)
+    kernel = load("gf2elim", simd_level)
     for shape, ncols in (((0, 2), 100), ((3, 0), 0), ((3, 2), 0), ((0, 0), 0)):
         rank, pivots = kernel.rref_inplace(np.zeros(shape, dtype=np.uint64), ncols)
         assert rank == 0 and pivots.shape == (0,)
@@ -218,7 +218,7 @@ def check_solution(bits: np.ndarray, rhs: np.ndarray, x_words: np.ndarray) -> No
 
 @pytest.mark.parametrize("ncols", AWKWARD_BITS)
 def test_solve_inplace(simd_level, ncols):
-    kernel = kernel_module("_gf2elim", simd_level)
+    kernel = load("gf2elim", simd_level)
     rng = np.random.default_rng(50 + ncols)
     bits = random_bits(rng, min(ncols + 3, 150), ncols)
     # A right-hand side in the column space: consistent.
@@ -237,7 +237,7 @@ def test_solve_inplace(simd_level, ncols):
 
 @pytest.mark.parametrize("ncols", AWKWARD_BITS)
 def test_null_space(simd_level, ncols):
-    kernel = kernel_module("_gf2elim", simd_level)
+    kernel = load("gf2elim", simd_level)
     bits, _, pivots = awkward_case(ncols)
     packed = pack_rows(bits)
     rank, got_pivots = kernel.rref_inplace(packed, ncols)
@@ -272,7 +272,7 @@ def test_property_rref(level, bits, method):
 @settings(max_examples=60, deadline=None)
 @given(bits=small_matrices, seed=st.integers(0, 2**32 - 1))
 def test_property_solve_and_null_space(level, bits, seed):
-    kernel = kernel_module("_gf2elim", level)
+    kernel = load("gf2elim", level)
     nrows, ncols = bits.shape
     rng = np.random.default_rng(seed)
     rhs = rng.random(nrows) < 0.5
@@ -296,7 +296,7 @@ def test_property_solve_and_null_space(level, bits, seed):
 
 @pytest.fixture
 def kernel(simd_level):
-    return kernel_module("_gf2elim", simd_level)
+    return load("gf2elim", simd_level)
 
 
 def test_rejects_wrong_types(kernel):
@@ -391,11 +391,11 @@ def test_null_space_rejects_bad_pivots(kernel):
 INTERRUPT_CHILD = r"""
 import sys
 import numpy as np
-from lightsout._dispatch import kernel_module
+from lightsout._kernels import load
 n = int(sys.argv[1]); ncols = n + 1; nwords = (ncols + 63) // 64
 m = np.random.default_rng(1).integers(0, 2**63, size=(n, nwords), dtype=np.uint64)
 m[:, -1] &= np.uint64((1 << (ncols % 64)) - 1)
-kernel = kernel_module("_gf2elim")
+kernel = load("gf2elim")
 try:
     print("ready", flush=True)
     kernel.rref_inplace(m, ncols)

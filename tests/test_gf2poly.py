@@ -14,7 +14,7 @@ from polyref import ref_apply_t, ref_divmod, ref_gcd, ref_mul, ref_phi, ref_tayl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lightsout._dispatch import available_levels, kernel_module
+from lightsout._kernels import available_levels, load
 
 # ---------------------------------------------------------------------------
 # Reference arithmetic on ints
@@ -43,7 +43,7 @@ def assert_trimmed(a: np.ndarray) -> None:
 
 @pytest.fixture
 def poly(simd_level):
-    return kernel_module("_gf2poly", simd_level)
+    return load("gf2poly", simd_level)
 
 
 def operands(rng: random.Random, nbits: int) -> int:
@@ -56,7 +56,7 @@ SIZES = AWKWARD_BITS + (2048, 3000, 5000)  # 3000+ bits reach the Karatsuba path
 
 def test_pclmul_in_wide_builds():
     for level in available_levels():
-        assert kernel_module("_gf2poly", level).have_pclmul() == (level != "generic")
+        assert load("gf2poly", level).have_pclmul() == (level != "generic")
 
 
 @pytest.mark.parametrize("nbits", SIZES)
@@ -184,7 +184,7 @@ def test_phi_and_its_inverse(poly, ncols):
 @settings(max_examples=60, deadline=None)
 @given(a=st.integers(0, 2**700), b=st.integers(0, 2**700), level=st.sampled_from(available_levels()))
 def test_property_ring_identities(a, b, level):
-    poly = kernel_module("_gf2poly", level)
+    poly = load("gf2poly", level)
     assert value(poly.poly_mul(words(a), words(b))) == ref_mul(a, b)
     if b:
         q, r = poly.poly_divmod(words(a), words(b))

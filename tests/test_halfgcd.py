@@ -24,9 +24,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from polyref import ref_divmod, ref_gcd, ref_mul, ref_xgcd
 
-from lightsout._dispatch import available_levels, kernel_module, selected_level
+from lightsout._kernels import available_levels, load, selected_level
 from lightsout._errors import InvalidBoardError
-from lightsout._kernel_types import Gf2PolyModule
+from types import ModuleType as Gf2PolyModule  # lightsout._kernels.gf2poly at one level
 
 #: Every fast path on from one word up (deepest recursion).
 DEEP = {"newton_words": 1, "hgcd_words": 1, "gcd_words": 1, "toom_words": 12}
@@ -64,7 +64,7 @@ def thresholds(poly: Gf2PolyModule, **values: int) -> Iterator[None]:
 
 @pytest.fixture
 def poly(simd_level: str) -> Gf2PolyModule:
-    return kernel_module("_gf2poly", simd_level)
+    return load("gf2poly", simd_level)
 
 
 def slow_results(poly: Gf2PolyModule, a: int, b: int) -> tuple[int, int, int, int]:
@@ -139,7 +139,7 @@ def test_large_common_factors(poly: Gf2PolyModule, nbits: int) -> None:
 @given(a=st.integers(0, 2**2500), b=st.integers(0, 2**2500), level=st.sampled_from(available_levels()))
 def test_property_fast_paths_match_polyref(a: int, b: int, level: str) -> None:
     """Every fast path with one-word thresholds against polyref, on hypothesis' integers."""
-    poly = kernel_module("_gf2poly", level)
+    poly = load("gf2poly", level)
     with thresholds(poly, **DEEP):
         assert value(poly.poly_gcd(words(a), words(b))) == ref_gcd(a, b)
         assert value(poly.poly_mul(words(a), words(b))) == ref_mul(a, b)
@@ -195,7 +195,7 @@ def test_toom3_products(poly: Gf2PolyModule, toom_words: int) -> None:
 
 def test_toom3_large_product() -> None:
     """One product of ~2 * 10^5 bits through several Toom-3 levels, against polyref."""
-    poly = kernel_module("_gf2poly", selected_level())
+    poly = load("gf2poly", selected_level())
     rng = random.Random(99)
     a, b = operand(rng, 200_000), operand(rng, 150_001)
     expected = ref_mul(a, b)
@@ -235,7 +235,7 @@ def test_half_gcd_step(poly: Gf2PolyModule, nbits: int) -> None:
 
 def test_deep_recursion_at_100k_bits() -> None:
     """A few pairs of degree ~10^5 with one-word thresholds (recursion ~11 levels deep)."""
-    poly = kernel_module("_gf2poly", selected_level())
+    poly = load("gf2poly", selected_level())
     rng = random.Random(100_000)
     g0 = operand(rng, 20_000)
     pairs = [(operand(rng, 100_000), operand(rng, 99_000)),
@@ -256,7 +256,7 @@ def test_deep_recursion_at_100k_bits() -> None:
 def test_progress_and_interruption_inside_the_recursion() -> None:
     """Above 2^18 coefficients the recursion checks in: progress is reported, and an
     exception raised there (as Ctrl-C raises KeyboardInterrupt) comes out of the call."""
-    poly = kernel_module("_gf2poly", selected_level())
+    poly = load("gf2poly", selected_level())
     rng = np.random.default_rng(3)
     a = rng.integers(0, 2**63, size=(1 << 19) // 64, dtype=np.uint64) | np.uint64(1)
     b = rng.integers(0, 2**63, size=(1 << 19) // 64 - 3, dtype=np.uint64)
@@ -286,8 +286,8 @@ def test_progress_and_interruption_inside_the_recursion() -> None:
 # the recursion, so SIGINT sent after "started" arrives while the nogil kernel runs.
 _INTERRUPTIBLE = """
 import numpy as np
-from lightsout._dispatch import kernel_module
-poly = kernel_module("_gf2poly")
+from lightsout._kernels import load
+poly = load("gf2poly")
 rng = np.random.default_rng(1)
 a = rng.integers(0, 2**64, size=1 << 16, dtype=np.uint64) | np.uint64(1 << 63)
 b = rng.integers(0, 2**64, size=(1 << 16) - 1, dtype=np.uint64)
@@ -320,7 +320,7 @@ def test_ctrl_c_inside_the_recursion(tmp_path) -> None:
 
 def test_threads_share_nothing() -> None:
     """Concurrent calls (the GIL is released in the cores) give the sequential results."""
-    poly = kernel_module("_gf2poly", selected_level())
+    poly = load("gf2poly", selected_level())
     rng = random.Random(5)
     pairs = [(operand(rng, 30_000 + 100 * i), operand(rng, 29_000)) for i in range(4)]
     expected = [tuple(value(v) for v in poly.poly_gcd_cofactor(words(a), words(b))) for a, b in pairs]

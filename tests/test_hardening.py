@@ -25,7 +25,7 @@ from lightsout import (
     BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError, SettingError, UnsolvableError,
 )
 from lightsout import _denseroute
-from lightsout._dispatch import kernel_module
+from lightsout._kernels import load
 
 PACKAGE = Path(lightsout.__file__).parent
 
@@ -36,7 +36,7 @@ class _SlowKernels:
     """The real _kernels, with an ab_reduce that sleeps first, and a record of the cancel flags seen."""
 
     def __init__(self, delay: float, fail_after: int | None = None) -> None:
-        self.real = kernel_module("_kernels")
+        self.real = load("chase")
         self.delay = delay
         self.calls = 0
         self.cancels: list[object] = []
@@ -61,9 +61,16 @@ class _SlowKernels:
 
 
 def _use_kernels(monkeypatch, fake) -> None:
-    real = _denseroute.kernel_module  # type: ignore[attr-defined]
-    monkeypatch.setattr(_denseroute, "kernel_module", lambda name, level=None: fake if name == "_kernels"
-                        else real(name, level))
+    """The dense route sees ``fake`` as its chase module (lightsout._kernels.chase), every other as is."""
+    real = _denseroute.kernels
+
+    class Kernels:
+        chase = fake
+
+        def __getattr__(self, name: str):
+            return getattr(real, name)
+
+    monkeypatch.setattr(_denseroute, "kernels", Kernels())
 
 
 def test_dense_run_with_threads_longer_than_the_progress_poll(monkeypatch):
@@ -332,7 +339,7 @@ def _imported_modules(path: Path) -> set[str]:
 
 
 def test_the_dense_route_shares_nothing_with_the_polynomial_route():
-    assert not {"lightsout._polyroute", "lightsout._gf2poly"} & _imported_modules(PACKAGE / "_denseroute.py")
+    assert not {"lightsout._polyroute", "lightsout._kernels.gf2poly"} & _imported_modules(PACKAGE / "_denseroute.py")
     from lightsout._denseroute import solve_grid_dense
     from lightsout._gridresult import GridResult
 
@@ -356,12 +363,13 @@ def test_new_modules_examples_run():
 
 
 def test_c_api_returns_the_kernel_capsule():
-    from lightsout._dispatch import c_api
+    from lightsout._kernels import c_api
 
-    for name in ("_kernels", "_gf2elim"):
+    # the capsule names are the C contract's, unchanged since the modules moved into lightsout._kernels
+    for name, capsule_name in (("chase", "lightsout._kernels._capi"), ("gf2elim", "lightsout._gf2elim._capi")):
         capsule = c_api(name)
         assert type(capsule).__name__ == "PyCapsule"
-        assert f"lightsout.{name}._capi" in repr(capsule)
+        assert capsule_name in repr(capsule)
 
 
 # --- defect 9: a source tree without compiled modules says what to do -----------------------------

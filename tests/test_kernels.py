@@ -1,4 +1,4 @@
-"""Light chasing and the A/B iteration (lightsout._kernels) at every SIMD level.
+"""Light chasing and the A/B iteration (lightsout._kernels.chase) at every SIMD level.
 
 The references below work on numpy bool arrays, one bit per cell, straight from
 docs/algebra.md section 1: the row recurrence r_{k+1} = T r_k + r_{k-1} + b_k,
@@ -20,7 +20,7 @@ import oracle
 import pytest
 from conftest import AWKWARD_BITS
 
-from lightsout._dispatch import kernel_module
+from lightsout._kernels import load
 from lightsout._errors import InvalidBoardError, InvalidTypeError
 
 ROWS = (1, 2, 3, 63, 64, 65, 130)
@@ -94,7 +94,7 @@ def system_out(ncols: int, fill=0) -> np.ndarray:
 
 @pytest.mark.parametrize("ncols", AWKWARD_BITS)
 def test_chase_matches_recurrence(simd_level, rng, ncols):
-    k = kernel_module("_kernels", simd_level)
+    k = load("chase", simd_level)
     for nrows in ROWS:
         for board in (None, random_board(rng, nrows, ncols)):
             first = rng.integers(0, 2, size=ncols).astype(bool)
@@ -111,7 +111,7 @@ def test_chase_matches_recurrence(simd_level, rng, ncols):
 
 def test_chase_long_rows_cross_tiles_and_chunks(simd_level, rng):
     """Rows wider than a tile, and more steps than one chunk between returns to Python."""
-    k = kernel_module("_kernels", simd_level)
+    k = load("chase", simd_level)
     ncols, nrows = 64 * 1300 + 17, 7000  # a chunk is about 6450 steps at 1301 words
     first = rng.integers(0, 2, size=ncols).astype(bool)
     calls = []
@@ -128,7 +128,7 @@ def test_chase_long_rows_cross_tiles_and_chunks(simd_level, rng):
 
 
 def test_chase_agrees_with_oracle(simd_level, rng):
-    k = kernel_module("_kernels", simd_level)
+    k = load("chase", simd_level)
     for nrows, ncols in ((1, 1), (3, 3), (4, 7), (7, 4), (5, 65)):
         board = random_board(rng, nrows, ncols)
         first = rng.integers(0, 2, size=ncols).astype(bool)
@@ -147,7 +147,7 @@ ORACLE_BITS = (1, 63, 64, 65, 127, 128, 129, 255, 257, 1000)
 @pytest.mark.parametrize("ncols", ORACLE_BITS)
 def test_chase_every_mode_against_oracle(simd_level, rng, ncols):
     """The one chase: given, all-lit and dark boards, with and without presses and first column."""
-    k = kernel_module("_kernels", simd_level)
+    k = load("chase", simd_level)
     for nrows in ORACLE_ROWS:
         given = random_board(rng, nrows, ncols)
         lit = np.ones((nrows, ncols), dtype=bool)
@@ -178,7 +178,7 @@ def test_chase_every_mode_against_oracle(simd_level, rng, ncols):
 
 
 def test_chase_all_lit_flag_ignored_with_a_board(simd_level, rng):
-    k = kernel_module("_kernels", simd_level)
+    k = load("chase", simd_level)
     board = random_board(rng, 9, 70)
     first = pack(rng.integers(0, 2, size=70).astype(bool), 70)
     a = k.chase(pack(board, 70), 9, 70, first, all_lit=True, presses=True)
@@ -189,7 +189,7 @@ def test_chase_all_lit_flag_ignored_with_a_board(simd_level, rng):
 
 def test_chase_first_column_across_chunks(simd_level, rng):
     """first_column with more steps than one chunk and rows wider than a tile (dark board)."""
-    k = kernel_module("_kernels", simd_level)
+    k = load("chase", simd_level)
     ncols, nrows = 64 * 1300 + 17, 7000
     first = rng.integers(0, 2, size=ncols).astype(bool)
     _, none, column = k.chase(None, nrows, ncols, pack(first, ncols), all_lit=False, first_column=True)
@@ -228,7 +228,7 @@ def _ptr(a: np.ndarray | None) -> int | None:
 
 @pytest.mark.parametrize("ncols", (1, 64, 65, 1000))
 def test_capi_chase_matches_python_chase(simd_level, rng, ncols):
-    k = kernel_module("_kernels", simd_level)
+    k = load("chase", simd_level)
     api = _capi_table(k)
     assert api.abi_version == 1
     assert api.simd_level.decode() == simd_level
@@ -254,7 +254,7 @@ def test_capi_chase_matches_python_chase(simd_level, rng, ncols):
 
 @pytest.mark.parametrize("ncols", SMALL_BITS)
 def test_ab_reduce_matches_definition(simd_level, rng, ncols):
-    k = kernel_module("_kernels", simd_level)
+    k = load("chase", simd_level)
     for nrows in ROWS:
         for board in (None, random_board(rng, nrows, ncols)):
             out = system_out(ncols)
@@ -267,7 +267,7 @@ def test_ab_reduce_matches_definition(simd_level, rng, ncols):
 
 @pytest.mark.parametrize("nrows", (3, 65, 1000, 1500))
 def test_ab_reduce_wide(simd_level, rng, nrows):
-    k = kernel_module("_kernels", simd_level)
+    k = load("chase", simd_level)
     ncols = 1000
     board = random_board(rng, nrows, ncols) if nrows != 1000 else None
     out = system_out(ncols)
@@ -276,7 +276,7 @@ def test_ab_reduce_wide(simd_level, rng, nrows):
 
 
 def test_ab_reduce_block_ranges(simd_level, rng):
-    k = kernel_module("_kernels", simd_level)
+    k = load("chase", simd_level)
     nrows, ncols = 77, 1100  # 18 words: blocks of 8, 8 and 2 words; the constant in the last
     board = pack(random_board(rng, nrows, ncols), ncols)
     nblocks = k.ab_block_count(ncols)
@@ -297,13 +297,13 @@ def test_ab_reduce_block_ranges(simd_level, rng):
 
 
 def test_ab_reduce_levels_agree(rng):
-    from lightsout._dispatch import available_levels
+    from lightsout._kernels import available_levels
     nrows, ncols = 200, 700
     board = pack(random_board(rng, nrows, ncols), ncols)
     outs = []
     for level in available_levels():
         out = system_out(ncols)
-        kernel_module("_kernels", level).ab_reduce(board, nrows, ncols, out)
+        load("chase", level).ab_reduce(board, nrows, ncols, out)
         outs.append(out)
     for out in outs[1:]:
         np.testing.assert_array_equal(out, outs[0])
@@ -336,7 +336,7 @@ def gf2_solve(system: np.ndarray, ncols: int) -> np.ndarray | None:
 
 def test_ab_reduce_solves_boards(simd_level, rng):
     """End to end: solve the reduced system, chase the solution, replay it on the oracle."""
-    k = kernel_module("_kernels", simd_level)
+    k = load("chase", simd_level)
     for nrows, ncols in ((1, 1), (3, 3), (5, 5), (4, 6), (6, 4), (2, 9), (9, 2)):
         for board in (np.ones((nrows, ncols), dtype=bool), random_board(rng, nrows, ncols)):
             out = system_out(ncols)
@@ -359,7 +359,7 @@ def test_ab_reduce_solves_boards(simd_level, rng):
 
 
 def test_bad_inputs(simd_level):
-    k = kernel_module("_kernels", simd_level)
+    k = load("chase", simd_level)
     first = np.zeros(2, dtype=np.uint64)
     board = np.zeros((4, 2), dtype=np.uint64)
     with pytest.raises(TypeError):
@@ -403,7 +403,7 @@ def test_bad_inputs(simd_level):
 
 def test_packed_arrays_refused_with_package_errors(simd_level):
     """Tail bits, wrong shapes and types: the one validation path's own exceptions."""
-    k = kernel_module("_kernels", simd_level)
+    k = load("chase", simd_level)
     first = np.zeros(2, dtype=np.uint64)
     tail_first = np.array([0, 1 << 36], dtype=np.uint64)  # bit 100 of a 100-column row
     with pytest.raises(InvalidBoardError):
@@ -440,7 +440,7 @@ def test_packed_arrays_refused_with_package_errors(simd_level):
 
 
 def test_ab_reduce_returns_true_when_finished(simd_level):
-    k = kernel_module("_kernels", simd_level)
+    k = load("chase", simd_level)
     out = system_out(70)
     assert k.ab_reduce(None, 70, 70, out) is True
     again = system_out(70)
@@ -450,7 +450,7 @@ def test_ab_reduce_returns_true_when_finished(simd_level):
 
 def test_ab_reduce_cancel_flag(simd_level):
     """A flag set before the call, or by another thread during it, stops the iteration early."""
-    k = kernel_module("_kernels", simd_level)
+    k = load("chase", simd_level)
     n = 20_000  # seconds of work at any SIMD level: a working flag returns long before
     out = system_out(n)
     assert k.ab_reduce(None, n, n, out, cancel=np.ones(1, dtype=np.uint8)) is False
@@ -471,12 +471,12 @@ def test_ab_reduce_stops_on_ctrl_c(tmp_path):
     """SIGINT during a long A/B iteration raises KeyboardInterrupt promptly (it took a whole block)."""
     code = (
         "import sys, numpy as np\n"
-        "from lightsout._dispatch import kernel_module\n"
+        "from lightsout._kernels import load\n"
         "n = 30000\n"
         "out = np.zeros((n, (n + 64) // 64), dtype=np.uint64)\n"
         "print('start', flush=True)\n"
         "try:\n"
-        "    kernel_module('_kernels').ab_reduce(None, n, n, out)\n"
+        "    load('chase').ab_reduce(None, n, n, out)\n"
         "except KeyboardInterrupt:\n"
         "    print('interrupted', flush=True)\n"
     )

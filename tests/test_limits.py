@@ -346,8 +346,8 @@ def test_cli_render_stopped_by_a_signal_leaves_no_partial_file(tmp_path, signal_
 _ONE_LONG_CALL = """
 import signal, sys, threading, time
 import numpy as np
-from lightsout._dispatch import kernel_module
-poly = kernel_module("_gf2poly")
+from lightsout._kernels import load
+poly = load("gf2poly")
 rng = np.random.default_rng(7)
 a = rng.integers(0, 2**64, size=1 << 19, dtype=np.uint64) | np.uint64(1 << 63)   # degree 2**25 - 1
 b = rng.integers(0, 2**64, size=(1 << 19) - 3, dtype=np.uint64) | np.uint64(1 << 63)

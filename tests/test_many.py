@@ -1,4 +1,4 @@
-"""Tests of lightsout._many (many boards at once) and the lightsout._manykernels kernel.
+"""Tests of lightsout._many (many boards at once) and the lightsout._kernels.many kernel.
 
 References are computed here: numpy matrix products mod 2, and brute force over every
 solution of a board (tests/oracle.py's press matrix and plain loops), never by lightsout.
@@ -10,7 +10,7 @@ import pytest
 
 import oracle
 from conftest import AWKWARD_BITS
-from lightsout._dispatch import kernel_module
+from lightsout._kernels import load
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 from lightsout._many import (BitOperator, apply_bit_matrix_many, bit_operator, coset_min_many,
                              reduced_operator)
@@ -103,7 +103,7 @@ def test_matrix_given_directly_and_empty_stacks():
 
 def test_levels_agree(simd_level):
     rng = np.random.default_rng(4)
-    kernel = kernel_module("_manykernels", simd_level)
+    kernel = load("many", simd_level)
     for cells, rows, checks in ((25, 25, 2), (100, 100, 0), (129, 65, 63), (1, 1, 1)):
         m = (rng.random((rows + checks, cells)) < 0.5).astype(np.uint8)
         op = bit_operator(m[:rows], m[rows:] if checks else None)
@@ -187,7 +187,7 @@ def test_reduced_operator_and_fewest_presses(shape):
 
 
 def test_coset_min_many_levels_agree(simd_level):
-    kernel = kernel_module("_manykernels", simd_level)
+    kernel = load("many", simd_level)
     rng = np.random.default_rng(8)
     x = rng.integers(0, 2**63, size=(50, 3), dtype=np.uint64)
     span = np.concatenate([np.zeros((1, 3), np.uint64), rng.integers(0, 2**63, size=(7, 3), dtype=np.uint64)])

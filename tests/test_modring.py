@@ -1,4 +1,4 @@
-"""Tests of linear algebra over Z/N (lightsout._modring) and its kernels (lightsout._modelim).
+"""Tests of linear algebra over Z/N (lightsout._modring) and its kernels (lightsout._kernels.modelim).
 
 The references are brute force: every vector of (Z/N)^n (tests/oracle.py
 ``all_press_vectors``), spans enumerated by closure, the Howell form read off a
@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 import lightsout
 import oracle
 from lightsout import _modring
-from lightsout._dispatch import available_levels, kernel_module
+from lightsout._kernels import available_levels, load
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 from lightsout._modring import (ModSystem, howell_form, nullity_mod, rank_mod_prime, reduce_lexmin, solve_mod,
                                 span_size)
@@ -398,14 +398,14 @@ def guarded(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def reference_echelon(rows: np.ndarray, q: int, npivot_cols: int = -1):
     """echelon_inplace at the portable level on a plain copy, one stripe."""
-    kernel = kernel_module("_modelim", "generic")
+    kernel = load("modelim", "generic")
     out, cols = kernel.echelon_inplace(rows.copy(), q, npivot_cols, stripe_cols=rows.shape[1] or 1)
     return out.copy(), cols
 
 
 @pytest.mark.parametrize("q", PRIME_POWERS)
 def test_echelon_every_level_and_stripe_agrees(simd_level, q):
-    kernel = kernel_module("_modelim", simd_level)
+    kernel = load("modelim", simd_level)
     rng = np.random.default_rng(q)
     for ncols in AWKWARD_COLS:
         nrows = 7 if ncols > 100 else 5
@@ -425,7 +425,7 @@ def test_echelon_every_level_and_stripe_agrees(simd_level, q):
 @pytest.mark.parametrize("q", [2, 4, 7, 8, 27])
 def test_echelon_augmented_keeps_leftover_rows(simd_level, q):
     # npivot_cols < ncols: rows that are zero in the pivot columns but not in the rest come last.
-    kernel = kernel_module("_modelim", simd_level)
+    kernel = load("modelim", simd_level)
     rows = np.array([[1, 1, 1], [1, 1, 2 % q], [0, 0, 0]], dtype=np.uint8)
     for stripe in (0, 1, 2):
         out, cols = kernel.echelon_inplace(rows.copy(), q, 2, stripe_cols=stripe)
@@ -437,7 +437,7 @@ def test_echelon_augmented_keeps_leftover_rows(simd_level, q):
 def test_echelon_saturation_rows_outnumber_the_input(simd_level, q):
     # One row (p, 1, 0, ..., p, 1, ...) over Z/p^e: pivot p at column 0, and the saturation
     # row p^(e-1) * row, pivot p^(e-1) at column 1: two rows from one, q elements.
-    kernel = kernel_module("_modelim", simd_level)
+    kernel = load("modelim", simd_level)
     p = primes_dividing(q)[0]
     rows = np.zeros((1, 300), dtype=np.uint8)
     rows[0, ::7] = p
@@ -459,7 +459,7 @@ def test_echelon_saturation_rows_outnumber_the_input(simd_level, q):
 
 def test_saturation_rows_have_a_memory_budget(simd_level):
     # Their number depends on the data: the kernel counts their bytes against max_extra_bytes.
-    kernel = kernel_module("_modelim", simd_level)
+    kernel = load("modelim", simd_level)
     rows = np.zeros((4, 1000), dtype=np.uint8)
     for i in range(4):
         rows[i, 2 * i], rows[i, 2 * i + 1] = 2, 1       # each row adds one saturation row mod 4
@@ -473,7 +473,7 @@ def test_saturation_rows_have_a_memory_budget(simd_level):
 
 
 def test_echelon_rank_only(simd_level):
-    kernel = kernel_module("_modelim", simd_level)
+    kernel = load("modelim", simd_level)
     rng = np.random.default_rng(2)
     matrix = ((rng.integers(0, 5, (30, 6)) @ rng.integers(0, 5, (6, 40))) % 5).astype(np.uint8)
     _, cols = kernel.echelon_inplace(matrix.copy(), 5, reduce_above=False)
@@ -482,7 +482,7 @@ def test_echelon_rank_only(simd_level):
 
 @pytest.mark.parametrize("p", [2, 3, 5, 7, 251])
 def test_back_substitution_matches_gauss_jordan(simd_level, p):
-    kernel = kernel_module("_modelim", simd_level)
+    kernel = load("modelim", simd_level)
     rng = np.random.default_rng(p)
     for m, n in ((1, 1), (6, 9), (40, 45), (70, 30)):
         rows = ((rng.integers(0, p, (m, 25)) @ rng.integers(0, p, (25, n))) % p).astype(np.uint8)
@@ -501,7 +501,7 @@ def test_back_substitution_matches_gauss_jordan(simd_level, p):
 
 def test_row_kernels_exhaustive(simd_level):
     # Barrett reduction: every modulus, every residue pair, the largest factors included.
-    kernel = kernel_module("_modelim", simd_level)
+    kernel = load("modelim", simd_level)
     everything = np.arange(256, dtype=np.uint8)
     for modulus in range(2, 256):
         out = np.empty_like(everything)
@@ -519,7 +519,7 @@ def test_row_kernels_exhaustive(simd_level):
 
 
 def test_reduce_kernels(simd_level):
-    kernel = kernel_module("_modelim", simd_level)
+    kernel = load("modelim", simd_level)
     form = np.array([[2, 1, 5], [0, 3, 4]], dtype=np.uint8)
     vectors = np.array([[5, 5, 5], [0, 0, 1]], dtype=np.uint8)
     kernel.reduce_rows_inplace(vectors, form, np.array([0, 1]), 6)
@@ -532,7 +532,7 @@ def test_reduce_kernels(simd_level):
 
 
 def test_kernel_argument_checks():
-    kernel = kernel_module("_modelim")
+    kernel = load("modelim")
     good = np.zeros((2, 3), dtype=np.uint8)
     with pytest.raises(InvalidTypeError, match="uint8"):
         kernel.echelon_inplace(good.astype(np.int64), 3)  # type: ignore[arg-type]
@@ -608,7 +608,7 @@ def test_public_functions_agree_with_the_portable_build(simd_level, monkeypatch)
 
 
 def test_compiled_module_examples(simd_level):
-    failures, attempted = doctest.testmod(kernel_module("_modelim", simd_level),
+    failures, attempted = doctest.testmod(load("modelim", simd_level),
                                           optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert attempted > 0 and failures == 0
 

@@ -1,4 +1,4 @@
-"""The N-D grid route (lightsout._ndroute) and its kernels (lightsout._gridchase) against plain loops.
+"""The N-D grid route (lightsout._ndroute) and its kernels (lightsout._kernels.gridchase) against plain loops.
 
 Oracles: tests/oracle.py (neighbour_sets, effect_matrix, replay_sets, exhaustive,
 rank_mod_prime) and, defined here in plain loops with no lightsout import,
@@ -23,7 +23,7 @@ import pytest
 
 import lightsout
 from lightsout import _ndroute
-from lightsout._dispatch import kernel_module
+from lightsout._kernels import load
 from lightsout._errors import BoardTooLargeError, InvalidBoardError
 from lightsout._ndroute import canonical_nd, chase_axis, chase_nd, neighbour_table, nullity_nd, solve_nd
 from oracle import all_press_vectors, effect_matrix, exhaustive, neighbour_sets, rank_mod_prime, replay_sets
@@ -362,7 +362,7 @@ def test_circulant_tori_replay_dark(monkeypatch):
 def test_circulant_bits(simd_level, size):
     from lightsout._packing import unpack_rows
 
-    kernels = kernel_module("_gridchase", simd_level)
+    kernels = load("gridchase", simd_level)
     rng = np.random.default_rng(size)
     values = rng.integers(0, 2, size=size).astype(np.uint8)
     want = np.array([[values[(i - j) % size] for j in range(size)] for i in range(size)], dtype=np.uint8)
@@ -531,7 +531,7 @@ def test_chase_axis_rule():
 
 @pytest.mark.parametrize("ncols", [1, 2, 63, 64, 65, 127, 128, 129, 255, 257, 1000])
 def test_chase_bits_awkward_widths(simd_level, ncols):
-    kernels = kernel_module("_gridchase", simd_level)
+    kernels = load("gridchase", simd_level)
     rng = np.random.default_rng(ncols)
     for slice_shape, torus, n, wrap in [((3, 2), False, 5, False), ((4,), True, 6, True), ((), False, 4, False),
                                         ((5,), False, 1, False), ((2, 3), True, 3, True)]:
@@ -555,7 +555,7 @@ def test_chase_bits_awkward_widths(simd_level, ncols):
 @pytest.mark.parametrize("ncols", [1, 2, 127, 128, 129, 255, 257])
 @pytest.mark.parametrize("k", [2, 3, 6, 128, 129, 255])
 def test_chase_bytes_awkward_widths(simd_level, ncols, k):
-    kernels = kernel_module("_gridchase", simd_level)
+    kernels = load("gridchase", simd_level)
     rng = np.random.default_rng(ncols * k)
     for slice_shape, torus, n, wrap in [((3, 2), False, 4, False), ((4,), True, 5, True), ((), False, 3, False)]:
         table = table_from_sets(slice_shape, torus)
@@ -579,7 +579,7 @@ def test_identity_start_and_levels_agree(simd_level):
     ncols = 2 * 72 + 1
     systems = []
     for level in ("generic", simd_level):
-        kernels = kernel_module("_gridchase", level)
+        kernels = load("gridchase", level)
         bits = np.zeros((144, 3), dtype=np.uint64)
         assert kernels.chase_bits(table, True, 11, True, ncols, None, const_col=ncols - 1, lights=bits)
         values = np.zeros((144, ncols), dtype=np.uint8)
@@ -597,7 +597,7 @@ def test_identity_start_and_levels_agree(simd_level):
 def test_rows_to_columns(simd_level, ncols):
     from lightsout._packing import pack_rows
 
-    kernels = kernel_module("_gridchase", simd_level)
+    kernels = load("gridchase", simd_level)
     rng = np.random.default_rng(ncols)
     for shape, axis in [((130,), 0), ((3, 70), 0), ((70, 3), 1), ((5, 4, 7), 1), ((2, 65, 3), 2), ((1,), 0)]:
         cells = math.prod(shape)
@@ -619,7 +619,7 @@ def test_rows_to_columns(simd_level, ncols):
 
 
 def test_kernel_argument_checks():
-    kernels = kernel_module("_gridchase")
+    kernels = load("gridchase")
     table = neighbour_table((3,))
     with pytest.raises(InvalidBoardError, match="wrap needs"):
         kernels.chase_bits(table, True, 2, True, 6)
@@ -701,13 +701,13 @@ def test_expansion_limit(monkeypatch):
 
 INTERRUPT_CHILD = r"""
 import numpy as np
-from lightsout._dispatch import kernel_module
+from lightsout._kernels import load
 from lightsout._ndroute import neighbour_table
 table = neighbour_table((4096,), True)
 lights = np.zeros((4096, 64), dtype=np.uint64)
 try:
     print("ready", flush=True)
-    kernel_module("_gridchase").chase_bits(table, True, 10**6, False, 4096, lights=lights)
+    load("gridchase").chase_bits(table, True, 10**6, False, 4096, lights=lights)
 except KeyboardInterrupt:
     print("interrupted", flush=True)
 """
@@ -734,6 +734,6 @@ def test_ctrl_c_stops_a_long_chase(simd_level, tmp_path):
 def test_compiled_examples(simd_level):
     import doctest
 
-    failures, attempted = doctest.testmod(kernel_module("_gridchase", simd_level),
+    failures, attempted = doctest.testmod(load("gridchase", simd_level),
                                           optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert attempted > 0 and failures == 0

@@ -19,7 +19,7 @@ from test_gf2elim import random_bits, slow_rref
 import lightsout.packed as packed
 import oracle
 from lightsout import _bitmatrix, _include
-from lightsout._dispatch import kernel_module
+from lightsout._kernels import load
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 from lightsout.gf2 import NoSolutionError
 
@@ -191,7 +191,7 @@ def test_refuses_oversized_results_before_working() -> None:
 # Chase (interface 2 of the kernels: one chase with all_lit/presses/first_column).
 
 def new_chase_kernel() -> bool:
-    return "first_column" in (inspect.getattr_static(kernel_module("_kernels"), "chase").__doc__ or "")
+    return "first_column" in (inspect.getattr_static(load("chase"), "chase").__doc__ or "")
 
 
 needs_new_chase = pytest.mark.skipif(not new_chase_kernel(),

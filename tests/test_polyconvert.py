@@ -15,7 +15,7 @@ from conftest import AWKWARD_BITS
 from polyref import ref_divmod, ref_gcd, ref_mul, ref_phi, ref_taylor, ref_u
 
 import lightsout
-from lightsout._dispatch import kernel_module
+from lightsout._kernels import load
 from lightsout._packing import pack_row, unpack_row
 from lightsout._polyroute import _all_lit_residue_poly, _gcd_and_inverse, nullity_poly, square_nullity
 
@@ -44,7 +44,7 @@ def ref_w(j: int) -> int:
 
 @pytest.fixture
 def poly(simd_level):
-    return kernel_module("_gf2poly", simd_level)
+    return load("gf2poly", simd_level)
 
 
 CONVERT_BITS = AWKWARD_BITS + (511, 512, 513, 4095, 4096, 4097)
@@ -137,7 +137,7 @@ def test_all_lit_residue_without_chasing(poly, shape):
                                    (66, 66), (402, 400)])
 def test_half_degree_gcd_and_inverse(shape):
     rows, cols = shape
-    chi = value(kernel_module("_gf2poly").poly_taylor_shift(words(ref_u(cols + 1))))
+    chi = value(load("gf2poly").poly_taylor_shift(words(ref_u(cols + 1))))
     u = ref_divmod(ref_u(rows + 1), chi)[1]
     g, s = _gcd_and_inverse(rows, cols, words(chi), None)
     assert value(g) == ref_gcd(u, chi)
@@ -198,7 +198,7 @@ def test_square_nullities_against_the_torus_route():
 
 
 def test_sampled_big_square_nullities_against_the_full_degree_gcd():
-    poly = kernel_module("_gf2poly")
+    poly = load("gf2poly")
     rng = random.Random(250_000)
     for n in [rng.randrange(100_000, 250_001) for _ in range(6)] + [249_999, 250_000]:
         u = poly.chebyshev_u(n + 1)

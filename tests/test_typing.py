@@ -1,8 +1,8 @@
 """Static typing: mypy --strict is clean on the package, and kernel calls are type-checked.
 
-``kernel_module`` is overloaded on the module name (``Literal["_kernels"]`` etc.)
-and returns a Protocol that mirrors the module's ``.pyi`` stub, so a wrong kernel
-call is a type error, not an ``Any``.
+The package calls kernels as ``kernels.<name>.<function>`` after ``from lightsout
+import _kernels as kernels``; mypy reads ``kernels.<name>`` as the module its
+``.pyi`` stub describes, so a wrong kernel call is a type error, not an ``Any``.
 """
 from __future__ import annotations
 
@@ -38,13 +38,15 @@ def test_wrong_kernel_calls_are_type_errors(tmp_path):
     snippet = tmp_path / "snippet.py"
     snippet.write_text(
         "import numpy as np\n"
-        "from lightsout._dispatch import kernel_module\n"
-        "residue, presses = kernel_module('_kernels').chase(None, 3, 3, np.zeros(1, np.uint64))\n"
-        "kernel_module('_gf2poly').poly_degree('x')\n"
-        "kernel_module('_gf2elim').rref_inplace(np.zeros((1, 1), np.uint64), 1, method='gauss')\n"
+        "from lightsout import _kernels as kernels\n"
+        "residue, presses = kernels.chase.chase(None, 3, 3, np.zeros(1, np.uint64))\n"
+        "kernels.gf2poly.poly_degree('x')\n"
+        "kernels.gf2elim.rref_inplace(np.zeros((1, 1), np.uint64), 1, method='gauss')\n"
+        "kernels.gf2pol.poly_degree(np.zeros(1, np.uint64))\n"
     )
     done = _mypy("--strict", str(snippet), cwd=REPO)
     errors = [line for line in done.stdout.splitlines() if line.startswith(str(snippet))]
     assert any(":3:" in line and "unpack" in line for line in errors), done.stdout
     assert any(":4:" in line and "poly_degree" in line for line in errors), done.stdout
     assert any(":5:" in line and "rref_inplace" in line for line in errors), done.stdout
+    assert any(":6:" in line and "gf2pol" in line for line in errors), done.stdout  # no module of that name

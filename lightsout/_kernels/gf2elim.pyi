@@ -1,4 +1,4 @@
-"""Type stub for the compiled GF(2) elimination kernels (lightsout._gf2elim and its SIMD builds)."""
+"""Type stub for the compiled GF(2) elimination kernels (lightsout._kernels.gf2elim and its SIMD builds)."""
 from typing import Literal, Optional
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Type stub for the compiled Z/q elimination kernels (lightsout._modelim and its SIMD builds)."""
+"""Type stub for the compiled Z/q elimination kernels (lightsout._kernels.modelim and its SIMD builds)."""
 import numpy as np
 import numpy.typing as npt
 

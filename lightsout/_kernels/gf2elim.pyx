@@ -48,7 +48,7 @@ from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 
-from lightsout._bitrow cimport ctz64, get_bit, set_bit, tail_mask, words_for_bits
+from lightsout._kernels.bitrow cimport ctz64, get_bit, set_bit, tail_mask, words_for_bits
 from lightsout.capi cimport LIGHTSOUT_CAPI_VERSION, LIGHTSOUT_EINVAL, lightsout_gf2elim_api
 
 import threading
@@ -542,7 +542,7 @@ _api.simd_level = LIGHTSOUT_SIMD_LEVEL
 _api.rref = capi_rref
 
 #: PyCapsule holding a pointer to this build's ``lightsout_gf2elim_api`` table
-#: (lightsout/capi.h).  Fetch it through lightsout._dispatch, as
+#: (lightsout/capi.h).  Fetch it through lightsout._kernels.c_api, as
 #: lightsout/capi.pxd's ``import_gf2elim_api()`` does, to get the widest build.
 _capi = PyCapsule_New(<void*>&_api, "lightsout._gf2elim._capi", NULL)
 

@@ -36,15 +36,15 @@ from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
 
-from lightsout._bitrow cimport (
+from lightsout._kernels.bitrow cimport (
     apply_T, copy_row, highest_set_bit, tail_mask, words_for_bits, xor_into, zero_row,
 )
-from lightsout._polyword cimport (
+from lightsout._kernels.polyword cimport (
     LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, divide_inplace, horner_steps, lead,
     KARATSUBA_WORDS, lehmer_matrix, quotient_window, sub_multiple_shifted, taylor_shift_inplace,
     w_steps, xor_shifted,
 )
-from lightsout._polyconvert cimport basis_to_monomial_inplace, fill_fold_tables, monomial_to_basis_inplace
+from lightsout._kernels.polyconvert cimport basis_to_monomial_inplace, fill_fold_tables, monomial_to_basis_inplace
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Type stub for the compiled many-boards kernels (lightsout._manykernels and its SIMD builds)."""
+"""Type stub for the compiled many-boards kernels (lightsout._kernels.many and its SIMD builds)."""
 from typing import Optional
 
 import numpy as np

@@ -9,13 +9,13 @@
 
 from libc.stdint cimport uint8_t, uint64_t
 
-from lightsout._bitrow cimport (
+from lightsout._kernels.bitrow cimport (
     LIT_ALL, LIT_BOARD, LIT_NONE, apply_T, chase_step, clz64, copy_row, ctz64, down_word,
     get_bit, highest_set_bit, set_bit, t_word, tail_mask, up_word, words_for_bits, xor_into,
     zero_row,
 )
 
-from lightsout._polyword cimport (
+from lightsout._kernels.polyword cimport (
     chebyshev_u_into, divide_inplace, horner_steps, lo_apply_matrix, lo_mul_row_xor, mul_words,
     sub_multiple_shifted, taylor_shift_inplace, w_steps, xor_shifted,
 )

@@ -1,4 +1,4 @@
-"""Type stubs for the compiled GF(2)[t] kernels (lightsout._gf2poly and its SIMD builds)."""
+"""Type stubs for the compiled GF(2)[t] kernels (lightsout._kernels.gf2poly and its SIMD builds)."""
 from typing import Callable, Optional
 
 import numpy as np

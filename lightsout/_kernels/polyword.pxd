@@ -15,7 +15,7 @@
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
 
-from lightsout._bitrow cimport (
+from lightsout._kernels.bitrow cimport (
     apply_T, clz64, copy_row, get_bit, highest_set_bit, up_word, words_for_bits, xor_into, zero_row,
 )
 

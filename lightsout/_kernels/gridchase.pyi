@@ -1,4 +1,4 @@
-"""Type stub for the compiled N-D chase kernels (lightsout._gridchase and its SIMD builds)."""
+"""Type stub for the compiled N-D chase kernels (lightsout._kernels.gridchase and its SIMD builds)."""
 from typing import Optional
 
 import numpy as np

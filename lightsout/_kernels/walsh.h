@@ -159,7 +159,7 @@ WALSH_INLINE void walsh_offer(walsh_best *best, int64_t s, uint64_t c) {
 #define WALSH_T int16_t
 #define WALSH_NAME(x) x##_i16
 #define WALSH_T_MAX 32767
-#include "_walsh_body.h"
+#include "walsh_body.h"
 #undef WALSH_T
 #undef WALSH_NAME
 #undef WALSH_T_MAX
@@ -167,7 +167,7 @@ WALSH_INLINE void walsh_offer(walsh_best *best, int64_t s, uint64_t c) {
 #define WALSH_T int32_t
 #define WALSH_NAME(x) x##_i32
 #define WALSH_T_MAX 2147483647
-#include "_walsh_body.h"
+#include "walsh_body.h"
 #undef WALSH_T
 #undef WALSH_NAME
 #undef WALSH_T_MAX

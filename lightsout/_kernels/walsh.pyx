@@ -20,7 +20,7 @@ import numpy as np
 
 from lightsout._errors import InvalidBoardError, InvalidTypeError
 
-cdef extern from "lightsout/_walsh.h":
+cdef extern from "lightsout/_kernels/walsh.h":
     int WALSH_VEC_BYTES
     int WALSH_MAX_RADIX_BITS
     ctypedef struct walsh_best:

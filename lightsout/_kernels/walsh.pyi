@@ -1,4 +1,4 @@
-"""Type stub for the compiled fewest-presses kernels (lightsout._walsh and its SIMD builds)."""
+"""Type stub for the compiled fewest-presses kernels (lightsout._kernels.walsh and its SIMD builds)."""
 import numpy as np
 import numpy.typing as npt
 

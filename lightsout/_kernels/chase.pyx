@@ -23,10 +23,10 @@ from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
 
-from lightsout._bitrow cimport (
+from lightsout._kernels.bitrow cimport (
     LIT_ALL, LIT_BOARD, LIT_NONE, copy_row, get_bit, tail_mask, words_for_bits,
 )
-from lightsout._bitrow cimport chase_step  # the C tile loop below calls it as lo_chase_step
+from lightsout._kernels.bitrow cimport chase_step  # the C tile loop below calls it as lo_chase_step
 from lightsout.capi cimport LIGHTSOUT_CAPI_VERSION, lightsout_kernels_api
 
 import threading

@@ -1,4 +1,4 @@
-"""Type stub for the compiled graph-chasing kernels (lightsout._graphchase and its SIMD builds)."""
+"""Type stub for the compiled graph-chasing kernels (lightsout._kernels.graphchase and its SIMD builds)."""
 from typing import Any, Optional
 
 import numpy as np

@@ -1,4 +1,4 @@
-# CPU feature detection for picking a kernel build (see _dispatch.py).
+# CPU feature detection for picking a kernel build (see lightsout/_kernels/__init__.py).
 # Compiled for the baseline CPU only, so it is always safe to import.
 
 cdef extern from *:

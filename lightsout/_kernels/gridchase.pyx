@@ -48,7 +48,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
-from lightsout._bitrow cimport words_for_bits
+from lightsout._kernels.bitrow cimport words_for_bits
 
 import threading
 

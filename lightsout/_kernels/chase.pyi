@@ -1,4 +1,4 @@
-"""Type stub for the compiled grid kernels (lightsout._kernels and its SIMD builds)."""
+"""Type stub for the compiled grid kernels (lightsout._kernels.chase and its SIMD builds)."""
 from typing import Callable, Optional
 
 import numpy as np

@@ -1,3 +1,0 @@
-"""Type stub for lightsout._cpu (CPU feature detection)."""
-
-def supported_simd_levels() -> list[str]: ...

@@ -1,0 +1,3 @@
+"""Type stub for lightsout._kernels.cpu (CPU feature detection)."""
+
+def supported_simd_levels() -> list[str]: ...
