@@ -21,29 +21,20 @@ except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by t
 from lightsout import gf2, packed
 from lightsout._include import get_include
 from lightsout._errors import (
-    BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError, SettingError,
+    BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError, MinimumNotProvenError,
+    MissingExtraError, SettingError, UnsolvableError,
 )
 from lightsout.board import all_lit, chase, format_board, parse_board, press
 from lightsout._boardfile import read_board, write_board
-from lightsout._extras import MissingExtraError
 from lightsout import picture
-from lightsout.fewest import (
-    MinimumNotProvenError, distance_distribution, fewest_presses, fewest_presses_table,
-)
+from lightsout.fewest import distance_distribution, fewest_presses, fewest_presses_table
 from lightsout.graph import solve_graph
 from lightsout.many import ManySolutions, solve_many
 from lightsout.solve import (
-    METHODS, Solution, UnsolvableError, first_row, is_solvable, nullity, nullity_table, solve,
+    METHODS, Solution, first_row, is_solvable, nullity, nullity_table, solve,
 )
 
 from lightsout._version import __version__
-
-# The errors are defined in several modules but reached as lightsout.<name>: tracebacks,
-# reprs and pickles name them where users find them.
-for _error in (LightsOutError, InvalidBoardError, InvalidTypeError, BoardTooLargeError, SettingError,
-               InternalError, UnsolvableError, MinimumNotProvenError, MissingExtraError):
-    _error.__module__ = "lightsout"
-del _error
 
 __all__ = [
     "first_row", "nullity", "nullity_table", "solve", "is_solvable", "solve_graph", "Solution",

@@ -1,8 +1,9 @@
 """Exception types raised by lightsout.
 
-Every class here (and :class:`lightsout.UnsolvableError`) survives ``pickle``
-and ``copy.copy`` with its attributes, so errors cross process boundaries
-(``ProcessPoolExecutor``, ``multiprocessing``) as themselves.
+Every exception class the package raises on purpose is defined here (the
+command line's and the play server's own usage errors aside).  Every one
+survives ``pickle`` and ``copy.copy`` with its attributes, so errors cross
+process boundaries (``ProcessPoolExecutor``, ``multiprocessing``) as themselves.
 
 Example:
     >>> import pickle, lightsout
@@ -13,6 +14,18 @@ Example:
     InvalidBoardError True
 """
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+import numpy as np
+
+from lightsout._packing import unpack_rows
+
+if TYPE_CHECKING:
+    from lightsout.solve import Solution
+
+#: The distribution name, for install hints.
+DISTRIBUTION = "lightsout-gf2"
 
 
 class LightsOutError(Exception):
@@ -48,3 +61,117 @@ class InternalError(RuntimeError):
 
     def __init__(self, message: str = "internal error") -> None:
         super().__init__(f"{message} (a bug in lightsout: please report it with the call that raised it)")
+
+
+class UnsolvableError(LightsOutError, ValueError):
+    """The board cannot be turned dark.
+
+    Attributes:
+        quiet_pattern: a quiet pattern (a set of presses that changes no light)
+            covering an odd number of the board's lit cells, bool array of the
+            board's shape; it proves the board unsolvable, since every
+            solvable board meets every quiet pattern an even number of times.
+            None for boards over ``MAX_PATTERN_CELLS`` cells.
+        quiet_first_row: the first row of that quiet pattern (chasing it down
+            the dark board rebuilds the pattern).
+        nullity: dimension of the board's quiet-pattern space.
+
+    The error pickles and copies with its attributes (every argument but the
+    message is a keyword with a default, as ``BaseException.__reduce__`` needs).
+    """
+
+    def __init__(self, message: str = "the board cannot be turned dark",
+                 quiet_pattern: Optional[np.ndarray] = None,
+                 quiet_first_row: Optional[np.ndarray] = None, nullity: int = 0) -> None:
+        super().__init__(message)
+        self._quiet_pattern = quiet_pattern
+        self._packed_pattern: Optional[tuple[np.ndarray, int, bool]] = None
+        self.quiet_first_row = quiet_first_row
+        self.nullity = nullity
+        #: The rules and the route, as on a Solution (set by :func:`solve`; None elsewhere).
+        self.torus: Optional[tuple[bool, ...]] = None
+        self.self_toggle: Optional[bool] = None
+        self.method: Optional[str] = None
+
+    @property
+    def quiet_pattern(self) -> Optional[np.ndarray]:
+        """The obstructing quiet pattern (bool, the board's shape), unpacked on first access."""
+        if self._quiet_pattern is None and self._packed_pattern is not None:
+            presses, cols, transposed = self._packed_pattern
+            pattern = unpack_rows(presses, cols)
+            self._quiet_pattern = np.ascontiguousarray(pattern.T) if transposed else pattern
+            self._packed_pattern = None
+        return self._quiet_pattern
+
+    @quiet_pattern.setter
+    def quiet_pattern(self, value: Optional[np.ndarray]) -> None:
+        self._quiet_pattern, self._packed_pattern = value, None
+
+
+class MinimumNotProvenError(LightsOutError, TimeoutError):
+    """A time limit ran out before the fewest-press search covered every solution.
+
+    Attributes:
+        best: the best :class:`lightsout.Solution` found (``proven_minimal=False``).
+    """
+
+    def __init__(self, message: str = "the search for the fewest presses was cut short",
+                 best: Optional["Solution"] = None) -> None:
+        super().__init__(message)
+        self.best = best
+
+
+class MissingExtraError(LightsOutError, ImportError):
+    """An optional dependency is not installed; the message names the extra that brings it.
+
+    Example:
+        >>> str(MissingExtraError("plotting", "matplotlib", "plot"))
+        "plotting needs matplotlib, which is not installed: pip install 'lightsout-gf2[plot]'"
+    """
+
+    def __init__(self, what: str = "this", package: str = "a package", extra: str = "") -> None:
+        hint = f"pip install '{DISTRIBUTION}[{extra}]'" if extra else f"pip install {package}"
+        super().__init__(f"{what} needs {package}, which is not installed: {hint}")
+        self.what, self.package, self.extra = what, package, extra
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.what, self.package, self.extra))
+
+
+#: The pip name of the package behind each importable module we may ask for.
+
+
+class NoSolutionError(UnsolvableError):
+    """The linear system ``a @ x = b`` (mod 2) has no solution (:mod:`lightsout.gf2`).
+
+    An :class:`UnsolvableError` like a board that cannot be turned dark, so one
+    ``except lightsout.UnsolvableError`` catches both.
+
+    Attributes:
+        rank: rank of ``a`` over GF(2) (None if not given).
+        augmented_rank: rank of ``[a | b]``, one more than ``rank``.
+
+    Example:
+        >>> import pickle
+        >>> error = NoSolutionError("no solution", rank=1, augmented_rank=2)
+        >>> pickle.loads(pickle.dumps(error)).augmented_rank
+        2
+    """
+
+    def __init__(self, message: str, rank: Optional[int] = None, augmented_rank: Optional[int] = None) -> None:
+        super().__init__(message)
+        self.rank = rank
+        self.augmented_rank = augmented_rank
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuild from every constructor argument (pickle, copy.copy, ProcessPoolExecutor).
+        return (type(self), (str(self), self.rank, self.augmented_rank), self.__dict__)
+
+
+# Reached as lightsout.<name> (lightsout.gf2.NoSolutionError): tracebacks, reprs and pickles name
+# them where users find them.
+for _error in (LightsOutError, InvalidBoardError, InvalidTypeError, BoardTooLargeError, SettingError,
+               InternalError, UnsolvableError, MinimumNotProvenError, MissingExtraError):
+    _error.__module__ = "lightsout"
+NoSolutionError.__module__ = "lightsout.gf2"
+del _error

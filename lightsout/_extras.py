@@ -13,30 +13,8 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from lightsout._errors import LightsOutError
+from lightsout._errors import MissingExtraError
 
-#: The distribution name, for install hints.
-DISTRIBUTION = "lightsout-gf2"
-
-
-class MissingExtraError(LightsOutError, ImportError):
-    """An optional dependency is not installed; the message names the extra that brings it.
-
-    Example:
-        >>> str(MissingExtraError("plotting", "matplotlib", "plot"))
-        "plotting needs matplotlib, which is not installed: pip install 'lightsout-gf2[plot]'"
-    """
-
-    def __init__(self, what: str = "this", package: str = "a package", extra: str = "") -> None:
-        hint = f"pip install '{DISTRIBUTION}[{extra}]'" if extra else f"pip install {package}"
-        super().__init__(f"{what} needs {package}, which is not installed: {hint}")
-        self.what, self.package, self.extra = what, package, extra
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.what, self.package, self.extra))
-
-
-#: The pip name of the package behind each importable module we may ask for.
 _PACKAGES = {"PIL": "Pillow", "matplotlib": "matplotlib", "tqdm": "tqdm"}
 
 

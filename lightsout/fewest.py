@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Optional, Sequence, Union
 
 import numpy as np
 
-from lightsout._errors import BoardTooLargeError, LightsOutError
+from lightsout._errors import BoardTooLargeError, MinimumNotProvenError
 from lightsout._tasks import checked_executor, run_tasks
 from lightsout._types import Progress
 from lightsout._validate import (
@@ -29,19 +29,6 @@ if TYPE_CHECKING:
 
 __all__ = ["minimal_solution", "fewest_presses", "fewest_presses_table", "distance_distribution",
            "MinimumNotProvenError"]
-
-
-class MinimumNotProvenError(LightsOutError, TimeoutError):
-    """A time limit ran out before the fewest-press search covered every solution.
-
-    Attributes:
-        best: the best :class:`lightsout.Solution` found (``proven_minimal=False``).
-    """
-
-    def __init__(self, message: str = "the search for the fewest presses was cut short",
-                 best: Optional["Solution"] = None) -> None:
-        super().__init__(message)
-        self.best = best
 
 
 def _time_limit(value: object) -> Optional[float]:

@@ -27,8 +27,6 @@ Example:
 """
 from __future__ import annotations
 
-from typing import Any, Optional
-
 import numpy as np
 import numpy.typing as npt
 
@@ -36,34 +34,10 @@ from lightsout._bitmatrix import (
     check_bytes, check_elimination, pack_zero_one, unpack_words, words_for_bits, zero_one,
 )
 from lightsout import _kernels as kernels
-from lightsout._errors import InvalidBoardError, InvalidTypeError, LightsOutError
+from lightsout._errors import InvalidBoardError, InvalidTypeError, NoSolutionError
 from lightsout._validate import board_array, numeric_array
 
 __all__ = ["NoSolutionError", "null_space", "rank", "rref", "solve"]
-
-
-class NoSolutionError(LightsOutError, ValueError):
-    """The linear system ``a @ x = b`` (mod 2) has no solution.
-
-    Attributes:
-        rank: rank of ``a`` over GF(2) (None if not given).
-        augmented_rank: rank of ``[a | b]``, one more than ``rank``.
-
-    Example:
-        >>> import pickle
-        >>> error = NoSolutionError("no solution", rank=1, augmented_rank=2)
-        >>> pickle.loads(pickle.dumps(error)).augmented_rank
-        2
-    """
-
-    def __init__(self, message: str, rank: Optional[int] = None, augmented_rank: Optional[int] = None) -> None:
-        super().__init__(message)
-        self.rank = rank
-        self.augmented_rank = augmented_rank
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuild from every constructor argument (pickle, copy.copy, ProcessPoolExecutor).
-        return (type(self), (str(self), self.rank, self.augmented_rank), self.__dict__)
 
 
 def _as_array(a: npt.ArrayLike, name: str) -> np.ndarray:

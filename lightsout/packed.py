@@ -41,9 +41,8 @@ import numpy.typing as npt
 
 from lightsout._bitmatrix import check_bytes, check_elimination, pack_zero_one, unpack_words, words_for_bits
 from lightsout import _kernels as kernels
-from lightsout._errors import InvalidBoardError, InvalidTypeError
+from lightsout._errors import InvalidBoardError, InvalidTypeError, NoSolutionError
 from lightsout._validate import board_size, flag, numeric_array, packed_matrix, packed_vector
-from lightsout.gf2 import NoSolutionError
 
 __all__ = ["chase", "null_space", "pack", "rank", "rref_inplace", "solve", "unpack", "words_for_bits"]
 

@@ -32,7 +32,9 @@ import numpy.typing as npt
 from lightsout import board as _board
 from lightsout._denseroute import solve_grid_dense
 from lightsout import _kernels as kernels
-from lightsout._errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError
+from lightsout._errors import (
+    BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError, UnsolvableError,
+)
 from lightsout._bitmatrix import pack_zero_one
 from lightsout._canonical import lexmin_solution, proof_pattern
 from lightsout._gridresult import GridResult
@@ -59,51 +61,6 @@ GRID_METHODS = ("poly", "dense")
 #: Most cells an error or :meth:`Solution.quiet_patterns` materialises as quiet
 #: patterns (bool, one byte a cell): 10**8, 100 MB.
 MAX_PATTERN_CELLS = 10**8
-
-
-class UnsolvableError(LightsOutError, ValueError):
-    """The board cannot be turned dark.
-
-    Attributes:
-        quiet_pattern: a quiet pattern (a set of presses that changes no light)
-            covering an odd number of the board's lit cells, bool array of the
-            board's shape; it proves the board unsolvable, since every
-            solvable board meets every quiet pattern an even number of times.
-            None for boards over ``MAX_PATTERN_CELLS`` cells.
-        quiet_first_row: the first row of that quiet pattern (chasing it down
-            the dark board rebuilds the pattern).
-        nullity: dimension of the board's quiet-pattern space.
-
-    The error pickles and copies with its attributes (every argument but the
-    message is a keyword with a default, as ``BaseException.__reduce__`` needs).
-    """
-
-    def __init__(self, message: str = "the board cannot be turned dark",
-                 quiet_pattern: Optional[np.ndarray] = None,
-                 quiet_first_row: Optional[np.ndarray] = None, nullity: int = 0) -> None:
-        super().__init__(message)
-        self._quiet_pattern = quiet_pattern
-        self._packed_pattern: Optional[tuple[np.ndarray, int, bool]] = None
-        self.quiet_first_row = quiet_first_row
-        self.nullity = nullity
-        #: The rules and the route, as on a Solution (set by :func:`solve`; None elsewhere).
-        self.torus: Optional[tuple[bool, ...]] = None
-        self.self_toggle: Optional[bool] = None
-        self.method: Optional[str] = None
-
-    @property
-    def quiet_pattern(self) -> Optional[np.ndarray]:
-        """The obstructing quiet pattern (bool, the board's shape), unpacked on first access."""
-        if self._quiet_pattern is None and self._packed_pattern is not None:
-            presses, cols, transposed = self._packed_pattern
-            pattern = unpack_rows(presses, cols)
-            self._quiet_pattern = np.ascontiguousarray(pattern.T) if transposed else pattern
-            self._packed_pattern = None
-        return self._quiet_pattern
-
-    @quiet_pattern.setter
-    def quiet_pattern(self, value: Optional[np.ndarray]) -> None:
-        self._quiet_pattern, self._packed_pattern = value, None
 
 
 class _PackedBoard:

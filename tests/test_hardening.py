@@ -62,7 +62,7 @@ class _SlowKernels:
 
 def _use_kernels(monkeypatch, fake) -> None:
     """The dense route sees ``fake`` as its chase module (lightsout._kernels.chase), every other as is."""
-    real = _denseroute.kernels
+    real = _denseroute.kernels  # type: ignore[attr-defined]
 
     class Kernels:
         chase = fake

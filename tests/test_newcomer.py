@@ -109,3 +109,21 @@ def test_errors_are_named_where_users_reach_them():
         lightsout.solve(corner)
     shown = traceback.format_exception_only(caught.type, caught.value)[-1]
     assert shown.startswith("lightsout.UnsolvableError: ")   # a name that `import lightsout` reaches
+
+
+def test_every_error_class_lives_in_one_module():
+    """Issue 17: the exported errors are defined in lightsout._errors (not in seven modules)."""
+    import lightsout._errors as errors
+    from lightsout import gf2
+
+    for name in [name for name in lightsout.__all__ if name.endswith("Error")] + ["NoSolutionError"]:
+        cls = getattr(lightsout, name, None) or getattr(gf2, name)
+        assert getattr(errors, name) is cls, name
+    # an inconsistent GF(2) system is unsolvable like a board: one except clause catches both
+    with pytest.raises(lightsout.UnsolvableError) as caught:
+        gf2.solve(np.array([[1, 1], [1, 1]]), np.array([0, 1]))
+    assert isinstance(caught.value, gf2.NoSolutionError) and isinstance(caught.value, ValueError)
+    assert caught.value.augmented_rank == caught.value.rank + 1 == 2
+    copy = pickle.loads(pickle.dumps(caught.value))
+    assert type(copy) is gf2.NoSolutionError and copy.rank == 1 and str(copy) == str(caught.value)
+    assert gf2.NoSolutionError.__module__ == "lightsout.gf2"

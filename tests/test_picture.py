@@ -14,7 +14,7 @@ import pytest
 import oracle
 import lightsout
 from lightsout import _bandchase, picture
-from lightsout._extras import MissingExtraError
+from lightsout import MissingExtraError
 from lightsout._png import PngWriter, encode_png
 
 Image = pytest.importorskip("PIL.Image")
