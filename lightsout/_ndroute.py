@@ -49,10 +49,11 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._blockpool import run_blocks
+from lightsout._canonical import lexmin_solution, proof_pattern
 from lightsout import _kernels as kernels
 from lightsout._errors import BoardTooLargeError, InvalidBoardError
 from lightsout._linresult import LinearResult
-from lightsout._modring import howell_form, reduce_lexmin, solve_mod
+from lightsout._modring import solve_mod
 from lightsout._packing import pack_rows, transpose_bits, unpack_rows, words_for_bits
 from lightsout._types import Progress
 
@@ -458,35 +459,6 @@ class NDCanonical:
     method: str = "nd"
 
 
-def _lexmin(vector: np.ndarray, generators: np.ndarray, states: int) -> np.ndarray:
-    """The lexicographically smallest element of vector + span(generators) mod k (index 0 first)."""
-    n = vector.shape[0]
-    if len(generators) == 0:
-        return vector.astype(np.uint8)
-    if states != 2:
-        return reduce_lexmin(vector, howell_form(generators, states), states)
-    # Reduced row echelon form: pivot i is the leading 1 of row i and 0 in every other row, so
-    # clearing the vector's pivot bits, most significant first, leaves the smallest of the coset.
-    rows = pack_rows(generators)
-    rank, pivots = kernels.gf2elim.rref_inplace(rows, n)
-    v = pack_rows(vector.reshape(1, n))[0]
-    for i in range(int(rank)):
-        p = int(pivots[i])
-        if (int(v[p >> 6]) >> (p & 63)) & 1:
-            v ^= rows[i]
-    smallest: np.ndarray = unpack_rows(v.reshape(1, -1), n)[0].view(np.uint8).copy()
-    return smallest
-
-
-def _proof(patterns: np.ndarray, flat_board: np.ndarray, states: int) -> Optional[np.ndarray]:
-    """The first pattern with a nonzero inner product with the board mod k, or None."""
-    for row in patterns:
-        if int(row.astype(np.int64) @ flat_board) % states:
-            found: np.ndarray = row.copy()
-            return found
-    return None
-
-
 def canonical_nd(shape: Sequence[int], board: Optional[npt.NDArray[np.uint8]], *, torus: Torus = False,
                  self_toggle: bool = True, states: int = 2, threads: Optional[int] = None,
                  progress: Progress = None) -> NDCanonical:
@@ -518,18 +490,20 @@ def canonical_nd(shape: Sequence[int], board: Optional[npt.NDArray[np.uint8]], *
         full = solve_nd(shape, board, torus=torus, self_toggle=self_toggle, states=states, threads=threads,
                         progress=progress)
         if full.particular is not None:
-            return NDCanonical(True, _lexmin(full.particular, full.kernel, states), full.count, full.nullity, None)
-        return NDCanonical(False, None, full.count, full.nullity, _proof(full.kernel, flat(), states))
+            return NDCanonical(True, lexmin_solution(full.particular, full.kernel, states)[0], full.count, full.nullity,
+                               None)
+        return NDCanonical(False, None, full.count, full.nullity, proof_pattern(full.kernel, flat(), states))
     u0, kernel_u, count, nullity = _solve_u(plan, board, states, self_toggle, threads, progress)
     if u0 is not None:
-        u = _lexmin(np.asarray(u0, dtype=np.uint8), kernel_u, states)
+        u, _ = lexmin_solution(np.asarray(u0, dtype=np.uint8), kernel_u, states)
         solution = _expand(plan, board, states, self_toggle, u.reshape(-1, 1), True)[0]
         return NDCanonical(True, solution, count, nullity, None)
     proof = None
     lights = flat()
     for first in range(0, len(kernel_u), 64):  # a few generators at a time: memory stays O(64 x cells)
         batch = np.ascontiguousarray(kernel_u[first:first + 64].T)
-        proof = _proof(_expand(plan, None, states, self_toggle, batch, False), lights, states)
+        proof = proof_pattern(_expand(plan, None, states, self_toggle, batch, False), lights, states)
+        proof = None if proof is None else proof.copy()  # not a view that keeps the whole batch
         if proof is not None:
             break
     return NDCanonical(False, None, count, nullity, proof)

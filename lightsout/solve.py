@@ -424,14 +424,8 @@ def _canonical_first_row(first: np.ndarray, quiet_first_rows: np.ndarray) -> np.
     """The lexicographically smallest first row in ``first + span(quiet_first_rows)``."""
     if len(quiet_first_rows) == 0:
         return first
-    from lightsout.gf2 import rref
-
-    basis, pivots = rref(quiet_first_rows)
-    out = first.copy()
-    for row, col in zip(basis, pivots):  # reduced echelon: clearing pivot columns is final
-        if out[col]:
-            out ^= row
-    return out
+    smallest, _ = lexmin_solution(first.astype(np.uint8), quiet_first_rows.astype(np.uint8), 2)
+    return smallest.astype(bool)
 
 
 def _quiet_pattern(nrows: int, ncols: int, first: np.ndarray) -> np.ndarray:
