@@ -276,9 +276,13 @@ def nullity_table(nmax: int, progress: Progress = None) -> np.ndarray:
     """
     nmax = board_size(nmax, "nmax")
     out = np.zeros(nmax, dtype=np.int64)
-    poly = kernels.gf2poly
+    poly = kernels.gf2poly  # once: a table is thousands of small calls (as _square_nullity_any)
     for n in range(1, nmax + 1):
-        out[n - 1] = _square_nullity_any(n)
+        if n >= HALVING_FROM:
+            out[n - 1] = square_nullity(n)
+        else:
+            u = poly.chebyshev_u(n + 1)
+            out[n - 1] = int(poly.poly_degree(poly.poly_gcd(u, poly.poly_taylor_shift(u))))
         if progress is not None and (n % 64 == 0 or n == nmax):
             progress("nullity_table", n, nmax)
     return out

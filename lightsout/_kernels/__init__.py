@@ -79,6 +79,11 @@ def selected_level() -> str:
     return available_levels()[0]
 
 
+#: Modules loaded so far, by (name, level asked for or LIGHTSOUT_SIMD's raw value): a kernel
+#: attribute costs a dictionary lookup, not an import, so hot loops of small calls stay cheap.
+_LOADED: dict[tuple[str, str], ModuleType] = {}
+
+
 def load(name: str, level: Optional[str] = None) -> ModuleType:
     """The build of compiled module ``name`` at ``level`` (default: :func:`selected_level`).
 
@@ -88,6 +93,14 @@ def load(name: str, level: Optional[str] = None) -> ModuleType:
         >>> load("cpu").__name__
         'lightsout._kernels.cpu'
     """
+    key = (name, level if level is not None else os.environ.get("LIGHTSOUT_SIMD", ""))
+    loaded = _LOADED.get(key)
+    if loaded is None:
+        loaded = _LOADED[key] = _import(name, level)
+    return loaded
+
+
+def _import(name: str, level: Optional[str]) -> ModuleType:
     module = MODULES.get(name)
     if module is None:
         raise ValueError(f"no compiled module {name!r}; the modules are {', '.join(MODULES)}")
@@ -114,6 +127,9 @@ def c_api(name: Literal["chase", "gf2elim"], level: Optional[str] = None) -> obj
 if not TYPE_CHECKING:
     def __getattr__(name: str) -> ModuleType:
         """``lightsout._kernels.<name>``: the selected build (never bound: LIGHTSOUT_SIMD is read each time)."""
+        loaded = _LOADED.get((name, os.environ.get("LIGHTSOUT_SIMD", "")))
+        if loaded is not None:
+            return loaded
         if name in MODULES:
             return load(name)
         raise AttributeError(f"module 'lightsout._kernels' has no attribute {name!r}")
