@@ -29,23 +29,72 @@ DISTRIBUTION = "lightsout-gf2"
 
 
 class LightsOutError(Exception):
-    """Base class of every exception lightsout raises on purpose."""
+    """Base class of every exception lightsout raises on purpose.
+
+    Catch it to handle every refusal of the package at once (bad input, unsolvable
+    boards, limits); a bug in lightsout raises :class:`InternalError` instead.
+
+    Example:
+        >>> import lightsout
+        >>> try:
+        ...     lightsout.solve([[1, 2]])
+        ... except lightsout.LightsOutError as error:
+        ...     print(type(error).__name__)
+        InvalidBoardError
+    """
 
 
 class InvalidBoardError(LightsOutError, ValueError):
-    """A board, size or argument value that lightsout does not accept."""
+    """A board, size or argument value that lightsout does not accept (also a ``ValueError``).
+
+    The message says what was wrong and what is accepted.
+
+    Example:
+        >>> import lightsout
+        >>> lightsout.first_row(0)
+        Traceback (most recent call last):
+        ...
+        lightsout.InvalidBoardError: n must be a positive int, got 0
+    """
 
 
 class InvalidTypeError(LightsOutError, TypeError):
-    """An argument of a type lightsout does not accept."""
+    """An argument of a type lightsout does not accept (also a ``TypeError``).
+
+    Example:
+        >>> import lightsout
+        >>> try:
+        ...     lightsout.first_row(2.5)
+        ... except TypeError as error:
+        ...     print(type(error).__name__)
+        InvalidTypeError
+    """
 
 
 class BoardTooLargeError(InvalidBoardError, MemoryError):
-    """The requested computation needs more memory or time than lightsout will spend on it."""
+    """The requested computation needs more memory or time than lightsout will spend on it.
+
+    Raised before anything is allocated; the message names the limit and the way round it.
+    Also a ``ValueError`` and a ``MemoryError``.
+
+    Example:
+        >>> import lightsout
+        >>> try:
+        ...     lightsout.all_lit(100_000, 100_000)
+        ... except lightsout.BoardTooLargeError as error:
+        ...     print(isinstance(error, MemoryError))
+        True
+    """
 
 
 class SettingError(LightsOutError, ValueError):
-    """An environment setting (such as ``LIGHTSOUT_SIMD``) that this machine or build cannot honour."""
+    """An environment setting this machine or build cannot honour (``LIGHTSOUT_SIMD`` naming a level the CPU lacks).
+
+    Example:
+        >>> import lightsout
+        >>> issubclass(lightsout.SettingError, ValueError)
+        True
+    """
 
 
 class InternalError(RuntimeError):
@@ -78,6 +127,20 @@ class UnsolvableError(LightsOutError, ValueError):
 
     The error pickles and copies with its attributes (every argument but the
     message is a keyword with a default, as ``BaseException.__reduce__`` needs).
+
+    Example:
+        >>> import lightsout, numpy as np
+        >>> board = [[1, 0], [0, 0]]
+        >>> lightsout.is_solvable(board, self_toggle=False)
+        False
+        >>> try:
+        ...     lightsout.solve(board, self_toggle=False)
+        ... except lightsout.UnsolvableError as error:
+        ...     proof = error.quiet_pattern
+        >>> bool((lightsout.press(proof * 0, proof, self_toggle=False) == 0).all())   # quiet
+        True
+        >>> int((proof & np.equal(board, 1)).sum()) % 2     # meets the lit cells an odd number of times
+        1
     """
 
     def __init__(self, message: str = "the board cannot be turned dark",
@@ -95,7 +158,16 @@ class UnsolvableError(LightsOutError, ValueError):
 
     @property
     def quiet_pattern(self) -> Optional[np.ndarray]:
-        """The obstructing quiet pattern (bool, the board's shape), unpacked on first access."""
+        """The obstructing quiet pattern (bool, the board's shape), unpacked on first access.
+
+        Example:
+            >>> import lightsout
+            >>> try:
+            ...     lightsout.solve([[1, 0, 0]], self_toggle=False)
+            ... except lightsout.UnsolvableError as error:
+            ...     print(error.quiet_pattern.astype(int).tolist())
+            [[1, 0, 1]]
+        """
         if self._quiet_pattern is None and self._packed_pattern is not None:
             presses, cols, transposed = self._packed_pattern
             pattern = unpack_rows(presses, cols)
@@ -113,6 +185,14 @@ class MinimumNotProvenError(LightsOutError, TimeoutError):
 
     Attributes:
         best: the best :class:`lightsout.Solution` found (``proven_minimal=False``).
+
+    Example:
+        >>> import lightsout
+        >>> try:
+        ...     lightsout.fewest_presses(61, time_limit=0.01)      # nullity 40: minutes of work
+        ... except lightsout.MinimumNotProvenError as error:
+        ...     print(error.best.proven_minimal, error.best.verify())
+        False True
     """
 
     def __init__(self, message: str = "the search for the fewest presses was cut short",
@@ -138,13 +218,10 @@ class MissingExtraError(LightsOutError, ImportError):
         return (type(self), (self.what, self.package, self.extra))
 
 
-#: The pip name of the package behind each importable module we may ask for.
-
-
 class NoSolutionError(UnsolvableError):
     """The linear system ``a @ x = b`` (mod 2) has no solution (:mod:`lightsout.gf2`).
 
-    An :class:`UnsolvableError` like a board that cannot be turned dark, so one
+    An :class:`lightsout.UnsolvableError` like a board that cannot be turned dark, so one
     ``except lightsout.UnsolvableError`` catches both.
 
     Attributes:

@@ -183,10 +183,10 @@ def all_lit(n: int, m: int | None = None) -> np.ndarray:
 
 
 def parse_board(text: str, *, states: int = 2) -> np.ndarray:
-    """Read a board written one row per line: ``1 # * x X o O`` lit, ``0 . - _`` dark.
+    """Read a board written one row per line: any of ``1#*xXoO`` lit, any of ``0.-_`` dark.
 
     Spaces, tabs and blank lines are ignored, as is everything from ``!`` (the
-    comment mark, :data:`COMMENT`) to the end of a line, and a leading UTF-8
+    comment mark) to the end of a line, and a leading UTF-8
     byte order mark; every row must have the same width.  With ``states=k``
     a cell may also be a digit 0..k-1; with more than 10 states every row is
     written as numbers separated by spaces.
@@ -256,7 +256,7 @@ def format_board(board: npt.ArrayLike, lit: str = "1", dark: str = "0", *, state
     """Write a 2-D board one row per line (the inverse of :func:`parse_board`).
 
     ``lit`` and ``dark`` are single characters that :func:`parse_board` reads
-    back: one of :data:`LIT_CHARS` and one of :data:`DARK_CHARS`.  With
+    back: one of ``1#*xXoO`` and one of ``0.-_``.  With
     ``states=k`` (k > 2) other states are written as digits, or for k > 10 as
     numbers separated by spaces.
 

@@ -59,6 +59,15 @@ class ManySolutions:
         nullity: the shape's nullity; ``count`` solutions for every solvable board.
         count: solutions of every solvable board (an exact int).
         proven_minimal: True when ``presses`` are the proven fewest presses.
+
+    Example:
+        >>> import lightsout, numpy as np
+        >>> boards = np.array([lightsout.all_lit(3), np.eye(3, dtype=bool)])
+        >>> many = lightsout.solve_many(boards)
+        >>> many
+        ManySolutions(boards=2, shape=(3, 3), solvable=2, nullity=0, proven_minimal=False)
+        >>> all(bool((lightsout.press(b, x) == 0).all()) for b, x in zip(boards, many.presses))
+        True
     """
 
     presses: np.ndarray

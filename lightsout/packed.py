@@ -160,8 +160,7 @@ def rank(m: Words, ncols: int) -> int:
         The rank.
 
     Raises:
-        InvalidTypeError, InvalidBoardError, BoardTooLargeError: as for
-        :func:`rref_inplace`.
+        InvalidTypeError, InvalidBoardError, BoardTooLargeError: as rref_inplace raises them.
 
     Example:
         >>> rank(pack([[1, 1, 0], [0, 1, 1], [1, 0, 1]]), 3)

@@ -284,7 +284,11 @@ class Picture:
                 handle.write(self.png())
 
     def plot(self, ax: Optional[Any] = None) -> Any:
-        """Draw on a matplotlib Axes (see :func:`plot_board`); returns the Axes."""
+        """Draw on a matplotlib Axes (see :func:`plot_board`); returns the Axes.
+
+        Example:
+            >>> ax = Picture([[1, 0], [0, 1]], presses=[[1, 0], [0, 0]]).plot()  # doctest: +SKIP
+        """
         return plot_board(self.board, self.presses, states=self.states, ax=ax)
 
     def html(self) -> Optional[str]:

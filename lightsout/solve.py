@@ -156,7 +156,13 @@ class Solution:
 
     @property
     def is_graph(self) -> bool:
-        """True for a graph's solution (``solve_graph``): one value per vertex, no axes."""
+        """True for a graph's solution (``solve_graph``): one value per vertex, no axes.
+
+        Example:
+            >>> import lightsout
+            >>> lightsout.solve_graph([(0, 1), (1, 2)]).is_graph, lightsout.solve([[1, 1]]).is_graph
+            (True, False)
+        """
         return self.adjacency is not None
 
     def __repr__(self) -> str:
@@ -175,18 +181,39 @@ class Solution:
 
     @property
     def shape(self) -> tuple[int, ...]:
-        """The board's shape."""
+        """The board's shape.
+
+        Example:
+            >>> import lightsout
+            >>> lightsout.solve(lightsout.all_lit(2, 3)).shape
+            (2, 3)
+        """
         return tuple(self.board.shape)
 
     @property
     def first_row(self) -> np.ndarray:
-        """Presses of the top row (slice 0 along axis 0); on open boards chasing from it gives ``presses``."""
+        """Presses of the top row (slice 0 along axis 0); on open boards chasing from it gives ``presses``.
+
+        Example:
+            >>> import lightsout
+            >>> s = lightsout.solve(lightsout.all_lit(3))
+            >>> s.first_row.astype(int).tolist(), bool((lightsout.chase(s.board, s.first_row) == s.presses).all())
+            ([1, 0, 1], True)
+        """
         row: np.ndarray = self.presses[0].copy()
         return row
 
     @property
     def count(self) -> int:
-        """Number of distinct solutions, an exact Python int (``2**nullity`` for two states)."""
+        """Number of distinct solutions, an exact Python int (``2**nullity`` for two states).
+
+        Example:
+            >>> import lightsout
+            >>> lightsout.solve(lightsout.all_lit(19)).count          # nullity 16
+            65536
+            >>> lightsout.solve([[0] * 5] * 5, states=3).count       # nullity 3 over GF(3)
+            27
+        """
         return (1 << self.nullity) if self.quiet_count is None else self.quiet_count
 
     def press_list(self) -> list[Any]:
@@ -315,7 +342,7 @@ class Solution:
 
     def minimal(self, *, time_limit: Optional[float] = None, executor: Optional[Any] = None,
                 progress: Progress = None) -> "Solution":
-        """The solution of this board with the fewest presses, proven (see :func:`lightsout.fewest.minimal_solution`).
+        """The solution of this board with the fewest presses, proven (the search of :func:`lightsout.fewest_presses`).
 
         Example:
             >>> s = solve(np.ones((5, 5), dtype=int)).minimal()
@@ -327,7 +354,16 @@ class Solution:
         return minimal_solution(self, time_limit=time_limit, executor=executor, progress=progress)
 
     def verify(self) -> bool:
-        """True when replaying ``presses`` on ``board`` turns every light off."""
+        """True when replaying ``presses`` on ``board`` turns every light off.
+
+        ``solve`` has already checked this once; the method replays the presses again, for
+        a solution that was pickled, copied or built by hand.
+
+        Example:
+            >>> import lightsout
+            >>> lightsout.solve(lightsout.all_lit(6, 9), torus=True).verify()
+            True
+        """
         if self.adjacency is not None:  # a graph: CSR neighbour lists
             indptr, indices = self.adjacency
             counts = self.presses.astype(np.int64)
@@ -672,8 +708,8 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
         Array of length m: bool for two states, uint8 press counts otherwise.
 
     Raises:
-        InvalidTypeError / InvalidBoardError: sizes that are not positive ints,
-            unknown method, a progress that is not callable.
+        InvalidTypeError: a size that is not an int, a progress that is not callable.
+        InvalidBoardError: a size that is not positive, an unknown method.
         BoardTooLargeError: the route would need more memory or time than allowed
             (the dense route refuses long before the polynomial one).
 
@@ -867,8 +903,8 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
         UnsolvableError: no presses clear the board; carries a quiet pattern
             whose inner product with the board is nonzero mod k (two states:
             it meets an odd number of lit cells).
-        InvalidBoardError / InvalidTypeError: values outside 0..k-1, an empty
-            axis, bad keywords, an unknown method.
+        InvalidBoardError: values outside 0..k-1, an empty axis, an unknown method.
+        InvalidTypeError: an argument of the wrong type (a float size, ``minimal="no"``).
 
     Examples:
         >>> s = solve([[1, 1, 1], [1, 1, 1], [1, 1, 1]])

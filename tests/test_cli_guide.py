@@ -1,4 +1,4 @@
-"""Every command in the README's "Command line" section runs as shown and prints what it shows."""
+"""Every command of the command-line guide (docs/guide/cli.md) runs as shown and prints what it shows."""
 from __future__ import annotations
 
 import doctest
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+GUIDE = Path(__file__).resolve().parents[1] / "docs" / "guide" / "cli.md"
 
 #: Commands shown but not run here: `play` serves until Ctrl-C (tests/test_cli.py runs it with a
 #: stand-in server).
@@ -18,9 +18,8 @@ NOT_RUN = ("lightsout play",)
 
 
 def _console_examples() -> list[tuple[str, str]]:
-    """(command, expected output) pairs of the ```console blocks of the Command line section."""
-    text = README.read_text(encoding="utf-8")
-    section = text.split("\n## Command line\n", 1)[1].split("\n## ", 1)[0]
+    """(command, expected output) pairs of the guide's ```console blocks."""
+    section = GUIDE.read_text(encoding="utf-8")
     pairs: list[tuple[str, str]] = []
     for block in re.findall(r"```console\n(.*?)```", section, flags=re.S):
         for line in block.splitlines():
@@ -31,14 +30,14 @@ def _console_examples() -> list[tuple[str, str]]:
     return pairs
 
 
-def test_readme_shows_commands():
+def test_guide_shows_commands():
     commands = [command for command, _ in _console_examples()]
     assert len(commands) >= 15
     for name in ("first-row", "solve", "nullity", "render", "play"):
         assert any(f"lightsout {name}" in c for c in commands), name
 
 
-def test_readme_commands_run_as_shown(tmp_path):
+def test_guide_commands_run_as_shown(tmp_path):
     shim = tmp_path / "bin" / "lightsout"
     shim.parent.mkdir()
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m lightsout "$@"\n')
@@ -62,6 +61,6 @@ def test_readme_commands_run_as_shown(tmp_path):
 def test_board_file_section_matches_the_code():
     from lightsout.board import COMMENT
 
-    section = README.read_text(encoding="utf-8").split("\n## Command line\n", 1)[1]
+    section = (GUIDE.parent / "files.md").read_text(encoding="utf-8")
     assert f"`{COMMENT}` starts a comment" in section
     pytest.importorskip("PIL")
