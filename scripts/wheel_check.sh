@@ -28,9 +28,9 @@ started=$(date +%s)
 echo "wheel-check: built in $(( $(date +%s) - started )) s: $(cd "$WORK/dist" && ls -s --block-size=K ./*.whl)"
 
 echo "== repair it to a manylinux tag"
-"$WORK/tools/bin/auditwheel" repair -w "$WORK/wheelhouse" "$WORK"/dist/*.whl
+PATH="$WORK/tools/bin:$PATH" "$WORK/tools/bin/auditwheel" repair -w "$WORK/wheelhouse" "$WORK"/dist/*.whl
 wheel=$(ls "$WORK"/wheelhouse/*.whl)
-"$WORK/tools/bin/auditwheel" show "$wheel"
+PATH="$WORK/tools/bin:$PATH" "$WORK/tools/bin/auditwheel" show "$wheel"
 case "$wheel" in
     *manylinux*) ;;
     *) echo "wheel-check: FAILED: the repaired wheel has no manylinux tag: $wheel" >&2; exit 1 ;;

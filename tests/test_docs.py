@@ -77,3 +77,20 @@ def test_every_public_name_has_a_page():
                 assert (DOCS / "api" / f"{name}.md").is_file(), f"lightsout.{name} has no page"
                 continue
             assert name in listed, f"{module_name}.{name} is not in docs/api/"
+
+
+#: A Markdown link or image whose target is a file of the repository (no scheme, no bare anchor).
+_RELATIVE_LINK = re.compile(r"!?\[[^\]]*\]\((?![a-z][a-z0-9+.-]*:|#)([^)\s]+)\)")
+
+
+@needs_docs
+@pytest.mark.parametrize("document", ["README.md", "CHANGELOG.md"])
+def test_front_page_links_reach_files(document):
+    # the README is read on the forge and on PyPI, outside Sphinx (which checks the pages' links)
+    root = DOCS.parent
+    text = (root / document).read_text(encoding="utf-8")
+    targets = _RELATIVE_LINK.findall(text)
+    missing = [target for target in targets if not (root / target.split("#")[0]).exists()]
+    assert missing == [], f"{document} links to files that do not exist: {missing}"
+    if document == "README.md":
+        assert len(targets) >= 10, "the README links to the documentation pages"
