@@ -22,7 +22,7 @@ so this is the solution whose first row is smallest, reading column 0 first.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
 
@@ -45,6 +45,7 @@ from lightsout._packing import pack_row, pack_rows, unpack_rows, words_for_bits
 from lightsout._polyroute import nullity_poly as _nullity_poly
 from lightsout._polyroute import nullity_table as _nullity_table
 from lightsout._polyroute import solve_grid_poly
+from lightsout._symmetry import count_orbits
 from lightsout._types import Progress
 from lightsout.board import TorusArg
 from lightsout._validate import (
@@ -352,6 +353,51 @@ class Solution:
         from lightsout.fewest import minimal_solution
 
         return minimal_solution(self, time_limit=time_limit, executor=executor, progress=progress)
+
+    def count_up_to_symmetry(self, group: Optional[Iterable[Any]] = None) -> int:
+        """Number of solutions counted up to symmetry: the orbits of the solutions under a group.
+
+        Two solutions are the same up to symmetry when a symmetry of the board
+        maps one onto the other.  Counted with Burnside's lemma, as the mean
+        over the group of the solutions each symmetry fixes, without listing
+        the solutions (docs/algebra.md, "Solutions up to symmetry").
+
+        Args:
+            group: permutations of the cells that generate the group (its
+                closure is taken), each an array of flat cell indices in
+                row-major order, ``image[i]`` = where cell i goes (either
+                direction gives the same group), or for a networkx graph a
+                dict from node to node.  Each must map neighbours to
+                neighbours and keep every light.  None (default): the board's
+                own symmetries that keep its lights: each axis reversed or not
+                and equal axes exchanged (the square's 8, a rectangle's 4, a
+                cube's 48; a torus's translations are not included), or every
+                automorphism of a graph (needs networkx).
+
+        Returns:
+            The number of orbits, an exact Python int (1 <= it <= :attr:`count`).
+
+        Raises:
+            InvalidBoardError: an element is not a permutation of the cells or
+                not a symmetry of the board.
+            InvalidTypeError: ``group`` is not a sequence of permutations.
+            BoardTooLargeError: more than 65,536 symmetries, or the group's
+                elements would take more than 1 GiB.
+
+        Examples:
+            >>> import lightsout
+            >>> s = lightsout.solve(lightsout.all_lit(4))      # 16 solutions
+            >>> s.count, s.count_up_to_symmetry()
+            (16, 5)
+            >>> flip = np.arange(16).reshape(4, 4)[:, ::-1]     # the left-right mirror alone
+            >>> s.count_up_to_symmetry(group=[flip])
+            10
+        """
+        lights = np.asarray(self.board).astype(np.uint8).ravel()
+        return count_orbits(
+            self.presses.astype(np.uint8).ravel(), lights, shape=self.board.shape, wraps=self.torus,
+            self_toggle=self.self_toggle, states=self.states, count=self.count, adjacency=self.adjacency,
+            nodes=self.nodes, quiet_words=self.packed_quiet_patterns, group=group)
 
     def verify(self) -> bool:
         """True when replaying ``presses`` on ``board`` turns every light off.

@@ -1,0 +1,267 @@
+"""Solutions up to symmetry (Solution.count_up_to_symmetry) against orbits counted by brute force.
+
+The solutions come from the oracle (chasing every first row, or trying every press vector),
+the symmetries from numpy's rot90/flip/transpose on the board (or from every vertex
+permutation of a small graph), and the orbits are counted by putting every solution in a
+canonical form: the smallest image over the group.  None of it shares code with
+lightsout._symmetry.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import lightsout
+from lightsout import _symmetry
+import oracle
+
+
+def box_images(shape, torus):
+    """Every point symmetry of a box as a function on arrays: flips, and axis exchanges of equal axes."""
+    ndim = len(shape)
+    wraps = tuple(torus) if isinstance(torus, tuple) else (bool(torus),) * ndim
+    found = []
+    for order in itertools.permutations(range(ndim)):
+        if any(shape[order[a]] != shape[a] or wraps[order[a]] != wraps[a] for a in range(ndim)):
+            continue
+        for flips in itertools.product((False, True), repeat=ndim):
+            def image(x, order=order, flips=flips):
+                y = np.transpose(x, order)
+                for axis, flip in enumerate(flips):
+                    if flip:
+                        y = np.flip(y, axis)
+                return y
+            found.append(image)
+    return found
+
+
+def orbits(solutions, images):
+    """The number of classes of solutions (arrays) under the functions ``images``."""
+    return len({min(np.ascontiguousarray(f(x)).tobytes() for f in images) for x in solutions})
+
+
+def keeps(images, board):
+    return [f for f in images if np.array_equal(f(board), board)]
+
+
+def index_images(shape, images):
+    """The flat-index permutation of each image function (the group= form)."""
+    index = np.arange(int(np.prod(shape))).reshape(shape)
+    return [np.ascontiguousarray(f(index)) for f in images]
+
+
+def grid_solutions(board):
+    """Every solution of a 2-D two-state board with self toggle, from every first row (oracle)."""
+    firsts = oracle.solving_first_rows(board)
+    if not len(firsts):
+        return []
+    presses, _ = oracle.chase_fast(np.asarray(board, dtype=bool), firsts)
+    solutions = [np.asarray(x, dtype=np.uint8).reshape(np.shape(board)) for x in presses]
+    for x in solutions[:4]:  # the fast chase against the plain replay
+        assert oracle.clears(board, x)
+    return solutions
+
+
+@pytest.mark.parametrize("n", range(1, 17))
+def test_all_lit_squares_against_orbits_of_every_solution(n):
+    board = np.ones((n, n), dtype=np.uint8)
+    solutions = grid_solutions(board)
+    s = lightsout.solve(board)
+    assert s.count == len(solutions)
+    expected = orbits(solutions, box_images((n, n), False))
+    assert s.count_up_to_symmetry() == expected
+    # the group given explicitly, as generators: a quarter turn and a mirror
+    generators = index_images((n, n), [lambda x: np.rot90(x), lambda x: x[:, ::-1]])
+    assert s.count_up_to_symmetry(group=generators) == expected
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_symmetric_boards_every_subgroup(seed):
+    rng = np.random.default_rng(seed)
+    rows = int(rng.integers(1, 7))
+    cols = rows if rng.random() < 0.6 else int(rng.integers(1, 7))
+    images = box_images((rows, cols), False)
+    # a board kept by a random symmetry (the OR of its orbit under the group that symmetry generates)
+    chosen = images[int(rng.integers(len(images)))]
+    board = (rng.random((rows, cols)) < 0.4).astype(np.uint8)
+    for _ in range(4):
+        board = board | chosen(board)
+    solutions = grid_solutions(board)
+    if not solutions:
+        with pytest.raises(lightsout.UnsolvableError):
+            lightsout.solve(board)
+        return
+    s = lightsout.solve(board)
+    assert s.count_up_to_symmetry() == orbits(solutions, keeps(images, board))
+    # the cyclic group of the chosen symmetry alone: its powers, up to the identity
+    index = np.arange(rows * cols).reshape(rows, cols)
+    powers = [lambda x: x]
+    moved = chosen(index)
+    while not np.array_equal(moved, index):
+        powers.append(lambda x, f=powers[-1]: chosen(f(x)))
+        moved = chosen(moved)
+    assert s.count_up_to_symmetry(group=index_images((rows, cols), [chosen])) == orbits(solutions, powers)
+
+
+@pytest.mark.parametrize("shape, torus, self_toggle, states", [
+    ((3, 3), True, True, 2), ((4, 4), True, False, 2), ((2, 2, 2), False, True, 2), ((3, 3), False, False, 2),
+    ((2, 3, 2), (True, False, True), True, 2), ((3, 3), False, True, 3), ((2, 3), True, True, 4),
+    ((2, 2), False, False, 6), ((1, 5), False, True, 3), ((7,), False, False, 2), ((3, 3), True, False, 3),
+])
+def test_any_shape_and_rules_against_every_press_vector(shape, torus, self_toggle, states):
+    rng = np.random.default_rng(sum(shape) * 7 + states)
+    images = box_images(shape, torus)
+    sets = oracle.neighbour_sets(shape, torus, self_toggle)
+    tried = 0
+    for lights in [np.full(shape, states - 1)] + [rng.integers(0, states, shape) for _ in range(30)]:
+        symmetric = keeps(images, lights)
+        solutions, _ = oracle.exhaustive(sets, lights, states)
+        if not len(solutions) or len(symmetric) == 1 and tried > 2:
+            continue
+        tried += 1
+        s = lightsout.solve(lights.astype(np.uint8), torus=torus, self_toggle=self_toggle, states=states)
+        arrays = [row.reshape(shape).astype(np.uint8) for row in solutions]
+        assert s.count == len(arrays)
+        assert s.count_up_to_symmetry() == orbits(arrays, symmetric)
+    assert tried >= 1
+
+
+@pytest.mark.parametrize("n", [4, 5, 9, 11, 14, 16, 17, 19])
+def test_two_ways_of_counting_fixed_points_agree(n):
+    s = lightsout.solve(lightsout.all_lit(n))
+    flat = s.board.astype(np.uint8).ravel()
+    common = dict(shape=s.board.shape, wraps=s.torus, self_toggle=s.self_toggle, states=2, count=s.count,
+                  adjacency=None, nodes=None, quiet_words=s.packed_quiet_patterns, group=None)
+    by_coordinates = _symmetry.count_orbits(s.presses.astype(np.uint8).ravel(), flat, route="coordinates", **common)
+    by_cycles = _symmetry.count_orbits(s.presses.astype(np.uint8).ravel(), flat, route="cycles", **common)
+    assert by_coordinates == by_cycles == s.count_up_to_symmetry()
+
+
+def test_the_torus_translations_as_a_group():
+    n = 5
+    board = np.ones((n, n), dtype=np.uint8)
+    sets = oracle.neighbour_sets((n, n), True, True)
+    s = lightsout.solve(board, torus=True)
+    arrays = list(s.all())
+    for x in arrays:  # every solution replayed by the oracle
+        assert not oracle.replay_sets(sets, board, x).any()
+    shifts = [lambda x, a=a, b=b: np.roll(np.roll(x, a, 0), b, 1) for a in range(n) for b in range(n)]
+    generators = index_images((n, n), [lambda x: np.roll(x, 1, 0), lambda x: np.roll(x, 1, 1)])
+    assert s.count_up_to_symmetry(group=generators) == orbits([x.astype(np.uint8) for x in arrays], shifts)
+    everything = [lambda x, f=f, g=g: f(g(x)) for f in shifts for g in box_images((n, n), True)]
+    generators += index_images((n, n), [lambda x: np.rot90(x), lambda x: x[::-1]])
+    assert s.count_up_to_symmetry(group=generators) == orbits([x.astype(np.uint8) for x in arrays], everything)
+
+
+def graph_automorphisms_brute(nvertices, edges, lights):
+    """Every vertex permutation keeping edges and lights, by extending partial maps vertex by vertex."""
+    adjacent = {frozenset(e) for e in edges}
+    found = []
+
+    def extend(image):
+        v = len(image)
+        if v == nvertices:
+            found.append(tuple(image))
+            return
+        for w in range(nvertices):
+            if w in image or lights[w] != lights[v]:
+                continue
+            if all((frozenset((u, v)) in adjacent) == (frozenset((image[u], w)) in adjacent) for u in range(v)):
+                extend(image + [w])
+
+    extend([])
+    return found
+
+
+@pytest.mark.parametrize("name", ["petersen", "cycle7", "cube", "star", "path6", "k33"])
+@pytest.mark.parametrize("self_toggle", [True, False])
+def test_graphs_against_every_automorphism(name, self_toggle):
+    nx = pytest.importorskip("networkx")
+    graph = {"petersen": nx.petersen_graph(), "cycle7": nx.cycle_graph(7),
+             "cube": nx.convert_node_labels_to_integers(nx.hypercube_graph(3)), "star": nx.star_graph(5),
+             "path6": nx.path_graph(6), "k33": nx.complete_bipartite_graph(3, 3)}[name]
+    n = graph.number_of_nodes()
+    edges = [tuple(e) for e in graph.edges()]
+    sets = oracle.graph_neighbour_sets(n, edges, self_toggle)
+    rng = np.random.default_rng(n)
+    for lights in [np.ones(n, dtype=np.int64), rng.integers(0, 2, n)]:
+        solutions, _ = oracle.exhaustive(sets, lights, 2)
+        if not len(solutions):
+            continue
+        s = lightsout.solve_graph(graph, [int(v) for v in lights], self_toggle=self_toggle)
+        group = graph_automorphisms_brute(n, edges, lights)
+        expected = len({min(tuple(int(x[p[v]]) for v in range(n)) for p in group) for x in solutions})
+        assert s.count_up_to_symmetry() == expected
+        # the same group, given as networkx mappings of the generators found by brute force
+        mappings = [dict(enumerate(p)) for p in group[1:4]]
+        sub = _closure_brute(group[1:4], n)
+        expected_sub = len({min(tuple(int(x[p[v]]) for v in range(n)) for p in sub) for x in solutions})
+        assert s.count_up_to_symmetry(group=mappings) == expected_sub
+
+
+def _closure_brute(generators, n):
+    elements = {tuple(range(n))}
+    while True:
+        grown = elements | {tuple(g[e[v]] for v in range(n)) for e in elements for g in generators}
+        if grown == elements:
+            return elements
+        elements = grown
+
+
+def test_states_graph_with_k_states():
+    nx = pytest.importorskip("networkx")
+    graph = nx.cycle_graph(6)
+    edges = list(graph.edges())
+    for states in (3, 4):
+        sets = oracle.graph_neighbour_sets(6, edges, True)
+        lights = np.full(6, states - 1)
+        solutions, _ = oracle.exhaustive(sets, lights, states)
+        s = lightsout.solve_graph(graph, [int(v) for v in lights], states=states)
+        group = graph_automorphisms_brute(6, edges, lights)
+        expected = len({min(tuple(int(x[p[v]]) for v in range(6)) for p in group) for x in solutions})
+        assert s.count_up_to_symmetry() == expected
+
+
+# --- refusals ---------------------------------------------------------------------------------
+
+@pytest.fixture
+def square():
+    return lightsout.solve(lightsout.all_lit(4))
+
+
+@pytest.mark.parametrize("group, error, words", [
+    ([np.arange(15)], lightsout.InvalidBoardError, "one per cell"),
+    ([np.zeros(16, dtype=int)], lightsout.InvalidBoardError, "not a permutation"),
+    ([np.arange(16) + 1], lightsout.InvalidBoardError, "not a permutation"),
+    ([np.arange(16.0)], lightsout.InvalidTypeError, "integer cell indices"),
+    ([np.ones(16, dtype=bool)], lightsout.InvalidTypeError, "integer cell indices"),
+    ([np.roll(np.arange(16), 1)], lightsout.InvalidBoardError, "neighbours to neighbours"),
+    ("abc", lightsout.InvalidTypeError, "sequence of permutations"),
+    (3, lightsout.InvalidTypeError, "sequence of permutations"),
+    ([{0: 1}], lightsout.InvalidTypeError, "node labels"),
+])
+def test_bad_groups_are_refused(square, group, error, words):
+    with pytest.raises(error, match=words):
+        square.count_up_to_symmetry(group=group)
+
+
+def test_a_symmetry_that_moves_a_light_is_refused():
+    board = np.zeros((3, 3), dtype=np.uint8)
+    board[0, 0] = 1
+    s = lightsout.solve(board)
+    assert s.count_up_to_symmetry() == 1   # the default group keeps the lights: the diagonal mirror only
+    with pytest.raises(lightsout.InvalidBoardError, match="moves a light"):
+        s.count_up_to_symmetry(group=[np.arange(9).reshape(3, 3)[:, ::-1]])
+
+
+def test_a_huge_group_is_refused_before_it_is_listed(monkeypatch):
+    nx = pytest.importorskip("networkx")
+    monkeypatch.setattr(_symmetry, "MAX_GROUP_ORDER", 1000)
+    s = lightsout.solve_graph(nx.complete_graph(8))   # 8! = 40,320 automorphisms
+    with pytest.raises(lightsout.BoardTooLargeError, match="pass group="):
+        s.count_up_to_symmetry()
+    assert s.count_up_to_symmetry(group=[{0: 1, 1: 0}]) >= 1
+    with pytest.raises(lightsout.BoardTooLargeError, match="pass group="):  # generators of the same group
+        s.count_up_to_symmetry(group=[{0: 1, 1: 0}, {v: (v + 1) % 8 for v in range(8)}])
