@@ -27,7 +27,7 @@ from lightsout._errors import (
 from lightsout.board import all_lit, chase, format_board, parse_board, press
 from lightsout._boardfile import read_board, write_board
 from lightsout import picture
-from lightsout.fewest import distance_distribution, fewest_presses, fewest_presses_table
+from lightsout.fewest import distance_distribution, fewest_presses, fewest_presses_table, proven_fewest_presses
 from lightsout.graph import solve_graph
 from lightsout.many import ManySolutions, solve_many
 from lightsout.solve import (
@@ -38,7 +38,7 @@ from lightsout._version import __version__
 
 __all__ = [
     "first_row", "nullity", "nullity_table", "solve", "is_solvable", "solve_graph", "Solution",
-    "fewest_presses", "fewest_presses_table", "distance_distribution", "MinimumNotProvenError",
+    "fewest_presses", "fewest_presses_table", "proven_fewest_presses", "distance_distribution", "MinimumNotProvenError",
     "solve_many", "ManySolutions",
     "press", "chase", "all_lit", "parse_board", "format_board",
     "UnsolvableError", "LightsOutError", "InvalidBoardError", "InvalidTypeError", "BoardTooLargeError",

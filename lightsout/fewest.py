@@ -12,7 +12,10 @@ only).  An answer is labelled minimal only when the whole coset was searched.
 from __future__ import annotations
 
 import concurrent.futures
+import csv
+import io
 import math
+from importlib import resources
 from typing import TYPE_CHECKING, Optional, Sequence, Union
 
 import numpy as np
@@ -27,8 +30,11 @@ from lightsout._validate import (
 if TYPE_CHECKING:
     from lightsout.solve import Solution
 
-__all__ = ["minimal_solution", "fewest_presses", "fewest_presses_table", "distance_distribution",
-           "MinimumNotProvenError"]
+__all__ = ["minimal_solution", "fewest_presses", "fewest_presses_table", "proven_fewest_presses",
+           "distance_distribution", "MinimumNotProvenError"]
+
+#: The table of proven fewest presses shipped with the package (written by bench/fewest_table.py).
+PROVEN_TABLE = "fewest_presses.csv"
 
 
 def _time_limit(value: object) -> Optional[float]:
@@ -217,6 +223,32 @@ def fewest_presses_table(nmax: int, *, executor: Optional[concurrent.futures.Exe
         return np.array(out, dtype=np.int64)
     return np.array(run_tasks(pool, fewest_presses, [(n,) for n in sizes], stage="fewest presses table",
                               progress=progress), dtype=np.int64)
+
+
+def proven_fewest_presses() -> dict[int, dict[str, Union[int, float, str]]]:
+    """The shipped table of the fewest presses of all-lit n x n boards, proven once on a cluster.
+
+    Every n <= 200 whose nullity is at most 42 (188 sizes), as computed by
+    ``python bench/fewest_table.py``: the same search as :func:`fewest_presses`,
+    whose results it records so that nobody has to wait for n = 185 again.
+    Each entry holds ``nullity``, ``fewest``, the ``seconds`` the search took
+    and the ``machine`` it ran on (CPU, cores, kernel build, Dask workers).
+
+    Example:
+        >>> table = proven_fewest_presses()
+        >>> table[5]["fewest"], table[5]["nullity"]
+        (15, 2)
+        >>> table[20]["fewest"] == fewest_presses(20)
+        True
+        >>> sorted(n for n, row in table.items() if row["nullity"] >= 40)
+        [61, 65, 185, 197]
+    """
+    text = resources.files("lightsout").joinpath(PROVEN_TABLE).read_text(encoding="utf-8")
+    table: dict[int, dict[str, Union[int, float, str]]] = {}
+    for row in csv.DictReader(io.StringIO(text)):
+        table[int(row["n"])] = {"nullity": int(row["nullity"]), "fewest": int(row["fewest"]),
+                                "seconds": float(row["seconds"]), "machine": row["machine"]}
+    return dict(sorted(table.items()))
 
 
 def distance_distribution(shape: Union[int, Sequence[int]], *, torus: object = False, self_toggle: bool = True,

@@ -86,6 +86,38 @@ def test_fewest_presses_table_matches_oeis():
     assert lightsout.fewest_presses_table(20).tolist() == OEIS_A075464
 
 
+def test_the_shipped_table_covers_every_size_up_to_200_within_nullity_42():
+    table = lightsout.proven_fewest_presses()
+    nullities = lightsout.nullity_table(200)
+    assert sorted(table) == [n for n in range(1, 201) if nullities[n - 1] <= 42]
+    for n, row in table.items():
+        assert row["nullity"] == nullities[n - 1]
+        assert 0 < row["fewest"] <= n * n and row["seconds"] >= 0 and row["machine"]
+    assert [table[n]["fewest"] for n in range(1, 21)] == OEIS_A075464
+    assert table[61]["fewest"] == 1629 and table[65]["fewest"] == 1867  # tables.md's earlier cluster runs
+
+
+def test_the_shipped_table_agrees_with_a_search_now():
+    table = lightsout.proven_fewest_presses()
+    cheap = [n for n, row in table.items() if row["nullity"] <= 12]
+    assert len(cheap) > 100
+    for n in cheap:
+        s = lightsout.solve(lightsout.all_lit(n), minimal=True)
+        assert s.proven_minimal and int(s.presses.sum()) == table[n]["fewest"], n
+    # every solution of the small-nullity sizes replayed by the oracle (n <= 30)
+    for n in [n for n in cheap if n <= 30]:
+        s = lightsout.solve(lightsout.all_lit(n), minimal=True)
+        assert oracle.clears(np.ones((n, n), np.uint8), s.presses.astype(np.uint8))
+
+
+@pytest.mark.slow
+def test_the_shipped_table_agrees_with_a_search_now_up_to_nullity_36():
+    table = lightsout.proven_fewest_presses()
+    for n, row in table.items():
+        if 12 < row["nullity"] <= 36:
+            assert lightsout.fewest_presses(n) == row["fewest"], n
+
+
 def test_unproven_answers_are_never_labelled_minimal():
     s = lightsout.solve(np.ones((4, 4), int))
     assert not s.proven_minimal  # the canonical solution: nobody searched
@@ -117,3 +149,31 @@ def test_minimal_matches_exhaustive_search_up_to_20_cells(shape):
             s = lightsout.solve(board, torus=torus, self_toggle=self_toggle, minimal=True)
             assert s.proven_minimal and int(s.presses.sum()) == best
             assert s.presses.astype(int).ravel().tolist() == smallest.tolist()
+
+
+def test_the_table_command_resumes_after_an_interruption(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "bench" / "fewest_table.py"
+    if not script.exists():
+        pytest.skip("no bench/ beside the tests")
+    out = tmp_path / "table.csv"
+    command = [sys.executable, str(script), "--max-n", "12", "--max-nullity", "8", "--out", str(out)]
+    first = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    whole = out.read_text()
+    rows = whole.splitlines()[1:]
+    assert [int(row.split(",")[0]) for row in rows] != [] and len(rows) == 12
+    fewest = {int(row.split(",")[0]): int(row.split(",")[2]) for row in rows}
+    assert [fewest[n] for n in range(1, 13)] == OEIS_A075464[:12]
+    # killed while writing its last row: that row is cut off and searched again, nothing else
+    out.write_text(whole[: whole.rindex("\n", 0, len(whole) - 1) + 5])
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert "11 sizes already" in again.stdout and "1 to search" in again.stdout
+    def facts(text):  # n, nullity, fewest of each row (the seconds differ from run to run)
+        return sorted(tuple(line.split(",")[:3]) for line in text.splitlines())
+
+    assert facts(out.read_text()) == facts(whole)
