@@ -56,11 +56,8 @@ if is_msvc:
 elif debug:
     base_flags = ["-O0", "-g"]
 else:
-    # -g0 overrides the -g of Python's own CFLAGS: debug info was 85% of each shared object.
-    # Loops start on 32-byte boundaries: a chase whose inner loop runs once per cell lost 30%
-    # on Zen 4 when a change elsewhere in its module moved that loop across a boundary
-    # (the gate's test_nd_chase_line_1000000: 10.0 ms against 7.5 ms, back to 8.0 ms aligned)
-    base_flags = ["-O3", "-g0", "-falign-loops=32"]
+    # -g0 overrides the -g of Python's own CFLAGS: debug info was 85% of each shared object
+    base_flags = ["-O3", "-g0"]
 if os.environ.get("LIGHTSOUT_MARCH") and not is_msvc:
     base_flags.append("-march=" + os.environ["LIGHTSOUT_MARCH"])
 base_flags += os.environ.get("LIGHTSOUT_CFLAGS", "").split()
@@ -113,11 +110,13 @@ if with_simd:
     levels.update(SIMD_FLAGS)
 extensions = []
 for name, module in MODULES.items():
+    own_flags = [] if is_msvc else list(module.gcc_flags)
     if not module.simd:
-        extensions.append(extension(name, f"lightsout/_kernels/{name}.pyx", "generic", [], module.headers))
+        extensions.append(extension(name, f"lightsout/_kernels/{name}.pyx", "generic", own_flags, module.headers))
         continue
     for level, flags in levels.items():
-        extensions.append(extension(f"{name}_{level}", level_source(name, level), level, flags, module.headers))
+        extensions.append(extension(f"{name}_{level}", level_source(name, level), level, flags + own_flags,
+                                    module.headers))
 # no sources: cythonize writes lightsout/_kernels/_cyutility.c itself
 extensions.append(Extension(SHARED_UTILITY, [], extra_compile_args=base_flags, extra_link_args=link_flags))
 
