@@ -94,9 +94,9 @@ def main(argv: Optional[list[str]] = None) -> int:
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
     done = finished(args.out)
-    todo = [(n, lightsout.nullity(n)) for n in range(1, args.max_n + 1) if n not in done]
-    todo = [(n, d) for n, d in todo if d <= args.max_nullity]
-    skipped = [n for n in range(1, args.max_n + 1) if n not in done and lightsout.nullity(n) > args.max_nullity]
+    nullities = {n: int(d) for n, d in enumerate(lightsout.nullity_table(args.max_n), start=1)}
+    todo = [(n, d) for n, d in nullities.items() if n not in done and d <= args.max_nullity]
+    skipped = [n for n, d in nullities.items() if n not in done and d > args.max_nullity]
     print(f"{len(done)} sizes already in {args.out}; {len(todo)} to search; over nullity {args.max_nullity}: "
           f"{skipped}", flush=True)
     where = machine()

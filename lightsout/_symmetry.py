@@ -246,14 +246,18 @@ def fixed_by_cycles(image: Permutation, edges: tuple[Permutation, Permutation], 
                                  f"limit of 2**31 entries")
     row_of_cell = np.full(cells, -1, dtype=np.int64)
     row_of_cell[representatives] = np.arange(count)
-    matrix = np.zeros((count, count), dtype=np.int64)
+    # entry (row, unknown) counts the presses of that cycle reaching the row's cell: tallied
+    # sparsely, so the only count x count array is the uint8 system solve_mod takes
     source, target = edges
     keep = row_of_cell[source] >= 0
-    np.add.at(matrix, (row_of_cell[source[keep]], unknown_of_cell[target[keep]]), 1)
+    keys = row_of_cell[source[keep]] * count + unknown_of_cell[target[keep]]
     if self_toggle:
-        matrix[np.arange(count), np.arange(count)] += 1
+        keys = np.concatenate([keys, np.arange(count, dtype=np.int64) * (count + 1)])
+    entries, times = np.unique(keys, return_counts=True)
+    matrix = np.zeros(count * count, dtype=np.uint8)
+    matrix[entries] = times % states
     rhs = (-lights[representatives].astype(np.int64)) % states
-    system = solve_mod((matrix % states).astype(np.uint8), rhs.astype(np.uint8), states)
+    system = solve_mod(matrix.reshape(count, count), rhs.astype(np.uint8), states)
     return 0 if system.solution is None else system.count
 
 
