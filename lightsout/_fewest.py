@@ -45,6 +45,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Callable, NamedTuple, Optional
 
 import numpy as np
@@ -52,6 +53,9 @@ import numpy.typing as npt
 
 from lightsout import _kernels as kernels
 from lightsout._errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError
+from lightsout._orbitcut import (MAX_TIE_ELEMENTS, OrbitCut, TaskOrbits, prepare_cut, representatives, smallest_image,
+                                 task_minima)
+from lightsout._symmetry import permutation_of
 from lightsout._types import Progress
 
 __all__ = ["CosetMinimum", "coset_min_weight", "coset_min_weight_mod", "distance_distribution_gf2",
@@ -115,6 +119,7 @@ class _Problem(NamedTuple):
     cells: int             # N
     bound: int             # S at c = 0 (the reduced particular): the minimum is <= it
     wide: bool             # 32-bit counters (N above the 16-bit range)
+    orbits: Optional[TaskOrbits] = None  # the symmetric cut: run only the least task of each orbit
 
 
 class _Coset(NamedTuple):
@@ -188,16 +193,21 @@ def _reduce_coset(particular: np.ndarray, basis: np.ndarray) -> _Coset:
 
 def _problem(coset: _Coset) -> _Problem:
     """The sparse signed histogram of the cells by form."""
-    d, n = coset.rows.shape
+    return _histogram(coset.rows, coset.reduced)
+
+
+def _histogram(rows: np.ndarray, reduced: np.ndarray, orbits: Optional[TaskOrbits] = None) -> _Problem:
+    """The search problem of the coset ``reduced + span(rows)`` in the basis ``rows``."""
+    d, n = rows.shape
     forms = np.zeros(n, dtype=np.uint64)
     for i in range(d):
-        forms |= coset.rows[i].astype(np.uint64) << np.uint64(d - 1 - i)
-    signs = np.where(coset.reduced == 1, 1, -1).astype(np.int64)
+        forms |= rows[i].astype(np.uint64) << np.uint64(d - 1 - i)
+    signs = np.where(reduced == 1, 1, -1).astype(np.int64)
     distinct, inverse = np.unique(forms, return_inverse=True)
     values = np.bincount(inverse.ravel(), weights=signs, minlength=distinct.size).astype(np.int64)
     keep = values != 0
     return _Problem(np.ascontiguousarray(distinct[keep]), values[keep].astype(np.int32), d, n,
-                    int(signs.sum()), n > kernels.walsh.MAX_SUM16)
+                    int(signs.sum()), n > kernels.walsh.MAX_SUM16, orbits)
 
 
 def _layout(problem: _Problem, split_bits: int) -> tuple[int, int, int]:
@@ -239,28 +249,46 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: Tasks that tie for the minimum that the symmetric search keeps for its tie rule; beyond
+#: this many it finds the lexicographically first minimum by an ordered scan instead.
+MAX_TIE_TASKS = 256
+
+
 class _Best:
-    """The smallest (sum, index) seen; thread-safe."""
+    """The smallest (sum, index) seen, and (symmetric search) the tasks that reach it; thread-safe."""
 
     def __init__(self, bound: int) -> None:
         self.sum = bound
         self.index = 0          # c = 0 is the reduced particular: its sum is the bound
+        self.ties: list[int] = []
+        self.ties_overflow = False
         self.lock = threading.Lock()
 
-    def offer(self, found: bool, total: int, index: int) -> None:
-        if found:
-            with self.lock:
-                if (total, index) < (self.sum, self.index):
-                    self.sum, self.index = total, index
+    def offer(self, found: bool, total: int, index: int, ties: Sequence[int] = (), overflow: bool = False) -> None:
+        """Merge a result; ``ties`` are tasks whose minimum is ``total``."""
+        if not found:
+            return
+        with self.lock:
+            if total < self.sum:
+                self.ties, self.ties_overflow = [], False
+            if (total, index) < (self.sum, self.index):
+                self.sum, self.index = total, index
+            if total == self.sum and not self.ties_overflow:
+                self.ties.extend(int(task) for task in ties)
+                if overflow or len(self.ties) > MAX_TIE_TASKS:
+                    self.ties, self.ties_overflow = [], True
 
 
 class _JobResult(NamedTuple):
-    """What one executor job returns: whether all its tasks ran, and its best (sum, c)."""
+    """What one executor job returns: whether all its tasks ran, its best (sum, c), and
+    (symmetric search) the tasks that reach that sum."""
 
     complete: bool
     found: bool
     sum: int
     coordinate: int
+    ties: tuple[int, ...] = ()
+    ties_overflow: bool = False
 
 
 class _Pace:
@@ -276,9 +304,17 @@ class _Pace:
             self.size //= 2
 
 
+Report = Callable[[bool, int, int, int, Sequence[int]], None]
+
+
 def _run_tasks(problem: _Problem, layout: tuple[int, int, int], start: int, stop: int,
-               expired: Callable[[], bool], report: Callable[[bool, int, int, int], None], pace: _Pace) -> bool:
-    """Run tasks [start, stop) in calls of about _CALL_SECONDS; True if all ran."""
+               expired: Callable[[], bool], report: Report, pace: _Pace) -> bool:
+    """Run tasks [start, stop) in calls of about _CALL_SECONDS; True if all ran.
+
+    ``report(found, sum, index, tasks, ties)`` after each call: its best, the number of
+    tasks it covered, and (symmetric search, which runs only the least task of each
+    orbit) the tasks it ran whose minimum is that best.
+    """
     lanes, m, _ = layout
     module = kernels.walsh
     task = start
@@ -287,10 +323,18 @@ def _run_tasks(problem: _Problem, layout: tuple[int, int, int], start: int, stop
             return False
         end = min(stop, task + pace.size)
         began = time.perf_counter()
-        found, total, index = module.search_tasks(problem.forms, problem.values, problem.nullity, m, lanes,
-                                                  task, end, problem.bound, problem.wide)
+        ties: Sequence[int] = ()
+        if problem.orbits is None:
+            found, total, index = module.search_tasks(problem.forms, problem.values, problem.nullity, m, lanes,
+                                                      task, end, problem.bound, problem.wide)
+        else:
+            chosen = representatives(problem.orbits, task, end)
+            found, total, index, sums = module.search_task_list(problem.forms, problem.values, problem.nullity, m,
+                                                                lanes, chosen, problem.bound, problem.wide)
+            if found:
+                ties = chosen[sums == total].tolist()
         pace.update(time.perf_counter() - began)
-        report(found, total, index, end - task)
+        report(found, total, index, end - task, ties)
         task = end
     return True
 
@@ -307,14 +351,14 @@ def _search_job(problem: _Problem, split_bits: int, job: int, deadline: Optional
     best = _Best(problem.bound)
     found_any = [False]
 
-    def report(found: bool, total: int, index: int, _count: int) -> None:
+    def report(found: bool, total: int, index: int, _count: int, ties: Sequence[int]) -> None:
         if found:
             found_any[0] = True
-            best.offer(found, total, index)
+            best.offer(found, total, index, ties)
 
     complete = _run_tasks(problem, layout, job * per_job, (job + 1) * per_job,
                           lambda: deadline is not None and time.time() >= deadline, report, _Pace())
-    return _JobResult(complete, found_any[0], best.sum, best.index)
+    return _JobResult(complete, found_any[0], best.sum, best.index, tuple(best.ties), best.ties_overflow)
 
 
 def _run_workers(work: Callable[[bool], None], helpers: int, stop: Callable[[], None]) -> None:
@@ -364,8 +408,8 @@ def _search_local(problem: _Problem, split_bits: int, deadline: Optional[float],
             return True
         return deadline is not None and time.monotonic() >= deadline
 
-    def report(found: bool, total: int, index: int, count: int) -> None:
-        best.offer(found, total, index)
+    def report(found: bool, total: int, index: int, count: int, ties: Sequence[int]) -> None:
+        best.offer(found, total, index, ties)
         with lock:
             state["done"] += count
 
@@ -445,7 +489,7 @@ def _search_executor(problem: _Problem, executor: concurrent.futures.Executor, s
                     pending.add(again)
                     continue
                 complete &= result.complete
-                best.offer(result.found, result.sum, result.coordinate)
+                best.offer(result.found, result.sum, result.coordinate, result.ties, result.ties_overflow)
                 done_count += 1
             if progress is not None:
                 progress(_PROGRESS_STAGE, done_count, jobs)
@@ -455,19 +499,22 @@ def _search_executor(problem: _Problem, executor: concurrent.futures.Executor, s
     return complete, best
 
 
-def _check_limits(problem: _Problem, time_limit: Optional[float], executor: object, threads: int) -> None:
+def _check_limits(problem: _Problem, time_limit: Optional[float], executor: object, threads: int,
+                  group_order: int) -> None:
+    """Refuse a search beyond the limits; the symmetric cut divides the work by ``group_order``."""
     d = problem.nullity
     if d > MAX_NULLITY:
         raise BoardTooLargeError(f"the fewest-presses search handles nullity up to {MAX_NULLITY}; "
                                  f"this coset has nullity {d}")
     if time_limit is not None:
         return
-    seconds = estimate_seconds(d, len(problem.forms))
-    if d > MAX_UNTIMED_NULLITY:
+    seconds = estimate_seconds(d, len(problem.forms)) / group_order
+    if d - math.log2(group_order) > MAX_UNTIMED_NULLITY:
         raise BoardTooLargeError(
             f"the fewest presses over a nullity-{d} coset (2^{d} solutions) would take about "
             f"{seconds / 3600:.3g} core-hours; without time_limit the search is limited to nullity "
-            f"{MAX_UNTIMED_NULLITY} (lightsout._fewest.MAX_UNTIMED_NULLITY): pass time_limit= (seconds) "
+            f"{MAX_UNTIMED_NULLITY} (lightsout._fewest.MAX_UNTIMED_NULLITY; a symmetry group of order 2^j "
+            f"adds j): pass time_limit= (seconds) "
             f"to get the best found in that time")
     if executor is None and seconds / threads > MAX_UNTIMED_SECONDS:
         raise BoardTooLargeError(
@@ -479,7 +526,8 @@ def _check_limits(problem: _Problem, time_limit: Optional[float], executor: obje
 
 def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: Optional[float] = None,
                      executor: Optional[concurrent.futures.Executor] = None, split_bits: Optional[int] = None,
-                     progress: Progress = None, threads: Optional[int] = None) -> CosetMinimum:
+                     progress: Progress = None, threads: Optional[int] = None,
+                     symmetry: Optional[Sequence[npt.ArrayLike]] = None) -> CosetMinimum:
     """The fewest-presses element of ``particular + span(basis)`` over GF(2).
 
     All 2^d elements are weighed by Walsh-Hadamard transforms (module docstring), in
@@ -503,6 +551,12 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
         progress: ``progress(stage, done, total)``, called between chunks (tasks in
             process, jobs with an executor).
         threads: threads in this process when there is no executor.
+        symmetry: permutations of the cells (``image[p]`` = where cell p goes, as for
+            :meth:`lightsout.Solution.count_up_to_symmetry`) that map the coset onto
+            itself.  The search then weighs one task of each orbit of the group they
+            generate (of its Sylow 2-subgroup: about that many times less work) and
+            finds the same minimum and the same tie (lightsout/_orbitcut.py).  Each
+            permutation is checked.
 
     Returns:
         A :class:`CosetMinimum`.
@@ -513,7 +567,8 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
             estimated beyond :data:`MAX_UNTIMED_SECONDS`.  The message names the nullity
             and the limit.
         InvalidBoardError: shapes that do not match, values other than 0/1,
-            dependent basis rows, a bad split_bits or time_limit.
+            dependent basis rows, a bad split_bits or time_limit, a ``symmetry`` that
+            is not a permutation of the cells or does not map the coset onto itself.
         KeyboardInterrupt: Ctrl-C, within a kernel call (tens of milliseconds).
 
     Examples:
@@ -545,7 +600,6 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     if d == 0:
         return _result(coset, particular, 0, True)
     problem = _problem(coset)
-    _check_limits(problem, time_limit, executor, nthreads)
     if split_bits is None:
         split = _default_split(problem) if executor is not None else 0
     else:
@@ -554,15 +608,74 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
         split = int(split_bits)
         if not 0 <= split <= d:
             raise InvalidBoardError(f"split_bits must be in [0, {d}] (the nullity), got {split}")
+    cut = None
+    if symmetry is not None:
+        cut = _cut(symmetry, coset, problem, split)
+        if cut.order > 1:
+            problem = _histogram(cut.rows, coset.reduced, cut.orbits)
+        else:
+            cut = None
+    _check_limits(problem, time_limit, executor, nthreads, 1 if cut is None else cut.order)
+    began = time.monotonic()
+
+    def expired() -> bool:
+        return time_limit is not None and time.monotonic() >= began + time_limit
+
     if executor is not None:
         complete, best = _search_executor(problem, executor, split, time_limit, progress)
     else:
-        deadline = None if time_limit is None else time.monotonic() + time_limit
+        deadline = None if time_limit is None else began + time_limit
         complete, best = _search_local(problem, split, deadline, progress, nthreads)
-    result = _result(coset, particular, best.index, complete)
+    index = best.index if cut is None else _first_tie(cut, problem, coset, best, expired)
+    result = _result(coset, particular, index, complete)
     if complete and 2 * result.weight != problem.cells + best.sum:  # pragma: no cover - kernel bug guard
         raise InternalError(f"weight {result.weight} does not match sum {best.sum}")
     return result
+
+
+def _cut(symmetry: object, coset: _Coset, problem: _Problem, split: int) -> OrbitCut:
+    """The symmetric cut for ``symmetry=`` (checked), with tasks as the layout makes them."""
+    if isinstance(symmetry, (str, bytes, np.ndarray)) or not isinstance(symmetry, Sequence):
+        raise InvalidTypeError(f"symmetry must be a list of permutations of the cells, got {type(symmetry).__name__}")
+    cells = problem.cells
+    images = [permutation_of(value, cells, None, i) for i, value in enumerate(symmetry)]
+    lanes, m, _ = _layout(problem, split)
+    return prepare_cut(images, coset.rows, coset.pivots, coset.reduced, lanes + m)
+
+
+def _first_tie(cut: OrbitCut, problem: _Problem, coset: _Coset, best: _Best, expired: Callable[[], bool]) -> int:
+    """The reduced coordinate of the lexicographically first element of sum ``best.sum``
+    (lightsout/_orbitcut.py, point 3): the smallest image of the minima of the tasks that
+    tie; an ordered scan of the plain search when there are too many of them."""
+    if best.ties and not best.ties_overflow:
+        found = [task_minima(problem.forms, problem.values, cut.low_bits, task, best.sum) for task in best.ties]
+        if sum(part.size for part in found) * cut.order <= MAX_TIE_ELEMENTS:
+            return smallest_image(cut, np.concatenate(found))
+    if best.ties or best.ties_overflow:
+        first = _ordered_scan(_problem(coset), best.sum, expired)
+        if first is not None:
+            return first
+    return smallest_image(cut, np.array([best.index], dtype=np.uint64))
+
+
+def _ordered_scan(problem: _Problem, target: int, expired: Callable[[], bool]) -> Optional[int]:
+    """The smallest coordinate whose sum is at most ``target``: tasks in increasing order,
+    stopping at the first call that finds one (None if the time ran out first)."""
+    lanes, m, t = _layout(problem, 0)
+    pace = _Pace()
+    task = 0
+    while task < 1 << t:
+        if expired():
+            return None
+        end = min(1 << t, task + pace.size)
+        began = time.perf_counter()
+        found, _, index = kernels.walsh.search_tasks(problem.forms, problem.values, problem.nullity, m, lanes,
+                                                     task, end, target, problem.wide)
+        pace.update(time.perf_counter() - began)
+        if found:
+            return index
+        task = end
+    return None
 
 
 def _result(coset: _Coset, particular: np.ndarray, index: int, proven: bool) -> CosetMinimum:

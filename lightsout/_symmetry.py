@@ -35,7 +35,7 @@ from lightsout._extras import import_optional
 from lightsout._modring import solve_mod
 from lightsout._packing import unpack_row
 
-__all__ = ["MAX_GROUP_CELLS", "MAX_GROUP_ORDER", "close_group", "count_orbits", "fixed_by_coordinates",
+__all__ = ["MAX_GROUP_CELLS", "MAX_GROUP_ORDER", "box_symmetries", "close_group", "count_orbits", "fixed_by_coordinates",
            "fixed_by_cycles", "graph_automorphisms", "grid_symmetries"]
 
 #: The largest group whose elements are listed one by one (Burnside sums over every element).
@@ -380,7 +380,7 @@ def count_orbits(presses: np.ndarray, lights: np.ndarray, *, shape: tuple[int, .
         edges = edges_of_graph(*adjacency)
     if group is None:
         if adjacency is None:
-            elements = [g for g in grid_symmetries(shape, wraps) if _keeps(g, lights)]
+            elements = box_symmetries(shape, wraps, lights)
         else:
             elements = graph_automorphisms(adjacency[0], adjacency[1], lights)
     else:
@@ -405,6 +405,17 @@ def count_orbits(presses: np.ndarray, lights: np.ndarray, *, shape: tuple[int, .
         else:
             fixed.append(fixed_by_cycles(image, edges, lights, self_toggle, states))
     return orbit_count(fixed)
+
+
+def box_symmetries(shape: tuple[int, ...], wraps: tuple[bool, ...], lights: np.ndarray) -> list[Permutation]:
+    """The point symmetries of a box of cells (:func:`grid_symmetries`) that keep the lights.
+
+    Example:
+        >>> lit = np.array([1, 1, 0, 1], np.uint8)      # a 2 x 2 board, the corner (1, 0) dark
+        >>> [g.tolist() for g in box_symmetries((2, 2), (False, False), lit)]   # and the anti-diagonal mirror
+        [[0, 1, 2, 3], [3, 1, 2, 0]]
+    """
+    return [g for g in grid_symmetries(shape, wraps) if _keeps(g, lights)]
 
 
 def _keeps(image: Permutation, lights: np.ndarray) -> bool:

@@ -28,6 +28,16 @@ def search_tasks(
     bound: int,
     wide: bool,
 ) -> tuple[bool, int, int]: ...
+def search_task_list(
+    forms: npt.NDArray[np.uint64],
+    values: npt.NDArray[np.int32],
+    nullity: int,
+    array_bits: int,
+    lane_bits: int,
+    tasks: npt.NDArray[np.uint64],
+    bound: int,
+    wide: bool,
+) -> tuple[bool, int, int, npt.NDArray[np.int64]]: ...
 def coset_leader_counts(
     inner: npt.NDArray[np.int16],
     delta: npt.NDArray[np.int16],

@@ -3,7 +3,9 @@
 # search_tasks: the minimum weight over part of a GF(2) coset by Walsh-Hadamard
 #   transforms (algorithm: lightsout/_walsh.h, maths: lightsout/_fewest.py).  The
 #   caller hands over the sparse signed histogram (form, value) of the cells and a
-#   range of tasks; each task is 2^(lb + m) coset elements.  One call runs its tasks
+#   range of tasks; each task is 2^(lb + m) coset elements.
+# search_task_list: the same over a list of tasks, with each task's smallest sum (the
+#   symmetric search runs one task of each orbit and needs every task that ties).  One call runs its tasks
 #   without the GIL and returns; callers keep calls short (tens of milliseconds), so
 #   that Ctrl-C, time limits and progress reports are handled between calls, in Python.
 #
@@ -28,9 +30,11 @@ cdef extern from "lightsout/_kernels/walsh.h":
         uint64_t index
         int found
     int walsh_search_i16(const uint64_t* forms, const int32_t* vals, Py_ssize_t nent, int m, int lb,
-                         uint64_t task_start, uint64_t task_stop, walsh_best* best) noexcept nogil
+                         const uint64_t* task_list, uint64_t first, uint64_t count, int64_t* sums,
+                         walsh_best* best) noexcept nogil
     int walsh_search_i32(const uint64_t* forms, const int32_t* vals, Py_ssize_t nent, int m, int lb,
-                         uint64_t task_start, uint64_t task_stop, walsh_best* best) noexcept nogil
+                         const uint64_t* task_list, uint64_t first, uint64_t count, int64_t* sums,
+                         walsh_best* best) noexcept nogil
 
 cdef extern from *:
     """
@@ -130,6 +134,44 @@ cdef object _index(object value, str name, object low, object high):
     return value
 
 
+cdef tuple _checked_histogram(forms, values, nullity, array_bits, lane_bits, wide):
+    """(d, lb, m, wide, counter limit) after checking the arguments both searches share."""
+    if not isinstance(forms, np.ndarray) or forms.dtype != np.uint64 or forms.ndim != 1:
+        raise InvalidTypeError("forms must be a 1-D numpy uint64 array")
+    if not isinstance(values, np.ndarray) or values.dtype != np.int32 or values.shape != forms.shape:
+        raise InvalidTypeError("values must be a 1-D numpy int32 array as long as forms")
+    d = _index(nullity, "nullity", 0, 64)
+    use_wide = bool(wide)
+    lb = _index(lane_bits, "lane_bits", 0, min(d, LANE_BITS32 if use_wide else LANE_BITS16))
+    m = _index(array_bits, "array_bits", 0, min(d - lb, MAX_ARRAY_BITS))
+    total = int(np.abs(values.astype(np.int64)).sum()) if forms.shape[0] else 0
+    limit = 2**31 - 2 if use_wide else MAX_SUM16
+    if total > limit:
+        raise InvalidBoardError(f"sum of |values| is {total}, more than the counters hold ({limit})")
+    if forms.shape[0] and (d < 64 and int(forms.max()) >> d):
+        raise InvalidBoardError(f"forms must be below 2^{d}")
+    return d, lb, m, use_wide, limit
+
+
+cdef int _run_search(forms, values, int m, int lb, bint use_wide, const uint64_t* task_list, uint64_t first,
+                     uint64_t count, int64_t* sums, walsh_best* best) except -1:
+    """The C search without the GIL; MemoryError when it cannot allocate its counters."""
+    cdef const uint64_t[::1] f = np.ascontiguousarray(forms)
+    cdef const int32_t[::1] v = np.ascontiguousarray(values)
+    cdef Py_ssize_t nent = f.shape[0]
+    cdef const uint64_t* fp = &f[0] if nent else NULL
+    cdef const int32_t* vp = &v[0] if nent else NULL
+    cdef int status
+    with nogil:
+        if use_wide:
+            status = walsh_search_i32(fp, vp, nent, m, lb, task_list, first, count, sums, best)
+        else:
+            status = walsh_search_i16(fp, vp, nent, m, lb, task_list, first, count, sums, best)
+    if status != 0:
+        raise MemoryError("search_tasks: out of memory")
+    return 0
+
+
 def search_tasks(forms, values, nullity, array_bits, lane_bits, task_start, task_stop, bound, wide):
     """Smallest signed sum S(c) <= bound over the tasks [task_start, task_stop).
 
@@ -158,46 +200,62 @@ def search_tasks(forms, values, nullity, array_bits, lane_bits, task_start, task
         >>> search_tasks(forms, values, 2, 0, 2, 0, 1, 3, False)   # c = 3 clears all three
         (True, -3, 3)
     """
-    cdef uint64_t[::1] f
-    cdef int32_t[::1] v
-    if not isinstance(forms, np.ndarray) or forms.dtype != np.uint64 or forms.ndim != 1:
-        raise InvalidTypeError("forms must be a 1-D numpy uint64 array")
-    if not isinstance(values, np.ndarray) or values.dtype != np.int32 or values.shape != forms.shape:
-        raise InvalidTypeError("values must be a 1-D numpy int32 array as long as forms")
-    f = np.ascontiguousarray(forms)
-    v = np.ascontiguousarray(values)
-    cdef int d = _index(nullity, "nullity", 0, 64)
-    cdef bint use_wide = bool(wide)
-    cdef int lb = _index(lane_bits, "lane_bits", 0, min(d, LANE_BITS32 if use_wide else LANE_BITS16))
-    cdef int m = _index(array_bits, "array_bits", 0, min(d - lb, MAX_ARRAY_BITS))
-    cdef int t = d - lb - m
-    ntasks = (<object>1) << t  # a Python int: Cython would shift a C int, wrapping from t = 32
+    d, lb, m, use_wide, limit = _checked_histogram(forms, values, nullity, array_bits, lane_bits, wide)
+    ntasks = (<object>1) << (d - lb - m)  # a Python int: Cython would shift a C int, wrapping from t = 32
     cdef uint64_t t0 = _index(task_start, "task_start", 0, ntasks)
     cdef uint64_t t1 = _index(task_stop, "task_stop", t0, ntasks)
-    cdef Py_ssize_t nent = f.shape[0]
-    total = int(np.abs(values.astype(np.int64)).sum()) if nent else 0
-    limit = 2**31 - 2 if use_wide else MAX_SUM16
-    if total > limit:
-        raise InvalidBoardError(f"sum of |values| is {total}, more than the counters hold ({limit})")
-    if nent and (d < 64 and int(forms.max()) >> d):
-        raise InvalidBoardError(f"forms must be below 2^{d}")
     cdef walsh_best best
     best.sum = max(min(int(bound), limit + 1), -limit - 1)
     best.index = 0
     best.found = 0
-    cdef int status
-    cdef const uint64_t* fp = &f[0] if nent else NULL
-    cdef const int32_t* vp = &v[0] if nent else NULL
-    with nogil:
-        if use_wide:
-            status = walsh_search_i32(fp, vp, nent, m, lb, t0, t1, &best)
-        else:
-            status = walsh_search_i16(fp, vp, nent, m, lb, t0, t1, &best)
-    if status != 0:
-        raise MemoryError("search_tasks: out of memory")
+    _run_search(forms, values, m, lb, use_wide, NULL, t0, t1 - t0, NULL, &best)
     if not best.found:
         return False, int(bound), 0
     return True, int(best.sum), int(best.index)
+
+
+def search_task_list(forms, values, nullity, array_bits, lane_bits, tasks, bound, wide):
+    """:func:`search_tasks` over the listed tasks, with the smallest sum of each.
+
+    Args:
+        forms, values, nullity, array_bits, lane_bits, bound, wide: as in
+            :func:`search_tasks`.
+        tasks: ``(T,)`` uint64, each below 2^(nullity - lane_bits - array_bits),
+            run in the order given (ties go to the smaller c all the same).
+
+    Returns:
+        ``(found, sum, index, sums)``: the first three as in :func:`search_tasks`;
+        ``sums`` an ``(T,)`` int64 array, ``sums[i]`` the smallest sum of task i
+        when that is at most ``bound`` and every sum of the tasks before it, else
+        the largest int64.  So a task whose minimum ties the overall one always
+        reports it.
+
+    Example:
+        >>> import numpy as np
+        >>> forms = np.array([1, 2, 3], dtype=np.uint64)
+        >>> values = np.array([1, 1, -1], dtype=np.int32)
+        >>> found, total, index, sums = search_task_list(forms, values, 2, 0, 1, np.array([1, 0], np.uint64), 3, False)
+        >>> found, total, index, sums.tolist()   # task 1 holds c = 2, 3; task 0 holds c = 0, 1
+        (True, -3, 3, [-3, 9223372036854775807])
+    """
+    d, lb, m, use_wide, limit = _checked_histogram(forms, values, nullity, array_bits, lane_bits, wide)
+    if not isinstance(tasks, np.ndarray) or tasks.dtype != np.uint64 or tasks.ndim != 1:
+        raise InvalidTypeError("tasks must be a 1-D numpy uint64 array")
+    cdef int t = d - lb - m
+    if tasks.shape[0] and t < 64 and int(tasks.max()) >> t:
+        raise InvalidBoardError(f"tasks must be below 2^{t} (nullity - lane_bits - array_bits)")
+    cdef const uint64_t[::1] task_view = np.ascontiguousarray(tasks)
+    sums = np.empty(tasks.shape[0], dtype=np.int64)
+    cdef int64_t[::1] sums_view = sums
+    cdef walsh_best best
+    best.sum = max(min(int(bound), limit + 1), -limit - 1)
+    best.index = 0
+    best.found = 0
+    if tasks.shape[0]:
+        _run_search(forms, values, m, lb, use_wide, &task_view[0], 0, tasks.shape[0], &sums_view[0], &best)
+    if not best.found:
+        return False, int(bound), 0, sums
+    return True, int(best.sum), int(best.index), sums
 
 
 def coset_leader_counts(inner, delta, base, modulus, nvalid, start, stop, ncounts):

@@ -194,13 +194,16 @@ WALSH_FINAL(4)
 #endif
 #undef WALSH_FINAL
 
-/* Run tasks [task_start, task_stop).  Layout: c = task << (lb + m) | lane << m | low.
+/* Run `count` tasks: list[i] when `list` is given, else first + i.  Layout: c = task <<
+ * (lb + m) | lane << m | low.  With `sums`, each task is searched against its own record
+ * (ties with earlier tasks included): sums[i] is the task's smallest sum when that is <=
+ * the best before it, else INT64_MAX, and the record is merged into `best`.
  * `scratch` holds the 2^f chunks of 2^b vectors, `stride` = 2^b + WALSH_PAD apart (the
  * padding keeps the final pass's 2^f loads out of one cache set), zeroed on entry; it
  * is zero again on exit.  `pat` has room for 2^lb vectors.  Entries have val in the
  * counter range and pos = their scatter position in that layout. */
 static void WN(walsh_tasks)(const walsh_entry *ent, ptrdiff_t nent, int m, int lb,
-                            uint64_t task_start, uint64_t task_stop,
+                            const uint64_t *list, uint64_t first, uint64_t count, int64_t *sums,
                             V *WALSH_RESTRICT scratch, V *WALSH_RESTRICT pat, walsh_best *best) {
     int f = m < WALSH_MAX_RADIX_BITS ? m : WALSH_MAX_RADIX_BITS;
     int b = m - f;
@@ -212,7 +215,14 @@ static void WN(walsh_tasks)(const walsh_entry *ent, ptrdiff_t nent, int m, int l
             VLANE(v, lane) = walsh_parity32((uint32_t)(mid & lane)) ? (WT)-1 : (WT)1;
         pat[mid] = v;
     }
-    for (uint64_t task = task_start; task < task_stop; task++) {
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t task = list != NULL ? list[i] : first + i;
+        walsh_best own = *best;
+        walsh_best *record = best;
+        if (sums != NULL) {
+            own.found = 0;
+            record = &own;
+        }
         for (ptrdiff_t e = 0; e < nent; e++) {
             WT s = (WT)(walsh_parity64(ent[e].top & task) ? -ent[e].val : ent[e].val);
             scratch[ent[e].pos] = VADD(scratch[ent[e].pos], VSCALE(pat[ent[e].mid], s));
@@ -223,21 +233,26 @@ static void WN(walsh_tasks)(const walsh_entry *ent, ptrdiff_t nent, int m, int l
         uint64_t base = task << (lb + m);
         switch (f) {
 #if WALSH_MAX_RADIX_BITS >= 4
-        case 4: WN(final4)(scratch, chunk, stride, m, nlanes, base, best); break;
+        case 4: WN(final4)(scratch, chunk, stride, m, nlanes, base, record); break;
 #endif
-        case 3: WN(final3)(scratch, chunk, stride, m, nlanes, base, best); break;
-        case 2: WN(final2)(scratch, chunk, stride, m, nlanes, base, best); break;
-        case 1: WN(final1)(scratch, chunk, stride, m, nlanes, base, best); break;
-        default: WN(final0)(scratch, chunk, stride, m, nlanes, base, best); break;
+        case 3: WN(final3)(scratch, chunk, stride, m, nlanes, base, record); break;
+        case 2: WN(final2)(scratch, chunk, stride, m, nlanes, base, record); break;
+        case 1: WN(final1)(scratch, chunk, stride, m, nlanes, base, record); break;
+        default: WN(final0)(scratch, chunk, stride, m, nlanes, base, record); break;
+        }
+        if (sums != NULL) {
+            sums[i] = own.found ? own.sum : INT64_MAX;
+            if (own.found) walsh_offer(best, own.sum, own.index);
         }
     }
 }
 
 /* Entry point: returns 0, or -1 when out of memory.  forms/vals: the sparse histogram
- * (nent entries); d = lb + m + t coordinates; `best` holds the bound on entry. */
+ * (nent entries); d = lb + m + t coordinates; `best` holds the bound on entry; the
+ * tasks and `sums` as in walsh_tasks. */
 static int WN(walsh_search)(const uint64_t *forms, const int32_t *vals, ptrdiff_t nent,
-                            int m, int lb, uint64_t task_start, uint64_t task_stop,
-                            walsh_best *best) {
+                            int m, int lb, const uint64_t *list, uint64_t first, uint64_t count,
+                            int64_t *sums, walsh_best *best) {
     int f = m < WALSH_MAX_RADIX_BITS ? m : WALSH_MAX_RADIX_BITS;
     int b = m - f;
     size_t chunk = (size_t)1 << b, stride = chunk + WALSH_PAD;
@@ -260,7 +275,7 @@ static int WN(walsh_search)(const uint64_t *forms, const int32_t *vals, ptrdiff_
         ent[e].val = vals[e];
         ent[e].pad = 0;
     }
-    WN(walsh_tasks)(ent, nent, m, lb, task_start, task_stop, scratch, pat, best);
+    WN(walsh_tasks)(ent, nent, m, lb, list, first, count, sums, scratch, pat, best);
     free(ent);
     free(raw);
     return 0;
