@@ -434,14 +434,15 @@ def _search_local(problem: _Problem, split_bits: int, deadline: Optional[float],
     return complete, best
 
 
-def _default_split(problem: _Problem) -> int:
+def _default_split(problem: _Problem, group_order: int = 1) -> int:
     """Jobs for an executor: one for a small search, else about a second of work each
-    (at least 16, at most 2^16), never finer than the coordinates allow."""
-    seconds = estimate_seconds(problem.nullity, len(problem.forms))
+    (at least 16, at most 2^16), never finer than the coordinates allow.  The symmetric
+    cut runs one task in about ``group_order``, so its jobs cover that many more."""
+    seconds = estimate_seconds(problem.nullity, len(problem.forms)) / group_order
     if seconds < 0.5:
         return 0
     jobs = min(1 << 16, max(16, 1 << int(math.ceil(math.log2(seconds)))))
-    return min(int(math.log2(jobs)), max(0, problem.nullity - 5))
+    return min(int(math.log2(jobs)), max(0, problem.nullity - 5), _layout(problem, 0)[2])
 
 
 #: Times one job is resubmitted after its future failed for a reason of the executor's own
@@ -600,9 +601,8 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     if d == 0:
         return _result(coset, particular, 0, True)
     problem = _problem(coset)
-    if split_bits is None:
-        split = _default_split(problem) if executor is not None else 0
-    else:
+    split = 0
+    if split_bits is not None:
         if isinstance(split_bits, bool) or not isinstance(split_bits, (int, np.integer)):
             raise InvalidTypeError(f"split_bits must be an int, got {type(split_bits).__name__}")
         split = int(split_bits)
@@ -610,11 +610,13 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
             raise InvalidBoardError(f"split_bits must be in [0, {d}] (the nullity), got {split}")
     cut = None
     if symmetry is not None:
-        cut = _cut(symmetry, coset, problem, split)
+        cut = _cut(symmetry, coset, problem, split)   # the default split keeps the tasks of split 0
         if cut.order > 1:
             problem = _histogram(cut.rows, coset.reduced, cut.orbits)
         else:
             cut = None
+    if split_bits is None and executor is not None:
+        split = _default_split(problem, 1 if cut is None else cut.order)
     _check_limits(problem, time_limit, executor, nthreads, 1 if cut is None else cut.order)
     began = time.monotonic()
 
@@ -635,8 +637,11 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
 
 def _cut(symmetry: object, coset: _Coset, problem: _Problem, split: int) -> OrbitCut:
     """The symmetric cut for ``symmetry=`` (checked), with tasks as the layout makes them."""
+    if isinstance(symmetry, np.ndarray) and symmetry.ndim == 2:
+        symmetry = list(symmetry)
     if isinstance(symmetry, (str, bytes, np.ndarray)) or not isinstance(symmetry, Sequence):
-        raise InvalidTypeError(f"symmetry must be a list of permutations of the cells, got {type(symmetry).__name__}")
+        raise InvalidTypeError(f"symmetry must be a list of permutations of the cells (or a 2-D array, one a row), "
+                               f"got {type(symmetry).__name__}")
     cells = problem.cells
     images = [permutation_of(value, cells, None, i) for i, value in enumerate(symmetry)]
     lanes, m, _ = _layout(problem, split)

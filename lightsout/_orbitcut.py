@@ -34,7 +34,7 @@ reduced basis, or of the cut's basis b); the kernel's coordinate ``c`` has b_1 a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 import numpy as np
 import numpy.typing as npt
@@ -154,7 +154,8 @@ def _coset_action(image: np.ndarray, rows: np.ndarray, pivots: np.ndarray, reduc
     return tuple(ints[:-1]), ints[-1]
 
 
-def _closed(generators: list[Affine], d: int) -> dict[Affine, None]:
+def _closed(generators: list[Affine], d: int, limit: int = MAX_CUT_GROUP) -> Optional[dict[Affine, None]]:
+    """The group the maps generate (the identity first), or None once it has more than ``limit``."""
     identity: Affine = (tuple(1 << i for i in range(d)), 0)
     elements = {identity: None}
     frontier = [identity]
@@ -166,24 +167,30 @@ def _closed(generators: list[Affine], d: int) -> dict[Affine, None]:
                 if product not in elements:
                     elements[product] = None
                     grown.append(product)
-                    if len(elements) > MAX_CUT_GROUP:
-                        raise BoardTooLargeError(
-                            f"the symmetries generate more than {MAX_CUT_GROUP} maps of the coset "
-                            f"(lightsout._orbitcut.MAX_CUT_GROUP); pass fewer")
+                    if len(elements) > limit:
+                        return None
         frontier = grown
     return elements
 
 
 def _two_subgroup(elements: list[Affine], d: int) -> tuple[list[Affine], list[Affine]]:
-    """A Sylow 2-subgroup (its elements, the identity first) and generators of it."""
+    """A Sylow 2-subgroup (its elements, the identity first) and generators of it.
+
+    An element joins when the group it generates with those before is a 2-group; each
+    trial stops as soon as it outgrows the largest power of 2 dividing the order, and the
+    pass ends when the subgroup reaches that size.
+    """
     identity: Affine = (tuple(1 << i for i in range(d)), 0)
-    group = {identity: None}
+    full = len(elements) & -len(elements)
+    group: dict[Affine, None] = {identity: None}
     generators: list[Affine] = []
     for element in elements:
+        if len(group) == full:
+            break
         if element in group:
             continue
-        trial = _closed(generators + [element], d)
-        if len(trial) & (len(trial) - 1) == 0:
+        trial = _closed(generators + [element], d, full)
+        if trial is not None and len(trial) & (len(trial) - 1) == 0:
             group = trial
             generators.append(element)
     return list(group), generators
@@ -258,7 +265,11 @@ def prepare_cut(symmetries: Sequence[np.ndarray], rows: np.ndarray, pivots: Sequ
     pivot_array = np.asarray(pivots, dtype=np.int64)
     generators = [_coset_action(np.asarray(image, dtype=np.int64), rows, pivot_array, reduced, i)
                   for i, image in enumerate(symmetries)]
-    elements, two_generators = _two_subgroup(list(_closed(generators, d)), d)
+    whole = _closed(generators, d)
+    if whole is None:
+        raise BoardTooLargeError(f"the symmetries generate more than {MAX_CUT_GROUP} maps of the coset "
+                                 f"(lightsout._orbitcut.MAX_CUT_GROUP); pass fewer")
+    elements, two_generators = _two_subgroup(list(whole), d)
     flag = _invariant_flag(two_generators, d, low_bits) if len(elements) > 1 else []
     chosen = set(_flag_pivots(flag))
     top = [1 << i for i in range(d) if i not in chosen][: d - low_bits] if flag else [1 << i for i in range(d - low_bits)]

@@ -240,9 +240,10 @@ def fewest_presses_table(nmax: int, *, executor: Optional[concurrent.futures.Exe
 def proven_fewest_presses() -> dict[int, dict[str, Union[int, float, str]]]:
     """The shipped table of the fewest presses of all-lit n x n boards, proven once on a cluster.
 
-    Every n <= 200 whose nullity is at most 42 (188 sizes), as computed by
-    ``python bench/fewest_table.py``: the same search as :func:`fewest_presses`,
-    whose results it records so that nobody has to wait for n = 185 again.
+    Every n <= 200 whose nullity is at most 46 (189 sizes: those of nullity at
+    most 42, and n = 119 of nullity 46), as computed by ``python bench/fewest_table.py``:
+    the same search as :func:`fewest_presses`, whose results it records so that
+    nobody has to wait for n = 119 again.
     Each entry holds ``nullity``, ``fewest``, the ``seconds`` the search took
     and the ``machine`` it ran on (CPU, cores, kernel build, Dask workers).
 
@@ -253,7 +254,7 @@ def proven_fewest_presses() -> dict[int, dict[str, Union[int, float, str]]]:
         >>> table[20]["fewest"] == fewest_presses(20)
         True
         >>> sorted(n for n, row in table.items() if row["nullity"] >= 40)
-        [61, 65, 185, 197]
+        [61, 65, 119, 185, 197]
     """
     text = resources.files("lightsout").joinpath(PROVEN_TABLE).read_text(encoding="utf-8")
     table: dict[int, dict[str, Union[int, float, str]]] = {}
