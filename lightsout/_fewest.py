@@ -597,6 +597,7 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     nthreads = usable_cores() if threads is None else threads
     if isinstance(nthreads, bool) or not isinstance(nthreads, int) or nthreads < 1:
         raise InvalidBoardError(f"threads must be a positive int, got {threads!r}")
+    images = None if symmetry is None else _permutations(symmetry, particular.shape[0])
     coset = _reduce_coset(particular, basis)
     if d == 0:
         return _result(coset, particular, 0, True)
@@ -609,8 +610,8 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
         if not 0 <= split <= d:
             raise InvalidBoardError(f"split_bits must be in [0, {d}] (the nullity), got {split}")
     cut = None
-    if symmetry is not None:
-        cut = _cut(symmetry, coset, problem, split)   # the default split keeps the tasks of split 0
+    if images is not None:
+        cut = _cut(images, coset, problem, split)   # the default split keeps the tasks of split 0
         if cut.order > 1:
             problem = _histogram(cut.rows, coset.reduced, cut.orbits)
         else:
@@ -635,15 +636,18 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     return result
 
 
-def _cut(symmetry: object, coset: _Coset, problem: _Problem, split: int) -> OrbitCut:
-    """The symmetric cut for ``symmetry=`` (checked), with tasks as the layout makes them."""
+def _permutations(symmetry: object, cells: int) -> list[np.ndarray]:
+    """``symmetry=`` checked: a list of permutations of the cells (or a 2-D array, one a row)."""
     if isinstance(symmetry, np.ndarray) and symmetry.ndim == 2:
         symmetry = list(symmetry)
     if isinstance(symmetry, (str, bytes, np.ndarray)) or not isinstance(symmetry, Sequence):
         raise InvalidTypeError(f"symmetry must be a list of permutations of the cells (or a 2-D array, one a row), "
                                f"got {type(symmetry).__name__}")
-    cells = problem.cells
-    images = [permutation_of(value, cells, None, i) for i, value in enumerate(symmetry)]
+    return [permutation_of(value, cells, None, i) for i, value in enumerate(symmetry)]
+
+
+def _cut(images: list[np.ndarray], coset: _Coset, problem: _Problem, split: int) -> OrbitCut:
+    """The symmetric cut by the checked permutations, with tasks as the layout makes them."""
     lanes, m, _ = _layout(problem, split)
     return prepare_cut(images, coset.rows, coset.pivots, coset.reduced, lanes + m)
 

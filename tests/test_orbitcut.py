@@ -227,6 +227,8 @@ def test_symmetry_arguments_are_checked():
         coset_min_weight(particular, basis, symmetry=[swap])
     as_array = coset_min_weight(particular, basis, symmetry=np.array(grid_symmetries((4, 4), (False, False))))
     assert as_array.weight == 4
+    with pytest.raises(InvalidTypeError, match="symmetry"):        # checked even when there is nothing to cut
+        coset_min_weight(particular, np.zeros((0, 16), np.uint8), symmetry="mirror")
 
 
 def test_executors_threads_and_time_limits():
