@@ -18,9 +18,6 @@ import sys
 
 import numpy as np
 
-import lightsout
-from lightsout import _fewest
-
 
 def parity(values: np.ndarray) -> np.ndarray:
     folded = values.copy()
@@ -30,6 +27,9 @@ def parity(values: np.ndarray) -> np.ndarray:
 
 
 def main(cases: list[tuple[int, int]]) -> None:
+    import lightsout   # here, not at the top: see bench/fewest_cut.py
+    from lightsout import _fewest
+
     rng = np.random.default_rng(0)
     for n, fewest in cases:
         s = lightsout.solve(np.ones((n, n), bool))
