@@ -601,7 +601,7 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     coset = _reduce_coset(particular, basis)
     if d == 0:
         return _result(coset, particular, 0, True)
-    problem = _problem(coset)
+    plain = problem = _problem(coset)
     split = 0
     if split_bits is not None:
         if isinstance(split_bits, bool) or not isinstance(split_bits, (int, np.integer)):
@@ -629,7 +629,7 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     else:
         deadline = None if time_limit is None else began + time_limit
         complete, best = _search_local(problem, split, deadline, progress, nthreads)
-    index = best.index if cut is None else _first_tie(cut, problem, coset, best, expired)
+    index = best.index if cut is None else _first_tie(cut, problem, plain, best, expired)
     result = _result(coset, particular, index, complete)
     if complete and 2 * result.weight != problem.cells + best.sum:  # pragma: no cover - kernel bug guard
         raise InternalError(f"weight {result.weight} does not match sum {best.sum}")
@@ -652,16 +652,16 @@ def _cut(images: list[np.ndarray], coset: _Coset, problem: _Problem, split: int)
     return prepare_cut(images, coset.rows, coset.pivots, coset.reduced, lanes + m)
 
 
-def _first_tie(cut: OrbitCut, problem: _Problem, coset: _Coset, best: _Best, expired: Callable[[], bool]) -> int:
+def _first_tie(cut: OrbitCut, problem: _Problem, plain: _Problem, best: _Best, expired: Callable[[], bool]) -> int:
     """The reduced coordinate of the lexicographically first element of sum ``best.sum``
     (lightsout/_orbitcut.py, point 3): the smallest image of the minima of the tasks that
-    tie; an ordered scan of the plain search when there are too many of them."""
+    tie; an ordered scan of the plain search (``plain``) when there are too many of them."""
     if best.ties and not best.ties_overflow:
         found = [task_minima(problem.forms, problem.values, cut.low_bits, task, best.sum) for task in best.ties]
         if sum(part.size for part in found) * cut.order <= MAX_TIE_ELEMENTS:
             return smallest_image(cut, np.concatenate(found))
     if best.ties or best.ties_overflow:
-        first = _ordered_scan(_problem(coset), best.sum, expired)
+        first = _ordered_scan(plain, best.sum, expired)
         if first is not None:
             return first
     return smallest_image(cut, np.array([best.index], dtype=np.uint64))
@@ -670,21 +670,16 @@ def _first_tie(cut: OrbitCut, problem: _Problem, coset: _Coset, best: _Best, exp
 def _ordered_scan(problem: _Problem, target: int, expired: Callable[[], bool]) -> Optional[int]:
     """The smallest coordinate whose sum is at most ``target``: tasks in increasing order,
     stopping at the first call that finds one (None if the time ran out first)."""
-    lanes, m, t = _layout(problem, 0)
-    pace = _Pace()
-    task = 0
-    while task < 1 << t:
-        if expired():
-            return None
-        end = min(1 << t, task + pace.size)
-        began = time.perf_counter()
-        found, _, index = kernels.walsh.search_tasks(problem.forms, problem.values, problem.nullity, m, lanes,
-                                                     task, end, target, problem.wide)
-        pace.update(time.perf_counter() - began)
-        if found:
-            return index
-        task = end
-    return None
+    layout = _layout(problem, 0)
+    first: list[int] = []
+
+    def report(found: bool, _total: int, index: int, _count: int, _ties: Sequence[int]) -> None:
+        if found and not first:
+            first.append(index)
+
+    _run_tasks(problem._replace(bound=target), layout, 0, 1 << layout[2], lambda: bool(first) or expired(), report,
+               _Pace())
+    return first[0] if first else None
 
 
 def _result(coset: _Coset, particular: np.ndarray, index: int, proven: bool) -> CosetMinimum:

@@ -272,7 +272,7 @@ def prepare_cut(symmetries: Sequence[np.ndarray], rows: np.ndarray, pivots: Sequ
     elements, two_generators = _two_subgroup(list(whole), d)
     flag = _invariant_flag(two_generators, d, low_bits) if len(elements) > 1 else []
     chosen = set(_flag_pivots(flag))
-    top = [1 << i for i in range(d) if i not in chosen][: d - low_bits] if flag else [1 << i for i in range(d - low_bits)]
+    top = [1 << i for i in range(d) if i not in chosen][: d - low_bits]
     if not flag:
         flag = [1 << i for i in range(d - low_bits, d)]
     basis = top + flag                      # columns of B, in reduced coordinates
