@@ -317,8 +317,8 @@ def dense_limits(nrows: int, ncols: int, board_given: bool = False) -> None:
             f"{size} needs about {need / 2**30:.3g} GiB (limit {MAX_DENSE_BYTES / 2**30:.0f} GiB){hint}")
 
 
-#: Largest polynomial-route side (words of scratch) a call may allocate: about 2 GiB.
-MAX_POLY_BYTES = 2 << 30
+#: Largest polynomial-route scratch a call may allocate: 8 GiB (a side of about 2 * 10^9).
+MAX_POLY_BYTES = 8 << 30
 
 
 def poly_memory(side: int) -> None:

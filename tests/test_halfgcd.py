@@ -29,11 +29,11 @@ from lightsout._errors import InvalidBoardError
 from types import ModuleType as Gf2PolyModule  # lightsout._kernels.gf2poly at one level
 
 #: Every fast path on from one word up (deepest recursion).
-DEEP = {"newton_words": 1, "hgcd_words": 1, "gcd_words": 1, "toom_words": 12}
+DEEP = {"newton_words": 1, "hgcd_words": 1, "gcd_words": 1, "toom_words": 12, "fft_words": 1}
 #: Small thresholds that differ from each other (leaves, switch-over and division all mixed).
-MIXED = {"newton_words": 2, "hgcd_words": 3, "gcd_words": 5, "toom_words": 13}
+MIXED = {"newton_words": 2, "hgcd_words": 3, "gcd_words": 5, "toom_words": 13, "fft_words": 4}
 #: The Lehmer gcd and schoolbook division only.
-SLOW = {"newton_words": 10**12, "gcd_words": 10**12, "toom_words": 10**12}
+SLOW = {"newton_words": 10**12, "gcd_words": 10**12, "toom_words": 10**12, "fft_words": 10**12}
 
 #: Degrees + 1 that straddle word boundaries, plus a few thousand bits.
 SIZES = (1, 2, 63, 64, 65, 127, 128, 129, 255, 257, 1000, 3000, 5000)
@@ -101,7 +101,7 @@ def check_pair(poly: Gf2PolyModule, a: int, b: int, *, reference: bool) -> None:
 
 def test_thresholds_settable_and_checked(poly: Gf2PolyModule) -> None:
     before = poly.thresholds()
-    assert set(before) == {"newton_words", "hgcd_words", "gcd_words", "toom_words"}
+    assert set(before) == {"newton_words", "hgcd_words", "gcd_words", "toom_words", "fft_words"}
     assert all(isinstance(v, int) and v >= 1 for v in before.values())
     with thresholds(poly, newton_words=7):
         assert poly.thresholds() == {**before, "newton_words": 7}

@@ -12,7 +12,10 @@
 #   * Products use carry-less multiplication of whole words.  Builds with
 #     -mpclmul (the avx2/avx512 variants) use PCLMULQDQ; the portable build
 #     multiplies by four-bit windows from a 16-entry table.  Above
-#     KARATSUBA_WORDS words, Karatsuba's three half-size products.
+#     KARATSUBA_WORDS words, Karatsuba's three half-size products; above
+#     _toom_words, Toom-3; above _fft_words, the additive FFT of gf2fft.h
+#     (O(n log n) products in GF(2^64)), which also serves the 2x2 matrix
+#     products of the half-gcd with one transform per operand (fmul_matrix).
 #   * Division and Euclid work 64 coefficients at a time: the leading
 #     coefficients of a quotient depend only on the leading coefficients of
 #     the operands (no carries over GF(2)), so a whole word of quotient bits
@@ -238,10 +241,11 @@ cdef Py_ssize_t _newton_words = 256  # divmod: Newton when quotient and divisor 
 cdef Py_ssize_t _hgcd_words = 16     # half-gcd: Lehmer leaves below this many words
 cdef Py_ssize_t _gcd_words = 160     # gcd / cofactor: half-gcd when the larger operand has >= this many words
 cdef Py_ssize_t _toom_words = 128    # products: Toom-3 above Karatsuba from this many words per operand
+cdef Py_ssize_t _fft_words = 1024    # products: the additive FFT from this many words in the smaller operand (2026-11-25)
 cdef Py_ssize_t POLL_BITS = 1 << 18  # half-gcd nodes this large check in with Python
 
 
-def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_words=None):
+def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_words=None, fft_words=None):
     """Override the fast-path thresholds (in 64-bit words); returns the previous values.
 
     newton_words: poly_divmod / poly_mod use Newton division when the quotient
@@ -251,7 +255,9 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_word
     half-gcd when the larger operand has at least this many words (else
     Lehmer's Euclid).  toom_words: products (poly_mul and those inside the
     fast paths) use Toom-3 above Karatsuba when both operands have at least
-    this many words (at least 12 whatever the setting).  A huge value turns a
+    this many words (at least 12 whatever the setting).  fft_words: products
+    use the additive FFT (gf2fft.h) when the smaller operand has at least this
+    many words.  A huge value turns a
     fast path off.  The values are
     module settings (read once at the start of each call); tests use them to
     drive small inputs through the recursion and to call the slow paths.
@@ -262,10 +268,10 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_word
         [6]
         >>> _ = set_thresholds(**old)
     """
-    global _newton_words, _hgcd_words, _gcd_words, _toom_words
+    global _newton_words, _hgcd_words, _gcd_words, _toom_words, _fft_words
     old = thresholds()
     for name, v in (("newton_words", newton_words), ("hgcd_words", hgcd_words), ("gcd_words", gcd_words),
-                    ("toom_words", toom_words)):
+                    ("toom_words", toom_words), ("fft_words", fft_words)):
         if v is not None and (not isinstance(v, int) or v < 1):
             raise InvalidBoardError(f"set_thresholds: {name} must be an int >= 1, got {v!r}")
     if newton_words is not None:
@@ -276,6 +282,8 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_word
         _gcd_words = gcd_words
     if toom_words is not None:
         _toom_words = toom_words
+    if fft_words is not None:
+        _fft_words = fft_words
     return old
 
 
@@ -284,10 +292,10 @@ def thresholds():
 
     Example:
         >>> sorted(thresholds())
-        ['gcd_words', 'hgcd_words', 'newton_words', 'toom_words']
+        ['fft_words', 'gcd_words', 'hgcd_words', 'newton_words', 'toom_words']
     """
     return {"newton_words": _newton_words, "hgcd_words": _hgcd_words, "gcd_words": _gcd_words,
-            "toom_words": _toom_words}
+            "toom_words": _toom_words, "fft_words": _fft_words}
 
 
 cdef enum:
@@ -404,6 +412,7 @@ cdef inline int ctx_poll(HCtx* ctx) noexcept nogil:
 # Products of at least POLL_WORDS words a side (a few milliseconds each) check for Ctrl-C
 # through _signal_poll when their caller gave a poll state (a _PollState; NULL: never).
 cdef Py_ssize_t POLL_WORDS = 1 << 13
+cdef Py_ssize_t INT64_MAX_WORDS = 1 << 62
 
 
 cdef int _signal_poll(void* state) noexcept with gil:
@@ -422,6 +431,50 @@ cdef inline int size_poll(void* ps, Py_ssize_t n) noexcept nogil:
     if ps == NULL or n < POLL_WORDS:
         return 0
     return -2 if _signal_poll(ps) < 0 else 0
+
+
+# --- Additive FFT products (gf2fft.h) ---------------------------------------
+
+cdef extern from "lightsout/_kernels/gf2fft.h":
+    ctypedef int (*fft_poll_fn)(void*) noexcept nogil
+    int fft_init() noexcept nogil
+    int fft_set_wide(int on) noexcept nogil
+    int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t* const* s, const size_t* ns,
+                    const uint64_t* const* t, const size_t* nt, int rows, int cols,
+                    fft_poll_fn poll, void* ps) noexcept nogil
+    int fft_wide_available
+    int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint64_t* b, size_t nb,
+                      fft_poll_fn poll, void* ps) noexcept nogil
+
+if fft_init() != 0:
+    raise ImportError("lightsout._kernels.gf2poly: GF(2^64) has no Cantor basis of 32 elements "
+                      "(the field arithmetic of this build is broken)")
+
+
+
+def set_fft_wide(enable):
+    """Run the FFT's field products eight or four at a time (VPCLMULQDQ) or one at a time.
+
+    The wide loops are on by default wherever the CPU has VPCLMULQDQ (and never
+    in the portable build); turning them off is for tests and measurements.
+    Returns the previous setting.
+
+    Example:
+        >>> old = set_fft_wide(False)
+        >>> set_fft_wide(old)
+        False
+    """
+    return bool(fft_set_wide(1 if enable else 0))
+
+
+def fft_wide_supported():
+    """Whether this build and CPU can run the FFT's wide (VPCLMULQDQ) loops.
+
+    Example:
+        >>> fft_wide_supported() in (True, False)
+        True
+    """
+    return bool(fft_wide_available)
 
 
 # --- Toom-3 products above Karatsuba ---------------------------------------
@@ -643,6 +696,25 @@ cdef int mul_toom3(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize
     return 0
 
 
+cdef int fft_mul_balanced(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
+                          Py_ssize_t nb, void* ps) noexcept nogil:
+    """out[0 : na+nb] ^= a*b by the additive FFT, b (the longer) cut into pieces of at most 2 na words."""
+    cdef Py_ssize_t off = 0, step
+    cdef int st
+    cdef fft_poll_fn poll = NULL
+    if ps != NULL:
+        poll = <fft_poll_fn>_signal_poll
+    while off < nb:
+        step = min(nb - off, 2 * na)
+        if nb - off - step < na:
+            step = nb - off
+        st = fft_mul_words(out + off, a, na, b + off, step, poll, ps)
+        if st != 0:
+            return st
+        off += step
+    return 0
+
+
 cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
               Py_ssize_t nb, void* ps) noexcept nogil:
     """mul_words with Toom-3 above _toom_words words: out[0 : na+nb] ^= a*b; -1 if out of memory,
@@ -658,6 +730,8 @@ cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b
     if na < KARATSUBA_WORDS:
         lo_mul_school2(out, b, nb, a, na)
         return 0
+    if na >= _fft_words:
+        return fft_mul_balanced(out, a, na, b, nb, ps)
     off = 0
     while off + na <= nb:
         st = mul_toom3(out + off, a, b + off, na, ps)
@@ -666,6 +740,39 @@ cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b
         off += na
     if off < nb:
         return fmul(out + off, a, na, b + off, nb - off, ps)
+    return 0
+
+
+cdef int fmul_matrix(uint64_t** out, size_t* nout, const uint64_t** s, size_t* ns, const uint64_t** t,
+                     size_t* nt, int rows, int cols, void* ps) noexcept nogil:
+    """out[r cols + c] ^= s[2 r] t[c] + s[2 r + 1] t[cols + c] (rows, cols <= 2; sizes in words, 0 = zero).
+
+    When every nonzero operand has at least _fft_words words, each operand is
+    transformed once (gf2fft.h, fft_matmul2): a 2x2 by 2x2 product takes 8
+    transforms and 4 inverses instead of 24 of each kind; else fmul per term.
+    Each out[i] has room for nout[i] >= ns + nt words of each of its terms.
+    """
+    cdef Py_ssize_t small = -1
+    cdef int r, c, k, st
+    cdef fft_poll_fn poll = NULL
+    for r in range(rows):
+        for c in range(cols):
+            for k in range(2):
+                if ns[2 * r + k] and nt[k * cols + c]:
+                    small = min(<Py_ssize_t>min(ns[2 * r + k], nt[k * cols + c]), small if small >= 0 else INT64_MAX_WORDS)
+    if small < 0:
+        return 0
+    if small >= _fft_words:
+        if ps != NULL:
+            poll = <fft_poll_fn>_signal_poll
+        return fft_matmul2(out, nout, s, ns, t, nt, rows, cols, poll, ps)
+    for r in range(rows):
+        for c in range(cols):
+            for k in range(2):
+                if ns[2 * r + k] and nt[k * cols + c]:
+                    st = fmul(out[r * cols + c], s[2 * r + k], ns[2 * r + k], t[k * cols + c], nt[k * cols + c], ps)
+                    if st < 0:
+                        return st
     return 0
 
 
@@ -974,31 +1081,99 @@ cdef int mat_lift(const PMat* R, const Pl* c0, const Pl* d0, const Pl* x, const 
         lo[2 * nlo - 1] &= tail_mask(m)
     xor_shifted(X.w, W, c0.w, pl_nw(c0), m)
     xor_shifted(Y.w, W, d0.w, pl_nw(d0), m)
-    st = fmul(X.w, R.e[0].w, pl_nw(&R.e[0]), lo, nlo, ps)
-    if st == 0:
-        st = fmul(X.w, R.e[1].w, pl_nw(&R.e[1]), lo + nlo, nlo, ps)
-    if st == 0:
-        st = fmul(Y.w, R.e[2].w, pl_nw(&R.e[2]), lo, nlo, ps)
-    if st == 0:
-        st = fmul(Y.w, R.e[3].w, pl_nw(&R.e[3]), lo + nlo, nlo, ps)
+    cdef uint64_t* outs[2]
+    cdef size_t nouts[2]
+    cdef const uint64_t* ms[4]
+    cdef size_t nms[4]
+    cdef const uint64_t* vs[2]
+    cdef size_t nvs[2]
+    outs[0] = X.w
+    outs[1] = Y.w
+    nouts[0] = W
+    nouts[1] = W
+    for i in range(4):
+        ms[i] = R.e[i].w
+        nms[i] = pl_nw(&R.e[i])
+    vs[0] = lo
+    vs[1] = lo + nlo
+    nvs[0] = nlo
+    nvs[1] = nlo
+    st = fmul_matrix(outs, nouts, ms, nms, vs, nvs, 2, 1, ps)
     free(lo)
     pl_fix(X)
     pl_fix(Y)
     return st
 
 
-cdef int pl_dot(Pl* out, const Pl* x0, const Pl* y0, const Pl* x1, const Pl* y1, void* ps) noexcept nogil:
-    """out = x0 y0 + x1 y1 (freshly allocated); 0, -1 (memory) or -2 (interrupted)."""
-    cdef Py_ssize_t n = max(pl_nw(x0) + pl_nw(y0), pl_nw(x1) + pl_nw(y1))
-    cdef int st
-    if pl_new(out, n) < 0:
-        return -1
-    st = fmul(out.w, x0.w, pl_nw(x0), y0.w, pl_nw(y0), ps)
-    if st == 0:
-        st = fmul(out.w, x1.w, pl_nw(x1), y1.w, pl_nw(y1), ps)
+cdef int mat_times_mat(PMat* M, const PMat* S, const Pl* t00, const Pl* t01, const Pl* t10, const Pl* t11,
+                       int cols, void* ps) noexcept nogil:
+    """M = S [[t00, t01], [t10, t11]] (cols = 2), or its first column M e[0], e[2] (cols = 1).
+
+    The entries of M are allocated here; the caller frees M on error.
+    """
+    cdef uint64_t* outs[4]
+    cdef size_t nouts[4]
+    cdef const uint64_t* ss[4]
+    cdef size_t nss[4]
+    cdef const uint64_t* ts[4]
+    cdef size_t nts[4]
+    cdef const Pl* tp[4]
+    cdef int r, c, k, st
+    cdef Py_ssize_t n
+    tp[0] = t00
+    tp[1] = t01
+    tp[2] = t10
+    tp[3] = t11
+    for k in range(4):
+        ss[k] = S.e[k].w
+        nss[k] = pl_nw(&S.e[k])
+    for k in range(2):
+        for c in range(cols):
+            ts[k * cols + c] = tp[2 * k + c].w
+            nts[k * cols + c] = pl_nw(tp[2 * k + c])
+    for r in range(2):
+        for c in range(cols):
+            n = max(nss[2 * r] + nts[c], nss[2 * r + 1] + nts[cols + c], 1)
+            if pl_new(&M.e[2 * r + c], n) < 0:
+                return -1
+            outs[r * cols + c] = M.e[2 * r + c].w
+            nouts[r * cols + c] = n
+    st = fmul_matrix(outs, nouts, ss, nss, ts, nts, 2, cols, ps)
     if st < 0:
         return st
-    pl_fix(out)
+    for r in range(2):
+        for c in range(cols):
+            pl_fix(&M.e[2 * r + c])
+    return 0
+
+
+cdef int mat_times_vec(Pl* X, Pl* Y, const PMat* M, const Pl* x, const Pl* y, void* ps) noexcept nogil:
+    """(X, Y) = M (x, y), freshly allocated; 0, -1 (memory) or -2 (interrupted)."""
+    cdef uint64_t* outs[2]
+    cdef size_t nouts[2]
+    cdef const uint64_t* ms[4]
+    cdef size_t nms[4]
+    cdef const uint64_t* vs[2]
+    cdef size_t nvs[2]
+    cdef int k, st
+    for k in range(4):
+        ms[k] = M.e[k].w
+        nms[k] = pl_nw(&M.e[k])
+    vs[0] = x.w
+    vs[1] = y.w
+    nvs[0] = pl_nw(x)
+    nvs[1] = pl_nw(y)
+    nouts[0] = max(nms[0] + nvs[0], nms[1] + nvs[1], 1)
+    nouts[1] = max(nms[2] + nvs[0], nms[3] + nvs[1], 1)
+    if pl_new(X, nouts[0]) < 0 or pl_new(Y, nouts[1]) < 0:
+        return -1
+    outs[0] = X.w
+    outs[1] = Y.w
+    st = fmul_matrix(outs, nouts, ms, nms, vs, nvs, 2, 1, ps)
+    if st < 0:
+        return st
+    pl_fix(X)
+    pl_fix(Y)
     return 0
 
 
@@ -1110,16 +1285,10 @@ cdef int hgcd_split(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* 
     # M = S Q R with Q = [[0, 1], [1, q]]: Q R = [[R10, R11], [R00 + q R10, R01 + q R11]].
     if st == 0 and want != WANT_NONE:
         st = pl_axpy(&u0, &R.e[0], &q, &R.e[2], ctx.state)
-        if st == 0:
-            st = pl_dot(&M.e[0], &S.e[0], &R.e[2], &S.e[1], &u0, ctx.state)
-        if st == 0:
-            st = pl_dot(&M.e[2], &S.e[2], &R.e[2], &S.e[3], &u0, ctx.state)
     if st == 0 and want == WANT_MATRIX:
         st = pl_axpy(&u1, &R.e[1], &q, &R.e[3], ctx.state)
-        if st == 0:
-            st = pl_dot(&M.e[1], &S.e[0], &R.e[3], &S.e[1], &u1, ctx.state)
-        if st == 0:
-            st = pl_dot(&M.e[3], &S.e[2], &R.e[3], &S.e[3], &u1, ctx.state)
+    if st == 0 and want != WANT_NONE:
+        st = mat_times_mat(M, &S, &R.e[2], &R.e[3], &u0, &u1, 2 if want == WANT_MATRIX else 1, ctx.state)
     pl_free(&u0)
     pl_free(&u1)
     pl_free(&q)
@@ -1179,9 +1348,7 @@ cdef int fast_euclid(Pl* A, Pl* B, Pl* SA, Pl* SB, bint track, Py_ssize_t gcd_bi
         if st < 0:
             return st
         if track:
-            st = pl_dot(&T0, &M.e[0], SA, &M.e[1], SB, ctx.state)
-            if st == 0:
-                st = pl_dot(&T1, &M.e[2], SA, &M.e[3], SB, ctx.state)
+            st = mat_times_vec(&T0, &T1, &M, SA, SB, ctx.state)
             pl_free(SA)
             pl_free(SB)
             SA[0] = T0
@@ -1425,7 +1592,8 @@ def poly_shift(a, Py_ssize_t k):
 
 
 def poly_mul(a, b):
-    """a * b, carry-less (Karatsuba above KARATSUBA_WORDS words, Toom-3 above toom_words), trimmed.
+    """a * b, carry-less, trimmed: Karatsuba above KARATSUBA_WORDS words, Toom-3 from toom_words,
+    the additive FFT over GF(2^64) (gf2fft.h) from fft_words words in the smaller operand.
 
     Example:
         >>> poly_mul(np.array([0b11], dtype=np.uint64), np.array([0b11], dtype=np.uint64)).tolist()

@@ -1,0 +1,608 @@
+/* Products in GF(2)[t] by the additive FFT over GF(2^64) (docs/algebra.md section 12).
+ *
+ * A polynomial of GF(2)[t] is cut into 32-bit pieces: a(t) = sum_i a_i(t) t^(32 i).
+ * Each piece is an element of GF(2^64) = GF(2)[x] / (x^64 + x^4 + x^3 + x + 1)
+ * (its bits are the coefficients of 1, x, ..., x^31), and a becomes the
+ * polynomial A(y) = sum_i a_i y^i over that field.  The product of two pieces
+ * has degree at most 62, so it never meets the modulus: the coefficients of
+ * A(y) B(y), computed in the field, are exactly the pieces of a b, overlapping
+ * by 32 bits.  A(y) B(y) is found by evaluating A and B at 2^K points,
+ * multiplying the values and interpolating.
+ *
+ * The points are the subset sums w_i = sum_{bit j of i} beta_j of a Cantor basis:
+ * beta_0 = 1 and beta_j^2 + beta_j = beta_(j-1).  With it the subspace
+ * polynomials s_k(y) = prod_{w in span(beta_0..beta_(k-1))} (y - w) have
+ * coefficients in GF(2) (s_k = s_1 composed k times, s_1 = y^2 + y), so
+ * s_k(y) = sum_{j subset of k} y^(2^j), and s_k(beta_(k+m)) = beta_m.  The
+ * evaluation (Lin, Chung and Han's FFT) works in the basis X_i = prod_{bit j of i} s_j:
+ * f = g + s_k h splits into g + lambda h on one half of a coset of
+ * span(beta_0..beta_k) and g + (lambda + 1) h on the other, lambda = s_k of the
+ * coset's shift = w_(2 b) for block b, the same at every level.  One product
+ * in GF(2^64) per pair per level: (K / 2) 2^K products per transform.
+ *
+ * The change from the monomial basis to X is XORs alone.  With L the largest
+ * power of two below K, y_L = s_L(y) = y^(2^L) + y has two terms, and so do its
+ * powers y_L^(2^r); dividing by them one level at a time writes f as
+ * sum_m g_m(y) y_L^m with deg g_m < 2^L (one pass per level).  Since
+ * X_(m 2^L + i)(y) = X_i(y) X_m(y_L), the g_m and then the columns (g_m)_i
+ * for each i are changed on their own, recursively.  Blocks of 2^16 words
+ * stay in the cache for most of the passes.
+ *
+ * Every function returns 0, or -1 (out of memory) or -2 (the poll callback
+ * asked to stop); nothing is global but the tables fft_init() fills once.
+ */
+#ifndef LIGHTSOUT_GF2FFT_H
+#define LIGHTSOUT_GF2FFT_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__PCLMUL__)
+#include <emmintrin.h>
+#include <wmmintrin.h>
+#endif
+#if defined(_MSC_VER)
+#define FFT_RESTRICT __restrict
+#else
+#define FFT_RESTRICT restrict
+#endif
+
+/* The transforms hold at most 2^FFT_MAX_LOG elements (w_i uses four byte tables). */
+#define FFT_MAX_LOG 32
+/* Levels of the transform done on blocks of 2^FFT_BLOCK_LOG words, in the cache. */
+#define FFT_BLOCK_LOG 14
+
+typedef int (*fft_poll_fn)(void*);
+
+static uint64_t fft_beta[64];
+static uint64_t fft_omega_table[4][256];
+
+/* x^64 = x^4 + x^3 + x + 1: fold the high word of a carry-less product. */
+static inline uint64_t fft_reduce(uint64_t lo, uint64_t hi) {
+    uint64_t t = hi ^ (hi >> 60) ^ (hi >> 61) ^ (hi >> 63);
+    return lo ^ t ^ (t << 1) ^ (t << 3) ^ (t << 4);
+}
+
+#if defined(__PCLMUL__)
+static inline uint64_t fft_mul(uint64_t a, uint64_t b) {
+    __m128i p = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)a), _mm_cvtsi64_si128((long long)b), 0x00);
+    return fft_reduce((uint64_t)_mm_cvtsi128_si64(p), (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(p, p)));
+}
+#else
+/* Portable: four bits of b at a time against the 16 multiples of a. */
+static inline uint64_t fft_mul(uint64_t a, uint64_t b) {
+    uint64_t tlo[16], thi[16], lo = 0, hi = 0;
+    tlo[0] = 0; thi[0] = 0; tlo[1] = a; thi[1] = 0;
+    for (int k = 2; k < 16; k += 2) {
+        tlo[k] = tlo[k >> 1] << 1;
+        thi[k] = (thi[k >> 1] << 1) | (tlo[k >> 1] >> 63);
+        tlo[k + 1] = tlo[k] ^ a;
+        thi[k + 1] = thi[k];
+    }
+    for (int s = 60; s >= 0; s -= 4) {
+        hi = (hi << 4) | (lo >> 60);
+        lo <<= 4;
+        unsigned nib = (unsigned)(b >> s) & 15u;
+        lo ^= tlo[nib];
+        hi ^= thi[nib];
+    }
+    return fft_reduce(lo, hi);
+}
+#endif
+
+/* y^2 + y as a GF(2)-linear map, applied to the unit vectors. */
+static uint64_t fft_square(uint64_t a) { return fft_mul(a, a); }
+
+static void fft_detect_wide(void);
+
+/* Fill the Cantor basis and the subset-sum tables; -3 if the field arithmetic is broken. */
+static int fft_init(void) {
+    uint64_t piv_val[64], piv_comb[64];
+    int have[64];
+    memset(have, 0, sizeof(have));
+    /* Echelon form of the images of y^2 + y on the unit vectors, each with the
+       combination of unit vectors that makes it (pivot: the highest bit). */
+    for (int j = 0; j < 64; j++) {
+        uint64_t e = (uint64_t)1 << j;
+        uint64_t v = fft_square(e) ^ e, comb = e;
+        for (int p = 63; p >= 0 && v; p--) {
+            if (!((v >> p) & 1)) continue;
+            if (!have[p]) {
+                have[p] = 1;
+                piv_val[p] = v;
+                piv_comb[p] = comb;
+                v = 0;
+                break;
+            }
+            v ^= piv_val[p];
+            comb ^= piv_comb[p];
+        }
+    }
+    fft_beta[0] = 1;
+    for (int i = 1; i < 64; i++) {
+        uint64_t c = fft_beta[i - 1], y = 0;
+        for (int p = 63; p >= 0 && c; p--) {
+            if (!((c >> p) & 1)) continue;
+            if (!have[p]) break;
+            c ^= piv_val[p];
+            y ^= piv_comb[p];
+        }
+        if (c != 0) {
+            if (i < FFT_MAX_LOG + 1) return -3;
+            fft_beta[i] = 0;  /* the basis ends here; never used */
+            continue;
+        }
+        fft_beta[i] = y;
+    }
+    fft_detect_wide();
+    for (int t = 0; t < 4; t++) {
+        for (int x = 0; x < 256; x++) {
+            uint64_t w = 0;
+            for (int j = 0; j < 8; j++)
+                if ((x >> j) & 1) w ^= fft_beta[8 * t + j];
+            fft_omega_table[t][x] = w;
+        }
+    }
+    return 0;
+}
+
+/* w_i = sum of beta_j over the set bits j of i (i < 2^32). */
+static inline uint64_t fft_omega(uint64_t i) {
+    return fft_omega_table[0][i & 255] ^ fft_omega_table[1][(i >> 8) & 255] ^
+           fft_omega_table[2][(i >> 16) & 255] ^ fft_omega_table[3][(i >> 24) & 255];
+}
+
+static inline void fft_xor(uint64_t* FFT_RESTRICT dst, const uint64_t* FFT_RESTRICT src, size_t n) {
+    for (size_t i = 0; i < n; i++) dst[i] ^= src[i];
+}
+
+/* --- Basis change: monomials <-> X, on 2^K elements of w words each ---------- */
+
+/* f = sum_m g_m(y) y_L^m (y_L = y^(2^L) + y, deg g_m < 2^L): g_m in elements [m 2^L, (m+1) 2^L).
+ * Elements from nz on are zero (and stay zero): blocks whose upper half lies there are skipped. */
+static void fft_expand(uint64_t* f, int K, int L, size_t w, size_t nz) {
+    for (int k = K - 1; k >= L; k--) {
+        size_t h = (size_t)1 << k, d = h - ((size_t)1 << (k - L));
+        size_t nblocks = (size_t)1 << (K - 1 - k);
+        for (size_t b = 0; b < nblocks && 2 * h * b + h < nz; b++) {
+            uint64_t* g = f + 2 * h * b * w;
+            /* divide by y^h + y^(h - d): g[i - d] += g[i] for i = 2h - 1 down to h */
+            size_t e = 2 * h;
+            while (e > h) {
+                size_t s = e - h > d ? e - d : h;
+                fft_xor(g + (s - d) * w, g + s * w, (e - s) * w);
+                e = s;
+            }
+        }
+    }
+}
+
+/* The inverse of fft_expand: the same XORs in the opposite order. */
+static void fft_unexpand(uint64_t* f, int K, int L, size_t w) {
+    for (int k = L; k < K; k++) {
+        size_t h = (size_t)1 << k, d = h - ((size_t)1 << (k - L));
+        size_t nblocks = (size_t)1 << (K - 1 - k);
+        for (size_t b = 0; b < nblocks; b++) {
+            uint64_t* g = f + 2 * h * b * w;
+            size_t s = h;
+            while (s < 2 * h) {
+                size_t e = 2 * h - s > d ? s + d : 2 * h;
+                fft_xor(g + (s - d) * w, g + s * w, (e - s) * w);
+                s = e;
+            }
+        }
+    }
+}
+
+static int fft_split_log(int K) {
+    int L = 1;
+    while (2 * L < K) L *= 2;
+    return L;
+}
+
+/* Monomial coefficients -> coefficients on X, in place; elements from nz on are zero. */
+static void fft_to_novel(uint64_t* f, int K, size_t w, size_t nz) {
+    if (K <= 1 || nz == 0) return;
+    int L = fft_split_log(K);
+    size_t side = (size_t)1 << L, block = side * w;
+    fft_expand(f, K, L, w, nz);
+    for (size_t m = 0; m < ((size_t)1 << (K - L)) && m * side < nz; m++)
+        fft_to_novel(f + m * block, L, w, nz - m * side < side ? nz - m * side : side);
+    fft_to_novel(f, K - L, block, (nz + side - 1) / side);
+}
+
+static void fft_from_novel(uint64_t* f, int K, size_t w) {
+    if (K <= 1) return;
+    int L = fft_split_log(K);
+    size_t block = ((size_t)1 << L) * w;
+    fft_from_novel(f, K - L, block);
+    for (size_t m = 0; m < ((size_t)1 << (K - L)); m++) fft_from_novel(f + m * block, L, w);
+    fft_unexpand(f, K, L, w);
+}
+
+/* --- The butterflies ------------------------------------------------------- */
+
+/* --- Eight or four products at a time (VPCLMULQDQ, chosen at run time) -------
+ *
+ * A 128-bit lane holds two field elements; the carry-less products of its low
+ * and high elements come from two immediates, their low and high words are
+ * regathered by unpacking, and the high words are folded as in fft_reduce.
+ */
+#if defined(__PCLMUL__) && defined(__AVX512F__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define FFT_WIDE 8
+#define FFT_WIDE_TARGET __attribute__((target("vpclmulqdq,avx512f")))
+typedef __m512i fft_vec;
+FFT_WIDE_TARGET static inline fft_vec fft_vload(const uint64_t* p) { return _mm512_loadu_si512((const void*)p); }
+FFT_WIDE_TARGET static inline void fft_vstore(uint64_t* p, fft_vec x) { _mm512_storeu_si512((void*)p, x); }
+FFT_WIDE_TARGET static inline fft_vec fft_vset1(uint64_t x) { return _mm512_set1_epi64((long long)x); }
+FFT_WIDE_TARGET static inline fft_vec fft_vxor(fft_vec x, fft_vec y) { return _mm512_xor_si512(x, y); }
+FFT_WIDE_TARGET static inline fft_vec fft_vfold(fft_vec p0, fft_vec p1) {
+    fft_vec lo = _mm512_unpacklo_epi64(p0, p1), hi = _mm512_unpackhi_epi64(p0, p1);
+    fft_vec t = _mm512_ternarylogic_epi64(hi, _mm512_srli_epi64(hi, 60), _mm512_srli_epi64(hi, 61), 0x96);
+    t = _mm512_xor_si512(t, _mm512_srli_epi64(hi, 63));
+    fft_vec r = _mm512_ternarylogic_epi64(lo, t, _mm512_slli_epi64(t, 1), 0x96);
+    return _mm512_ternarylogic_epi64(r, _mm512_slli_epi64(t, 3), _mm512_slli_epi64(t, 4), 0x96);
+}
+FFT_WIDE_TARGET static inline fft_vec fft_vmul_const(fft_vec x, fft_vec lam) {
+    return fft_vfold(_mm512_clmulepi64_epi128(x, lam, 0x00), _mm512_clmulepi64_epi128(x, lam, 0x01));
+}
+FFT_WIDE_TARGET static inline fft_vec fft_vmul(fft_vec x, fft_vec y) {
+    return fft_vfold(_mm512_clmulepi64_epi128(x, y, 0x00), _mm512_clmulepi64_epi128(x, y, 0x11));
+}
+#elif defined(__PCLMUL__) && defined(__AVX2__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define FFT_WIDE 4
+#define FFT_WIDE_TARGET __attribute__((target("vpclmulqdq,avx2")))
+typedef __m256i fft_vec;
+FFT_WIDE_TARGET static inline fft_vec fft_vload(const uint64_t* p) { return _mm256_loadu_si256((const __m256i*)p); }
+FFT_WIDE_TARGET static inline void fft_vstore(uint64_t* p, fft_vec x) { _mm256_storeu_si256((__m256i*)p, x); }
+FFT_WIDE_TARGET static inline fft_vec fft_vset1(uint64_t x) { return _mm256_set1_epi64x((long long)x); }
+FFT_WIDE_TARGET static inline fft_vec fft_vxor(fft_vec x, fft_vec y) { return _mm256_xor_si256(x, y); }
+FFT_WIDE_TARGET static inline fft_vec fft_vfold(fft_vec p0, fft_vec p1) {
+    fft_vec lo = _mm256_unpacklo_epi64(p0, p1), hi = _mm256_unpackhi_epi64(p0, p1);
+    fft_vec t = _mm256_xor_si256(_mm256_xor_si256(hi, _mm256_srli_epi64(hi, 60)),
+                                 _mm256_xor_si256(_mm256_srli_epi64(hi, 61), _mm256_srli_epi64(hi, 63)));
+    fft_vec r = _mm256_xor_si256(_mm256_xor_si256(lo, t), _mm256_slli_epi64(t, 1));
+    return _mm256_xor_si256(r, _mm256_xor_si256(_mm256_slli_epi64(t, 3), _mm256_slli_epi64(t, 4)));
+}
+FFT_WIDE_TARGET static inline fft_vec fft_vmul_const(fft_vec x, fft_vec lam) {
+    return fft_vfold(_mm256_clmulepi64_epi128(x, lam, 0x00), _mm256_clmulepi64_epi128(x, lam, 0x01));
+}
+FFT_WIDE_TARGET static inline fft_vec fft_vmul(fft_vec x, fft_vec y) {
+    return fft_vfold(_mm256_clmulepi64_epi128(x, y, 0x00), _mm256_clmulepi64_epi128(x, y, 0x11));
+}
+#endif
+
+/* Whether the wide loops run: set by fft_init from the CPU, changed by fft_set_wide (tests). */
+static int fft_wide_available = 0, fft_wide_on = 0;
+
+#ifdef FFT_WIDE
+FFT_WIDE_TARGET static size_t fft_pair_forward_wide(uint64_t* u, uint64_t* v, size_t h, uint64_t lam) {
+    fft_vec l = fft_vset1(lam);
+    size_t i = 0;
+    for (; i + FFT_WIDE <= h; i += FFT_WIDE) {
+        fft_vec x = fft_vxor(fft_vload(u + i), fft_vmul_const(fft_vload(v + i), l));
+        fft_vstore(u + i, x);
+        fft_vstore(v + i, fft_vxor(fft_vload(v + i), x));
+    }
+    return i;
+}
+FFT_WIDE_TARGET static size_t fft_pair_inverse_wide(uint64_t* u, uint64_t* v, size_t h, uint64_t lam) {
+    fft_vec l = fft_vset1(lam);
+    size_t i = 0;
+    for (; i + FFT_WIDE <= h; i += FFT_WIDE) {
+        fft_vec y = fft_vxor(fft_vload(v + i), fft_vload(u + i));
+        fft_vstore(v + i, y);
+        fft_vstore(u + i, fft_vxor(fft_vload(u + i), fft_vmul_const(y, l)));
+    }
+    return i;
+}
+FFT_WIDE_TARGET static size_t fft_pointwise_wide(uint64_t* a, const uint64_t* b, size_t n) {
+    size_t i = 0;
+    for (; i + FFT_WIDE <= n; i += FFT_WIDE)
+        fft_vstore(a + i, fft_vmul(fft_vload(a + i), fft_vload(b + i)));
+    return i;
+}
+FFT_WIDE_TARGET static size_t fft_pointwise_acc_wide(uint64_t* acc, const uint64_t* a, const uint64_t* b, size_t n) {
+    size_t i = 0;
+    for (; i + FFT_WIDE <= n; i += FFT_WIDE)
+        fft_vstore(acc + i, fft_vxor(fft_vload(acc + i), fft_vmul(fft_vload(a + i), fft_vload(b + i))));
+    return i;
+}
+#endif
+
+static void fft_detect_wide(void) {
+#if defined(FFT_WIDE) && defined(__GNUC__)
+    __builtin_cpu_init();
+    fft_wide_available = __builtin_cpu_supports("vpclmulqdq") ? 1 : 0;
+#endif
+    fft_wide_on = fft_wide_available;
+}
+
+/* Turn the wide loops on or off (on only where the CPU has them); returns the previous state. */
+static int fft_set_wide(int on) {
+    int old = fft_wide_on;
+    fft_wide_on = on && fft_wide_available;
+    return old;
+}
+
+/* u += lam v, v += u (one level of the forward transform on a pair of half-blocks). */
+static void fft_pair_forward(uint64_t* FFT_RESTRICT u, uint64_t* FFT_RESTRICT v, size_t h, uint64_t lam) {
+    size_t i = 0;
+#ifdef FFT_WIDE
+    if (fft_wide_on) i = fft_pair_forward_wide(u, v, h, lam);
+#endif
+    for (; i < h; i++) {
+        uint64_t x = u[i] ^ fft_mul(lam, v[i]);
+        u[i] = x;
+        v[i] ^= x;
+    }
+}
+
+/* v += u, u += lam v: the inverse of fft_pair_forward. */
+static void fft_pair_inverse(uint64_t* FFT_RESTRICT u, uint64_t* FFT_RESTRICT v, size_t h, uint64_t lam) {
+    size_t i = 0;
+#ifdef FFT_WIDE
+    if (fft_wide_on) i = fft_pair_inverse_wide(u, v, h, lam);
+#endif
+    for (; i < h; i++) {
+        uint64_t y = v[i] ^ u[i];
+        v[i] = y;
+        u[i] ^= fft_mul(lam, y);
+    }
+}
+
+/* a[i] = a[i] b[i] in GF(2^64). */
+static void fft_pointwise(uint64_t* FFT_RESTRICT a, const uint64_t* FFT_RESTRICT b, size_t n) {
+    size_t i = 0;
+#ifdef FFT_WIDE
+    if (fft_wide_on) i = fft_pointwise_wide(a, b, n);
+#endif
+    for (; i < n; i++) a[i] = fft_mul(a[i], b[i]);
+}
+
+/* acc[i] += a[i] b[i] in GF(2^64). */
+static void fft_pointwise_acc(uint64_t* FFT_RESTRICT acc, const uint64_t* FFT_RESTRICT a,
+                              const uint64_t* FFT_RESTRICT b, size_t n) {
+    size_t i = 0;
+#ifdef FFT_WIDE
+    if (fft_wide_on) i = fft_pointwise_acc_wide(acc, a, b, n);
+#endif
+    for (; i < n; i++) acc[i] ^= fft_mul(a[i], b[i]);
+}
+
+/* Level k on nblocks blocks of 2^(k+1) elements, the first being block number b0. */
+static void fft_level_forward(uint64_t* f, int k, size_t b0, size_t nblocks) {
+    size_t h = (size_t)1 << k;
+    for (size_t b = 0; b < nblocks; b++) {
+        uint64_t lam = fft_omega(2 * (b0 + b));
+        uint64_t* u = f + 2 * h * b;
+        if (lam == 0)
+            fft_xor(u + h, u, h);
+        else
+            fft_pair_forward(u, u + h, h, lam);
+    }
+}
+
+static void fft_level_inverse(uint64_t* f, int k, size_t b0, size_t nblocks) {
+    size_t h = (size_t)1 << k;
+    for (size_t b = 0; b < nblocks; b++) {
+        uint64_t lam = fft_omega(2 * (b0 + b));
+        uint64_t* u = f + 2 * h * b;
+        if (lam == 0)
+            fft_xor(u + h, u, h);
+        else
+            fft_pair_inverse(u, u + h, h, lam);
+    }
+}
+
+static inline int fft_poll_now(fft_poll_fn poll, void* ps) {
+    return (poll != NULL && poll(ps) != 0) ? -2 : 0;
+}
+
+/* The last three levels of the forward transform on n8 groups of 8 elements, the first being
+ * group q0: one pass instead of three, with the twiddles from three table lookups per group. */
+static void fft_last3_forward(uint64_t* f, size_t q0, size_t n8) {
+    const uint64_t b1 = fft_beta[1], b2 = fft_beta[2];
+    for (size_t j = 0; j < n8; j++) {
+        uint64_t* g = f + 8 * j;
+        size_t q = q0 + j;
+        uint64_t l2 = fft_omega(2 * q), l1 = fft_omega(4 * q), l0 = fft_omega(8 * q);
+        uint64_t x;
+        for (int i = 0; i < 4; i++) { x = g[i] ^ fft_mul(l2, g[i + 4]); g[i] = x; g[i + 4] ^= x; }
+        for (int i = 0; i < 2; i++) { x = g[i] ^ fft_mul(l1, g[i + 2]); g[i] = x; g[i + 2] ^= x; }
+        for (int i = 4; i < 6; i++) { x = g[i] ^ fft_mul(l1 ^ b1, g[i + 2]); g[i] = x; g[i + 2] ^= x; }
+        x = g[0] ^ fft_mul(l0, g[1]); g[0] = x; g[1] ^= x;
+        x = g[2] ^ fft_mul(l0 ^ b1, g[3]); g[2] = x; g[3] ^= x;
+        x = g[4] ^ fft_mul(l0 ^ b2, g[5]); g[4] = x; g[5] ^= x;
+        x = g[6] ^ fft_mul(l0 ^ b1 ^ b2, g[7]); g[6] = x; g[7] ^= x;
+    }
+}
+
+static void fft_last3_inverse(uint64_t* f, size_t q0, size_t n8) {
+    const uint64_t b1 = fft_beta[1], b2 = fft_beta[2];
+    for (size_t j = 0; j < n8; j++) {
+        uint64_t* g = f + 8 * j;
+        size_t q = q0 + j;
+        uint64_t l2 = fft_omega(2 * q), l1 = fft_omega(4 * q), l0 = fft_omega(8 * q);
+        uint64_t y;
+        y = g[1] ^ g[0]; g[1] = y; g[0] ^= fft_mul(l0, y);
+        y = g[3] ^ g[2]; g[3] = y; g[2] ^= fft_mul(l0 ^ b1, y);
+        y = g[5] ^ g[4]; g[5] = y; g[4] ^= fft_mul(l0 ^ b2, y);
+        y = g[7] ^ g[6]; g[7] = y; g[6] ^= fft_mul(l0 ^ b1 ^ b2, y);
+        for (int i = 0; i < 2; i++) { y = g[i + 2] ^ g[i]; g[i + 2] = y; g[i] ^= fft_mul(l1, y); }
+        for (int i = 4; i < 6; i++) { y = g[i + 2] ^ g[i]; g[i + 2] = y; g[i] ^= fft_mul(l1 ^ b1, y); }
+        for (int i = 0; i < 4; i++) { y = g[i + 4] ^ g[i]; g[i + 4] = y; g[i] ^= fft_mul(l2, y); }
+    }
+}
+
+/* Values at w_0 .. w_(2^K - 1) of f = sum_i f[i] X_i, in place; f[i] = 0 for i >= nz.
+ * While nz <= 2^k, every block of level k has a zero upper half, and its butterflies
+ * copy the lower half into it. */
+static int fft_forward(uint64_t* f, int K, size_t nz, fft_poll_fn poll, void* ps) {
+    int B = K < FFT_BLOCK_LOG ? K : FFT_BLOCK_LOG;
+    int k = K - 1;
+    for (; k >= B && nz <= ((size_t)1 << k); k--) {
+        size_t h = (size_t)1 << k;
+        for (size_t b = 0; b < ((size_t)1 << (K - 1 - k)); b++)
+            memcpy(f + 2 * h * b + h, f + 2 * h * b, nz * sizeof(uint64_t));
+    }
+    for (; k >= B; k--) {
+        fft_level_forward(f, k, 0, (size_t)1 << (K - 1 - k));
+        if (fft_poll_now(poll, ps)) return -2;
+    }
+    for (size_t c = 0; c < ((size_t)1 << (K - B)); c++) {
+        uint64_t* g = f + (c << B);
+        int low = B >= 3 ? 3 : 0;
+        for (int j = B - 1; j >= low; j--)
+            fft_level_forward(g, j, c << (B - 1 - j), (size_t)1 << (B - 1 - j));
+        if (low) fft_last3_forward(g, c << (B - 3), (size_t)1 << (B - 3));
+        if ((c & 63) == 63 && fft_poll_now(poll, ps)) return -2;
+    }
+    return 0;
+}
+
+/* The inverse of fft_forward. */
+static int fft_inverse(uint64_t* f, int K, fft_poll_fn poll, void* ps) {
+    int B = K < FFT_BLOCK_LOG ? K : FFT_BLOCK_LOG;
+    for (size_t c = 0; c < ((size_t)1 << (K - B)); c++) {
+        uint64_t* g = f + (c << B);
+        int low = B >= 3 ? 3 : 0;
+        if (low) fft_last3_inverse(g, c << (B - 3), (size_t)1 << (B - 3));
+        for (int k = low; k < B; k++)
+            fft_level_inverse(g, k, c << (B - 1 - k), (size_t)1 << (B - 1 - k));
+        if ((c & 63) == 63 && fft_poll_now(poll, ps)) return -2;
+    }
+    for (int k = B; k < K; k++) {
+        fft_level_inverse(f, k, 0, (size_t)1 << (K - 1 - k));
+        if (fft_poll_now(poll, ps)) return -2;
+    }
+    return 0;
+}
+
+/* --- The product ----------------------------------------------------------- */
+
+/* The transform size 2^K for a product of na- and nb-word operands. */
+static int fft_log_size(size_t na, size_t nb) {
+    size_t pieces = 2 * (na + nb) - 1;
+    int K = 0;
+    while (((size_t)1 << K) < pieces) K++;
+    return K;
+}
+
+/* dst[0 : 2^K) = the values at w_0 .. w_(2^K - 1) of a[0 : na) cut into 32-bit pieces. */
+static int fft_operand(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_poll_fn poll, void* ps) {
+    for (size_t i = 0; i < na; i++) {
+        dst[2 * i] = a[i] & 0xFFFFFFFFu;
+        dst[2 * i + 1] = a[i] >> 32;
+    }
+    memset(dst + 2 * na, 0, (((size_t)1 << K) - 2 * na) * sizeof(uint64_t));
+    fft_to_novel(dst, K, 1, 2 * na);
+    if (fft_poll_now(poll, ps)) return -2;
+    return fft_forward(dst, K, 2 * na, poll, ps);
+}
+
+/* out[0 : nout) ^= the polynomial whose values f holds (destroyed), pieces overlapped by 32 bits. */
+static int fft_result(uint64_t* out, size_t nout, uint64_t* f, int K, fft_poll_fn poll, void* ps) {
+    size_t n = (size_t)1 << K, pieces = 2 * nout < n ? 2 * nout : n;
+    int st = fft_inverse(f, K, poll, ps);
+    if (st != 0) return st;
+    fft_from_novel(f, K, 1);
+    for (size_t j = 0; j < pieces; j += 2) out[j >> 1] ^= f[j];
+    for (size_t j = 1; j < pieces; j += 2) {
+        out[j >> 1] ^= f[j] << 32;
+        if ((j >> 1) + 1 < nout) out[(j >> 1) + 1] ^= f[j] >> 32;
+    }
+    return 0;
+}
+
+static uint64_t* fft_alloc(int K) {
+    return (uint64_t*)malloc(((size_t)1 << K) * sizeof(uint64_t));
+}
+
+/* out[0 : na + nb) ^= a b; a and b nonempty. */
+static int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint64_t* b, size_t nb,
+                         fft_poll_fn poll, void* ps) {
+    int K = fft_log_size(na, nb), st;
+    if (K > FFT_MAX_LOG) return -1;
+    uint64_t* fa = fft_alloc(K);
+    uint64_t* fb = fft_alloc(K);
+    if (fa == NULL || fb == NULL) {
+        free(fa);
+        free(fb);
+        return -1;
+    }
+    st = fft_operand(fa, a, na, K, poll, ps);
+    if (st == 0) st = fft_operand(fb, b, nb, K, poll, ps);
+    if (st == 0) {
+        fft_pointwise(fa, fb, (size_t)1 << K);
+        free(fb);
+        fb = NULL;
+        st = fft_result(out, na + nb, fa, K, poll, ps);
+    }
+    free(fa);
+    free(fb);
+    return st;
+}
+
+/* out[r cols + c][0 : nout[..]) ^= s[2 r] t[c] + s[2 r + 1] t[cols + c] for r < rows, c < cols
+ * (rows, cols <= 2): a 2x2 (or 1x2) matrix times a 2x2 (or 2x1) one, each operand
+ * transformed once.  Operands of no words are zero.  nout bounds each output. */
+static int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t* const* s, const size_t* ns,
+                       const uint64_t* const* t, const size_t* nt, int rows, int cols,
+                       fft_poll_fn poll, void* ps) {
+    size_t big = 0;
+    int K, st = 0;
+    uint64_t* fs[4] = {NULL, NULL, NULL, NULL};
+    uint64_t* ft[2] = {NULL, NULL};
+    uint64_t* acc = NULL;
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++)
+            for (int k = 0; k < 2; k++)
+                if (ns[2 * r + k] && nt[k * cols + c] && ns[2 * r + k] + nt[k * cols + c] > big)
+                    big = ns[2 * r + k] + nt[k * cols + c];
+    if (big == 0) return 0;
+    K = 0;
+    while (((size_t)1 << K) < 2 * big - 1) K++;
+    if (K > FFT_MAX_LOG) return -1;
+    size_t n = (size_t)1 << K;
+    for (int i = 0; i < 2 * rows && st == 0; i++) {
+        if (ns[i] == 0) continue;
+        fs[i] = fft_alloc(K);
+        st = fs[i] == NULL ? -1 : fft_operand(fs[i], s[i], ns[i], K, poll, ps);
+    }
+    acc = st == 0 ? fft_alloc(K) : NULL;
+    if (st == 0 && acc == NULL) st = -1;
+    for (int c = 0; c < cols && st == 0; c++) {
+        for (int k = 0; k < 2 && st == 0; k++) {
+            free(ft[k]);
+            ft[k] = NULL;
+            if (nt[k * cols + c] == 0) continue;
+            ft[k] = fft_alloc(K);
+            st = ft[k] == NULL ? -1 : fft_operand(ft[k], t[k * cols + c], nt[k * cols + c], K, poll, ps);
+        }
+        for (int r = 0; r < rows && st == 0; r++) {
+            int any = 0;
+            for (int k = 0; k < 2; k++) {
+                if (fs[2 * r + k] == NULL || ft[k] == NULL) continue;
+                if (!any) {
+                    memcpy(acc, fs[2 * r + k], n * sizeof(uint64_t));
+                    fft_pointwise(acc, ft[k], n);
+                } else {
+                    fft_pointwise_acc(acc, fs[2 * r + k], ft[k], n);
+                }
+                any = 1;
+            }
+            if (any) st = fft_result(out[r * cols + c], nout[r * cols + c], acc, K, poll, ps);
+        }
+    }
+    for (int i = 0; i < 4; i++) free(fs[i]);
+    free(ft[0]);
+    free(ft[1]);
+    free(acc);
+    return st;
+}
+
+#endif

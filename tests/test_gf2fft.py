@@ -1,0 +1,206 @@
+"""Products in GF(2)[t] by the additive FFT (lightsout/_kernels/gf2fft.h).
+
+``set_thresholds(fft_words=1)`` sends every product of at least one word through
+the transform, so small operands reach every transform size and both basis
+changes; ``fft_words=10**12`` turns it off.  Products are checked against
+tests/polyref.py (plain integers), against an independent float convolution in
+numpy at a million bits, and against the Toom-3 path of the same build.
+"""
+from __future__ import annotations
+
+import random
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import ModuleType as Gf2PolyModule  # lightsout._kernels.gf2poly at one level
+
+import numpy as np
+import pytest
+from polyref import ref_mul
+
+from lightsout._errors import InvalidBoardError
+from lightsout._kernels import load, selected_level
+
+OFF = 10**12
+
+
+def words(x: int) -> np.ndarray:
+    n = max(1, (x.bit_length() + 63) // 64)
+    return np.frombuffer(x.to_bytes(8 * n, "little"), dtype="<u8").astype(np.uint64)
+
+
+def value(a: np.ndarray) -> int:
+    return int.from_bytes(np.ascontiguousarray(a, dtype="<u8").tobytes(), "little")
+
+
+def operand(rng: random.Random, nbits: int) -> int:
+    """A random polynomial of degree exactly nbits - 1."""
+    return rng.getrandbits(nbits) | (1 << (nbits - 1))
+
+
+@contextmanager
+def fft_from(poly: Gf2PolyModule, fft_words: int) -> Iterator[None]:
+    old = poly.set_thresholds(fft_words=fft_words)
+    try:
+        yield
+    finally:
+        poly.set_thresholds(**old)
+
+
+@pytest.fixture
+def poly(simd_level: str) -> Gf2PolyModule:
+    return load("gf2poly", simd_level)
+
+
+def convolution_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a * b from numpy's float FFT: the integer convolution of the bit vectors, mod 2.
+
+    Exact while the counts (at most min(len) <= 2 * 10^6) stay far below 2^52 / rounding noise.
+    """
+    bits_a = np.unpackbits(a.view(np.uint8), bitorder="little").astype(np.float64)
+    bits_b = np.unpackbits(b.view(np.uint8), bitorder="little").astype(np.float64)
+    n = len(bits_a) + len(bits_b)
+    counts = np.fft.irfft(np.fft.rfft(bits_a, n) * np.fft.rfft(bits_b, n), n)
+    bits = (np.rint(counts).astype(np.int64) & 1).astype(np.uint8)
+    packed = np.packbits(bits, bitorder="little")
+    packed = np.concatenate([packed, np.zeros(-len(packed) % 8, dtype=np.uint8)])
+    out = packed.view("<u8").astype(np.uint64)
+    return out[: max(1, len(out) - int(np.argmax(out[::-1] != 0)))] if out.any() else out[:1]
+
+
+def test_threshold_settable_and_checked(poly: Gf2PolyModule) -> None:
+    before = poly.thresholds()
+    assert before["fft_words"] >= 1
+    with fft_from(poly, 7):
+        assert poly.thresholds() == {**before, "fft_words": 7}
+    assert poly.thresholds() == before
+    for bad in (0, -1, 2.5, "8"):
+        with pytest.raises(InvalidBoardError, match="fft_words"):
+            poly.set_thresholds(fft_words=bad)  # type: ignore[arg-type]
+    assert poly.thresholds() == before
+
+
+@pytest.mark.parametrize("nwords", (1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 255, 256, 257))
+def test_every_transform_size_against_polyref(poly: Gf2PolyModule, nwords: int) -> None:
+    """Operands on either side of each power of two, so the transform size steps through 2^1 .. 2^11."""
+    rng = random.Random(nwords)
+    with fft_from(poly, 1):
+        for other in sorted({1, 2, nwords - 1 or 1, nwords, nwords + 1, 2 * nwords, 3 * nwords + 1}):
+            a = operand(rng, 64 * nwords - rng.randint(0, 63))
+            b = operand(rng, 64 * other - rng.randint(0, 63))
+            assert value(poly.poly_mul(words(a), words(b))) == ref_mul(a, b), (nwords, other)
+
+
+def test_special_operands(poly: Gf2PolyModule) -> None:
+    """Zero, one, monomials, all ones, words of zeros past the degree: the same as polyref."""
+    rng = random.Random(3)
+    ones = (1 << 4000) - 1
+    cases = [(0, ones), (1, ones), (1 << 3999, ones), (ones, ones), (1 << 64, 1 << 63),
+             ((1 << 2048) | 1, (1 << 2047) | 1), (operand(rng, 5000), 1 << 4321)]
+    with fft_from(poly, 1):
+        for a, b in cases:
+            assert value(poly.poly_mul(words(a), words(b))) == ref_mul(a, b)
+            padded = np.concatenate([words(a), np.zeros(5, dtype=np.uint64)])
+            assert value(poly.poly_mul(padded, words(b))) == ref_mul(a, b)
+    assert value(poly.poly_mul(words(0), words(0))) == 0
+
+
+@pytest.mark.parametrize("short", (1, 2, 3, 8, 33))
+def test_unbalanced_operands_are_cut(poly: Gf2PolyModule, short: int) -> None:
+    """A long operand is multiplied in pieces of about twice the short one: every remainder length."""
+    rng = random.Random(short)
+    a = operand(rng, 64 * short)
+    with fft_from(poly, 1):
+        for nlong in (short, 2 * short, 2 * short + 1, 3 * short - 1, 3 * short, 7 * short + 2, 200):
+            b = operand(rng, 64 * nlong - 5)
+            assert value(poly.poly_mul(words(a), words(b))) == ref_mul(a, b)
+            assert value(poly.poly_mul(words(b), words(a))) == ref_mul(a, b)
+
+
+def test_a_million_bits_against_a_float_convolution() -> None:
+    """Independent of the package: numpy's complex FFT of the bit vectors, counts mod 2."""
+    poly = load("gf2poly", selected_level())
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 2**64, 1_000_000 // 64, dtype=np.uint64)
+    b = rng.integers(0, 2**64, 700_001 // 64, dtype=np.uint64)
+    a[-1] |= np.uint64(1 << 63)
+    b[-1] |= np.uint64(1)
+    expected = convolution_product(a, b)
+    with fft_from(poly, 1):
+        assert np.array_equal(poly.poly_mul(a, b), expected)
+
+
+@pytest.mark.parametrize("nbits", (100_000, 333_333, 2_000_000))
+def test_the_fft_and_toom3_agree(nbits: int) -> None:
+    poly = load("gf2poly", selected_level())
+    rng = np.random.default_rng(nbits)
+    a = rng.integers(0, 2**64, nbits // 64 + 1, dtype=np.uint64)
+    b = rng.integers(0, 2**64, nbits // 80 + 1, dtype=np.uint64)
+    with fft_from(poly, OFF):
+        expected = poly.poly_mul(a, b)
+    with fft_from(poly, 1):
+        assert np.array_equal(poly.poly_mul(a, b), expected)
+        assert np.array_equal(poly.poly_mul(a, a), poly.poly_square(a))
+
+
+def test_every_build_gives_the_same_products(simd_level: str) -> None:
+    """The portable build's table multiply and the PCLMULQDQ builds agree."""
+    rng = np.random.default_rng(11)
+    a = rng.integers(0, 2**64, 3000, dtype=np.uint64)
+    b = rng.integers(0, 2**64, 2500, dtype=np.uint64)
+    here, generic = load("gf2poly", simd_level), load("gf2poly", "generic")
+    with fft_from(here, 1), fft_from(generic, OFF):
+        assert np.array_equal(here.poly_mul(a, b), generic.poly_mul(a, b))
+
+
+def test_threads_share_nothing() -> None:
+    """Concurrent products (the GIL is released) give the sequential results."""
+    poly = load("gf2poly", selected_level())
+    rng = np.random.default_rng(5)
+    pairs = [(rng.integers(0, 2**64, 20_000 + 999 * i, dtype=np.uint64),
+              rng.integers(0, 2**64, 15_000, dtype=np.uint64)) for i in range(4)]
+    with fft_from(poly, 1):
+        expected = [poly.poly_mul(a, b) for a, b in pairs]
+        got: dict[int, np.ndarray] = {}
+
+        def work(i: int) -> None:
+            for _ in range(3):
+                got[i] = poly.poly_mul(*pairs[i])
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(len(pairs))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert all(np.array_equal(got[i], expected[i]) for i in range(len(pairs)))
+
+
+# A product of two degree-2^28 polynomials (seconds); SIGINT arrives while the nogil transform runs.
+_INTERRUPTIBLE = """
+import numpy as np
+from lightsout._kernels import load
+poly = load("gf2poly")
+a = np.full(1 << 22, 0x9E3779B97F4A7C15, dtype=np.uint64)
+print("started", flush=True)
+poly.poly_mul(a, a)
+poly.poly_mul(a, a)
+print("finished", flush=True)
+"""
+
+
+def test_ctrl_c_inside_a_product(tmp_path) -> None:
+    proc = subprocess.Popen([sys.executable, "-c", _INTERRUPTIBLE], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert proc.stdout is not None
+    first = proc.stdout.readline().strip()
+    if first != "started":
+        out, err = proc.communicate(timeout=120)
+        raise AssertionError(f"the child did not start: {first + out!r} {err!r}")
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode != 0 and "KeyboardInterrupt" in err, (out, err)
+    assert "finished" not in out
