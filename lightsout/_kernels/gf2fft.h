@@ -157,12 +157,21 @@ static inline void fft_xor(uint64_t* FFT_RESTRICT dst, const uint64_t* FFT_RESTR
     for (size_t i = 0; i < n; i++) dst[i] ^= src[i];
 }
 
+static inline int fft_poll_now(fft_poll_fn poll, void* ps) {
+    return (poll != NULL && poll(ps) != 0) ? -2 : 0;
+}
+
+/* Passes over at least this many words check in with the poll callback (a few ms each). */
+#define FFT_POLL_WORDS ((size_t)1 << 21)
+
 /* --- Basis change: monomials <-> X, on 2^K elements of w words each ---------- */
 
 /* f = sum_m g_m(y) y_L^m (y_L = y^(2^L) + y, deg g_m < 2^L): g_m in elements [m 2^L, (m+1) 2^L).
  * Elements from nz on are zero (and stay zero): blocks whose upper half lies there are skipped. */
-static void fft_expand(uint64_t* f, int K, int L, size_t w, size_t nz) {
+static int fft_expand(uint64_t* f, int K, int L, size_t w, size_t nz, fft_poll_fn poll, void* ps) {
+    int big = (((size_t)1 << K) * w) >= FFT_POLL_WORDS;
     for (int k = K - 1; k >= L; k--) {
+        if (big && fft_poll_now(poll, ps)) return -2;
         size_t h = (size_t)1 << k, d = h - ((size_t)1 << (k - L));
         size_t nblocks = (size_t)1 << (K - 1 - k);
         for (size_t b = 0; b < nblocks && 2 * h * b + h < nz; b++) {
@@ -176,11 +185,14 @@ static void fft_expand(uint64_t* f, int K, int L, size_t w, size_t nz) {
             }
         }
     }
+    return 0;
 }
 
 /* The inverse of fft_expand: the same XORs in the opposite order. */
-static void fft_unexpand(uint64_t* f, int K, int L, size_t w) {
+static int fft_unexpand(uint64_t* f, int K, int L, size_t w, fft_poll_fn poll, void* ps) {
+    int big = (((size_t)1 << K) * w) >= FFT_POLL_WORDS;
     for (int k = L; k < K; k++) {
+        if (big && fft_poll_now(poll, ps)) return -2;
         size_t h = (size_t)1 << k, d = h - ((size_t)1 << (k - L));
         size_t nblocks = (size_t)1 << (K - 1 - k);
         for (size_t b = 0; b < nblocks; b++) {
@@ -193,6 +205,7 @@ static void fft_unexpand(uint64_t* f, int K, int L, size_t w) {
             }
         }
     }
+    return 0;
 }
 
 static int fft_split_log(int K) {
@@ -202,23 +215,29 @@ static int fft_split_log(int K) {
 }
 
 /* Monomial coefficients -> coefficients on X, in place; elements from nz on are zero. */
-static void fft_to_novel(uint64_t* f, int K, size_t w, size_t nz) {
-    if (K <= 1 || nz == 0) return;
+static int fft_to_novel(uint64_t* f, int K, size_t w, size_t nz, fft_poll_fn poll, void* ps) {
+    if (K <= 1 || nz == 0) return 0;
     int L = fft_split_log(K);
     size_t side = (size_t)1 << L, block = side * w;
-    fft_expand(f, K, L, w, nz);
-    for (size_t m = 0; m < ((size_t)1 << (K - L)) && m * side < nz; m++)
-        fft_to_novel(f + m * block, L, w, nz - m * side < side ? nz - m * side : side);
-    fft_to_novel(f, K - L, block, (nz + side - 1) / side);
+    if (fft_expand(f, K, L, w, nz, poll, ps)) return -2;
+    for (size_t m = 0; m < ((size_t)1 << (K - L)) && m * side < nz; m++) {
+        if (fft_to_novel(f + m * block, L, w, nz - m * side < side ? nz - m * side : side, poll, ps)) return -2;
+        if ((m & 63) == 63 && block * 64 >= FFT_POLL_WORDS && fft_poll_now(poll, ps)) return -2;
+    }
+    return fft_to_novel(f, K - L, block, (nz + side - 1) / side, poll, ps);
 }
 
-static void fft_from_novel(uint64_t* f, int K, size_t w) {
-    if (K <= 1) return;
+/* The inverse of fft_to_novel (on any 2^K elements). */
+static int fft_from_novel(uint64_t* f, int K, size_t w, fft_poll_fn poll, void* ps) {
+    if (K <= 1) return 0;
     int L = fft_split_log(K);
-    size_t block = ((size_t)1 << L) * w;
-    fft_from_novel(f, K - L, block);
-    for (size_t m = 0; m < ((size_t)1 << (K - L)); m++) fft_from_novel(f + m * block, L, w);
-    fft_unexpand(f, K, L, w);
+    size_t side = (size_t)1 << L, block = side * w;
+    if (fft_from_novel(f, K - L, block, poll, ps)) return -2;
+    for (size_t m = 0; m < ((size_t)1 << (K - L)); m++) {
+        if (fft_from_novel(f + m * block, L, w, poll, ps)) return -2;
+        if ((m & 63) == 63 && block * 64 >= FFT_POLL_WORDS && fft_poll_now(poll, ps)) return -2;
+    }
+    return fft_unexpand(f, K, L, w, poll, ps);
 }
 
 /* --- The butterflies ------------------------------------------------------- */
@@ -398,10 +417,6 @@ static void fft_level_inverse(uint64_t* f, int k, size_t b0, size_t nblocks) {
     }
 }
 
-static inline int fft_poll_now(fft_poll_fn poll, void* ps) {
-    return (poll != NULL && poll(ps) != 0) ? -2 : 0;
-}
-
 /* The last three levels of the forward transform on n8 groups of 8 elements, the first being
  * group q0: one pass instead of three, with the twiddles from three table lookups per group. */
 static void fft_last3_forward(uint64_t* f, size_t q0, size_t n8) {
@@ -443,6 +458,7 @@ static void fft_last3_inverse(uint64_t* f, size_t q0, size_t n8) {
  * copy the lower half into it. */
 static int fft_forward(uint64_t* f, int K, size_t nz, fft_poll_fn poll, void* ps) {
     int B = K < FFT_BLOCK_LOG ? K : FFT_BLOCK_LOG;
+    if (((size_t)1 << K) < FFT_POLL_WORDS) poll = NULL;
     int k = K - 1;
     for (; k >= B && nz <= ((size_t)1 << k); k--) {
         size_t h = (size_t)1 << k;
@@ -467,6 +483,7 @@ static int fft_forward(uint64_t* f, int K, size_t nz, fft_poll_fn poll, void* ps
 /* The inverse of fft_forward. */
 static int fft_inverse(uint64_t* f, int K, fft_poll_fn poll, void* ps) {
     int B = K < FFT_BLOCK_LOG ? K : FFT_BLOCK_LOG;
+    if (((size_t)1 << K) < FFT_POLL_WORDS) poll = NULL;
     for (size_t c = 0; c < ((size_t)1 << (K - B)); c++) {
         uint64_t* g = f + (c << B);
         int low = B >= 3 ? 3 : 0;
@@ -499,8 +516,7 @@ static int fft_operand(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_p
         dst[2 * i + 1] = a[i] >> 32;
     }
     memset(dst + 2 * na, 0, (((size_t)1 << K) - 2 * na) * sizeof(uint64_t));
-    fft_to_novel(dst, K, 1, 2 * na);
-    if (fft_poll_now(poll, ps)) return -2;
+    if (fft_to_novel(dst, K, 1, 2 * na, poll, ps)) return -2;
     return fft_forward(dst, K, 2 * na, poll, ps);
 }
 
@@ -508,8 +524,8 @@ static int fft_operand(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_p
 static int fft_result(uint64_t* out, size_t nout, uint64_t* f, int K, fft_poll_fn poll, void* ps) {
     size_t n = (size_t)1 << K, pieces = 2 * nout < n ? 2 * nout : n;
     int st = fft_inverse(f, K, poll, ps);
+    if (st == 0) st = fft_from_novel(f, K, 1, poll, ps);
     if (st != 0) return st;
-    fft_from_novel(f, K, 1);
     for (size_t j = 0; j < pieces; j += 2) out[j >> 1] ^= f[j];
     for (size_t j = 1; j < pieces; j += 2) {
         out[j >> 1] ^= f[j] << 32;

@@ -749,7 +749,7 @@ cdef int fmul_matrix(uint64_t** out, size_t* nout, const uint64_t** s, size_t* n
 
     When every nonzero operand has at least _fft_words words, each operand is
     transformed once (gf2fft.h, fft_matmul2): a 2x2 by 2x2 product takes 8
-    transforms and 4 inverses instead of 24 of each kind; else fmul per term.
+    transforms and 4 inverses where 8 products take 16 and 8; else fmul per term.
     Each out[i] has room for nout[i] >= ns + nt words of each of its terms.
     """
     cdef Py_ssize_t small = -1
