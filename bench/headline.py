@@ -3,9 +3,10 @@
 Usage:
     python bench/headline.py            # everything but n = 1,000,000
     python bench/headline.py --big      # also first_row of 10^6 and 10^7
+    python bench/headline.py --huge     # also first_row and nullity of 10^8, first_row of 10^9
     python bench/headline.py --compare  # also the side-by-side references, in this same run
 
-Each figure is the best of a few runs (one for the big ones).  "extra memory"
+Each figure is the best of a few runs (one for the big and huge ones).  "extra memory"
 is the peak resident set size of the process minus its size right after
 ``import lightsout``.
 
@@ -67,6 +68,9 @@ CASES = [
     ("first_row(1_000_000)  [poly]", "", "lightsout.first_row(1_000_000)", 3, False),
     ("first_row(1_000_001)  [poly, odd side: full-degree gcd]", "", "lightsout.first_row(1_000_001)", 3, False),
     ("first_row(10_000_000)  [poly]", "", "lightsout.first_row(10_000_000)", 1, True),
+    ("first_row(100_000_000)  [poly]", "", "lightsout.first_row(100_000_000)", 1, "huge"),
+    ("nullity(100_000_000)", "", "lightsout.nullity(100_000_000)", 1, "huge"),
+    ("first_row(1_000_000_000)  [poly]", "", "lightsout.first_row(1_000_000_000)", 1, "huge"),
     ("nullity(1_000_000)", "", "lightsout.nullity(1_000_000)", 3, False),
     ("nullity(1_000_001)", "", "lightsout.nullity(1_000_001)", 3, False),
     ("first_row(1_000, method='dense')", "", "lightsout.first_row(1000, method='dense')", 20, False),
@@ -162,6 +166,8 @@ def compare_ntl(big: bool) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--big", action="store_true", help="include first_row(10_000_000) (and NTL at 10^7)")
+    parser.add_argument("--huge", action="store_true",
+                        help="include first_row and nullity of 10^8 and first_row(10^9) (minutes, 4 GB)")
     parser.add_argument("--compare", action="store_true",
                         help="also measure the naive C and M4RI references beside ours")
     parser.add_argument("--compare-n", type=int, default=10_000, help="board size of the naive comparison")
@@ -170,7 +176,7 @@ def main() -> int:
     print("|---|---:|---:|")
     level = "?"
     for label, setup, stmt, repeat, big in CASES:
-        if big and not args.big:
+        if (big == "huge" and not args.huge) or (big is True and not args.big):
             continue
         try:
             result = measure(setup, stmt, repeat)

@@ -20,7 +20,7 @@ the chase residue comes from ``lightsout._kernels.chase``.
 """
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 import numpy as np
 
@@ -77,22 +77,42 @@ def _gcd_and_inverse(rows: int, cols: int, chi: np.ndarray, progress: Progress) 
     return g, s
 
 
-def _all_lit_residue_poly(rows: int, cols: int, chi: np.ndarray) -> np.ndarray:
+class _Steps:
+    """progress(stage, done, total) for a stage of a few long kernel calls, one report per call."""
+
+    def __init__(self, progress: Progress, stage: str, total: int) -> None:
+        self.progress, self.stage, self.total, self.done = progress, stage, total, 0
+
+    def __call__(self) -> None:
+        """Report the next call done (the first report, 0 done, comes when the stage starts)."""
+        if self.progress is not None:
+            self.progress(self.stage, self.done, self.total)
+        self.done += 1
+
+
+def _all_lit_residue_poly(rows: int, cols: int, chi: np.ndarray, step: Callable[[], None]) -> np.ndarray:
     """phi^{-1} of the chase residue of the all-lit R x C board, without chasing.
 
     With every b_k the all-ones row 1, r_{R+1} = sum_{j=1..R} U_j(T) 1, and
     phi^{-1}(1) = sum_{j=1..C} W_j, so the residue is (sum_j U_j)(sum_j W_j) mod chi.
+    ``step()`` is called after each of its four long calls.
     """
     poly = kernels.gf2poly
     u_sum = poly.chebyshev_u_sum(rows)
     if rows >= cols:
         u_sum = poly.poly_mod(u_sum, chi)
+    step()
     ones = np.zeros(words_for_bits(cols), dtype=np.uint64)
     ones[:] = np.uint64(0xFFFFFFFFFFFFFFFF)
     if cols % 64:
         ones[-1] = np.uint64((1 << (cols % 64)) - 1)
     w_sum = poly.w_combination(ones, cols)
-    return poly.poly_mod(poly.poly_mul(u_sum, w_sum), chi)
+    step()
+    product = poly.poly_mul(u_sum, w_sum)
+    step()
+    residue = poly.poly_mod(product, chi)
+    step()
+    return residue
 
 
 def solve_grid_poly(
@@ -116,7 +136,8 @@ def solve_grid_poly(
             rows on demand (O(C / 64) words each).
         progress: optional ``progress(stage, done, total)`` callable, called between
             chunks of the long loops (stages "chase", "reduce", "convert", "gcd",
-            "horner", "first_column"); Ctrl-C is honoured between chunks too.
+            "divide", "horner", "first_column"; "reduce" and "divide" once per long
+            product or division); Ctrl-C is honoured between chunks too.
 
     Returns:
         A :class:`~lightsout._gridresult.GridResult`.  Without a transpose
@@ -144,30 +165,37 @@ def solve_grid_poly(
     if transposed and board_words is not None:
         work = transpose_packed(board_words, nrows, ncols)
 
-    if progress is not None:
-        progress("reduce", 0, 1)
+    reduce_step = _Steps(progress, "reduce", 5 if work is None else 1)
+    reduce_step()
     chi = poly.poly_taylor_shift(poly.chebyshev_u(cols + 1))
-    if progress is not None:
-        progress("reduce", 1, 1)
+    reduce_step()
     # Without a transpose the route solves the board mirrored left to right, whose solution of
     # least degree is, mirrored back, the canonical one (docs/algebra.md section 9).  Mirroring
     # commutes with chasing, so only the residue row is mirrored; the all-lit board is its own mirror.
     if work is None:
-        c_hat = _all_lit_residue_poly(rows, cols, chi)
+        c_hat = _all_lit_residue_poly(rows, cols, chi, reduce_step)
     else:
         residue = _chase_residue(work, rows, cols, progress)
         c_hat = poly.w_combination(residue if transposed else _mirror_row(residue, cols), cols, progress)
     g, s = _gcd_and_inverse(rows, cols, chi, progress)
     nullity = int(poly.poly_degree(g))
+    divide_step = _Steps(progress, "divide", 4)
+    divide_step()
     c_over_g, rem = poly.poly_divmod(c_hat, g)
     solvable = poly.poly_degree(rem) < 0
     chi_over_g, _ = poly.poly_divmod(chi, g)
+    divide_step()
 
     first_row = None
     if solvable:
         # s u = g (mod chi)  =>  s (u/g) = 1 (mod chi/g); the solution of degree
         # < deg(chi/g) is then F0 = (C^/g) s mod (chi/g).
-        f0 = poly.poly_mod(poly.poly_mul(c_over_g, poly.poly_mod(s, chi_over_g)), chi_over_g)
+        s_reduced = poly.poly_mod(s, chi_over_g)
+        divide_step()
+        product = poly.poly_mul(c_over_g, s_reduced)
+        divide_step()
+        f0 = poly.poly_mod(product, chi_over_g)
+        divide_step()
         f_words = poly.phi_image(f0, cols, progress)
         if transposed:
             # The original top row is the working solution's first column.

@@ -27,7 +27,7 @@ DELAY = 1.0
 #: What each stage is called on screen.
 STAGE_NAMES = {
     "chase": "chasing rows", "gcd": "polynomial gcd", "convert": "converting", "horner": "evaluating",
-    "ab_iteration": "A/B iteration", "reduce": "reducing", "first_column": "first column",
+    "ab_iteration": "A/B iteration", "reduce": "reducing", "divide": "dividing", "first_column": "first column",
     "nullity_table": "nullity table", "render": "rendering rows",
 }
 

@@ -165,6 +165,16 @@ def test_random_larger_boards_clear(shape):
         assert not left.any()
 
 
+def test_progress_counts_the_long_products_and_divisions():
+    """The all-lit route reports "reduce" and "divide" once per long call, ending at their totals."""
+    seen = []
+    solve_grid_poly(500, 500, progress=lambda *a: seen.append(a))
+    for stage in ("reduce", "divide"):
+        reports = [(done, total) for s, done, total in seen if s == stage]
+        assert [done for done, _ in reports] == list(range(len(reports)))
+        assert reports[-1][0] == reports[-1][1] and len({total for _, total in reports}) == 1
+
+
 def test_progress_reports_and_argument_checks():
     seen = []
     solve_grid_poly(300, 200, pack_rows(np.ones((300, 200))), progress=lambda *a: seen.append(a))

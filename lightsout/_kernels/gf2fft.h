@@ -57,6 +57,10 @@ typedef int (*fft_poll_fn)(void*);
 
 static uint64_t fft_beta[64];
 static uint64_t fft_omega_table[4][256];
+/* The change of basis on 2^FFT_SMALL_LOG elements as a matrix (see fft_small_change). */
+#define FFT_SMALL_LOG 4
+static uint16_t fft_small_to[16], fft_small_from[16];
+static int fft_small_ready = 0;
 
 /* x^64 = x^4 + x^3 + x + 1: fold the high word of a carry-less product. */
 static inline uint64_t fft_reduce(uint64_t lo, uint64_t hi) {
@@ -95,6 +99,8 @@ static inline uint64_t fft_mul(uint64_t a, uint64_t b) {
 static uint64_t fft_square(uint64_t a) { return fft_mul(a, a); }
 
 static void fft_detect_wide(void);
+static int fft_to_novel(uint64_t* f, int K, size_t w, size_t nz, fft_poll_fn poll, void* ps);
+static int fft_from_novel(uint64_t* f, int K, size_t w, fft_poll_fn poll, void* ps);
 
 /* Fill the Cantor basis and the subset-sum tables; -3 if the field arithmetic is broken. */
 static int fft_init(void) {
@@ -144,6 +150,23 @@ static int fft_init(void) {
             fft_omega_table[t][x] = w;
         }
     }
+    for (int i = 0; i < 16; i++) {
+        uint64_t to[16] = {0}, from[16] = {0};
+        to[i] = 1;
+        from[i] = 1;
+        fft_to_novel(to, FFT_SMALL_LOG, 1, 16, NULL, NULL);
+        fft_from_novel(from, FFT_SMALL_LOG, 1, NULL, NULL);
+        /* column i of each map: element i feeds element j */
+        for (int j = 0; j < 16; j++) {
+            if (j == i) continue;
+            if (to[j]) fft_small_to[j] |= (uint16_t)(1u << i);
+            if (from[j]) fft_small_from[j] |= (uint16_t)(1u << i);
+        }
+        if (!to[i] || !from[i]) return -3;
+    }
+    for (int j = 0; j < 16; j++)
+        if ((fft_small_to[j] | fft_small_from[j]) & ((1u << (j + 1)) - 1u)) return -3;  /* not triangular */
+    fft_small_ready = 1;
     return 0;
 }
 
@@ -214,9 +237,29 @@ static int fft_split_log(int K) {
     return L;
 }
 
+/* The change of basis on at most 16 one-word elements as a matrix (filled by fft_init from
+ * the recursion below): new element j = old j + the old elements i in mask[j] (all i > j, as
+ * the map is triangular), so one ascending pass works in place.  The recursion's passes on
+ * blocks of a few words cost more in loop overhead than these few XORs. */
+
+static void fft_small_change(uint64_t* f, int K, const uint16_t* mask) {
+    int n = 1 << K;
+    for (int j = 0; j < n; j++) {
+        unsigned m = mask[j];
+        uint64_t x = f[j];
+        for (int i = j + 1; i < n; i++)
+            if ((m >> i) & 1u) x ^= f[i];
+        f[j] = x;
+    }
+}
+
 /* Monomial coefficients -> coefficients on X, in place; elements from nz on are zero. */
 static int fft_to_novel(uint64_t* f, int K, size_t w, size_t nz, fft_poll_fn poll, void* ps) {
     if (K <= 1 || nz == 0) return 0;
+    if (K <= FFT_SMALL_LOG && w == 1 && fft_small_ready) {
+        fft_small_change(f, K, fft_small_to);
+        return 0;
+    }
     int L = fft_split_log(K);
     size_t side = (size_t)1 << L, block = side * w;
     if (fft_expand(f, K, L, w, nz, poll, ps)) return -2;
@@ -230,6 +273,10 @@ static int fft_to_novel(uint64_t* f, int K, size_t w, size_t nz, fft_poll_fn pol
 /* The inverse of fft_to_novel (on any 2^K elements). */
 static int fft_from_novel(uint64_t* f, int K, size_t w, fft_poll_fn poll, void* ps) {
     if (K <= 1) return 0;
+    if (K <= FFT_SMALL_LOG && w == 1 && fft_small_ready) {
+        fft_small_change(f, K, fft_small_from);
+        return 0;
+    }
     int L = fft_split_log(K);
     size_t side = (size_t)1 << L, block = side * w;
     if (fft_from_novel(f, K - L, block, poll, ps)) return -2;
