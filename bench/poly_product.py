@@ -21,11 +21,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 HERE = Path(__file__).resolve().parent
 
 
-def best_time(call, repeats: int):
+def best_time(call: Callable[[], Any], repeats: int) -> tuple[float, Any]:
     best, result = float("inf"), None
     for _ in range(repeats):
         start = time.perf_counter()

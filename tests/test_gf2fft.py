@@ -15,6 +15,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import ModuleType as Gf2PolyModule  # lightsout._kernels.gf2poly at one level
 
 import numpy as np
@@ -79,7 +80,7 @@ def test_threshold_settable_and_checked(poly: Gf2PolyModule) -> None:
     assert poly.thresholds() == before
     for bad in (0, -1, 2.5, "8"):
         with pytest.raises(InvalidBoardError, match="fft_words"):
-            poly.set_thresholds(fft_words=bad)  # type: ignore[arg-type]
+            poly.set_thresholds(fft_words=bad)
     assert poly.thresholds() == before
 
 
@@ -191,7 +192,7 @@ print("finished", flush=True)
 """
 
 
-def test_ctrl_c_inside_a_product(tmp_path) -> None:
+def test_ctrl_c_inside_a_product(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-c", _INTERRUPTIBLE], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=tmp_path,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
