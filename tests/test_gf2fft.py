@@ -19,9 +19,11 @@ from pathlib import Path
 from types import ModuleType as Gf2PolyModule  # lightsout._kernels.gf2poly at one level
 
 import numpy as np
+import oracle
 import pytest
 from polyref import ref_mul
 
+import lightsout
 from lightsout._errors import InvalidBoardError
 from lightsout._kernels import load, selected_level
 
@@ -145,6 +147,34 @@ def test_the_fft_and_toom3_agree(nbits: int) -> None:
     with fft_from(poly, 1):
         assert np.array_equal(poly.poly_mul(a, b), expected)
         assert np.array_equal(poly.poly_mul(a, a), poly.poly_square(a))
+
+
+#: Every fast path from a few words up, the FFT from one word: the route's gcd, divisions and
+#: products all run through transforms on boards small enough to replay.
+EVERYTHING_BY_FFT = {"newton_words": 2, "hgcd_words": 2, "gcd_words": 4, "toom_words": 12, "fft_words": 1}
+
+
+@pytest.mark.parametrize("n", (300, 301, 1000, 2001))
+def test_first_rows_through_the_fft_replay_dark(n: int) -> None:
+    """first_row with every product in transforms: the independent chase leaves the board dark."""
+    poly = load("gf2poly", selected_level())
+    old = poly.set_thresholds(**EVERYTHING_BY_FFT)
+    try:
+        first = lightsout.first_row(n)
+    finally:
+        poly.set_thresholds(**old)
+    _, left = oracle.chase_fast(np.ones((n, n), dtype=bool), first[None])
+    assert not left.any()
+
+
+@pytest.mark.parametrize("n", (200_000, 200_001, 262_144))
+def test_first_rows_are_the_same_with_the_fft_off(n: int) -> None:
+    poly = load("gf2poly", selected_level())
+    with fft_from(poly, OFF):
+        expected = lightsout.first_row(n), lightsout.nullity(n)
+    with fft_from(poly, 1):
+        got = lightsout.first_row(n), lightsout.nullity(n)
+    assert np.array_equal(got[0], expected[0]) and got[1] == expected[1]
 
 
 def test_every_build_gives_the_same_products(simd_level: str) -> None:
