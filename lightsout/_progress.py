@@ -28,7 +28,7 @@ DELAY = 1.0
 STAGE_NAMES = {
     "chase": "chasing rows", "gcd": "polynomial gcd", "convert": "converting", "horner": "evaluating",
     "ab_iteration": "A/B iteration", "reduce": "reducing", "divide": "dividing", "first_column": "first column",
-    "nullity_table": "nullity table", "render": "rendering rows",
+    "nullity_table": "nullity table", "render": "rendering rows", "write": "writing",
 }
 
 

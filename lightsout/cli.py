@@ -26,7 +26,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Optional, Sequence, TextIO
+from typing import Any, Iterator, Optional, Sequence, TextIO
 
 import numpy as np
 
@@ -301,11 +301,31 @@ def _cmd_first_row(args: argparse.Namespace, progress: Any) -> int:
         _emit_npy(args, row)
     elif fmt == "hex":
         _emit(args, np.packbits(row.astype(bool), bitorder="little").tobytes().hex() + "\n")
+    elif args.states <= 10:
+        _emit_digits(args, row, progress)
     else:
-        digits = (row.astype(np.uint8) + ord("0")).tobytes().decode("ascii") if args.states <= 10 else \
-            " ".join(str(int(v)) for v in row)
-        _emit(args, digits + "\n")
+        _emit(args, " ".join(str(int(v)) for v in row) + "\n")
     return EXIT_OK
+
+
+#: Cells of a row turned into text at a time: a billion-cell row never exists as one string.
+DIGIT_CHUNK = 1 << 24
+
+
+def _emit_digits(args: argparse.Namespace, row: np.ndarray, progress: Any) -> None:
+    """A row of states below 10 as one line of digits, to -o FILE or standard output, in chunks."""
+    def pieces() -> Iterator[str]:
+        for start in range(0, len(row), DIGIT_CHUNK):
+            if progress is not None:
+                progress("write", start, len(row))
+            yield (row[start:start + DIGIT_CHUNK].astype(np.uint8) + ord("0")).tobytes().decode("ascii")
+        yield "\n"
+
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.writelines(pieces())
+    else:
+        _stdout().writelines(pieces())
 
 
 def _cmd_nullity(args: argparse.Namespace, progress: Any) -> int:
