@@ -888,7 +888,7 @@ def _nullity_table_seconds(nmax: int, mmax: Optional[int]) -> float:
     about 6,800 (n / 10^6)^2.45 (sampled: 10^6 in 6,800 s, 3 * 10^6 in 93,000 s); a rectangular
     one 20 to 30 us an entry (300 x 3000 in 25 s), growing with the longer side."""
     if mmax is None:
-        return max(4e-9 * nmax * nmax, 6.8e3 * (nmax / 1e6) ** 2.45)
+        return max(4e-9 * nmax * nmax, 6.8e3 * float((nmax / 1e6) ** 2.45))
     return nmax * mmax * (20e-6 + 5e-9 * max(nmax, mmax))
 
 

@@ -28,7 +28,7 @@ tar -C "$src" --exclude=./.venv --exclude=./build --exclude='*.so' --exclude='*.
 
 echo "== building with -fsanitize=address into $work/venv"
 "$python" -m venv "$work/venv"
-"$work/venv/bin/pip" install -q "setuptools>=64" wheel "Cython>=3.0" "numpy>=1.25" \
+"$work/venv/bin/pip" install -q "setuptools>=77" wheel "Cython>=3.0" "numpy>=1.25" \
     pytest hypothesis
 LIGHTSOUT_CFLAGS="-O1 -g -fsanitize=address -fno-omit-frame-pointer" \
 LIGHTSOUT_LDFLAGS="-fsanitize=address" \

@@ -163,7 +163,7 @@ def test_first_rows_through_the_fft_replay_dark(n: int) -> None:
         first = lightsout.first_row(n)
     finally:
         poly.set_thresholds(**old)
-    _, left = oracle.chase_fast(np.ones((n, n), dtype=bool), first[None])
+    _, left = oracle.chase_fast(np.ones((n, n), dtype=bool), first[None])  # type: ignore[no-untyped-call]
     assert not left.any()
 
 
@@ -185,6 +185,26 @@ def test_every_build_gives_the_same_products(simd_level: str) -> None:
     here, generic = load("gf2poly", simd_level), load("gf2poly", "generic")
     with fft_from(here, 1), fft_from(generic, OFF):
         assert np.array_equal(here.poly_mul(a, b), generic.poly_mul(a, b))
+
+
+def test_the_wide_and_the_one_at_a_time_loops_agree(poly: Gf2PolyModule) -> None:
+    """VPCLMULQDQ (where this CPU has it) and one PCLMULQDQ or table product at a time: the same bits."""
+    rng = np.random.default_rng(13)
+    a = rng.integers(0, 2**64, 40_000, dtype=np.uint64)
+    b = rng.integers(0, 2**64, 33_333, dtype=np.uint64)
+    old = poly.set_fft_wide(False)
+    try:
+        assert poly.set_fft_wide(False) is False
+        with fft_from(poly, 1):
+            narrow = poly.poly_mul(a, b), poly.poly_gcd_cofactor(a[:5000], b[:4000])
+        poly.set_fft_wide(True)
+        assert poly.set_fft_wide(True) is poly.fft_wide_supported()
+        with fft_from(poly, 1):
+            wide = poly.poly_mul(a, b), poly.poly_gcd_cofactor(a[:5000], b[:4000])
+    finally:
+        poly.set_fft_wide(old)
+    assert np.array_equal(narrow[0], wide[0])
+    assert all(np.array_equal(x, y) for x, y in zip(narrow[1], wide[1]))
 
 
 def test_threads_share_nothing() -> None:
