@@ -90,7 +90,8 @@ class _Steps:
         self.done += 1
 
 
-def _all_lit_residue_poly(rows: int, cols: int, chi: np.ndarray, step: Callable[[], None]) -> np.ndarray:
+def _all_lit_residue_poly(rows: int, cols: int, chi: np.ndarray,
+                          step: Callable[[], None] = lambda: None) -> np.ndarray:
     """phi^{-1} of the chase residue of the all-lit R x C board, without chasing.
 
     With every b_k the all-ones row 1, r_{R+1} = sum_{j=1..R} U_j(T) 1, and

@@ -207,6 +207,24 @@ def test_the_wide_and_the_one_at_a_time_loops_agree(poly: Gf2PolyModule) -> None
     assert all(np.array_equal(x, y) for x, y in zip(narrow[1], wide[1]))
 
 
+def test_schoolbook_products_of_every_small_shape(poly: Gf2PolyModule) -> None:
+    """The schoolbook leaves (eight or four output words at a time where the CPU has VPCLMULQDQ,
+    masked at both ends) on every pair of sizes up to 40 words, both loops, against polyref."""
+    rng = random.Random(17)
+    old = poly.set_fft_wide(True)
+    try:
+        for na in range(1, 41):
+            for nb in range(1, 41, 3):
+                a = operand(rng, 64 * na - rng.randint(0, 63))
+                b = operand(rng, 64 * nb - rng.randint(0, 63))
+                expected = ref_mul(a, b)
+                for wide in (True, False):
+                    poly.set_fft_wide(wide)
+                    assert value(poly.poly_mul(words(a), words(b))) == expected, (na, nb, wide)
+    finally:
+        poly.set_fft_wide(old)
+
+
 def test_threads_share_nothing() -> None:
     """Concurrent products (the GIL is released) give the sequential results."""
     poly = load("gf2poly", selected_level())

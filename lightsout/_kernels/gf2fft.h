@@ -379,6 +379,92 @@ FFT_WIDE_TARGET static size_t fft_pointwise_acc_wide(uint64_t* acc, const uint64
 }
 #endif
 
+/* --- Schoolbook products, FFT_WIDE output words at a time ---------------------
+ *
+ * out[0 : nx + ny) ^= x y by product scanning: for each window of FFT_WIDE output
+ * words, the words of y one by one against the matching window of x.  In a 128-bit
+ * lane, immediate 0x00 multiplies the low word of x by y_j and lands on the lane's
+ * own two output words; 0x01 multiplies the high word and lands one word further,
+ * so two accumulators, the second stored one word up, take every product.  Words
+ * of x outside [0, nx) are read as zero through masked loads.  Worthwhile below
+ * Karatsuba's threshold, where the one-word-at-a-time loop spends its time.
+ */
+#if defined(FFT_WIDE) && FFT_WIDE == 8
+FFT_WIDE_TARGET static inline __mmask8 fft_window_mask(ptrdiff_t s, ptrdiff_t n) {
+    /* lanes l with 0 <= s + l < n */
+    unsigned m = 0xFFu;
+    if (s < 0) m &= (unsigned)(0xFFu << (-s < 8 ? -s : 8));
+    if (s + 8 > n) m &= (n - s) <= 0 ? 0u : (0xFFu >> (8 - (n - s)));
+    return (__mmask8)m;
+}
+FFT_WIDE_TARGET static void fft_school_wide(uint64_t* out, const uint64_t* x, ptrdiff_t nx,
+                                            const uint64_t* y, ptrdiff_t ny) {
+    ptrdiff_t nout = nx + ny;
+    for (ptrdiff_t k = 0; k < nout; k += 8) {
+        __m512i acc0 = _mm512_setzero_si512(), acc1 = _mm512_setzero_si512();
+        ptrdiff_t jlo = k - nx + 1 > 0 ? k - nx + 1 : 0, jhi = k + 8 < ny ? k + 8 : ny;
+        for (ptrdiff_t j = jlo; j < jhi; j++) {
+            ptrdiff_t s = k - j;
+            __m512i xv = (s >= 0 && s + 8 <= nx) ? _mm512_loadu_si512((const void*)(x + s))
+                                                 : _mm512_maskz_loadu_epi64(fft_window_mask(s, nx), (const void*)(x + s));
+            __m512i yv = _mm512_set1_epi64((long long)y[j]);
+            acc0 = _mm512_xor_si512(acc0, _mm512_clmulepi64_epi128(xv, yv, 0x00));
+            acc1 = _mm512_xor_si512(acc1, _mm512_clmulepi64_epi128(xv, yv, 0x01));
+        }
+        __mmask8 m0 = fft_window_mask(k, nout), m1 = fft_window_mask(k + 1, nout);
+        _mm512_mask_storeu_epi64((void*)(out + k), m0,
+                                 _mm512_xor_si512(_mm512_maskz_loadu_epi64(m0, (const void*)(out + k)), acc0));
+        _mm512_mask_storeu_epi64((void*)(out + k + 1), m1,
+                                 _mm512_xor_si512(_mm512_maskz_loadu_epi64(m1, (const void*)(out + k + 1)), acc1));
+    }
+}
+#define FFT_HAVE_SCHOOL_WIDE 1
+#elif defined(FFT_WIDE) && FFT_WIDE == 4
+FFT_WIDE_TARGET static inline __m256i fft_window_mask(ptrdiff_t s, ptrdiff_t n) {
+    /* all ones in the lanes l with 0 <= s + l < n */
+    __m256i lane = _mm256_add_epi64(_mm256_set1_epi64x((long long)s), _mm256_set_epi64x(3, 2, 1, 0));
+    __m256i low = _mm256_cmpgt_epi64(_mm256_setzero_si256(), lane);              /* s + l < 0 */
+    __m256i high = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)n), lane);    /* s + l < n */
+    return _mm256_andnot_si256(low, high);
+}
+FFT_WIDE_TARGET static void fft_school_wide(uint64_t* out, const uint64_t* x, ptrdiff_t nx,
+                                            const uint64_t* y, ptrdiff_t ny) {
+    ptrdiff_t nout = nx + ny;
+    for (ptrdiff_t k = 0; k < nout; k += 4) {
+        __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
+        ptrdiff_t jlo = k - nx + 1 > 0 ? k - nx + 1 : 0, jhi = k + 4 < ny ? k + 4 : ny;
+        for (ptrdiff_t j = jlo; j < jhi; j++) {
+            ptrdiff_t s = k - j;
+            __m256i xv = (s >= 0 && s + 4 <= nx)
+                ? _mm256_loadu_si256((const __m256i*)(x + s))
+                : _mm256_maskload_epi64((const long long*)(x + s), fft_window_mask(s, nx));
+            __m256i yv = _mm256_set1_epi64x((long long)y[j]);
+            acc0 = _mm256_xor_si256(acc0, _mm256_clmulepi64_epi128(xv, yv, 0x00));
+            acc1 = _mm256_xor_si256(acc1, _mm256_clmulepi64_epi128(xv, yv, 0x01));
+        }
+        __m256i m0 = fft_window_mask(k, nout), m1 = fft_window_mask(k + 1, nout);
+        _mm256_maskstore_epi64((long long*)(out + k), m0,
+                               _mm256_xor_si256(_mm256_maskload_epi64((const long long*)(out + k), m0), acc0));
+        _mm256_maskstore_epi64((long long*)(out + k + 1), m1,
+                               _mm256_xor_si256(_mm256_maskload_epi64((const long long*)(out + k + 1), m1), acc1));
+    }
+}
+#define FFT_HAVE_SCHOOL_WIDE 1
+#endif
+
+/* out[0 : nx + ny) ^= x y with the wide loop when it runs here; 0 when the caller must do it. */
+static int fft_school(uint64_t* out, const uint64_t* x, ptrdiff_t nx, const uint64_t* y, ptrdiff_t ny) {
+#ifdef FFT_HAVE_SCHOOL_WIDE
+    if (fft_wide_on && nx > 0 && ny > 0) {
+        fft_school_wide(out, x, nx, y, ny);
+        return 1;
+    }
+#else
+    (void)out; (void)x; (void)nx; (void)y; (void)ny;
+#endif
+    return 0;
+}
+
 static void fft_detect_wide(void) {
 #if defined(FFT_WIDE) && defined(__GNUC__)
     __builtin_cpu_init();

@@ -489,6 +489,7 @@ cdef extern from *:
     static void lo_mul_school2(uint64_t* out, const uint64_t* a, ptrdiff_t na,
                                const uint64_t* b, ptrdiff_t nb) {
         ptrdiff_t j = 0;
+        if (fft_school(out, a, na, b, nb)) return;
         for (; j + 1 < nb; j += 2) {
             __m128i m = _mm_set_epi64x((long long)b[j + 1], (long long)b[j]);
             __m128i carry = _mm_setzero_si128();
