@@ -452,17 +452,52 @@ FFT_WIDE_TARGET static void fft_school_wide(uint64_t* out, const uint64_t* x, pt
 #define FFT_HAVE_SCHOOL_WIDE 1
 #endif
 
-/* out[0 : nx + ny) ^= x y with the wide loop when it runs here; 0 when the caller must do it. */
+#if defined(__PCLMUL__)
+/* The same product scanning two output words at a time in SSE registers, for CPUs with
+ * PCLMULQDQ alone: two carry-less products per load, no store in the inner loop. */
+static inline __m128i fft_load_pair(const uint64_t* x, ptrdiff_t s, ptrdiff_t nx) {
+    if (s >= 0 && s + 2 <= nx) return _mm_loadu_si128((const __m128i*)(x + s));
+    return _mm_set_epi64x(s + 1 >= 0 && s + 1 < nx ? (long long)x[s + 1] : 0,
+                          s >= 0 && s < nx ? (long long)x[s] : 0);
+}
+static void fft_school_pairs(uint64_t* out, const uint64_t* x, ptrdiff_t nx, const uint64_t* y, ptrdiff_t ny) {
+    ptrdiff_t nout = nx + ny;
+    __m128i carry = _mm_setzero_si128();  /* the odd accumulator's word that lands past the window */
+    for (ptrdiff_t k = 0; k < nout; k += 2) {
+        __m128i acc0 = _mm_setzero_si128(), acc1 = _mm_setzero_si128();
+        ptrdiff_t jlo = k - nx + 1 > 0 ? k - nx + 1 : 0, jhi = k + 2 < ny ? k + 2 : ny;
+        for (ptrdiff_t j = jlo; j < jhi; j++) {
+            __m128i xv = fft_load_pair(x, k - j, nx);
+            __m128i yv = _mm_cvtsi64_si128((long long)y[j]);
+            acc0 = _mm_xor_si128(acc0, _mm_clmulepi64_si128(xv, yv, 0x00));
+            acc1 = _mm_xor_si128(acc1, _mm_clmulepi64_si128(xv, yv, 0x01));
+        }
+        /* words k, k + 1: acc0, the low word of acc1 moved up one, and the carried word */
+        __m128i w = _mm_xor_si128(_mm_xor_si128(acc0, _mm_slli_si128(acc1, 8)), carry);
+        carry = _mm_srli_si128(acc1, 8);
+        out[k] ^= (uint64_t)_mm_cvtsi128_si64(w);
+        if (k + 1 < nout) out[k + 1] ^= (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(w, w));
+    }
+}
+#endif
+
+/* out[0 : nx + ny) ^= x y by product scanning where a carry-less multiply exists; 0 when the
+ * caller must do it (the portable build). */
 static int fft_school(uint64_t* out, const uint64_t* x, ptrdiff_t nx, const uint64_t* y, ptrdiff_t ny) {
+    if (nx <= 0 || ny <= 0) return 1;
 #ifdef FFT_HAVE_SCHOOL_WIDE
-    if (fft_wide_on && nx > 0 && ny > 0) {
+    if (fft_wide_on) {
         fft_school_wide(out, x, nx, y, ny);
         return 1;
     }
-#else
-    (void)out; (void)x; (void)nx; (void)y; (void)ny;
 #endif
+#if defined(__PCLMUL__)
+    fft_school_pairs(out, x, nx, y, ny);
+    return 1;
+#else
+    (void)out; (void)x; (void)y;
     return 0;
+#endif
 }
 
 static void fft_detect_wide(void) {
@@ -480,12 +515,67 @@ static int fft_set_wide(int on) {
     return old;
 }
 
+#if defined(__PCLMUL__)
+/* Two field products per 128-bit register, for CPUs with PCLMULQDQ but not VPCLMULQDQ: the
+ * fold of fft_reduce on both 64-bit lanes at once, nothing moved to general registers. */
+static inline __m128i fft_fold2(__m128i p0, __m128i p1) {
+    __m128i lo = _mm_unpacklo_epi64(p0, p1), hi = _mm_unpackhi_epi64(p0, p1);
+    __m128i t = _mm_xor_si128(_mm_xor_si128(hi, _mm_srli_epi64(hi, 60)),
+                              _mm_xor_si128(_mm_srli_epi64(hi, 61), _mm_srli_epi64(hi, 63)));
+    __m128i r = _mm_xor_si128(_mm_xor_si128(lo, t), _mm_slli_epi64(t, 1));
+    return _mm_xor_si128(r, _mm_xor_si128(_mm_slli_epi64(t, 3), _mm_slli_epi64(t, 4)));
+}
+static inline __m128i fft_mul2_const(__m128i x, __m128i lam) {
+    return fft_fold2(_mm_clmulepi64_si128(x, lam, 0x00), _mm_clmulepi64_si128(x, lam, 0x01));
+}
+static inline __m128i fft_mul2(__m128i x, __m128i y) {
+    return fft_fold2(_mm_clmulepi64_si128(x, y, 0x00), _mm_clmulepi64_si128(x, y, 0x11));
+}
+#define FFT_LD2(p) _mm_loadu_si128((const __m128i*)(p))
+#define FFT_ST2(p, x) _mm_storeu_si128((__m128i*)(p), (x))
+static size_t fft_pair_forward_2(uint64_t* u, uint64_t* v, size_t h, uint64_t lam) {
+    __m128i l = _mm_cvtsi64_si128((long long)lam);
+    size_t i = 0;
+    for (; i + 2 <= h; i += 2) {
+        __m128i x = _mm_xor_si128(FFT_LD2(u + i), fft_mul2_const(FFT_LD2(v + i), l));
+        FFT_ST2(u + i, x);
+        FFT_ST2(v + i, _mm_xor_si128(FFT_LD2(v + i), x));
+    }
+    return i;
+}
+static size_t fft_pair_inverse_2(uint64_t* u, uint64_t* v, size_t h, uint64_t lam) {
+    __m128i l = _mm_cvtsi64_si128((long long)lam);
+    size_t i = 0;
+    for (; i + 2 <= h; i += 2) {
+        __m128i y = _mm_xor_si128(FFT_LD2(v + i), FFT_LD2(u + i));
+        FFT_ST2(v + i, y);
+        FFT_ST2(u + i, _mm_xor_si128(FFT_LD2(u + i), fft_mul2_const(y, l)));
+    }
+    return i;
+}
+static size_t fft_pointwise_2(uint64_t* a, const uint64_t* b, size_t n) {
+    size_t i = 0;
+    for (; i + 2 <= n; i += 2) FFT_ST2(a + i, fft_mul2(FFT_LD2(a + i), FFT_LD2(b + i)));
+    return i;
+}
+static size_t fft_pointwise_acc_2(uint64_t* acc, const uint64_t* a, const uint64_t* b, size_t n) {
+    size_t i = 0;
+    for (; i + 2 <= n; i += 2)
+        FFT_ST2(acc + i, _mm_xor_si128(FFT_LD2(acc + i), fft_mul2(FFT_LD2(a + i), FFT_LD2(b + i))));
+    return i;
+}
+#define FFT_TWO(call) call
+#else
+#define FFT_TWO(call) 0
+#endif
+
 /* u += lam v, v += u (one level of the forward transform on a pair of half-blocks). */
 static void fft_pair_forward(uint64_t* FFT_RESTRICT u, uint64_t* FFT_RESTRICT v, size_t h, uint64_t lam) {
     size_t i = 0;
 #ifdef FFT_WIDE
     if (fft_wide_on) i = fft_pair_forward_wide(u, v, h, lam);
 #endif
+    if (i == 0) i = FFT_TWO(fft_pair_forward_2(u, v, h, lam));
     for (; i < h; i++) {
         uint64_t x = u[i] ^ fft_mul(lam, v[i]);
         u[i] = x;
@@ -499,6 +589,7 @@ static void fft_pair_inverse(uint64_t* FFT_RESTRICT u, uint64_t* FFT_RESTRICT v,
 #ifdef FFT_WIDE
     if (fft_wide_on) i = fft_pair_inverse_wide(u, v, h, lam);
 #endif
+    if (i == 0) i = FFT_TWO(fft_pair_inverse_2(u, v, h, lam));
     for (; i < h; i++) {
         uint64_t y = v[i] ^ u[i];
         v[i] = y;
@@ -512,6 +603,7 @@ static void fft_pointwise(uint64_t* FFT_RESTRICT a, const uint64_t* FFT_RESTRICT
 #ifdef FFT_WIDE
     if (fft_wide_on) i = fft_pointwise_wide(a, b, n);
 #endif
+    if (i == 0) i = FFT_TWO(fft_pointwise_2(a, b, n));
     for (; i < n; i++) a[i] = fft_mul(a[i], b[i]);
 }
 
@@ -522,6 +614,7 @@ static void fft_pointwise_acc(uint64_t* FFT_RESTRICT acc, const uint64_t* FFT_RE
 #ifdef FFT_WIDE
     if (fft_wide_on) i = fft_pointwise_acc_wide(acc, a, b, n);
 #endif
+    if (i == 0) i = FFT_TWO(fft_pointwise_acc_2(acc, a, b, n));
     for (; i < n; i++) acc[i] ^= fft_mul(a[i], b[i]);
 }
 

@@ -1134,7 +1134,7 @@ cdef int mat_times_mat(PMat* M, const PMat* S, const Pl* t00, const Pl* t01, con
             nts[k * cols + c] = pl_nw(tp[2 * k + c])
     for r in range(2):
         for c in range(cols):
-            n = max(nss[2 * r] + nts[c], nss[2 * r + 1] + nts[cols + c], 1)
+            n = max(<Py_ssize_t>(nss[2 * r] + nts[c]), <Py_ssize_t>(nss[2 * r + 1] + nts[cols + c]), 1)
             if pl_new(&M.e[2 * r + c], n) < 0:
                 return -1
             outs[r * cols + c] = M.e[2 * r + c].w
@@ -1164,8 +1164,8 @@ cdef int mat_times_vec(Pl* X, Pl* Y, const PMat* M, const Pl* x, const Pl* y, vo
     vs[1] = y.w
     nvs[0] = pl_nw(x)
     nvs[1] = pl_nw(y)
-    nouts[0] = max(nms[0] + nvs[0], nms[1] + nvs[1], 1)
-    nouts[1] = max(nms[2] + nvs[0], nms[3] + nvs[1], 1)
+    nouts[0] = max(nms[0] + nvs[0], nms[1] + nvs[1], <size_t>1)
+    nouts[1] = max(nms[2] + nvs[0], nms[3] + nvs[1], <size_t>1)
     if pl_new(X, nouts[0]) < 0 or pl_new(Y, nouts[1]) < 0:
         return -1
     outs[0] = X.w
