@@ -28,8 +28,15 @@
  * for each i are changed on their own, recursively.  Blocks of 2^16 words
  * stay in the cache for most of the passes.
  *
+ * The field products run eight (AVX-512) or four (AVX2) at a time with VPCLMULQDQ
+ * where the CPU has it (fft_wide_on, decided at run time), else two per SSE register
+ * with PCLMULQDQ, else (the portable build) by four-bit windows.  The same vector
+ * instructions run the product-scanning schoolbook loops (fft_school) that
+ * gf2poly.pyx uses below Karatsuba's threshold.
+ *
  * Every function returns 0, or -1 (out of memory) or -2 (the poll callback
- * asked to stop); nothing is global but the tables fft_init() fills once.
+ * asked to stop); nothing is global but the tables fft_init() fills once and the
+ * wide-loop switch (fft_set_wide, for tests).
  */
 #ifndef LIGHTSOUT_GF2FFT_H
 #define LIGHTSOUT_GF2FFT_H
@@ -95,7 +102,7 @@ static inline uint64_t fft_mul(uint64_t a, uint64_t b) {
 }
 #endif
 
-/* y^2 + y as a GF(2)-linear map, applied to the unit vectors. */
+/* a^2 in the field (a GF(2)-linear map). */
 static uint64_t fft_square(uint64_t a) { return fft_mul(a, a); }
 
 static void fft_detect_wide(void);
