@@ -269,6 +269,8 @@ def board_cells(rows: int, cols: int, what: str) -> None:
 
 #: Largest dense C x (C+1) system (and its elimination scratch) a dense-route call may allocate.
 MAX_DENSE_BYTES = 8 << 30
+#: Most bytes the dense route may hold for its long side (the chase's first column, the answer).
+MAX_DENSE_SIDE_BYTES = 2 << 30
 #: Most word operations a dense-route call may take: 2**44 (1.8e13), about ten
 #: minutes at the rate measured for an all-lit 64,000 x 64,000 board (3.1e10 word
 #: operations a second, 263 s, AVX2, two threads); a portable build is slower.
@@ -284,9 +286,8 @@ def dense_limits(nrows: int, ncols: int, board_given: bool = False) -> None:
     C * C * words(C + 1) for the elimination (at least one word per row step,
     however narrow the board).  Memory: the C x (C+1) system twice (matrix and
     scratch), a transposed copy of a given board, and O(R) bytes for the long
-    side (the first column of the chase and the answer), held to the
-    polynomial route's limit so that ``method="dense"`` refuses what the
-    default route refuses.
+    side (the first column of the chase and the answer), held to
+    ``MAX_DENSE_SIDE_BYTES``: longer sides are the default route's job.
 
     Example:
         >>> dense_limits(10_000, 10_000)
@@ -299,10 +300,10 @@ def dense_limits(nrows: int, ncols: int, board_given: bool = False) -> None:
     size = f"the dense route for a {nrows} x {ncols} board"
     hint = "; method='poly' (the default) needs O((R + C) C / 64) word operations and O(C) memory"
     long_side = 4 * rows  # column of the chase (uint8, then bool), the answer, its canonical copy
-    if long_side > MAX_POLY_BYTES:
+    if long_side > MAX_DENSE_SIDE_BYTES:
         raise BoardTooLargeError(
             f"{size} needs about {long_side / 2**30:.3g} GiB for its {rows}-cell side "
-            f"(limit {MAX_POLY_BYTES / 2**30:.0f} GiB){hint}")
+            f"(limit {MAX_DENSE_SIDE_BYTES / 2**30:.0f} GiB){hint}")
     system_words = cols * _words_for_bits(cols + 1)
     work = rows * system_words + cols * system_words
     if work > MAX_DENSE_WORD_OPS:
