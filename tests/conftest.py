@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -33,3 +34,22 @@ def simd_level(request) -> str:
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(20261121)
+
+
+def interrupt_after_start(script: str, cwd: Path) -> tuple[int, str, str]:
+    """Run ``python -c script`` in cwd, send SIGINT once it prints "started"; (exit status, out, err).
+
+    The child gets the default SIGINT disposition (a shell may have started us ignoring it) and
+    runs outside the checkout, so it imports the installed package (or PYTHONPATH's).
+    """
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=cwd,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert proc.stdout is not None
+    first = proc.stdout.readline().strip()
+    if first != "started":
+        out, err = proc.communicate(timeout=120)
+        raise AssertionError(f"the child did not start: {first + out!r} {err!r}")
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    return proc.returncode, out, err

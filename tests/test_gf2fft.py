@@ -9,9 +9,6 @@ numpy at a million bits, and against the Toom-3 path of the same build.
 from __future__ import annotations
 
 import random
-import signal
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,6 +18,7 @@ from types import ModuleType as Gf2PolyModule  # lightsout._kernels.gf2poly at o
 import numpy as np
 import oracle
 import pytest
+from conftest import interrupt_after_start
 from polyref import ref_mul
 
 import lightsout
@@ -261,15 +259,6 @@ print("finished", flush=True)
 
 
 def test_ctrl_c_inside_a_product(tmp_path: Path) -> None:
-    proc = subprocess.Popen([sys.executable, "-c", _INTERRUPTIBLE], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    assert proc.stdout is not None
-    first = proc.stdout.readline().strip()
-    if first != "started":
-        out, err = proc.communicate(timeout=120)
-        raise AssertionError(f"the child did not start: {first + out!r} {err!r}")
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
-    assert proc.returncode != 0 and "KeyboardInterrupt" in err, (out, err)
+    returncode, out, err = interrupt_after_start(_INTERRUPTIBLE, tmp_path)
+    assert returncode != 0 and "KeyboardInterrupt" in err, (out, err)
     assert "finished" not in out

@@ -11,15 +11,13 @@ already exercise many levels.
 from __future__ import annotations
 
 import random
-import signal
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import numpy as np
 import pytest
+from conftest import interrupt_after_start
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from polyref import ref_divmod, ref_gcd, ref_mul, ref_xgcd
@@ -302,19 +300,8 @@ print("finished", flush=True)
 
 
 def test_ctrl_c_inside_the_recursion(tmp_path) -> None:
-    # A shell starts background jobs with SIGINT ignored; give the child the default disposition.
-    # The child runs outside the checkout, so it imports the installed package (or PYTHONPATH's).
-    proc = subprocess.Popen([sys.executable, "-c", _INTERRUPTIBLE], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    assert proc.stdout is not None
-    first = proc.stdout.readline().strip()
-    if first != "started":
-        out, err = proc.communicate(timeout=120)
-        raise AssertionError(f"the child did not start the gcd: {first + out!r} {err!r}")
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
-    assert proc.returncode != 0 and "KeyboardInterrupt" in err, (out, err)
+    returncode, out, err = interrupt_after_start(_INTERRUPTIBLE, tmp_path)
+    assert returncode != 0 and "KeyboardInterrupt" in err, (out, err)
     assert "finished" not in out
 
 

@@ -318,8 +318,24 @@ FFT_WIDE_TARGET static inline fft_vec fft_vfold(fft_vec p0, fft_vec p1) {
     fft_vec r = _mm512_ternarylogic_epi64(lo, t, _mm512_slli_epi64(t, 1), 0x96);
     return _mm512_ternarylogic_epi64(r, _mm512_slli_epi64(t, 3), _mm512_slli_epi64(t, 4), 0x96);
 }
+/* Low (high) word of each lane of x times the low word of the lane of y. */
+FFT_WIDE_TARGET static inline fft_vec fft_vclmul_low(fft_vec x, fft_vec y) { return _mm512_clmulepi64_epi128(x, y, 0x00); }
+FFT_WIDE_TARGET static inline fft_vec fft_vclmul_high(fft_vec x, fft_vec y) { return _mm512_clmulepi64_epi128(x, y, 0x01); }
+/* x[s .. s + 8), words outside [0, n) read as zero (masked: no access outside). */
+FFT_WIDE_TARGET static inline fft_vec fft_vload_window(const uint64_t* x, ptrdiff_t s, ptrdiff_t n) {
+    unsigned m = 0xFFu;
+    if (s >= 0 && s + 8 <= n) return _mm512_loadu_si512((const void*)(x + s));
+    if (s < 0) m &= (unsigned)(0xFFu << (-s < 8 ? -s : 8));
+    if (s + 8 > n) m &= (n - s) <= 0 ? 0u : (0xFFu >> (8 - (n - s)));
+    return _mm512_maskz_loadu_epi64((__mmask8)m, (const void*)(x + s));
+}
+/* out[k .. k + 8) ^= acc, words from n on untouched. */
+FFT_WIDE_TARGET static inline void fft_vxor_window(uint64_t* out, ptrdiff_t k, ptrdiff_t n, fft_vec acc) {
+    __mmask8 m = (__mmask8)(n - k >= 8 ? 0xFFu : (n - k <= 0 ? 0u : 0xFFu >> (8 - (n - k))));
+    _mm512_mask_storeu_epi64((void*)(out + k), m, _mm512_xor_si512(_mm512_maskz_loadu_epi64(m, (const void*)(out + k)), acc));
+}
 FFT_WIDE_TARGET static inline fft_vec fft_vmul_const(fft_vec x, fft_vec lam) {
-    return fft_vfold(_mm512_clmulepi64_epi128(x, lam, 0x00), _mm512_clmulepi64_epi128(x, lam, 0x01));
+    return fft_vfold(fft_vclmul_low(x, lam), fft_vclmul_high(x, lam));
 }
 FFT_WIDE_TARGET static inline fft_vec fft_vmul(fft_vec x, fft_vec y) {
     return fft_vfold(_mm512_clmulepi64_epi128(x, y, 0x00), _mm512_clmulepi64_epi128(x, y, 0x11));
@@ -340,8 +356,26 @@ FFT_WIDE_TARGET static inline fft_vec fft_vfold(fft_vec p0, fft_vec p1) {
     fft_vec r = _mm256_xor_si256(_mm256_xor_si256(lo, t), _mm256_slli_epi64(t, 1));
     return _mm256_xor_si256(r, _mm256_xor_si256(_mm256_slli_epi64(t, 3), _mm256_slli_epi64(t, 4)));
 }
+FFT_WIDE_TARGET static inline fft_vec fft_vclmul_low(fft_vec x, fft_vec y) { return _mm256_clmulepi64_epi128(x, y, 0x00); }
+FFT_WIDE_TARGET static inline fft_vec fft_vclmul_high(fft_vec x, fft_vec y) { return _mm256_clmulepi64_epi128(x, y, 0x01); }
+/* All ones in the lanes l with 0 <= s + l < n. */
+FFT_WIDE_TARGET static inline __m256i fft_window_mask(ptrdiff_t s, ptrdiff_t n) {
+    __m256i lane = _mm256_add_epi64(_mm256_set1_epi64x((long long)s), _mm256_set_epi64x(3, 2, 1, 0));
+    __m256i low = _mm256_cmpgt_epi64(_mm256_setzero_si256(), lane);              /* s + l < 0 */
+    __m256i high = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)n), lane);    /* s + l < n */
+    return _mm256_andnot_si256(low, high);
+}
+FFT_WIDE_TARGET static inline fft_vec fft_vload_window(const uint64_t* x, ptrdiff_t s, ptrdiff_t n) {
+    if (s >= 0 && s + 4 <= n) return _mm256_loadu_si256((const __m256i*)(x + s));
+    return _mm256_maskload_epi64((const long long*)(x + s), fft_window_mask(s, n));
+}
+FFT_WIDE_TARGET static inline void fft_vxor_window(uint64_t* out, ptrdiff_t k, ptrdiff_t n, fft_vec acc) {
+    __m256i m = fft_window_mask(k, n);
+    _mm256_maskstore_epi64((long long*)(out + k), m,
+                           _mm256_xor_si256(_mm256_maskload_epi64((const long long*)(out + k), m), acc));
+}
 FFT_WIDE_TARGET static inline fft_vec fft_vmul_const(fft_vec x, fft_vec lam) {
-    return fft_vfold(_mm256_clmulepi64_epi128(x, lam, 0x00), _mm256_clmulepi64_epi128(x, lam, 0x01));
+    return fft_vfold(fft_vclmul_low(x, lam), fft_vclmul_high(x, lam));
 }
 FFT_WIDE_TARGET static inline fft_vec fft_vmul(fft_vec x, fft_vec y) {
     return fft_vfold(_mm256_clmulepi64_epi128(x, y, 0x00), _mm256_clmulepi64_epi128(x, y, 0x11));
@@ -396,64 +430,20 @@ FFT_WIDE_TARGET static size_t fft_pointwise_acc_wide(uint64_t* acc, const uint64
  * of x outside [0, nx) are read as zero through masked loads.  Worthwhile below
  * Karatsuba's threshold, where the one-word-at-a-time loop spends its time.
  */
-#if defined(FFT_WIDE) && FFT_WIDE == 8
-FFT_WIDE_TARGET static inline __mmask8 fft_window_mask(ptrdiff_t s, ptrdiff_t n) {
-    /* lanes l with 0 <= s + l < n */
-    unsigned m = 0xFFu;
-    if (s < 0) m &= (unsigned)(0xFFu << (-s < 8 ? -s : 8));
-    if (s + 8 > n) m &= (n - s) <= 0 ? 0u : (0xFFu >> (8 - (n - s)));
-    return (__mmask8)m;
-}
+#ifdef FFT_WIDE
 FFT_WIDE_TARGET static void fft_school_wide(uint64_t* out, const uint64_t* x, ptrdiff_t nx,
                                             const uint64_t* y, ptrdiff_t ny) {
     ptrdiff_t nout = nx + ny;
-    for (ptrdiff_t k = 0; k < nout; k += 8) {
-        __m512i acc0 = _mm512_setzero_si512(), acc1 = _mm512_setzero_si512();
-        ptrdiff_t jlo = k - nx + 1 > 0 ? k - nx + 1 : 0, jhi = k + 8 < ny ? k + 8 : ny;
+    for (ptrdiff_t k = 0; k < nout; k += FFT_WIDE) {
+        fft_vec acc0 = fft_vset1(0), acc1 = fft_vset1(0);
+        ptrdiff_t jlo = k - nx + 1 > 0 ? k - nx + 1 : 0, jhi = k + FFT_WIDE < ny ? k + FFT_WIDE : ny;
         for (ptrdiff_t j = jlo; j < jhi; j++) {
-            ptrdiff_t s = k - j;
-            __m512i xv = (s >= 0 && s + 8 <= nx) ? _mm512_loadu_si512((const void*)(x + s))
-                                                 : _mm512_maskz_loadu_epi64(fft_window_mask(s, nx), (const void*)(x + s));
-            __m512i yv = _mm512_set1_epi64((long long)y[j]);
-            acc0 = _mm512_xor_si512(acc0, _mm512_clmulepi64_epi128(xv, yv, 0x00));
-            acc1 = _mm512_xor_si512(acc1, _mm512_clmulepi64_epi128(xv, yv, 0x01));
+            fft_vec xv = fft_vload_window(x, k - j, nx), yv = fft_vset1(y[j]);
+            acc0 = fft_vxor(acc0, fft_vclmul_low(xv, yv));
+            acc1 = fft_vxor(acc1, fft_vclmul_high(xv, yv));
         }
-        __mmask8 m0 = fft_window_mask(k, nout), m1 = fft_window_mask(k + 1, nout);
-        _mm512_mask_storeu_epi64((void*)(out + k), m0,
-                                 _mm512_xor_si512(_mm512_maskz_loadu_epi64(m0, (const void*)(out + k)), acc0));
-        _mm512_mask_storeu_epi64((void*)(out + k + 1), m1,
-                                 _mm512_xor_si512(_mm512_maskz_loadu_epi64(m1, (const void*)(out + k + 1)), acc1));
-    }
-}
-#define FFT_HAVE_SCHOOL_WIDE 1
-#elif defined(FFT_WIDE) && FFT_WIDE == 4
-FFT_WIDE_TARGET static inline __m256i fft_window_mask(ptrdiff_t s, ptrdiff_t n) {
-    /* all ones in the lanes l with 0 <= s + l < n */
-    __m256i lane = _mm256_add_epi64(_mm256_set1_epi64x((long long)s), _mm256_set_epi64x(3, 2, 1, 0));
-    __m256i low = _mm256_cmpgt_epi64(_mm256_setzero_si256(), lane);              /* s + l < 0 */
-    __m256i high = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)n), lane);    /* s + l < n */
-    return _mm256_andnot_si256(low, high);
-}
-FFT_WIDE_TARGET static void fft_school_wide(uint64_t* out, const uint64_t* x, ptrdiff_t nx,
-                                            const uint64_t* y, ptrdiff_t ny) {
-    ptrdiff_t nout = nx + ny;
-    for (ptrdiff_t k = 0; k < nout; k += 4) {
-        __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
-        ptrdiff_t jlo = k - nx + 1 > 0 ? k - nx + 1 : 0, jhi = k + 4 < ny ? k + 4 : ny;
-        for (ptrdiff_t j = jlo; j < jhi; j++) {
-            ptrdiff_t s = k - j;
-            __m256i xv = (s >= 0 && s + 4 <= nx)
-                ? _mm256_loadu_si256((const __m256i*)(x + s))
-                : _mm256_maskload_epi64((const long long*)(x + s), fft_window_mask(s, nx));
-            __m256i yv = _mm256_set1_epi64x((long long)y[j]);
-            acc0 = _mm256_xor_si256(acc0, _mm256_clmulepi64_epi128(xv, yv, 0x00));
-            acc1 = _mm256_xor_si256(acc1, _mm256_clmulepi64_epi128(xv, yv, 0x01));
-        }
-        __m256i m0 = fft_window_mask(k, nout), m1 = fft_window_mask(k + 1, nout);
-        _mm256_maskstore_epi64((long long*)(out + k), m0,
-                               _mm256_xor_si256(_mm256_maskload_epi64((const long long*)(out + k), m0), acc0));
-        _mm256_maskstore_epi64((long long*)(out + k + 1), m1,
-                               _mm256_xor_si256(_mm256_maskload_epi64((const long long*)(out + k + 1), m1), acc1));
+        fft_vxor_window(out, k, nout, acc0);
+        fft_vxor_window(out, k + 1, nout, acc1);
     }
 }
 #define FFT_HAVE_SCHOOL_WIDE 1

@@ -412,7 +412,6 @@ cdef inline int ctx_poll(HCtx* ctx) noexcept nogil:
 # Products of at least POLL_WORDS words a side (a few milliseconds each) check for Ctrl-C
 # through _signal_poll when their caller gave a poll state (a _PollState; NULL: never).
 cdef Py_ssize_t POLL_WORDS = 1 << 13
-cdef Py_ssize_t INT64_MAX_WORDS = 1 << 62
 
 
 cdef int _signal_poll(void* state) noexcept with gil:
@@ -511,6 +510,7 @@ cdef extern from *:
     #else
     static void lo_mul_school2(uint64_t* out, const uint64_t* a, ptrdiff_t na,
                                const uint64_t* b, ptrdiff_t nb) {
+        if (fft_school(out, a, na, b, nb)) return;  /* never in the portable build */
         for (ptrdiff_t j = 0; j < nb; j++) lo_mul_row_xor(out + j, a, na, b[j]);
     }
     #endif
@@ -753,17 +753,19 @@ cdef int fmul_matrix(uint64_t** out, size_t* nout, const uint64_t** s, size_t* n
     transforms and 4 inverses where 8 products take 16 and 8; else fmul per term.
     Each out[i] has room for nout[i] >= ns + nt words of each of its terms.
     """
-    cdef Py_ssize_t small = -1
+    cdef size_t small = 0
+    cdef bint any_term = False
     cdef int r, c, k, st
     cdef fft_poll_fn poll = NULL
     for r in range(rows):
         for c in range(cols):
             for k in range(2):
                 if ns[2 * r + k] and nt[k * cols + c]:
-                    small = min(<Py_ssize_t>min(ns[2 * r + k], nt[k * cols + c]), small if small >= 0 else INT64_MAX_WORDS)
-    if small < 0:
+                    small = min(ns[2 * r + k], nt[k * cols + c], small) if any_term else min(ns[2 * r + k], nt[k * cols + c])
+                    any_term = True
+    if not any_term:
         return 0
-    if small >= _fft_words:
+    if small >= <size_t>_fft_words:
         if ps != NULL:
             poll = <fft_poll_fn>_signal_poll
         return fft_matmul2(out, nout, s, ns, t, nt, rows, cols, poll, ps)
@@ -1082,24 +1084,7 @@ cdef int mat_lift(const PMat* R, const Pl* c0, const Pl* d0, const Pl* x, const 
         lo[2 * nlo - 1] &= tail_mask(m)
     xor_shifted(X.w, W, c0.w, pl_nw(c0), m)
     xor_shifted(Y.w, W, d0.w, pl_nw(d0), m)
-    cdef uint64_t* outs[2]
-    cdef size_t nouts[2]
-    cdef const uint64_t* ms[4]
-    cdef size_t nms[4]
-    cdef const uint64_t* vs[2]
-    cdef size_t nvs[2]
-    outs[0] = X.w
-    outs[1] = Y.w
-    nouts[0] = W
-    nouts[1] = W
-    for i in range(4):
-        ms[i] = R.e[i].w
-        nms[i] = pl_nw(&R.e[i])
-    vs[0] = lo
-    vs[1] = lo + nlo
-    nvs[0] = nlo
-    nvs[1] = nlo
-    st = fmul_matrix(outs, nouts, ms, nms, vs, nvs, 2, 1, ps)
+    st = mat_vec_into(X.w, <size_t>W, Y.w, <size_t>W, R, lo, <size_t>nlo, lo + nlo, <size_t>nlo, ps)
     free(lo)
     pl_fix(X)
     pl_fix(Y)
@@ -1148,29 +1133,39 @@ cdef int mat_times_mat(PMat* M, const PMat* S, const Pl* t00, const Pl* t01, con
     return 0
 
 
-cdef int mat_times_vec(Pl* X, Pl* Y, const PMat* M, const Pl* x, const Pl* y, void* ps) noexcept nogil:
-    """(X, Y) = M (x, y), freshly allocated; 0, -1 (memory) or -2 (interrupted)."""
+cdef int mat_vec_into(uint64_t* X, size_t nX, uint64_t* Y, size_t nY, const PMat* M, const uint64_t* x,
+                      size_t nx, const uint64_t* y, size_t ny, void* ps) noexcept nogil:
+    """(X, Y) ^= M (x, y) with x, y given as words (nX, nY: room in X and Y)."""
     cdef uint64_t* outs[2]
     cdef size_t nouts[2]
     cdef const uint64_t* ms[4]
     cdef size_t nms[4]
     cdef const uint64_t* vs[2]
     cdef size_t nvs[2]
-    cdef int k, st
+    cdef int k
     for k in range(4):
         ms[k] = M.e[k].w
-        nms[k] = pl_nw(&M.e[k])
-    vs[0] = x.w
-    vs[1] = y.w
-    nvs[0] = pl_nw(x)
-    nvs[1] = pl_nw(y)
-    nouts[0] = max(nms[0] + nvs[0], nms[1] + nvs[1], <size_t>1)
-    nouts[1] = max(nms[2] + nvs[0], nms[3] + nvs[1], <size_t>1)
-    if pl_new(X, nouts[0]) < 0 or pl_new(Y, nouts[1]) < 0:
+        nms[k] = <size_t>pl_nw(&M.e[k])
+    outs[0] = X
+    outs[1] = Y
+    nouts[0] = nX
+    nouts[1] = nY
+    vs[0] = x
+    vs[1] = y
+    nvs[0] = nx
+    nvs[1] = ny
+    return fmul_matrix(outs, nouts, ms, nms, vs, nvs, 2, 1, ps)
+
+
+cdef int mat_times_vec(Pl* X, Pl* Y, const PMat* M, const Pl* x, const Pl* y, void* ps) noexcept nogil:
+    """(X, Y) = M (x, y), freshly allocated; 0, -1 (memory) or -2 (interrupted)."""
+    cdef size_t nx = <size_t>pl_nw(x), ny = <size_t>pl_nw(y)
+    cdef size_t nX = max(<size_t>pl_nw(&M.e[0]) + nx, <size_t>pl_nw(&M.e[1]) + ny, <size_t>1)
+    cdef size_t nY = max(<size_t>pl_nw(&M.e[2]) + nx, <size_t>pl_nw(&M.e[3]) + ny, <size_t>1)
+    cdef int st
+    if pl_new(X, nX) < 0 or pl_new(Y, nY) < 0:
         return -1
-    outs[0] = X.w
-    outs[1] = Y.w
-    st = fmul_matrix(outs, nouts, ms, nms, vs, nvs, 2, 1, ps)
+    st = mat_vec_into(X.w, nX, Y.w, nY, M, x.w, nx, y.w, ny, ps)
     if st < 0:
         return st
     pl_fix(X)
