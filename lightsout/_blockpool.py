@@ -1,4 +1,7 @@
-"""Column blocks over worker threads that one Ctrl-C stops: the dense and N-D routes' thread pool.
+"""Work over threads that one Ctrl-C stops: the thread pool of the routes and the searches.
+
+:func:`run_blocks` runs the column blocks of the dense and N-D routes; :func:`run_workers`
+runs the task loops of the fewest-presses searches.
 
 The kernels take a block range and a one-byte cancel flag that they poll every few
 milliseconds (with the GIL released).  :func:`run_blocks` hands the blocks to threads in
@@ -25,7 +28,11 @@ import numpy.typing as npt
 
 from lightsout._types import Progress
 
-__all__ = ["default_threads", "run_blocks"]
+__all__ = ["CALL_SECONDS", "Pace", "default_threads", "run_blocks", "run_workers"]
+
+#: Target length of one kernel call of the task loops: long enough to hide the Python
+#: overhead, short enough for Ctrl-C, time limits and progress reports between calls.
+CALL_SECONDS = 0.03
 
 
 def default_threads() -> int:
@@ -92,3 +99,59 @@ def run_blocks(run: Callable[[int, int, npt.NDArray[np.uint8]], bool], nblocks: 
     except BaseException:
         cancel[0] = 1
         raise
+
+
+def run_workers(work: Callable[[bool], None], helpers: int, stop: Callable[[], None]) -> None:
+    """Run ``work(False)`` on ``helpers`` threads and ``work(True)`` on this one.
+
+    Ctrl-C (or any error) in this thread calls ``stop()`` so the helpers end after their
+    current kernel call; an error in a helper stops the others too and is raised here.
+
+    Example:
+        >>> seen = []
+        >>> run_workers(seen.append, 2, lambda: None)
+        >>> sorted(seen)
+        [False, False, True]
+    """
+    errors: list[BaseException] = []
+
+    def guarded() -> None:
+        try:
+            work(False)
+        except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
+            errors.append(exc)
+            stop()
+
+    threads = [threading.Thread(target=guarded, daemon=True) for _ in range(helpers)]
+    for thread in threads:
+        thread.start()
+    try:
+        work(True)
+    except BaseException:
+        stop()
+        raise
+    finally:
+        for thread in threads:
+            thread.join()
+    if errors:
+        raise errors[0]
+
+
+class Pace:
+    """Tasks per kernel call, adapted so that a call takes about :data:`CALL_SECONDS`.
+
+    Example:
+        >>> pace = Pace()
+        >>> pace.update(0.0)
+        >>> pace.size
+        2
+    """
+
+    def __init__(self) -> None:
+        self.size = 1
+
+    def update(self, elapsed: float) -> None:
+        if elapsed < CALL_SECONDS / 2:
+            self.size *= 2
+        elif elapsed > 2 * CALL_SECONDS and self.size > 1:
+            self.size //= 2

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import math
-import os
 import threading
 import time
 from dataclasses import dataclass
@@ -52,14 +51,16 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout import _kernels as kernels
+from lightsout._blockpool import Pace, default_threads, run_workers
 from lightsout._errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError
 from lightsout._orbitcut import (MAX_TIE_ELEMENTS, OrbitCut, TaskOrbits, prepare_cut, representatives, smallest_image,
                                  task_minima)
+from lightsout._prune import EXACT_BITS, components, pruned_search
 from lightsout._symmetry import permutation_of
 from lightsout._types import Progress
 
 __all__ = ["CosetMinimum", "coset_min_weight", "coset_min_weight_mod", "distance_distribution_gf2",
-           "distance_distribution_mod", "estimate_seconds", "usable_cores", "MAX_UNTIMED_NULLITY",
+           "distance_distribution_mod", "estimate_seconds", "MAX_UNTIMED_NULLITY",
            "MAX_UNTIMED_SECONDS", "MAX_NULLITY", "MAX_MOD_ELEMENTS", "MAX_DISTANCE_LOG2"]
 
 #: Without ``time_limit``, :func:`coset_min_weight` refuses a nullity above this (2^44
@@ -80,9 +81,6 @@ MAX_DISTANCE_LOG2 = 40
 # (nullity 32, 3872 forms) takes 0.47 s of CPU.
 _SECONDS_PER_ELEMENT = 0.09e-9
 _SECONDS_PER_SCATTER = 1.5e-9
-# Target length of one kernel call: long enough to hide the Python overhead, short
-# enough for Ctrl-C, time limits and progress reports between calls.
-_CALL_SECONDS = 0.03
 # A task's counters are kept to this many bytes (half the L2 cache of one core).
 _TASK_BYTES = 1 << 19
 
@@ -241,14 +239,6 @@ def estimate_seconds(nullity: int, entries: int) -> float:
     return float(2.0 ** nullity * _SECONDS_PER_ELEMENT + tasks * entries * _SECONDS_PER_SCATTER)
 
 
-def usable_cores() -> int:
-    """The number of CPUs this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
-
-
 #: Tasks that tie for the minimum that the symmetric search keeps for its tie rule; beyond
 #: this many it finds the lexicographically first minimum by an ordered scan instead.
 MAX_TIE_TASKS = 256
@@ -291,25 +281,12 @@ class _JobResult(NamedTuple):
     ties_overflow: bool = False
 
 
-class _Pace:
-    """Tasks per kernel call, adapted so that a call takes about _CALL_SECONDS."""
-
-    def __init__(self) -> None:
-        self.size = 1
-
-    def update(self, elapsed: float) -> None:
-        if elapsed < _CALL_SECONDS / 2:
-            self.size *= 2
-        elif elapsed > 2 * _CALL_SECONDS and self.size > 1:
-            self.size //= 2
-
-
 Report = Callable[[bool, int, int, int, Sequence[int]], None]
 
 
 def _run_tasks(problem: _Problem, layout: tuple[int, int, int], start: int, stop: int,
-               expired: Callable[[], bool], report: Report, pace: _Pace) -> bool:
-    """Run tasks [start, stop) in calls of about _CALL_SECONDS; True if all ran.
+               expired: Callable[[], bool], report: Report, pace: Pace) -> bool:
+    """Run tasks [start, stop) in calls of about CALL_SECONDS (lightsout._blockpool); True if all ran.
 
     ``report(found, sum, index, tasks, ties)`` after each call: its best, the number of
     tasks it covered, and (symmetric search, which runs only the least task of each
@@ -357,38 +334,8 @@ def _search_job(problem: _Problem, split_bits: int, job: int, deadline: Optional
             best.offer(found, total, index, ties)
 
     complete = _run_tasks(problem, layout, job * per_job, (job + 1) * per_job,
-                          lambda: deadline is not None and time.time() >= deadline, report, _Pace())
+                          lambda: deadline is not None and time.time() >= deadline, report, Pace())
     return _JobResult(complete, found_any[0], best.sum, best.index, tuple(best.ties), best.ties_overflow)
-
-
-def _run_workers(work: Callable[[bool], None], helpers: int, stop: Callable[[], None]) -> None:
-    """Run ``work(False)`` on ``helpers`` threads and ``work(True)`` on this one.
-
-    Ctrl-C (or any error) in this thread calls ``stop()`` so the helpers end after their
-    current kernel call; an error in a helper stops the others too and is raised here.
-    """
-    errors: list[BaseException] = []
-
-    def guarded() -> None:
-        try:
-            work(False)
-        except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
-            errors.append(exc)
-            stop()
-
-    threads = [threading.Thread(target=guarded, daemon=True) for _ in range(helpers)]
-    for thread in threads:
-        thread.start()
-    try:
-        work(True)
-    except BaseException:
-        stop()
-        raise
-    finally:
-        for thread in threads:
-            thread.join()
-    if errors:
-        raise errors[0]
 
 
 def _search_local(problem: _Problem, split_bits: int, deadline: Optional[float], progress: Progress,
@@ -414,7 +361,7 @@ def _search_local(problem: _Problem, split_bits: int, deadline: Optional[float],
             state["done"] += count
 
     def work(main: bool) -> None:
-        pace = _Pace()
+        pace = Pace()
         while True:
             with lock:
                 start = state["next"]
@@ -427,7 +374,7 @@ def _search_local(problem: _Problem, split_bits: int, deadline: Optional[float],
             if main and progress is not None:
                 progress(_PROGRESS_STAGE, state["done"], total_tasks)
 
-    _run_workers(work, min(threads, total_tasks) - 1, lambda: state.__setitem__("stop", True))
+    run_workers(work, min(threads, total_tasks) - 1, lambda: state.__setitem__("stop", True))
     complete = state["done"] == total_tasks
     if progress is not None:
         progress(_PROGRESS_STAGE, state["done"], total_tasks)
@@ -501,13 +448,15 @@ def _search_executor(problem: _Problem, executor: concurrent.futures.Executor, s
 
 
 def _check_limits(problem: _Problem, time_limit: Optional[float], executor: object, threads: int,
-                  group_order: int) -> None:
-    """Refuse a search beyond the limits; the symmetric cut divides the work by ``group_order``."""
+                  group_order: int, exact: bool = False) -> None:
+    """Refuse a search beyond the limits; the symmetric cut divides the work by ``group_order``;
+    ``exact``: the branch and bound's bounds are exact (:func:`_splits`), so it weighs about one
+    task whatever the nullity."""
     d = problem.nullity
     if d > MAX_NULLITY:
         raise BoardTooLargeError(f"the fewest-presses search handles nullity up to {MAX_NULLITY}; "
                                  f"this coset has nullity {d}")
-    if time_limit is not None:
+    if time_limit is not None or exact:
         return
     seconds = estimate_seconds(d, len(problem.forms)) / group_order
     if d - math.log2(group_order) > MAX_UNTIMED_NULLITY:
@@ -528,7 +477,8 @@ def _check_limits(problem: _Problem, time_limit: Optional[float], executor: obje
 def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: Optional[float] = None,
                      executor: Optional[concurrent.futures.Executor] = None, split_bits: Optional[int] = None,
                      progress: Progress = None, threads: Optional[int] = None,
-                     symmetry: Optional[Sequence[npt.ArrayLike]] = None) -> CosetMinimum:
+                     symmetry: Optional[Sequence[npt.ArrayLike]] = None,
+                     prune: Optional[bool] = None) -> CosetMinimum:
     """The fewest-presses element of ``particular + span(basis)`` over GF(2).
 
     All 2^d elements are weighed by Walsh-Hadamard transforms (module docstring), in
@@ -558,6 +508,15 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
             generate (of its Sylow 2-subgroup: about that many times less work) and
             finds the same minimum and the same tie (lightsout/_orbitcut.py).  Each
             permutation is checked.
+        prune: branch and bound (lightsout/_prune.py): subtrees of tasks whose lower
+            bound cannot beat the best found are skipped, with the same minimum and the
+            same tie.  It pays where the quiet space splits into small independent parts
+            (a graph of several components), where the bound is exact; where every quiet
+            pattern spans the board (the all-lit squares) it skips nothing and costs up
+            to twice the plain search.  None (default): on when the coset splits into
+            parts of at most :data:`lightsout._prune.EXACT_BITS` coordinates and
+            neither ``symmetry`` nor ``executor`` is given.  True runs in this process
+            and cannot be combined with either.
 
     Returns:
         A :class:`CosetMinimum`.
@@ -569,7 +528,8 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
             and the limit.
         InvalidBoardError: shapes that do not match, values other than 0/1,
             dependent basis rows, a bad split_bits or time_limit, a ``symmetry`` that
-            is not a permutation of the cells or does not map the coset onto itself.
+            is not a permutation of the cells or does not map the coset onto itself,
+            ``prune=True`` with ``symmetry`` or ``executor``.
         KeyboardInterrupt: Ctrl-C, within a kernel call (tens of milliseconds).
 
     Examples:
@@ -594,7 +554,7 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     if d > MAX_NULLITY:
         raise BoardTooLargeError(f"the fewest-presses search handles nullity up to {MAX_NULLITY}; "
                                  f"this coset has nullity {d}")
-    nthreads = usable_cores() if threads is None else threads
+    nthreads = default_threads() if threads is None else threads
     if isinstance(nthreads, bool) or not isinstance(nthreads, int) or nthreads < 1:
         raise InvalidBoardError(f"threads must be a positive int, got {threads!r}")
     images = None if symmetry is None else _permutations(symmetry, particular.shape[0])
@@ -618,21 +578,51 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
             cut = None
     if split_bits is None and executor is not None:
         split = _default_split(problem, 1 if cut is None else cut.order)
-    _check_limits(problem, time_limit, executor, nthreads, 1 if cut is None else cut.order)
+    pruning = _pruning(prune, problem, images, executor)
+    _check_limits(problem, time_limit, executor, nthreads, 1 if cut is None else cut.order,
+                  pruning and _splits(problem))
     began = time.monotonic()
 
     def expired() -> bool:
         return time_limit is not None and time.monotonic() >= began + time_limit
 
+    if pruning:
+        complete, total, index, _ = pruned_search(problem.forms, problem.values, d, problem.bound, problem.wide,
+                                                  _layout(problem, 0), expired, progress, nthreads)
+        return _checked_result(coset, particular, index, complete, total)
     if executor is not None:
         complete, best = _search_executor(problem, executor, split, time_limit, progress)
     else:
         deadline = None if time_limit is None else began + time_limit
         complete, best = _search_local(problem, split, deadline, progress, nthreads)
     index = best.index if cut is None else _first_tie(cut, problem, plain, best, expired)
+    return _checked_result(coset, particular, index, complete, best.sum)
+
+
+def _pruning(prune: object, problem: _Problem, images: object, executor: object) -> bool:
+    """Whether ``prune=`` (checked) sends this search to the branch and bound."""
+    if prune is not None and not isinstance(prune, (bool, np.bool_)):
+        raise InvalidTypeError(f"prune must be None, True or False, got {type(prune).__name__}")
+    if prune and (images is not None or executor is not None):
+        raise InvalidBoardError("prune=True runs the branch and bound in this process: it cannot be combined with "
+                                "symmetry= or executor= (pass prune=False or leave them out)")
+    if prune is None:
+        return images is None and executor is None and _layout(problem, 0)[2] > 0 and _splits(problem)
+    return bool(prune)
+
+
+def _splits(problem: _Problem) -> bool:
+    """Whether the forms split the coordinates into independent parts of at most
+    :data:`~lightsout._prune.EXACT_BITS` each (every bound of the branch and bound is then exact)."""
+    parts = components(problem.forms, problem.nullity, problem.nullity)
+    return len(parts) > 1 and max(bin(part).count("1") for part in parts) <= EXACT_BITS
+
+
+def _checked_result(coset: _Coset, particular: np.ndarray, index: int, complete: bool, total: int) -> CosetMinimum:
+    """The element at ``index``; its weight checked against the search's sum when complete."""
     result = _result(coset, particular, index, complete)
-    if complete and 2 * result.weight != problem.cells + best.sum:  # pragma: no cover - kernel bug guard
-        raise InternalError(f"weight {result.weight} does not match sum {best.sum}")
+    if complete and 2 * result.weight != particular.shape[0] + total:  # pragma: no cover - kernel bug guard
+        raise InternalError(f"weight {result.weight} does not match sum {total}")
     return result
 
 
@@ -678,7 +668,7 @@ def _ordered_scan(problem: _Problem, target: int, expired: Callable[[], bool]) -
             first.append(index)
 
     _run_tasks(problem._replace(bound=target), layout, 0, 1 << layout[2], lambda: bool(first) or expired(), report,
-               _Pace())
+               Pace())
     return first[0] if first else None
 
 
@@ -878,7 +868,7 @@ def distance_distribution_mod(quiet: npt.ArrayLike, modulus: int, *, threads: Op
     ncounts = cells * (k - 1) + 1
     total = k ** len(outer)
     module = kernels.walsh
-    nthreads = usable_cores() if threads is None else threads
+    nthreads = default_threads() if threads is None else threads
     if isinstance(nthreads, bool) or not isinstance(nthreads, int) or nthreads < 1:
         raise InvalidBoardError(f"threads must be a positive int, got {threads!r}")
     # chunks of about 2^22 lane-minimums (a few milliseconds): Ctrl-C and progress between them
@@ -903,7 +893,7 @@ def distance_distribution_mod(quiet: npt.ArrayLike, modulus: int, *, threads: Op
             if main and progress is not None:
                 progress("distance table", state["done"], chunks)
 
-    _run_workers(work, min(nthreads, chunks) - 1, lambda: state.__setitem__("stop", True))
+    run_workers(work, min(nthreads, chunks) - 1, lambda: state.__setitem__("stop", True))
     if progress is not None:
         progress("distance table", chunks, chunks)
     assert int(counts.sum()) == k ** (cells - d)
