@@ -48,6 +48,14 @@ __all__ = [
 ]
 
 #: Subpackages imported on first use (``lightsout.play`` starts no server but loads http.server).
+# Public functions and classes report the package as their home, as numpy's and galois's do:
+# ``lightsout.Solution``, not ``lightsout.solve.Solution``, in reprs, docs and pickles.
+for _name in __all__:
+    _public = globals()[_name]
+    if (callable(_public) or isinstance(_public, type)) and getattr(_public, "__module__", "").startswith("lightsout."):
+        _public.__module__ = "lightsout"
+del _name, _public
+
 _LAZY_SUBMODULES = ("play", "cli")
 
 

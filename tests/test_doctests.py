@@ -12,6 +12,7 @@ import pytest
 import lightsout
 from lightsout._kernels import load
 from lightsout._kernels.registry import MODULES
+from examples import run_examples
 
 
 def _python_modules() -> list[str]:
@@ -39,7 +40,7 @@ FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 @pytest.mark.parametrize("name", PYTHON_MODULES)
 def test_python_module_examples(name):
-    failures, attempted = doctest.testmod(importlib.import_module(name), optionflags=FLAGS, verbose=False)
+    failures, attempted = run_examples(importlib.import_module(name))
     assert failures == 0
     assert attempted > 0 or name in DECLARATION_MODULES, f"{name} has no docstring example"
 

@@ -353,12 +353,11 @@ def test_no_python_module_points_outside_the_repository():
 
 
 def test_new_modules_examples_run():
-    import doctest
-
+    from examples import run_examples
     from lightsout import _gridresult, _orientation
 
     for module in (_orientation, _gridresult):
-        failures, attempted = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        failures, attempted = run_examples(module)
         assert attempted > 0 and failures == 0
 
 

@@ -14,6 +14,7 @@ import pickle
 import numpy as np
 import pytest
 from conftest import AWKWARD_BITS
+from examples import find_examples
 from test_gf2elim import random_bits, slow_rref
 
 import lightsout.packed as packed
@@ -230,7 +231,7 @@ def test_no_solution_error_pickles_and_copies() -> None:
 def test_docstring_examples(module, simd_level: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LIGHTSOUT_SIMD", simd_level)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    tests = doctest.DocTestFinder().find(module)
+    tests = find_examples(module)
     if not new_chase_kernel():
         tests = [t for t in tests if not t.name.endswith(".chase")]
     for test in tests:
