@@ -22,6 +22,7 @@ from typing import Optional
 import numpy as np
 
 from lightsout import _kernels as kernels
+from lightsout._modring import howell_form, reduce_lexmin
 from lightsout._packing import pack_row, pack_rows, unpack_row, unpack_rows
 
 
@@ -62,7 +63,6 @@ def lexmin_solution(particular: np.ndarray, kernel: np.ndarray, states: int) -> 
         basis = rows[: int(rank)]
         smallest = unpack_row(vector, cells).view(np.uint8).copy()
         return smallest, (basis if kernel.dtype == np.uint64 else unpack_rows(basis, cells).view(np.uint8))
-    from lightsout._modring import howell_form, reduce_lexmin
 
     howell = howell_form(np.ascontiguousarray(kernel, dtype=np.uint8), states)
     return reduce_lexmin(particular, howell, states), howell

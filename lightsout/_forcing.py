@@ -37,6 +37,7 @@ from lightsout._bitmatrix import check_elimination, words_for_bits
 from lightsout import _kernels as kernels
 from lightsout._errors import BoardTooLargeError, InvalidBoardError
 from lightsout._linresult import LinearResult
+from lightsout._modring import solve_mod
 from lightsout._packing import transpose_bits, unpack_rows
 from lightsout._validate import method_name
 
@@ -242,8 +243,6 @@ def _solve_gf2(system: npt.NDArray[np.uint64], nvars: int, *, packed: bool = Fal
 
 def _solve_mod(system: U8, nvars: int, states: int) -> tuple[bool, Optional[U8], U8, int, int]:
     """Solve ``[C | d]``, ``C z + d = 0 (mod k)``: (solvable, z0 or None, kernel, count, nullity)."""
-    from lightsout._modring import solve_mod
-
     if nvars == 0:
         consistent = not system.any()
         return consistent, np.zeros(0, np.uint8) if consistent else None, np.zeros((0, 0), np.uint8), 1, 0

@@ -8,6 +8,7 @@ import numpy.typing as npt
 
 from lightsout import _kernels as kernels
 from lightsout._errors import InvalidBoardError, InvalidTypeError
+from lightsout._ndroute import chase_nd
 from lightsout._packing import pack_row, pack_rows, unpack_rows
 from lightsout._validate import (
     board_array, board_cells, board_values, bit_row, cell_symbol, flag, grid_shape, numeric_array, states_count,
@@ -131,7 +132,6 @@ def chase(board: npt.ArrayLike, first_row: npt.ArrayLike, *, torus: TorusArg = F
                                                         presses=True)
         assert presses is not None
         return unpack_rows(presses, ncols)
-    from lightsout._ndroute import chase_nd
 
     seeds = 2 if wraps[0] and lights.shape[0] > 2 else 1
     want = ((2,) if seeds == 2 else ()) + lights.shape[1:]

@@ -16,119 +16,26 @@ import csv
 import io
 import math
 from importlib import resources
-from typing import TYPE_CHECKING, Optional, Sequence, Union
+from typing import Optional, Sequence, Union
 
 import numpy as np
 
+from lightsout._bandchase import all_lit_press_count
 from lightsout._errors import BoardTooLargeError, MinimumNotProvenError
-from lightsout._symmetry import box_symmetries
+from lightsout._fewest import distance_distribution_gf2, distance_distribution_mod
+from lightsout._minimal import minimal_solution, time_limit_seconds
 from lightsout._tasks import checked_executor, run_tasks
 from lightsout._types import Progress
 from lightsout._validate import (
     MAX_BOARD_CELLS, board_shape, board_size, flag, grid_shape, states_count, torus_axes,
 )
-
-if TYPE_CHECKING:
-    from lightsout.solve import Solution
+from lightsout.solve import first_row, nullity, solve
 
 __all__ = ["minimal_solution", "fewest_presses", "fewest_presses_table", "proven_fewest_presses",
            "distance_distribution", "MinimumNotProvenError"]
 
 #: The table of proven fewest presses shipped with the package (written by bench/fewest_table.py).
 PROVEN_TABLE = "fewest_presses.csv"
-
-
-def _time_limit(value: object) -> Optional[float]:
-    from lightsout._errors import InvalidBoardError, InvalidTypeError
-
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidTypeError(f"time_limit must be None or a positive number of seconds, got {value!r}")
-    if not value > 0:
-        raise InvalidBoardError(f"time_limit must be a positive number of seconds, got {value!r}")
-    try:
-        return float(value)
-    except OverflowError:  # an int beyond a float's range: no limit in practice
-        return math.inf
-
-
-#: Largest coset (solutions x cells x states) the k-state search may write out: it enumerates every
-#: solution, and each step of building the span holds k times the span's bytes.
-MAX_MOD_SEARCH_BYTES = 1 << 26
-
-
-def mod_search_fits(count: int, cells: int, states: int, shape: tuple[int, ...]) -> None:
-    """Refuse, before the search, a k-state fewest-press search that cannot be written out.
-
-    The number of solutions is known from the solve, so the refusal is immediate.
-
-    Example:
-        >>> mod_search_fits(3**4, 25, 3, (5, 5))
-        >>> mod_search_fits(6**20, 100, 6, (10, 10))
-        Traceback (most recent call last):
-        ...
-        lightsout.BoardTooLargeError: the fewest presses of a board with 6 states ...
-    """
-    from lightsout._errors import BoardTooLargeError
-    from lightsout._fewest import MAX_MOD_ELEMENTS
-
-    if count > MAX_MOD_ELEMENTS or count * cells * states > MAX_MOD_SEARCH_BYTES:
-        size = " x ".join(map(str, shape)) if len(shape) > 1 else f"{shape[0]}-cell"
-        raise BoardTooLargeError(
-            f"the fewest presses of a board with {states} states are found by writing out every solution, and "
-            f"this {size} board has {count:.4g} of them: over the limit of {MAX_MOD_ELEMENTS} solutions and "
-            f"{MAX_MOD_SEARCH_BYTES // 2**20} MiB (lightsout.fewest.MAX_MOD_SEARCH_BYTES); "
-            "solve without minimal=True for one solution")
-
-
-#: From this nullity on, the two-state search of a box board weighs one task of each orbit of
-#: the box's point symmetries that keep the lights (lightsout/_orbitcut.py): up to 8 times less
-#: work on a square, 4 on a rectangle, 16 on a cube; below it the search takes well under a second.
-SYMMETRY_MIN_NULLITY = 28
-
-
-def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None,
-                     executor: Optional[concurrent.futures.Executor] = None,
-                     progress: Progress = None) -> "Solution":
-    """The solution of the same board with the fewest presses (:meth:`lightsout.Solution.minimal`).
-
-    Ties go to the lexicographically smallest press vector.  The result has
-    ``proven_minimal=True`` when every solution was weighed; with a
-    ``time_limit`` that ran out, it is the best found, with ``proven_minimal=False``.
-
-    Example:
-        >>> import lightsout, numpy as np
-        >>> s = minimal_solution(lightsout.solve(np.ones((4, 4), dtype=int)))
-        >>> int(s.presses.sum()), s.proven_minimal
-        (4, True)
-    """
-    from dataclasses import replace
-
-    from lightsout._fewest import coset_min_weight, coset_min_weight_mod
-
-    limit = _time_limit(time_limit)
-    pool = checked_executor(executor)
-    cells = solution.board.size
-    flat = np.ascontiguousarray(solution.presses, dtype=np.uint8).reshape(cells)
-    if solution.nullity == 0:
-        return replace(solution, proven_minimal=True)
-    if solution.states != 2:
-        mod_search_fits(solution.count, cells, solution.states, solution.board.shape)
-    patterns = solution.quiet_patterns().reshape(-1, cells).astype(np.uint8)
-    if solution.states == 2:
-        symmetry = None
-        if solution.nullity >= SYMMETRY_MIN_NULLITY and not solution.is_graph:
-            lights = np.asarray(solution.board, dtype=np.uint8).reshape(cells)
-            symmetry = box_symmetries(solution.board.shape, solution.torus, lights)
-        found = coset_min_weight(flat, patterns, time_limit=limit, executor=pool, progress=progress,
-                                 symmetry=symmetry)
-    else:
-        found = coset_min_weight_mod(flat, patterns, solution.states)
-    presses = found.presses.reshape(solution.board.shape)
-    return replace(solution, presses=presses.astype(bool) if solution.states == 2 else presses.astype(np.uint8),
-                   proven_minimal=bool(found.proven))
-
 
 #: All-lit open grids (two states) of more cells than this are not built: one of nullity 0 has
 #: one solution, whose presses are counted row band by row band from its first row.
@@ -137,9 +44,6 @@ STREAM_CELLS = 1 << 24
 
 def _fewest_of_a_big_grid(nrows: int, ncols: int) -> int:
     """The fewest presses of a big all-lit open grid of nullity 0, in memory for a few rows."""
-    from lightsout._bandchase import all_lit_press_count
-    from lightsout.solve import first_row, nullity
-
     quiet = nullity(nrows, ncols)
     if quiet:
         raise BoardTooLargeError(
@@ -188,13 +92,11 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
         >>> fewest_presses(5), fewest_presses(4), fewest_presses((3, 3, 3, 3))
         (15, 4, 41)
     """
-    from lightsout.solve import solve
-
     shape = board_shape(n, "n") if isinstance(n, (tuple, list)) else grid_shape(n, m)
     k = states_count(states)
     wraps = torus_axes(torus, len(shape))
     rule = flag(self_toggle, "self_toggle")
-    _time_limit(time_limit)
+    time_limit_seconds(time_limit)
     cells = math.prod(shape)
     if len(shape) == 2 and k == 2 and rule and not any(wraps) and cells > STREAM_CELLS:
         return _fewest_of_a_big_grid(*shape)
@@ -280,9 +182,6 @@ def distance_distribution(shape: Union[int, Sequence[int]], *, torus: object = F
         >>> int(table.sum()), len(table) - 1        # every 3 x 3 state is solvable, in at most 9 presses
         (512, 9)
     """
-    from lightsout._fewest import distance_distribution_gf2, distance_distribution_mod
-    from lightsout.solve import solve
-
     dims = board_shape(shape, "shape")
     k = states_count(states)
     wraps = torus_axes(torus, len(dims))

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import itertools
 import sys
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
 import numpy.typing as npt
@@ -57,9 +57,7 @@ from lightsout._validate import (
     GRAPH_FORMS, flag, graph_adjacency_values, graph_edge_list, graph_lights, graph_pattern, graph_square,
     graph_vertex_count, method_name, states_count,
 )
-
-if TYPE_CHECKING:
-    from lightsout.solve import Solution
+from lightsout.solve import Solution, solution_from_result
 
 __all__ = ["GraphCSR", "graph_csr", "solve_graph"]
 
@@ -307,8 +305,6 @@ def solve_graph(graph: object, lit: object = None, *, nvertices: Optional[int] =
     References:
         Wang, Xu & Zhou, "Lights Out on graphs", arXiv:2208.09731 (the forcing reduction).
     """
-    from lightsout.solve import solution_from_result
-
     toggle = flag(self_toggle, "self_toggle")
     minimal = flag(minimal, "minimal")
     k = states_count(states)

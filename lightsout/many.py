@@ -23,9 +23,13 @@ from typing import Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._errors import InvalidBoardError
+from lightsout._errors import InvalidBoardError, UnsolvableError
+from lightsout._many import apply_bit_matrix_many, bit_operator, coset_min_many, reduced_operator
 from lightsout._tasks import checked_executor, run_tasks
 from lightsout._validate import board_values, flag, states_count, torus_axes
+from lightsout.board import _neighbour_pairs
+from lightsout.gf2 import rref
+from lightsout.solve import solve
 
 __all__ = ["solve_many", "ManySolutions"]
 
@@ -84,8 +88,6 @@ class ManySolutions:
 
 def _effect_matrix(shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool) -> np.ndarray:
     """The cells x cells 0/1 press matrix (column j: the cells a press on j changes)."""
-    from lightsout.board import _neighbour_pairs
-
     cells = math.prod(shape)
     unit = np.eye(cells, dtype=np.uint8).reshape((cells,) + shape)
     effect = unit.copy() if self_toggle else np.zeros_like(unit)
@@ -97,9 +99,6 @@ def _effect_matrix(shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle:
 
 def _operator(shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool) -> tuple[np.ndarray, np.ndarray]:
     """(P, Q): P maps every solvable board to its canonical solution; Q's rows are the quiet patterns."""
-    from lightsout._many import reduced_operator
-    from lightsout.gf2 import rref
-
     a = _effect_matrix(shape, wraps, self_toggle)
     cells = a.shape[0]
     rows, pivots = rref(np.concatenate([a, np.eye(cells, dtype=np.uint8)], axis=1))
@@ -120,8 +119,6 @@ def _solve_chunk(boards: np.ndarray, shape: tuple[int, ...], wraps: tuple[bool, 
     n = len(boards)
     cells = math.prod(shape)
     if states != 2 or not operator_fits(cells):
-        from lightsout.solve import UnsolvableError, solve
-
         presses = np.zeros((n, cells), dtype=np.uint8)
         ok = np.zeros(n, dtype=bool)
         nullity, count = 0, 1
@@ -134,7 +131,6 @@ def _solve_chunk(boards: np.ndarray, shape: tuple[int, ...], wraps: tuple[bool, 
                 continue
             presses[i], ok[i], nullity, count = s.presses.ravel(), True, s.nullity, s.count
         return presses, ok, nullity, count
-    from lightsout._many import apply_bit_matrix_many, bit_operator, coset_min_many
 
     p, q = _operator(shape, wraps, self_toggle)
     result = apply_bit_matrix_many(np.ascontiguousarray(boards.reshape(n, cells), dtype=np.uint8),

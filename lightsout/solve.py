@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from lightsout import board as _board
 from lightsout._denseroute import solve_grid_dense
+from lightsout._drawing import notebook_bundle, plot_board, solution_picture
 from lightsout import _kernels as kernels
 from lightsout._errors import (
     BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError, UnsolvableError,
@@ -39,6 +40,9 @@ from lightsout._bitmatrix import pack_zero_one
 from lightsout._canonical import lexmin_solution, proof_pattern
 from lightsout._gridresult import GridResult
 from lightsout._linresult import LinearResult
+from lightsout._minimal import minimal_solution
+from lightsout._modring import howell_form
+from lightsout._ndroute import canonical_nd, nullity_nd, quiet_basis_words, solve_nd
 from lightsout._tasks import checked_executor, run_tasks
 from lightsout._orientation import first_column_of_chase, transpose_packed
 from lightsout._packing import pack_row, pack_rows, unpack_rows, words_for_bits
@@ -301,8 +305,6 @@ class Solution:
         if self.quiet_generators is not None or self.is_graph or (
                 self.quiet_first_rows is not None and self.nullity * self.board.size <= MAX_PATTERN_CELLS):
             return pack_rows(self.quiet_patterns().reshape(self.nullity, self.board.size))
-        from lightsout._ndroute import quiet_basis_words
-
         return quiet_basis_words(self.board.shape, torus=self.torus, self_toggle=self.self_toggle)
 
     def all(self) -> Iterator[np.ndarray]:
@@ -331,8 +333,6 @@ class Solution:
                     bool).reshape(shape)
             return
         k = self.states
-        from lightsout._modring import howell_form
-
         rows = howell_form(patterns.astype(np.uint8), k) if len(patterns) else patterns.astype(np.uint8)
         radices = [k // math.gcd(int(row[np.flatnonzero(row)[0]]), k) for row in rows]
         current = self.presses.astype(np.int64).ravel()
@@ -350,8 +350,6 @@ class Solution:
             >>> int(s.presses.sum()), s.proven_minimal
             (15, True)
         """
-        from lightsout.fewest import minimal_solution
-
         return minimal_solution(self, time_limit=time_limit, executor=executor, progress=progress)
 
     def count_up_to_symmetry(self, group: Optional[Iterable[Any]] = None) -> int:
@@ -423,12 +421,10 @@ class Solution:
                              states=self.states)
         return not after.any()
 
-    # Pictures (lightsout.picture): a notebook shows a solution as one picture of its board with
+    # Pictures (lightsout/_drawing.py): a notebook shows a solution as one picture of its board with
     # the presses marked (SVG when small, PNG up to 4M cells); graphs and boards of 3 axes or
     # more show only the text repr.
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        from lightsout.picture import notebook_bundle, solution_picture
-
         return notebook_bundle(repr(self), solution_picture(self))
 
     def plot(self, ax: Optional[Any] = None) -> Any:
@@ -440,8 +436,6 @@ class Solution:
         Example:
             >>> ax = solve([[1, 1], [1, 0]]).plot()  # doctest: +SKIP
         """
-        from lightsout.picture import plot_board
-
         if self.is_graph:
             raise InvalidBoardError("Solution.plot draws grid boards; draw a graph with networkx.draw")
         return plot_board(self.board, self.presses, states=self.states, ax=ax)
@@ -694,8 +688,6 @@ EAGER_PATTERN_BYTES = 1 << 24
 def _solve_general(lights: np.ndarray, wraps: tuple[bool, ...], self_toggle: bool, states: int,
                    progress: Progress) -> Solution:
     """Solve a board by the general route: the canonical solution from the reduced system directly."""
-    from lightsout._ndroute import canonical_nd
-
     work = np.ascontiguousarray(lights, dtype=np.uint8)
     found = canonical_nd(lights.shape, work, torus=wraps, self_toggle=self_toggle, states=states,
                          progress=progress)
@@ -718,8 +710,6 @@ def _solve_general(lights: np.ndarray, wraps: tuple[bool, ...], self_toggle: boo
 def _nd_quiet_generators(shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool,
                          states: int) -> np.ndarray:
     """Generators of the quiet patterns of a grid board, (r, cells): the kernel of the dark board."""
-    from lightsout._ndroute import solve_nd
-
     dark = np.zeros(shape, dtype=np.uint8)
     kernel: np.ndarray = solve_nd(shape, dark, torus=wraps, self_toggle=self_toggle, states=states).kernel
     return kernel
@@ -774,8 +764,6 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
     if method == "nd":
         progress_callback(progress)
         threads = thread_count(threads)
-        from lightsout._ndroute import canonical_nd
-
         # Only the canonical solution is built, never the quiet patterns (a 10,000 x 10,000
         # torus has 128 of them, 13 GB).
         found = canonical_nd((nrows, ncols), None, torus=wraps, self_toggle=self_toggle, states=states,
@@ -827,8 +815,6 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
     wraps, self_toggle, states = _rules(torus, self_toggle, states, len(shape))
     method = _route_for(method_name(method, METHODS), shape, wraps, self_toggle, states)
     if method == "nd":
-        from lightsout._ndroute import nullity_nd
-
         return nullity_nd(shape, torus=wraps, self_toggle=self_toggle, states=states)[0]
     nrows, ncols = shape
     threads = thread_count(threads)
@@ -1047,8 +1033,6 @@ def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, se
     method = _route_for(method_name(method, METHODS), lights.shape, wraps, self_toggle, states)
     threads = thread_count(threads)
     if method == "nd":
-        from lightsout._ndroute import solve_nd
-
         work = np.ascontiguousarray(lights, dtype=np.uint8)
         return solve_nd(lights.shape, work, torus=wraps, self_toggle=self_toggle, states=states).solvable
     nrows, ncols = lights.shape

@@ -1,4 +1,4 @@
-"""The package's import graph (issue 17): the floors hold, and no import cycle but a known one.
+"""The package's import graph (issue 17): the floors hold, and no module imports itself back.
 
 The contracts themselves are pyproject.toml's ``[tool.importlinter]`` section; CI runs
 ``lint-imports`` on them, and this test runs it too where import-linter is installed.
@@ -15,9 +15,6 @@ grimp = pytest.importorskip("grimp")
 REPO = Path(__file__).resolve().parent.parent
 PYPROJECT = REPO / "pyproject.toml"
 
-#: The one cycle left (Solution's methods reach the search and the pictures, which call solve);
-#: breaking it is part of issue 17's remaining work.  A new cycle fails the test.
-KNOWN_CYCLES = [{"lightsout.solve", "lightsout.fewest", "lightsout.picture"}]
 
 
 def strongly_connected(graph) -> list[set[str]]:
@@ -55,10 +52,10 @@ def strongly_connected(graph) -> list[set[str]]:
     return found
 
 
-def test_no_import_cycle_but_the_known_one():
+def test_no_import_cycle():
+    # grimp counts imports inside functions too, so none of them hides a cycle either
     graph = grimp.build_graph("lightsout", exclude_type_checking_imports=True)
-    cycles = strongly_connected(graph)
-    assert all(cycle in KNOWN_CYCLES for cycle in cycles), cycles
+    assert strongly_connected(graph) == []
 
 
 def test_the_layering_contracts_hold():

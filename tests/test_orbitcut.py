@@ -16,8 +16,7 @@ import pytest
 
 import lightsout
 import oracle
-from lightsout import _fewest, _orbitcut
-from lightsout import fewest as fewest_module
+from lightsout import _fewest, _minimal, _orbitcut
 from lightsout._errors import InvalidBoardError, InvalidTypeError
 from lightsout._fewest import coset_min_weight
 from lightsout._kernels import available_levels, load
@@ -146,7 +145,7 @@ def test_fewest_presses_with_the_cut_matches_the_published_values(monkeypatch):
         return cut
 
     monkeypatch.setattr(_fewest, "prepare_cut", spy)
-    monkeypatch.setattr(fewest_module, "SYMMETRY_MIN_NULLITY", 1)
+    monkeypatch.setattr(_minimal, "SYMMETRY_MIN_NULLITY", 1)
     for n in (4, 9, 16, 19, 23, 30, 33, 39):
         assert lightsout.fewest_presses(n) == A075464[n - 1]
     assert calls and all(order == 8 for order in calls)

@@ -28,6 +28,7 @@ import numpy as np
 
 import lightsout
 from lightsout._errors import LightsOutError
+from lightsout._fewest import MAX_NULLITY, estimate_seconds
 
 __all__ = [
     "ApiError", "decode_request", "solve_board", "random_board", "quiet_patterns", "ENDPOINTS",
@@ -222,8 +223,6 @@ def _fewest(solution: lightsout.Solution, minimal: bool, time_limit: float) -> t
     if not minimal:
         return None, "the fewest presses were not asked for (minimal: false)"
     if solution.states == 2:
-        from lightsout._fewest import MAX_NULLITY, estimate_seconds
-
         if solution.nullity > MAX_NULLITY:
             return None, (f"nullity {solution.nullity} is over the limit of {MAX_NULLITY} of the fewest-press "
                           f"search")
