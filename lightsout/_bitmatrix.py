@@ -14,22 +14,13 @@ import numpy as np
 
 from lightsout import _kernels as kernels
 from lightsout._errors import BoardTooLargeError, InvalidBoardError
+from lightsout._packing import words_for_bits
 
 #: Most memory (bytes) one GF(2) call may allocate for packed copies and results.
 MAX_BYTES = 8 << 30
 #: Most elimination work one GF(2) call may take on: rank bound x rows x words per row
 #: (2**45 word updates is some 10-20 minutes on one core).
 MAX_WORK = 1 << 45
-
-
-def words_for_bits(nbits: int) -> int:
-    """Number of 64-bit words that hold ``nbits`` bits.
-
-    Example:
-        >>> words_for_bits(64), words_for_bits(65)
-        (1, 2)
-    """
-    return (nbits + 63) // 64
 
 
 def check_bytes(nbytes: int, what: str) -> None:

@@ -44,7 +44,7 @@ from lightsout._errors import BoardTooLargeError, InvalidBoardError, LightsOutEr
 from lightsout._extras import import_optional
 from lightsout._png import DRAWING_TEXT, PNG_SIGNATURE, encode_png
 from lightsout._validate import MAX_BOARD_CELLS, board_values, states_count
-from lightsout.board import COMMENT, DARK_CHARS, LIT_CHARS
+from lightsout.board import COMMENT, DARK_CHARS, LIT_CHARS, format_board
 
 __all__ = ["read_board", "write_board", "board_from_text"]
 
@@ -276,8 +276,6 @@ def write_board(path: PathArg, board: npt.ArrayLike, states: int = 2) -> None:
         >>> read_board(path, states=3).tolist()
         [[0, 2], [1, 0]]
     """
-    from lightsout.board import format_board
-
     states = states_count(states)
     cells = board_values(board, states)
     name = os.fspath(path)

@@ -53,6 +53,7 @@ import numpy.typing as npt
 from lightsout import _kernels as kernels
 from lightsout._blockpool import Pace, default_threads, run_workers
 from lightsout._errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError
+from lightsout._modring import rref_prime
 from lightsout._orbitcut import (MAX_TIE_ELEMENTS, OrbitCut, TaskOrbits, prepare_cut, representatives, smallest_image,
                                  task_minima)
 from lightsout._prune import EXACT_BITS, components, pruned_search
@@ -731,7 +732,7 @@ def coset_min_weight_mod(particular: npt.ArrayLike, generators: npt.ArrayLike, m
                                   f"(lightsout._fewest.MAX_MOD_ELEMENTS); too many to enumerate")
     span = np.zeros((1, cells), dtype=np.uint8)
     if _is_prime(k):
-        basis, _ = _rref_mod(gens.astype(np.int64), k)
+        basis, _ = rref_prime(gens.astype(np.int64), k)
         if k ** len(basis) > MAX_MOD_ELEMENTS:
             raise too_many
         for row in basis:
@@ -841,7 +842,7 @@ def distance_distribution_mod(quiet: npt.ArrayLike, modulus: int, *, threads: Op
         raise BoardTooLargeError(
             f"a distance table walks k^cells = {k}^{cells} press vectors; the limit is 2^{MAX_DISTANCE_LOG2} "
             f"(lightsout._fewest.MAX_DISTANCE_LOG2): {cells} cells is too many for {k} states")
-    basis, pivots = _rref_mod(rows, k)
+    basis, pivots = rref_prime(rows, k)
     d = len(pivots)
     span = np.zeros((1, cells), dtype=np.int64)
     for row in basis:
@@ -903,24 +904,3 @@ def distance_distribution_mod(quiet: npt.ArrayLike, modulus: int, *, threads: Op
 
 def _is_prime(k: int) -> bool:
     return k >= 2 and all(k % q for q in range(2, int(math.isqrt(k)) + 1))
-
-
-def _rref_mod(rows: np.ndarray, k: int) -> tuple[list[np.ndarray], list[int]]:
-    """Reduced row echelon form over GF(k) (k prime): rows (leading entry 1) and pivots."""
-    basis: list[np.ndarray] = []
-    pivots: list[int] = []
-    for original in rows:
-        row = original % k
-        for b, p in zip(basis, pivots):
-            if row[p]:
-                row = (row - row[p] * b) % k
-        nz = np.flatnonzero(row)
-        if nz.size == 0:
-            continue
-        p = int(nz[0])
-        row = (row * pow(int(row[p]), -1, k)) % k
-        basis = [(b - b[p] * row) % k if b[p] else b for b in basis]
-        basis.append(row)
-        pivots.append(p)
-    order = np.argsort(pivots) if pivots else np.zeros(0, dtype=np.int64)
-    return [basis[i] for i in order], [pivots[i] for i in order]

@@ -33,12 +33,12 @@ from typing import Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._bitmatrix import check_elimination, words_for_bits
+from lightsout._bitmatrix import check_elimination
 from lightsout import _kernels as kernels
 from lightsout._errors import BoardTooLargeError, InvalidBoardError
 from lightsout._linresult import LinearResult
 from lightsout._modring import solve_mod
-from lightsout._packing import transpose_bits, unpack_rows
+from lightsout._packing import transpose_bits, unpack_rows, words_for_bits
 from lightsout._validate import method_name
 
 __all__ = ["MAX_GRAPH_BYTES", "ForcingPlan", "forcing_plan", "solve_graph_linear", "METHODS"]

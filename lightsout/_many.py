@@ -26,6 +26,8 @@ import numpy.typing as npt
 
 from lightsout import _kernels as kernels
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._modring import rref_prime
+from lightsout._packing import words_for_bits
 
 __all__ = ["BitOperator", "ManyResult", "bit_operator", "apply_bit_matrix_many", "reduced_operator",
            "coset_min_many", "MAX_TABLE_BYTES", "MAX_MINIMAL_NULLITY"]
@@ -66,10 +68,6 @@ class ManyResult(NamedTuple):
     ok: Optional[np.ndarray]
 
 
-def _words(nbits: int) -> int:
-    return (nbits + 63) // 64
-
-
 def _zero_one_matrix(matrix: npt.ArrayLike, name: str) -> np.ndarray:
     arr = np.asarray(matrix)
     if arr.ndim != 2:
@@ -97,7 +95,7 @@ def bit_operator(matrix: npt.ArrayLike, checks: Optional[npt.ArrayLike] = None) 
         raise InvalidBoardError(f"checks have {q.shape[1]} cells, matrix has {cells}")
     full = np.concatenate([m, q]) if q.shape[0] else m
     nout = full.shape[0]
-    w = _words(nout)
+    w = words_for_bits(nout)
     nbytes = (cells + 7) // 8
     size = nbytes * 256 * max(w, 1) * 8
     if size > MAX_TABLE_BYTES:
@@ -189,25 +187,12 @@ def reduced_operator(operator: npt.ArrayLike, quiet: npt.ArrayLike) -> np.ndarra
 
 
 def _rref(rows: np.ndarray) -> tuple[list[np.ndarray], list[int]]:
-    """Reduced row echelon form (leftmost pivots); dependent rows refused."""
-    basis: list[np.ndarray] = []
-    pivots: list[int] = []
-    for original in rows:
-        row = original.copy()
-        for b, p in zip(basis, pivots):
-            if row[p]:
-                row ^= b
-        nz = np.flatnonzero(row)
-        if nz.size == 0:
-            raise InvalidBoardError("quiet rows must be linearly independent over GF(2)")
-        p = int(nz[0])
-        for i, b in enumerate(basis):
-            if b[p]:
-                basis[i] = b ^ row
-        basis.append(row)
-        pivots.append(p)
-    order = np.argsort(pivots) if pivots else np.zeros(0, dtype=np.int64)
-    return [basis[i] for i in order], [pivots[i] for i in order]
+    """Reduced row echelon form over GF(2) (leftmost pivots, :func:`lightsout._modring.rref_prime`);
+    dependent rows refused."""
+    basis, pivots = rref_prime(rows, 2)
+    if len(pivots) < rows.shape[0]:
+        raise InvalidBoardError("quiet rows must be linearly independent over GF(2)")
+    return [row.astype(np.uint8) for row in basis], pivots
 
 
 def coset_min_many(solutions: np.ndarray, quiet: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:

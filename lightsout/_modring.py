@@ -431,6 +431,23 @@ def solve_mod(matrix: npt.ArrayLike, rhs: npt.ArrayLike, modulus: int) -> ModSys
     return ModSystem(combined, _crt_howell(kernel_parts, n_mod), count, nullity)
 
 
+def rref_prime(rows: npt.ArrayLike, p: int) -> tuple[np.ndarray, list[int]]:
+    """Reduced row echelon form over GF(p), p prime: the Howell form, whose pivots are then 1.
+
+    Dependent rows vanish; the rows come out sorted by their pivot column.
+
+    Returns:
+        ``(basis, pivots)``: ``(r', n)`` int64 rows and the pivot column of each.
+
+    Example:
+        >>> basis, pivots = rref_prime(np.array([[1, 1, 0], [1, 0, 1], [0, 1, 1]]), 2)
+        >>> basis.tolist(), pivots
+        ([[1, 0, 1], [0, 1, 1]], [0, 1])
+    """
+    form = howell_form(rows, p).astype(np.int64)
+    return form, [int(np.flatnonzero(row)[0]) for row in form]
+
+
 def howell_form(rows: npt.ArrayLike, modulus: int) -> U8:
     """The Howell form of the row span of ``rows`` over Z/N (canonical: equal spans, equal forms).
 

@@ -31,10 +31,11 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._bitmatrix import (
-    check_bytes, check_elimination, pack_zero_one, unpack_words, words_for_bits, zero_one,
+    check_bytes, check_elimination, pack_zero_one, unpack_words, zero_one,
 )
 from lightsout import _kernels as kernels
 from lightsout._errors import InvalidBoardError, InvalidTypeError, NoSolutionError
+from lightsout._packing import words_for_bits
 from lightsout._validate import board_array, numeric_array
 
 __all__ = ["NoSolutionError", "null_space", "rank", "rref", "solve"]
