@@ -40,13 +40,13 @@ from typing import Union
 import numpy as np
 import numpy.typing as npt
 
+from lightsout._boardtext import board_from_text, format_board
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, LightsOutError
 from lightsout._extras import import_optional
 from lightsout._png import DRAWING_TEXT, PNG_SIGNATURE, encode_png
 from lightsout._validate import MAX_BOARD_CELLS, board_values, states_count
-from lightsout.board import COMMENT, DARK_CHARS, LIT_CHARS, format_board
 
-__all__ = ["read_board", "write_board", "board_from_text"]
+__all__ = ["read_board", "write_board"]
 
 PathArg = Union[str, "os.PathLike[str]"]
 NPY_MAGIC = b"\x93NUMPY"
@@ -103,72 +103,6 @@ def decode_text(data: bytes, source: str) -> str:
         raise InvalidBoardError(
             f"{source} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start}); "
             "a board file is plain text one row per line, a .npy array or a PNG picture") from None
-
-
-def board_from_text(text: str, states: int = 2, source: str = "board text") -> np.ndarray:
-    """Parse board text, naming ``source``, the line and the column of the first mistake.
-
-    Columns count characters from 1, tabs and spaces included, so an editor's
-    cursor position finds the cell.
-
-    Example:
-        >>> board_from_text("1 0\\n0 1").astype(int).tolist()
-        [[1, 0], [0, 1]]
-        >>> board_from_text("10\\n1?", source="b.txt")
-        Traceback (most recent call last):
-        ...
-        lightsout.InvalidBoardError: b.txt, line 2, column 2: unexpected character '?'; ...
-    """
-    states = states_count(states)
-    symbols = {c: 1 for c in LIT_CHARS}
-    symbols.update({c: 0 for c in DARK_CHARS})
-    symbols.update({str(d): d for d in range(min(states, 10))})
-    accepted = (f"use {LIT_CHARS!r} for lit and {DARK_CHARS!r} for dark cells"
-                + (f", digits 0..{states - 1} for light states" if states > 2 else ", --states K for K states")
-                + f", {COMMENT!r} to start a comment")
-    rows: list[list[int]] = []
-    first_line = 0
-    for lineno, line in enumerate(text.splitlines(), 1):
-        body = line.split(COMMENT, 1)[0]
-        if states > 10:
-            values = []
-            column = 0
-            for token in body.split():
-                column = body.index(token, column) + 1
-                # at most three digits after leading zeros (a state is below 256): int() of a long
-                # digit string is slow and, past 4300 digits, refused by Python itself
-                number = token.isdecimal() and len(token.lstrip("0")) <= 3
-                value = symbols.get(token, int(token) if number else None)
-                if value is None or value >= states:
-                    shown = token if len(token) <= 12 else f"{token[:8]}... ({len(token)} characters)"
-                    raise InvalidBoardError(
-                        f"{source}, line {lineno}, column {column}: {shown!r} is not a light state 0..{states - 1}; "
-                        "with more than 10 states write each row as numbers separated by spaces")
-                values.append(value)
-                column += len(token) - 1
-        else:
-            values = []
-            for column, char in enumerate(body, 1):
-                if char.isspace() or char == "\ufeff":
-                    continue
-                value = symbols.get(char)
-                if value is None:
-                    what = (f"light state {char} is out of range 0..{states - 1}" if char.isdigit()
-                            else f"unexpected character {char!r}")
-                    raise InvalidBoardError(f"{source}, line {lineno}, column {column}: {what}; {accepted}")
-                values.append(value)
-        if not values:
-            continue
-        if rows and len(values) != len(rows[0]):
-            raise InvalidBoardError(f"{source}, line {lineno}: {len(values)} cell{'s' if len(values) != 1 else ''}, but line {first_line} has "
-                                    f"{len(rows[0])}; a board is rectangular")
-        if not rows:
-            first_line = lineno
-        rows.append(values)
-    if not rows:
-        raise InvalidBoardError(f"{source}: no rows (only blank lines and comments)")
-    out = np.array(rows, dtype=np.uint8)
-    return out.astype(bool) if states == 2 else out
 
 
 def _npy_declared(name: str) -> tuple[tuple[int, ...], np.dtype, int]:

@@ -7,11 +7,12 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout import _kernels as kernels
+from lightsout._boardtext import COMMENT, DARK_CHARS, LIT_CHARS, board_from_text, format_board
 from lightsout._errors import InvalidBoardError, InvalidTypeError
 from lightsout._ndroute import chase_nd
 from lightsout._packing import pack_row, pack_rows, unpack_rows
 from lightsout._validate import (
-    board_array, board_cells, board_values, bit_row, cell_symbol, flag, grid_shape, numeric_array, states_count,
+    board_array, board_cells, board_values, bit_row, flag, grid_shape, numeric_array, states_count,
     torus_axes,
 )
 
@@ -20,13 +21,6 @@ TorusArg = Union[bool, Sequence[bool]]
 
 __all__ = ["press", "chase", "all_lit", "parse_board", "format_board", "LIT_CHARS", "DARK_CHARS", "COMMENT"]
 
-#: Characters read as a lit / dark cell by :func:`parse_board`.
-LIT_CHARS = "1#*xXoO"
-DARK_CHARS = "0.-_"
-#: Comment mark of board text: from it to the end of the line is ignored.  The
-#: same mark as the Game of Life's plaintext format (``!`` comments, ``O`` and
-#: ``.`` cells), and no cell symbol, so a comment can never be read as cells.
-COMMENT = "!"
 
 
 def press(board: npt.ArrayLike, presses: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: bool = True,
@@ -206,79 +200,4 @@ def parse_board(text: str, *, states: int = 2) -> np.ndarray:
     """
     if not isinstance(text, str):
         raise InvalidTypeError(f"parse_board expects a str, got {type(text).__name__}")
-    states = states_count(states)
-    text = text[1:] if text.startswith("\ufeff") else text
-    symbols = {c: 1 for c in LIT_CHARS}
-    symbols.update({c: 0 for c in DARK_CHARS})
-    symbols.update({str(d): d for d in range(min(states, 10))})
-    accepted = (f"use {LIT_CHARS!r} for lit and {DARK_CHARS!r} for dark cells"
-                + (f", digits 0..{states - 1} for light states" if states > 2 else "")
-                + f", {COMMENT!r} to start a comment")
-    rows = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        body = line.split(COMMENT, 1)[0]
-        tokens = body.split()
-        if not tokens:
-            continue
-        if states > 10:  # states may need two or three digits: cells are separated by spaces
-            # at most three digits after leading zeros: a light state is below 256, and int() of a
-            # long digit string is slow and, past 4300 digits, refused by Python itself
-            bad = next((i for i, t in enumerate(tokens)
-                        if t not in symbols and not (t.isdecimal() and len(t.lstrip("0")) <= 3)), None)
-            if bad is None:
-                values = [symbols.get(t, None) if t in symbols else int(t) for t in tokens]
-                bad = next((i for i, v in enumerate(values) if v is None or v >= states), None)
-                if bad is None:
-                    rows.append(values)
-                    continue
-            token = tokens[bad] if len(tokens[bad]) <= 12 else f"{tokens[bad][:8]}... ({len(tokens[bad])} characters)"
-            raise InvalidBoardError(f"line {lineno}, cell {bad + 1}: {token!r} is not a light state "
-                                    f"0..{states - 1}; with more than 10 states write each row as numbers "
-                                    f"separated by spaces ({DARK_CHARS!r} and {LIT_CHARS!r} also read as 0 and 1)")
-        cells = "".join(tokens)
-        column = next((i for i, c in enumerate(cells) if c not in symbols), None)
-        if column is not None:
-            char = cells[column]
-            what = (f"light state {char} is out of range 0..{states - 1}" if char.isdigit()
-                    else f"unexpected character {char!r}")
-            raise InvalidBoardError(f"line {lineno}, cell {column + 1}: {what}; {accepted}")
-        rows.append([symbols[c] for c in cells])
-    if not rows:
-        raise InvalidBoardError("the board text has no rows")
-    widths = {len(r) for r in rows}
-    if len(widths) != 1:
-        raise InvalidBoardError(f"rows have different widths {sorted(widths)}; a board must be rectangular")
-    out = np.array(rows, dtype=np.uint8)
-    return out.astype(bool) if states == 2 else out
-
-
-def format_board(board: npt.ArrayLike, lit: str = "1", dark: str = "0", *, states: int = 2) -> str:
-    """Write a 2-D board one row per line (the inverse of :func:`parse_board`).
-
-    ``lit`` and ``dark`` are single characters that :func:`parse_board` reads
-    back: one of ``1#*xXoO`` and one of ``0.-_``.  With
-    ``states=k`` (k > 2) other states are written as digits, or for k > 10 as
-    numbers separated by spaces.
-
-    Examples:
-        >>> print(format_board([[1, 0], [0, 1]], lit="#", dark="."))
-        #.
-        .#
-        >>> print(format_board([[2, 0], [1, 1]], dark=".", states=3))
-        2.
-        11
-    """
-    lit = cell_symbol(lit, "lit", LIT_CHARS)
-    dark = cell_symbol(dark, "dark", DARK_CHARS)
-    states = states_count(states)
-    cells = board_values(board, states)
-    if cells.ndim != 2:
-        raise InvalidBoardError(f"format_board writes 2-D boards, got shape {cells.shape}")
-    if states > 10:
-        return "\n".join(" ".join(str(int(c)) for c in row) for row in cells)
-    # One byte per cell: map the states to their characters with one table lookup.
-    table = np.frombuffer((dark + lit + "".join(str(d) for d in range(2, states))).encode("ascii"), dtype=np.uint8)
-    lines = np.empty((cells.shape[0], cells.shape[1] + 1), dtype=np.uint8)
-    lines[:, :-1] = table[cells.astype(np.intp)]
-    lines[:, -1] = ord("\n")
-    return lines.tobytes()[:-1].decode("ascii")
+    return board_from_text(text, states, None, columns=False, states_hint="")

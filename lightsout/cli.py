@@ -31,7 +31,8 @@ from typing import Any, Iterator, Optional, Sequence, TextIO
 import numpy as np
 
 from lightsout import _errors
-from lightsout._boardfile import board_from_text, decode_text, read_board, write_board
+from lightsout._boardfile import decode_text, read_board, write_board
+from lightsout._boardtext import board_from_text
 from lightsout._progress import ProgressBar
 from lightsout.board import COMMENT, format_board
 from lightsout.solve import METHODS, UnsolvableError, first_row, nullity, nullity_table, solve
