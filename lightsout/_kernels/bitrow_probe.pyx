@@ -16,7 +16,7 @@ from lightsout._kernels.bitrow cimport (
 )
 
 from lightsout._kernels.polyword cimport (
-    chebyshev_u_into, divide_inplace, horner_steps, lo_apply_matrix, lo_mul_row_xor, mul_words,
+    chebyshev_u_into, divide_inplace, horner_steps, lo_apply_matrix, lo_mul_row_xor,
     sub_multiple_shifted, taylor_shift_inplace, w_steps, xor_shifted,
 )
 
@@ -99,12 +99,6 @@ def probe_apply_matrix(uint64_t[::1] oa, uint64_t[::1] ob, uint64_t[::1] a, uint
                        Py_ssize_t n, uint64_t m00, uint64_t m01, uint64_t m10, uint64_t m11):
     """oa, ob (n + 1 words) = m (a, b)."""
     lo_apply_matrix(_row(oa, n + 1), _row(ob, n + 1), _row(a, n), _row(b, n), n, m00, m01, m10, m11)
-
-
-def probe_mul_words(uint64_t[::1] out, uint64_t[::1] a, Py_ssize_t na, uint64_t[::1] b,
-                    Py_ssize_t nb):
-    """out (na + nb words) ^= a * b; returns the status (-1: out of memory)."""
-    return mul_words(_row(out, na + nb), _row(a, na), na, _row(b, nb), nb)
 
 
 def probe_sub_multiple_shifted(uint64_t[::1] dst, Py_ssize_t ndst, uint64_t[::1] src,

@@ -520,7 +520,13 @@ cdef extern from *:
 
 
 cdef int kara2(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize_t n) noexcept nogil:
-    """mul_kara (same splitting), with lo_mul_school2 at the leaves: out[0 : 2n] ^= a*b."""
+    """out[0 : 2n] ^= a*b for two n-word operands (Karatsuba); -1 if out of memory.
+
+    a = a0 + t^(64h) a1 (h = ceil(n/2) words low), likewise b:
+    a*b = p0 + t^(64h) (p0 + p1 + p2) + t^(128h) p2 with p0 = a0 b0, p2 = a1 b1,
+    p1 = (a0 + a1)(b0 + b1): three half-size products instead of four.  Below
+    KARATSUBA_WORDS words the product-scanning schoolbook lo_mul_school2 takes over.
+    """
     cdef Py_ssize_t h, l
     cdef uint64_t* scratch
     cdef uint64_t* sa

@@ -13,7 +13,6 @@
 # by four-bit windows from a 16-entry table.
 
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport calloc, free
 
 from lightsout._kernels.bitrow cimport (
     apply_T, clz64, copy_row, get_bit, highest_set_bit, up_word, words_for_bits, xor_into, zero_row,
@@ -182,85 +181,6 @@ cdef inline uint64_t quotient_window(uint64_t aw, uint64_t bw, int nbits) noexce
         q |= (<uint64_t>1) << (nbits - 1 - j)
         aw ^= bw >> j
     return q
-
-
-cdef inline void mul_school(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
-                     Py_ssize_t nb) noexcept nogil:
-    """out[0 : na+nb] ^= a*b, one pass over a per word of b (b the shorter)."""
-    cdef Py_ssize_t j
-    for j in range(nb):
-        lo_mul_row_xor(out + j, a, na, b[j])
-
-
-cdef inline int mul_kara(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize_t n) noexcept nogil:
-    """out[0 : 2n] ^= a*b for two n-word operands; -1 if out of memory.
-
-    a = a0 + t^(64h) a1 (h = ceil(n/2) words low), likewise b:
-    a*b = p0 + t^(64h) (p0 + p1 + p2) + t^(128h) p2 with p0 = a0 b0, p2 = a1 b1,
-    p1 = (a0 + a1)(b0 + b1): three half-size products instead of four.
-    """
-    cdef Py_ssize_t h, l
-    cdef uint64_t* scratch
-    cdef uint64_t* sa
-    cdef uint64_t* sb
-    cdef uint64_t* mid
-    cdef uint64_t* p0
-    cdef uint64_t* p2
-    if n < KARATSUBA_WORDS:
-        mul_school(out, a, n, b, n)
-        return 0
-    h = (n + 1) >> 1
-    l = n - h
-    scratch = <uint64_t*>calloc(8 * h, sizeof(uint64_t))
-    if scratch == NULL:
-        return -1
-    sa = scratch
-    sb = scratch + h
-    mid = scratch + 2 * h
-    p0 = scratch + 4 * h
-    p2 = scratch + 6 * h
-    copy_row(sa, a, h)
-    xor_into(sa, a + h, l)
-    copy_row(sb, b, h)
-    xor_into(sb, b + h, l)
-    if (mul_kara(mid, sa, sb, h) < 0 or mul_kara(p0, a, b, h) < 0
-            or mul_kara(p2, a + h, b + h, l) < 0):
-        free(scratch)
-        return -1
-    xor_into(mid, p0, 2 * h)
-    xor_into(mid, p2, 2 * l)
-    xor_into(out, p0, 2 * h)
-    xor_into(out + 2 * h, p2, 2 * l)
-    xor_into(out + h, mid, min(2 * h, 2 * n - h))
-    free(scratch)
-    return 0
-
-
-cdef inline int mul_words(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
-                   Py_ssize_t nb) noexcept nogil:
-    """out[0 : na+nb] ^= a*b for any lengths; -1 if out of memory.
-
-    Unbalanced operands are cut into pieces as long as the shorter one, so every
-    Karatsuba call is balanced.
-    """
-    cdef const uint64_t* tp
-    cdef Py_ssize_t tn, off
-    if na > nb:
-        tp = a; a = b; b = tp
-        tn = na; na = nb; nb = tn
-    if na == 0:
-        return 0
-    if na < KARATSUBA_WORDS:
-        mul_school(out, b, nb, a, na)
-        return 0
-    off = 0
-    while off + na <= nb:
-        if mul_kara(out + off, a, b + off, na) < 0:
-            return -1
-        off += na
-    if off < nb:
-        return mul_words(out + off, a, na, b + off, nb - off)
-    return 0
 
 
 cdef inline void sub_multiple_shifted(uint64_t* dst, Py_ssize_t ndst, const uint64_t* src,
