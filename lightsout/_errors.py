@@ -180,6 +180,41 @@ class UnsolvableError(LightsOutError, ValueError):
         self._quiet_pattern, self._packed_pattern = value, None
 
 
+def unsolvable_error(subject: str, nullity: int, states: int = 2, *, lit_cells_met: Optional[int] = None,
+                     inner_product: Optional[int] = None, quiet_pattern: Optional[np.ndarray] = None,
+                     quiet_first_row: Optional[np.ndarray] = None) -> UnsolvableError:
+    """The one way every route says that a board is unsolvable, with its proof.
+
+    Args:
+        subject: the board, as the message names it ("this 4 x 4 board").
+        nullity: the dimension of its quiet-pattern space.
+        states: the number of light states k.
+        lit_cells_met: two states: the number of lit cells the quiet pattern presses (odd).
+        inner_product: k states: the pattern's inner product with the board mod k (nonzero).
+        quiet_pattern, quiet_first_row: the proof; with neither count, the pattern was too
+            large to build and its first row alone is given.
+
+    Example:
+        >>> error = unsolvable_error("this 1 x 3 board", 1, lit_cells_met=1)
+        >>> str(error).split(":")[0]
+        'this 1 x 3 board cannot be turned dark'
+    """
+    seen = "the quiet pattern in .quiet_pattern (pressing it changes no light)"
+    if lit_cells_met is None and inner_product is None:
+        message = (f"{subject} cannot be turned dark (nullity {nullity}): the quiet pattern whose first row is "
+                   f".quiet_first_row (pressing it changes no light) covers an odd number of lit cells; the board "
+                   f"is too large to build that pattern")
+    elif states == 2:
+        cells = lit_cells_met if lit_cells_met is not None else 1
+        message = (f"{subject} cannot be turned dark: {seen} covers {cells} lit {'cell' if cells == 1 else 'cells'}, "
+                   f"an odd number, and every solvable board meets every quiet pattern an even number of times")
+    else:
+        message = (f"{subject} with {states} states cannot be turned dark: {seen} meets the board with inner "
+                   f"product {inner_product} (mod {states}), not 0, and every solvable board meets every quiet "
+                   f"pattern with inner product 0")
+    return UnsolvableError(message, quiet_pattern, quiet_first_row, nullity)
+
+
 class MinimumNotProvenError(LightsOutError, TimeoutError):
     """A time limit ran out before the fewest-press search covered every solution.
 

@@ -35,6 +35,7 @@ from lightsout._drawing import notebook_bundle, plot_board, solution_picture
 from lightsout import _kernels as kernels
 from lightsout._errors import (
     BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError, UnsolvableError,
+    unsolvable_error,
 )
 from lightsout._bitmatrix import pack_zero_one
 from lightsout._canonical import lexmin_solution, proof_pattern
@@ -573,11 +574,7 @@ def _unsolvable(result: GridResult, board_words: Optional[np.ndarray],
             first = first_column_of_chase(None, rows, cols, q, all_lit=False)
         else:
             first = unpack_rows(q[None, :], cols)[0]
-        return UnsolvableError(
-            f"{what} {size} board cannot be turned dark (nullity {result.nullity}): the quiet pattern "
-            f"whose first row is .quiet_first_row (pressing it changes no light) covers an odd number "
-            f"of lit cells; the board is too large to build that pattern",
-            None, first, result.nullity)
+        return unsolvable_error(f"{what} {size} board", result.nullity, quiet_first_row=first)
     _, presses, _ = kernels.chase.chase(None, rows, cols, q, all_lit=False, presses=True)
     assert presses is not None
     if result.transposed:  # the caller's first row is the working pattern's first column
@@ -585,11 +582,7 @@ def _unsolvable(result: GridResult, board_words: Optional[np.ndarray],
     else:
         first = unpack_rows(presses[:1], cols)[0]
     hits = _count_bits(presses if work is None else presses & work)
-    error = UnsolvableError(
-        f"{what} {size} board cannot be turned dark: the quiet pattern in .quiet_pattern "
-        f"(pressing it changes no light) covers {hits} lit {'cell' if hits == 1 else 'cells'}, an odd number, and every "
-        f"solvable board meets every quiet pattern an even number of times",
-        None, first, result.nullity)
+    error = unsolvable_error(f"{what} {size} board", result.nullity, lit_cells_met=hits, quiet_first_row=first)
     error._packed_pattern = (presses, cols, result.transposed)  # unpacked when first read
     return error
 
@@ -650,16 +643,12 @@ def _unsolvable_from_proof(pattern: Optional[np.ndarray], board: np.ndarray, nul
                            graph: bool) -> UnsolvableError:
     if pattern is None:
         raise InternalError("unsolvable board but every quiet pattern meets it evenly")
-    meet = int(np.dot(pattern.astype(np.int64).ravel(), board.ravel().astype(np.int64))) % states
+    meet = int(np.dot(pattern.astype(np.int64).ravel(), board.ravel().astype(np.int64)))
     what = f"this {len(board)}-vertex graph" if graph else f"this board of shape {board.shape}"
-    rules = f" with {states} states" if states != 2 else ""
     shaped = np.asarray(pattern, dtype=np.uint8).reshape(board.shape)
-    return UnsolvableError(
-        f"{what}{rules} cannot be turned dark: the quiet pattern in .quiet_pattern (pressing it changes "
-        f"no light) meets the board with inner product {meet} (mod {states}), not 0, and every solvable "
-        f"board meets every quiet pattern with inner product 0",
-        shaped.astype(bool) if states == 2 else shaped, shaped[0] if shaped.ndim > 1 else shaped[:1],
-        nullity)
+    return unsolvable_error(what, nullity, states, lit_cells_met=meet, inner_product=meet % states,
+                            quiet_pattern=shaped.astype(bool) if states == 2 else shaped,
+                            quiet_first_row=shaped[0] if shaped.ndim > 1 else shaped[:1])
 
 
 def _route_for(method: str, shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool, states: int) -> str:
@@ -770,11 +759,11 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
                              threads=threads, progress=progress)
         if not found.solvable or found.solution is None:
             proof = np.asarray(found.proof, dtype=np.uint8).reshape(nrows, ncols)
-            raise UnsolvableError(
-                f"the all-lit {nrows} x {ncols} board (torus={wraps}, self_toggle={self_toggle}, states={states}) "
-                f"cannot be turned dark: the quiet pattern in .quiet_pattern changes no light and meets the "
-                f"board with a nonzero inner product mod {states}",
-                proof.astype(bool) if states == 2 else proof, proof[0].copy(), found.nullity)
+            meet = int(proof.astype(np.int64).sum())             # every cell is lit
+            raise unsolvable_error(
+                f"the all-lit {nrows} x {ncols} board (torus={wraps}, self_toggle={self_toggle})", found.nullity,
+                states, lit_cells_met=meet, inner_product=meet % states,
+                quiet_pattern=proof.astype(bool) if states == 2 else proof, quiet_first_row=proof[0].copy())
         row: np.ndarray = np.asarray(found.solution).reshape(nrows, ncols)[0]
         return row.astype(bool) if states == 2 else row.astype(np.uint8)
     threads = thread_count(threads)
