@@ -22,7 +22,7 @@ import numpy as np
 from lightsout._packing import unpack_rows
 
 if TYPE_CHECKING:
-    from lightsout.solve import Solution
+    from lightsout._solution import Solution
 
 #: The distribution name, for install hints.
 DISTRIBUTION = "lightsout-gf2"

@@ -22,7 +22,7 @@ from lightsout._tasks import checked_executor
 from lightsout._types import Progress
 
 if TYPE_CHECKING:
-    from lightsout.solve import Solution
+    from lightsout._solution import Solution
 
 __all__ = ["minimal_solution", "mod_search_fits", "time_limit_seconds", "SYMMETRY_MIN_NULLITY",
            "MAX_MOD_SEARCH_BYTES"]

@@ -12,8 +12,7 @@ from lightsout._errors import InvalidBoardError, InvalidTypeError
 from lightsout._ndroute import chase_nd
 from lightsout._packing import pack_row, pack_rows, unpack_rows
 from lightsout._validate import (
-    board_array, board_cells, board_values, bit_row, flag, grid_shape, numeric_array, states_count,
-    torus_axes,
+    board_cells, board_values, bit_row, flag, grid_shape, numeric_array, states_count, torus_axes,
 )
 
 #: A ``torus=`` argument: one bool for every axis, or one per axis.

@@ -57,7 +57,7 @@ from lightsout._validate import (
     GRAPH_FORMS, flag, graph_adjacency_values, graph_edge_list, graph_lights, graph_pattern, graph_square,
     graph_vertex_count, method_name, states_count,
 )
-from lightsout.solve import Solution, solution_from_result
+from lightsout._solution import Solution, solution_from_result
 
 __all__ = ["GraphCSR", "graph_csr", "solve_graph"]
 

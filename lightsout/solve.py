@@ -21,9 +21,6 @@ so this is the solution whose first row is smallest, reading column 0 first.
 """
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
 
 import numpy as np
@@ -31,26 +28,19 @@ import numpy.typing as npt
 
 from lightsout import board as _board
 from lightsout._denseroute import solve_grid_dense
-from lightsout._drawing import notebook_bundle, plot_board, solution_picture
 from lightsout import _kernels as kernels
-from lightsout._errors import (
-    BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError, UnsolvableError,
-    unsolvable_error,
-)
+from lightsout._errors import BoardTooLargeError, InternalError, InvalidBoardError, UnsolvableError, unsolvable_error
 from lightsout._bitmatrix import pack_zero_one
-from lightsout._canonical import lexmin_solution, proof_pattern
 from lightsout._gridresult import GridResult
-from lightsout._linresult import LinearResult
-from lightsout._minimal import minimal_solution
-from lightsout._modring import howell_form
-from lightsout._ndroute import canonical_nd, nullity_nd, quiet_basis_words, solve_nd
+from lightsout._ndroute import canonical_nd, nullity_nd, solve_nd
 from lightsout._tasks import checked_executor, run_tasks
-from lightsout._orientation import first_column_of_chase, transpose_packed
-from lightsout._packing import pack_row, pack_rows, unpack_rows, words_for_bits
+from lightsout._packing import pack_row, pack_rows, unpack_rows
 from lightsout._polyroute import nullity_poly as _nullity_poly
 from lightsout._polyroute import nullity_table as _nullity_table
 from lightsout._polyroute import solve_grid_poly
-from lightsout._symmetry import count_orbits
+from lightsout._solution import (
+    PackedBoard, Solution, canonical_first_row, grid_unsolvable, solve_general,
+)
 from lightsout._types import Progress
 from lightsout.board import TorusArg
 from lightsout._validate import (
@@ -58,425 +48,11 @@ from lightsout._validate import (
     progress_callback, states_count, thread_count, torus_axes,
 )
 
-__all__ = ["first_row", "nullity", "nullity_table", "solve", "is_solvable", "Solution", "UnsolvableError",
-           "METHODS", "solution_from_result"]
+__all__ = ["first_row", "nullity", "nullity_table", "solve", "is_solvable", "Solution", "UnsolvableError", "METHODS"]
 
 METHODS = ("auto", "poly", "dense", "nd")
 #: The routes that solve only open 2-D two-state grids with the plus rule.
 GRID_METHODS = ("poly", "dense")
-#: Most cells an error or :meth:`Solution.quiet_patterns` materialises as quiet
-#: patterns (bool, one byte a cell): 10**8, 100 MB.
-MAX_PATTERN_CELLS = 10**8
-
-
-class _PackedBoard:
-    """A two-state 2-D board kept as packed rows until someone reads it."""
-
-    __slots__ = ("words", "ncols")
-
-    def __init__(self, words: np.ndarray, ncols: int) -> None:
-        self.words, self.ncols = words, ncols
-
-
-class _BoardField:
-    """``Solution.board``: an array, or a :class:`_PackedBoard` unpacked (once) on first read.
-
-    solve() packs a big 2-D board in one checked pass anyway; keeping those words
-    spares it writing a second full-size copy that few callers ever read.
-    """
-
-    slot = "_board"
-
-    def __get__(self, obj: Any, objtype: Optional[type] = None) -> Any:
-        if obj is None:
-            return self
-        value = obj.__dict__[self.slot]
-        if isinstance(value, _PackedBoard):
-            value = unpack_rows(value.words, value.ncols)
-            obj.__dict__[self.slot] = value
-        return value
-
-    def __set__(self, obj: Any, value: Union[np.ndarray, _PackedBoard]) -> None:
-        obj.__dict__[self.slot] = value
-
-
-@dataclass(frozen=True, eq=False, repr=False)
-class Solution:
-    """A way to turn a board dark, with what is known about all the others.
-
-    Attributes:
-        board: the start state (bool for two states, uint8 light states
-            otherwise; the board's shape, or one value per vertex for a graph).
-        presses: the canonical solution, the board's shape and dtype: 1 (or a
-            count 1..k-1) = press that cell.
-        nullity: the fewest quiet patterns that generate all the others (the
-            dimension of the quiet-pattern space when k is prime); the board
-            has :attr:`count` solutions, ``presses`` plus any quiet pattern.
-        method: the route that found it ("poly", "dense", "nd", "forcing" or
-            "elimination").
-        quiet_first_rows: the first row (slice 0 along axis 0) of every
-            generator in :meth:`quiet_patterns`, shape ``(r,) + shape[1:]``.
-            On an open 2-D two-state board the first row determines the pattern.
-            None when the patterns were too large to build with the solution
-            (more than ``EAGER_PATTERN_BYTES``; :meth:`quiet_patterns` builds them).
-        states: number of light states k (a press adds 1 mod k).
-        torus: one bool per axis: that axis wraps around (empty for graphs).
-        self_toggle: False for the sigma game (a press skips its own cell).
-        nodes: for a graph given as a networkx graph, its nodes in vertex order.
-        quiet_count: the exact number of quiet patterns (None: ``2**nullity``).
-        quiet_generators: (r, cells) generators of the quiet patterns, cells
-            flattened in row-major order (None on the 2-D routes, which keep
-            only first rows, and where the patterns would pass
-            ``EAGER_PATTERN_BYTES``: :meth:`quiet_patterns` builds them then).
-        adjacency: for a graph, its CSR neighbour lists ``(indptr, indices)``.
-        proven_minimal: True when ``presses`` is proven to have the fewest
-            presses of all solutions (:meth:`minimal`, ``solve(minimal=True)``);
-            False when that was not searched or the search was cut short.
-        quiet_words: for a two-state graph, the quiet-pattern basis as packed
-            rows (see :meth:`packed_quiet_patterns`); else None.
-
-    Examples:
-        >>> s = solve([[1, 1, 0], [1, 0, 0], [0, 0, 0]])
-        >>> s.presses.astype(int).tolist(), s.count, s.verify()
-        ([[1, 0, 0], [0, 0, 0], [0, 0, 0]], 1, True)
-        >>> s
-        Solution(shape=(3, 3), presses=1, nullity=0, method='poly')
-        >>> solve([[0, 1], [1, 1]], states=3).press_list()
-        [((1, 1), 2)]
-    """
-
-    board: np.ndarray  # a _BoardField (set below the class)
-    presses: np.ndarray
-    nullity: int
-    method: str
-    quiet_first_rows: Optional[np.ndarray] = field(repr=False)
-    states: int = 2
-    torus: tuple[bool, ...] = (False, False)
-    self_toggle: bool = True
-    nodes: Optional[list[Any]] = None
-    quiet_count: Optional[int] = field(default=None, repr=False)
-    quiet_generators: Optional[np.ndarray] = field(default=None, repr=False)
-    adjacency: Optional[tuple[np.ndarray, np.ndarray]] = field(default=None, repr=False)
-    proven_minimal: bool = False
-    quiet_words: Optional[np.ndarray] = field(default=None, repr=False)
-
-    @property
-    def is_graph(self) -> bool:
-        """True for a graph's solution (``solve_graph``): one value per vertex, no axes.
-
-        Example:
-            >>> import lightsout
-            >>> lightsout.solve_graph([(0, 1), (1, 2)]).is_graph, lightsout.solve([[1, 1]]).is_graph
-            (True, False)
-        """
-        return self.adjacency is not None
-
-    def __repr__(self) -> str:
-        rules = "" if self.states == 2 else f", states={self.states}"
-        if any(self.torus):
-            rules += f", torus={self.torus if not all(self.torus) else True}"
-        if not self.self_toggle:
-            rules += ", self_toggle=False"
-        if self.proven_minimal:
-            rules += ", proven_minimal=True"
-        where = f"vertices={len(self.board)}" if self.is_graph else f"shape={self.board.shape}"
-        return (f"Solution({where}, presses={int(self.presses.sum(dtype=np.int64))}, "
-                f"nullity={self.nullity}{rules}, method={self.method!r})")
-
-    __str__ = __repr__
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        """The board's shape.
-
-        Example:
-            >>> import lightsout
-            >>> lightsout.solve(lightsout.all_lit(2, 3)).shape
-            (2, 3)
-        """
-        return tuple(self.board.shape)
-
-    @property
-    def first_row(self) -> np.ndarray:
-        """Presses of the top row (slice 0 along axis 0); on open boards chasing from it gives ``presses``.
-
-        Example:
-            >>> import lightsout
-            >>> s = lightsout.solve(lightsout.all_lit(3))
-            >>> s.first_row.astype(int).tolist(), bool((lightsout.chase(s.board, s.first_row) == s.presses).all())
-            ([1, 0, 1], True)
-        """
-        row: np.ndarray = self.presses[0].copy()
-        return row
-
-    @property
-    def count(self) -> int:
-        """Number of distinct solutions, an exact Python int (``2**nullity`` for two states).
-
-        Example:
-            >>> import lightsout
-            >>> lightsout.solve(lightsout.all_lit(19)).count          # nullity 16
-            65536
-            >>> lightsout.solve([[0] * 5] * 5, states=3).count       # nullity 3 over GF(3)
-            27
-        """
-        return (1 << self.nullity) if self.quiet_count is None else self.quiet_count
-
-    def press_list(self) -> list[Any]:
-        """The cells to press, in row-major order: index tuples, or ``(index, count)`` pairs when k > 2.
-
-        For a graph the entries are vertex indices (networkx node labels when
-        the graph was a networkx graph).
-
-        Examples:
-            >>> solve([[1, 1, 0], [1, 0, 0], [0, 0, 0]]).press_list()
-            [(0, 0)]
-            >>> solve([1, 2, 2, 1], states=3).press_list()
-            [((1,), 2), ((2,), 2)]
-        """
-        cells = np.argwhere(self.presses)  # row-major order
-        if self.is_graph:
-            labels = self.nodes if self.nodes is not None else list(range(len(self.board)))
-            keys: list[Any] = [labels[int(i)] for i in cells[:, 0]]
-        else:
-            keys = [tuple(int(i) for i in cell) for cell in cells]
-        if self.states == 2:
-            return keys
-        return [(key, int(self.presses[tuple(cell)])) for key, cell in zip(keys, cells)]
-
-    def quiet_patterns(self) -> np.ndarray:
-        """Generators of the quiet patterns: (r,) + shape; each changes no light.
-
-        For two states (and any prime k) they are a basis, r = nullity; for
-        other k every quiet pattern is a combination of them mod k.  Refuses
-        (BoardTooLargeError) to build more than ``MAX_PATTERN_CELLS`` cells;
-        ``quiet_first_rows`` holds the same basis in O(nullity * C) on 2-D boards.
-
-        Example:
-            >>> solve(np.ones((4, 4), dtype=bool)).quiet_patterns().shape
-            (4, 4, 4)
-        """
-        generators = self.quiet_generators
-        if generators is None and self.quiet_words is not None:  # a graph's basis, kept packed
-            generators = unpack_rows(self.quiet_words, self.board.size).view(np.uint8)
-        if generators is None and self.method == "nd":  # not built with the solution: too large then
-            generators = _nd_quiet_generators(self.board.shape, self.torus, self.self_toggle, self.states)
-        if generators is not None:
-            out = generators.reshape((-1,) + self.board.shape)
-            return out.astype(bool) if self.states == 2 else out.copy()
-        assert self.quiet_first_rows is not None  # the 2-D routes always keep the first rows
-        nrows, ncols = self.board.shape
-        cells = len(self.quiet_first_rows) * nrows * ncols
-        if cells > MAX_PATTERN_CELLS:
-            raise BoardTooLargeError(
-                f"{len(self.quiet_first_rows)} quiet patterns of {nrows} x {ncols} cells are {cells:.3g} cells, "
-                f"over the limit of {MAX_PATTERN_CELLS:.3g}; chase single rows of .quiet_first_rows "
-                f"down the dark board (lightsout.chase) instead")
-        return _quiet_patterns(self.board.shape, self.quiet_first_rows)
-
-    def packed_quiet_patterns(self) -> np.ndarray:
-        """A basis of the quiet patterns as packed rows, one bit a cell: ``(nullity, words)`` uint64.
-
-        Two states only.  Cell j, in row-major order (vertex j of a graph), is
-        bit ``j % 64`` of word ``j // 64``, :mod:`lightsout.packed`'s layout,
-        with ``words = words_for_bits(cells)``.  The rows are the patterns of
-        :meth:`quiet_patterns` where that can build them; beyond its limit the
-        N-D route chases a basis of the same space, 64 patterns at a time, so
-        the whole basis costs an eighth of the bytes: the 128 patterns of the
-        all-lit 10,000 x 10,000 torus take 1.6 GB (plus 0.8 GB while chasing).
-
-        Raises:
-            InvalidBoardError: more than two states (use :meth:`quiet_patterns`).
-            BoardTooLargeError: the packed basis would pass 2 GiB.
-
-        Example:
-            >>> from lightsout.packed import unpack
-            >>> s = solve(np.ones((4, 4), dtype=bool))
-            >>> words = s.packed_quiet_patterns()
-            >>> words.shape, words.dtype.name
-            ((4, 1), 'uint64')
-            >>> bool((unpack(words, 16).reshape(4, 4, 4) == s.quiet_patterns()).all())
-            True
-        """
-        if self.states != 2:
-            raise InvalidBoardError(f"packed quiet patterns are bits, for two states; this board has "
-                                    f"{self.states} (quiet_patterns() gives them as counts)")
-        if self.quiet_words is not None:
-            return self.quiet_words.copy()
-        if self.quiet_generators is not None or self.is_graph or (
-                self.quiet_first_rows is not None and self.nullity * self.board.size <= MAX_PATTERN_CELLS):
-            return pack_rows(self.quiet_patterns().reshape(self.nullity, self.board.size))
-        return quiet_basis_words(self.board.shape, torus=self.torus, self_toggle=self.self_toggle)
-
-    def all(self) -> Iterator[np.ndarray]:
-        """Every solution, lazily: ``count`` arrays of the board's shape, the canonical one first.
-
-        Consecutive solutions differ by one quiet-pattern generator (a Gray
-        code: for two states one XOR of packed words a step; for k states the
-        mixed-radix reflected Gray code over the Howell generators, whose
-        coefficients each run over ``0 .. k/pivot - 1``), so the iterator costs
-        O(cells) a step and holds two boards.
-
-        Example:
-            >>> s = solve(np.ones((5, 5), dtype=int))
-            >>> sorted(int(x.sum()) for x in s.all())
-            [15, 15, 15, 15]
-        """
-        patterns = self.quiet_patterns().reshape(-1, self.board.size)
-        shape = self.board.shape
-        if self.states == 2:
-            words = _pack_flat(self.presses.ravel())
-            steps = [_pack_flat(row) for row in patterns]
-            yield self.presses.copy()
-            for index in range(1, 1 << len(steps)):
-                words ^= steps[(index & -index).bit_length() - 1]
-                yield np.unpackbits(words.view(np.uint8), count=self.board.size, bitorder="little").astype(
-                    bool).reshape(shape)
-            return
-        k = self.states
-        rows = howell_form(patterns.astype(np.uint8), k) if len(patterns) else patterns.astype(np.uint8)
-        radices = [k // math.gcd(int(row[np.flatnonzero(row)[0]]), k) for row in rows]
-        current = self.presses.astype(np.int64).ravel()
-        yield self.presses.copy()
-        for digit, direction in _reflected_gray_moves(radices):
-            current = (current + direction * rows[digit].astype(np.int64)) % k
-            yield current.astype(np.uint8).reshape(shape)
-
-    def minimal(self, *, time_limit: Optional[float] = None, executor: Optional[Any] = None,
-                progress: Progress = None) -> "Solution":
-        """The solution of this board with the fewest presses, proven (the search of :func:`lightsout.fewest_presses`).
-
-        Example:
-            >>> s = solve(np.ones((5, 5), dtype=int)).minimal()
-            >>> int(s.presses.sum()), s.proven_minimal
-            (15, True)
-        """
-        return minimal_solution(self, time_limit=time_limit, executor=executor, progress=progress)
-
-    def count_up_to_symmetry(self, group: Optional[Iterable[Any]] = None) -> int:
-        """Number of solutions counted up to symmetry: the orbits of the solutions under a group.
-
-        Two solutions are the same up to symmetry when a symmetry of the board
-        maps one onto the other.  Counted with Burnside's lemma, as the mean
-        over the group of the solutions each symmetry fixes, without listing
-        the solutions (docs/algebra.md, "Solutions up to symmetry").
-
-        Args:
-            group: permutations of the cells that generate the group (its
-                closure is taken), each an array of flat cell indices in
-                row-major order, ``image[i]`` = where cell i goes (either
-                direction gives the same group), or for a networkx graph a
-                dict from node to node.  Each must map neighbours to
-                neighbours and keep every light.  None (default): the board's
-                own symmetries that keep its lights: each axis reversed or not
-                and equal axes exchanged (the square's 8, a rectangle's 4, a
-                cube's 48; a torus's translations are not included), or every
-                automorphism of a graph (needs networkx).
-
-        Returns:
-            The number of orbits, an exact Python int (1 <= it <= :attr:`count`).
-
-        Raises:
-            InvalidBoardError: an element is not a permutation of the cells or
-                not a symmetry of the board.
-            InvalidTypeError: ``group`` is not a sequence of permutations.
-            BoardTooLargeError: more than 65,536 symmetries, or the group's
-                elements would take more than 1 GiB.
-
-        Examples:
-            >>> import lightsout
-            >>> s = lightsout.solve(lightsout.all_lit(4))      # 16 solutions
-            >>> s.count, s.count_up_to_symmetry()
-            (16, 5)
-            >>> flip = np.arange(16).reshape(4, 4)[:, ::-1]     # the left-right mirror alone
-            >>> s.count_up_to_symmetry(group=[flip])
-            10
-        """
-        lights = np.asarray(self.board).astype(np.uint8).ravel()
-        return count_orbits(
-            self.presses.astype(np.uint8).ravel(), lights, shape=self.board.shape, wraps=self.torus,
-            self_toggle=self.self_toggle, states=self.states, count=self.count, adjacency=self.adjacency,
-            nodes=self.nodes, quiet_words=self.packed_quiet_patterns, group=group)
-
-    def verify(self) -> bool:
-        """True when replaying ``presses`` on ``board`` turns every light off.
-
-        ``solve`` has already checked this once; the method replays the presses again, for
-        a solution that was pickled, copied or built by hand.
-
-        Example:
-            >>> import lightsout
-            >>> lightsout.solve(lightsout.all_lit(6, 9), torus=True).verify()
-            True
-        """
-        if self.adjacency is not None:  # a graph: CSR neighbour lists
-            indptr, indices = self.adjacency
-            counts = self.presses.astype(np.int64)
-            owners = np.repeat(np.arange(len(counts)), np.diff(indptr))
-            total = self.board.astype(np.int64) + np.bincount(owners, weights=counts[indices],
-                                                              minlength=len(counts)).astype(np.int64)
-            if self.self_toggle:
-                total += counts
-            return not (total % self.states).any()
-        after = _board.press(self.board, self.presses, torus=self.torus, self_toggle=self.self_toggle,
-                             states=self.states)
-        return not after.any()
-
-    # Pictures (lightsout/_drawing.py): a notebook shows a solution as one picture of its board with
-    # the presses marked (SVG when small, PNG up to 4M cells); graphs and boards of 3 axes or
-    # more show only the text repr.
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        return notebook_bundle(repr(self), solution_picture(self))
-
-    def plot(self, ax: Optional[Any] = None) -> Any:
-        """Draw the board with the presses marked on a matplotlib Axes (a new figure's if None).
-
-        Needs matplotlib (the ``plot`` extra: ``pip install 'lightsout-gf2[plot]'``);
-        1-D and 2-D boards only.  Returns the Axes.
-
-        Example:
-            >>> ax = solve([[1, 1], [1, 0]]).plot()  # doctest: +SKIP
-        """
-        if self.is_graph:
-            raise InvalidBoardError("Solution.plot draws grid boards; draw a graph with networkx.draw")
-        return plot_board(self.board, self.presses, states=self.states, ax=ax)
-
-
-# Installed after the class so that the dataclass sees a plain field without a default.
-setattr(Solution, "board", _BoardField())
-
-
-def _pack_flat(bits: np.ndarray) -> np.ndarray:
-    """A flat 0/1 vector packed into uint64 words, least-significant bit first."""
-    raw = np.packbits(np.asarray(bits, dtype=bool), bitorder="little")
-    padded = np.zeros(-(-len(raw) // 8) * 8, dtype=np.uint8)
-    padded[:len(raw)] = raw
-    return padded.view(np.uint64)
-
-
-def _reflected_gray_moves(radices: list[int]) -> Iterator[tuple[int, int]]:
-    """The moves (digit, +1 or -1) of the reflected mixed-radix Gray code through every digit vector.
-
-    Starting from all zeros, each move changes one digit by one, and the moves
-    visit each of the ``prod(radices)`` vectors exactly once (Knuth, TAOCP
-    7.2.1.1, the loopless reflected code, here with plain loops).
-    """
-    digits = [0] * len(radices)
-    going_up = [True] * len(radices)
-    total = math.prod(radices)
-    for _ in range(total - 1):
-        for place in range(len(radices)):  # the lowest digit that can still move in its direction
-            if radices[place] == 1:
-                continue
-            if going_up[place] and digits[place] < radices[place] - 1:
-                digits[place] += 1
-                yield place, 1
-                break
-            if not going_up[place] and digits[place] > 0:
-                digits[place] -= 1
-                yield place, -1
-                break
-            going_up[place] = not going_up[place]
 
 
 def _route(method: str) -> str:
@@ -497,160 +73,6 @@ def _run(method: str, nrows: int, ncols: int, board_words: Optional[np.ndarray],
     return solve_grid_poly(nrows, ncols, board_words, progress=progress)
 
 
-def _canonical_first_row(first: np.ndarray, quiet_first_rows: np.ndarray) -> np.ndarray:
-    """The lexicographically smallest first row in ``first + span(quiet_first_rows)``."""
-    if len(quiet_first_rows) == 0:
-        return first
-    smallest, _ = lexmin_solution(first.astype(np.uint8), quiet_first_rows.astype(np.uint8), 2)
-    return smallest.astype(bool)
-
-
-def _quiet_pattern(nrows: int, ncols: int, first: np.ndarray) -> np.ndarray:
-    """The quiet pattern (bool, nrows x ncols) whose first row is ``first``: one chase of the dark board."""
-    _, presses, _ = kernels.chase.chase(None, nrows, ncols, pack_row(first), all_lit=False,
-                                                    presses=True)
-    assert presses is not None
-    return unpack_rows(presses, ncols)
-
-
-def _quiet_patterns(shape: tuple[int, int], quiet_first_rows: np.ndarray) -> np.ndarray:
-    nrows, ncols = shape
-    out = np.zeros((len(quiet_first_rows), nrows, ncols), dtype=bool)
-    for i, row in enumerate(quiet_first_rows):
-        out[i] = _quiet_pattern(nrows, ncols, row)
-    return out
-
-
-def _overlap_functional(board_words: Optional[np.ndarray], rows: int, cols: int) -> np.ndarray:
-    """The packed row w with |P_q & board| = <q, w> (mod 2) for the quiet pattern P_q of every first row q.
-
-    The chase of the dark board from q presses row k with M_k q, where M_1 = I,
-    M_2 = T and M_{k+1} = T M_k + M_{k-1} (T symmetric).  So the overlap parity
-    is <q, w> with w = sum_k M_k b_k, and Clenshaw's backward recurrence
-    y_k = b_k + T y_{k+1} + y_{k+2}, w = y_1, is the chase of the board read
-    bottom row first, from first row 0: w is that chase's residue.  One chase,
-    and no pattern, for any number of first rows.
-    """
-    flipped = None if board_words is None else np.ascontiguousarray(board_words[::-1])
-    zero = np.zeros(words_for_bits(cols), dtype=np.uint64)
-    w, _, _ = kernels.chase.chase(flipped, rows, cols, zero)
-    return w
-
-
-def _count_bits(words: np.ndarray) -> int:
-    """Number of set bits in a packed array."""
-    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
-        return int(np.bitwise_count(words).sum())
-    return int(np.count_nonzero(np.unpackbits(np.ascontiguousarray(words).view(np.uint8))))
-
-
-def _odd_parity(words: np.ndarray) -> bool:
-    folded = int(np.bitwise_xor.reduce(words, initial=np.uint64(0)))
-    return bin(folded).count("1") % 2 == 1
-
-
-def _unsolvable(result: GridResult, board_words: Optional[np.ndarray],
-                lights: Optional[np.ndarray]) -> UnsolvableError:
-    """An UnsolvableError carrying a quiet pattern that meets the lit cells an odd number of times.
-
-    Works from first-row data: one chase gives the overlap functional w (see
-    :func:`_overlap_functional`), the basis first rows are tried in packed
-    form until one has odd <q, w> (usually the first or second), and only that
-    one pattern is built.
-    """
-    nrows, ncols = result.nrows, result.ncols
-    rows, cols = result.working_shape
-    size = f"{nrows} x {ncols}"
-    what = "the all-lit" if lights is None else "this"
-    work = board_words
-    if result.transposed and board_words is not None:
-        work = transpose_packed(board_words, nrows, ncols)
-    w = _overlap_functional(work, rows, cols)
-    q = next((v for v in result.iter_kernel_words() if _odd_parity(v & w)), None)
-    if q is None:
-        raise InternalError("unsolvable board but every quiet pattern meets it evenly")
-    if nrows * ncols > MAX_PATTERN_CELLS:
-        if result.transposed:
-            first = first_column_of_chase(None, rows, cols, q, all_lit=False)
-        else:
-            first = unpack_rows(q[None, :], cols)[0]
-        return unsolvable_error(f"{what} {size} board", result.nullity, quiet_first_row=first)
-    _, presses, _ = kernels.chase.chase(None, rows, cols, q, all_lit=False, presses=True)
-    assert presses is not None
-    if result.transposed:  # the caller's first row is the working pattern's first column
-        first = (presses[:, 0] & np.uint64(1)).astype(bool)
-    else:
-        first = unpack_rows(presses[:1], cols)[0]
-    hits = _count_bits(presses if work is None else presses & work)
-    error = unsolvable_error(f"{what} {size} board", result.nullity, lit_cells_met=hits, quiet_first_row=first)
-    error._packed_pattern = (presses, cols, result.transposed)  # unpacked when first read
-    return error
-
-
-def solution_from_result(result: LinearResult, board: np.ndarray, *, torus: tuple[bool, ...], self_toggle: bool,
-                         states: int, nodes: Optional[list[Any]] = None,
-                         adjacency: Optional[tuple[np.ndarray, np.ndarray]] = None) -> Solution:
-    """The :class:`Solution` of a general route's answer: canonical presses, replayed before returning.
-
-    Args:
-        result: the route's coset of solutions (cells in row-major order).
-        board: the checked board (bool for two states, uint8 otherwise), its shape.
-        torus, self_toggle, states: the board's rules (``torus=()`` for a graph).
-        nodes: a networkx graph's nodes in vertex order; adjacency: a graph's
-            CSR neighbour lists ``(indptr, indices)`` (used to replay).
-
-    Raises:
-        UnsolvableError: ``result`` is unsolvable; carries the quiet pattern
-            that proves it.
-
-    Example:
-        >>> from lightsout._ndroute import solve_nd
-        >>> board = np.array([[1, 0, 1]], dtype=np.uint8)
-        >>> res = solve_nd(board.shape, board, torus=(False, False), self_toggle=True, states=2)
-        >>> solution_from_result(res, board.astype(bool), torus=(False, False), self_toggle=True,
-        ...                      states=2).presses.astype(int).tolist()
-        [[1, 0, 1]]
-    """
-    if not result.solvable or result.particular is None:
-        raise _general_unsolvable(result, board, torus=torus, states=states, graph=adjacency is not None)
-    flat, reduced = lexmin_solution(result.particular, result.kernel, states)
-    presses = flat.reshape(board.shape)
-    words: Optional[np.ndarray] = None
-    kernel: Optional[np.ndarray] = reduced
-    if result.packed:  # a basis kept packed; unpacked as well only while it is small
-        words, kernel = reduced, None
-        if len(reduced) * board.size <= EAGER_PATTERN_BYTES:
-            kernel = unpack_rows(reduced, board.size).view(np.uint8)
-        slice_cells = board.size // board.shape[0] if board.size else 0
-        first_rows = unpack_rows(reduced, slice_cells).view(np.uint8).reshape((-1,) + board.shape[1:])
-    else:
-        first_rows = reduced.reshape((-1,) + board.shape)[:, 0].copy()
-    solution = Solution(board.copy(), presses.astype(bool) if states == 2 else presses, result.nullity,
-                        result.method, first_rows, states, tuple(torus), self_toggle, nodes,
-                        result.count, kernel, adjacency, quiet_words=words)
-    if not solution.verify():
-        raise InternalError(f"the {result.method} route's answer does not clear the board")
-    return solution
-
-
-def _general_unsolvable(result: LinearResult, board: np.ndarray, *, torus: tuple[bool, ...], states: int,
-                        graph: bool) -> UnsolvableError:
-    """An UnsolvableError carrying a quiet pattern with a nonzero inner product with the board."""
-    return _unsolvable_from_proof(proof_pattern(result.kernel, board, states), board, result.nullity, states, graph)
-
-
-def _unsolvable_from_proof(pattern: Optional[np.ndarray], board: np.ndarray, nullity: int, states: int,
-                           graph: bool) -> UnsolvableError:
-    if pattern is None:
-        raise InternalError("unsolvable board but every quiet pattern meets it evenly")
-    meet = int(np.dot(pattern.astype(np.int64).ravel(), board.ravel().astype(np.int64)))
-    what = f"this {len(board)}-vertex graph" if graph else f"this board of shape {board.shape}"
-    shaped = np.asarray(pattern, dtype=np.uint8).reshape(board.shape)
-    return unsolvable_error(what, nullity, states, lit_cells_met=meet, inner_product=meet % states,
-                            quiet_pattern=shaped.astype(bool) if states == 2 else shaped,
-                            quiet_first_row=shaped[0] if shaped.ndim > 1 else shaped[:1])
-
-
 def _route_for(method: str, shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool, states: int) -> str:
     """The route for a board: the 2-D grid routes where they apply, else the general one."""
     plain = _board._plain_grid(shape, wraps, self_toggle, states)
@@ -667,41 +89,6 @@ def _route_for(method: str, shape: tuple[int, ...], wraps: tuple[bool, ...], sel
 def _rules(torus: object, self_toggle: object, states: object, ndim: int) -> tuple[tuple[bool, ...], bool, int]:
     """Check the board-rule keywords shared by every entry point."""
     return torus_axes(torus, ndim), flag(self_toggle, "self_toggle"), states_count(states)
-
-
-#: Quiet patterns (cells x nullity, bytes) that solve() builds with the solution; larger sets are
-#: built on request by :meth:`Solution.quiet_patterns`.
-EAGER_PATTERN_BYTES = 1 << 24
-
-
-def _solve_general(lights: np.ndarray, wraps: tuple[bool, ...], self_toggle: bool, states: int,
-                   progress: Progress) -> Solution:
-    """Solve a board by the general route: the canonical solution from the reduced system directly."""
-    work = np.ascontiguousarray(lights, dtype=np.uint8)
-    found = canonical_nd(lights.shape, work, torus=wraps, self_toggle=self_toggle, states=states,
-                         progress=progress)
-    if not found.solvable or found.solution is None:
-        raise _unsolvable_from_proof(found.proof, lights, found.nullity, states, graph=False)
-    generators = None
-    if found.nullity == 0:
-        generators = np.zeros((0, lights.size), dtype=np.uint8)
-    elif found.nullity * lights.size <= EAGER_PATTERN_BYTES:
-        generators = _nd_quiet_generators(lights.shape, wraps, self_toggle, states)
-    presses = np.asarray(found.solution, dtype=np.uint8).reshape(lights.shape)
-    first_rows = None if generators is None else generators.reshape((-1,) + lights.shape)[:, 0].copy()
-    solution = Solution(lights.copy(), presses.astype(bool) if states == 2 else presses, found.nullity, "nd",
-                        first_rows, states, wraps, self_toggle, None, found.count, generators)
-    if not solution.verify():
-        raise InternalError("the nd route's answer does not clear the board")
-    return solution
-
-
-def _nd_quiet_generators(shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool,
-                         states: int) -> np.ndarray:
-    """Generators of the quiet patterns of a grid board, (r, cells): the kernel of the dark board."""
-    dark = np.zeros(shape, dtype=np.uint8)
-    kernel: np.ndarray = solve_nd(shape, dark, torus=wraps, self_toggle=self_toggle, states=states).kernel
-    return kernel
 
 
 def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_toggle: bool = True,
@@ -774,7 +161,7 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
                              "board unsolvable, contradicting Sutner's theorem")
     if result.canonical:
         return result.first_row
-    return _canonical_first_row(result.first_row, result.quiet_first_rows())
+    return canonical_first_row(result.first_row, result.quiet_first_rows())
 
 
 def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: TorusArg = False,
@@ -964,19 +351,19 @@ def _solve_on_route(method: str, lights: np.ndarray, words: Optional[np.ndarray]
                     self_toggle: bool, states: int, threads: Optional[int], progress: Progress) -> "Solution":
     """:func:`solve` once the board and its rules are checked: the general route, or a 2-D grid route."""
     if method == "nd":
-        return _solve_general(lights, wraps, self_toggle, states, progress)
+        return solve_general(lights, wraps, self_toggle, states, progress)
     nrows, ncols = lights.shape
     if words is None:
         words = pack_rows(lights)
-        snapshot: Union[np.ndarray, _PackedBoard] = lights.copy()
+        snapshot: Union[np.ndarray, PackedBoard] = lights.copy()
     else:
-        snapshot = _PackedBoard(words, ncols)
+        snapshot = PackedBoard(words, ncols)
     result = _run(method, nrows, ncols, words, threads=threads, progress=progress, kernel=True)
     if not result.solvable:
-        raise _unsolvable(result, words, lights if isinstance(snapshot, np.ndarray) else unpack_rows(words, ncols))
+        raise grid_unsolvable(result, words, lights if isinstance(snapshot, np.ndarray) else unpack_rows(words, ncols))
     assert result.first_row is not None
     quiet_first_rows = result.quiet_first_rows()
-    first = result.first_row if result.canonical else _canonical_first_row(result.first_row, quiet_first_rows)
+    first = result.first_row if result.canonical else canonical_first_row(result.first_row, quiet_first_rows)
     residue, presses, _ = kernels.chase.chase(words, nrows, ncols, pack_row(first), presses=True)
     if residue.any() or presses is None:
         raise InternalError(f"the {method} route's answer does not clear the board")

@@ -212,7 +212,7 @@ def test_sampled_big_square_nullities_against_the_full_degree_gcd():
 def test_mirrored_route_gives_the_canonical_first_row(shape):
     """The least-degree solution of the mirrored board, mirrored back, is the lexicographic minimum."""
     from lightsout._polyroute import solve_grid_poly
-    from lightsout.solve import _canonical_first_row
+    from lightsout._solution import canonical_first_row
 
     rows, cols = shape
     rng = np.random.default_rng(rows * 100 + cols)
@@ -222,6 +222,6 @@ def test_mirrored_route_gives_the_canonical_first_row(shape):
         assert result.canonical and result.solvable
         quiet = np.array(list(result.kernel_words() if result.kernel_words else []), dtype=np.uint64)
         quiet_rows = lightsout._packing.unpack_rows(quiet.reshape(-1, (cols + 63) // 64), cols)
-        assert np.array_equal(result.first_row, _canonical_first_row(result.first_row, quiet_rows))
+        assert np.array_equal(result.first_row, canonical_first_row(result.first_row, quiet_rows))
         if cols <= 12:  # every solving first row, in lexicographic order: the first one is canonical
             assert np.array_equal(result.first_row, oracle.solving_first_rows(board)[0])

@@ -20,12 +20,11 @@ from hypothesis import strategies as st
 import lightsout
 import lightsout._packing as packing
 from lightsout._ndroute import quiet_basis_words
-from lightsout.solve import Solution
+from lightsout import _solution
+from lightsout._solution import Solution
 
 import oracle
 
-# the module, which the function lightsout.solve hides as an attribute
-solve_module = sys.modules["lightsout.solve"]
 
 
 def unpack_numpy(words: np.ndarray, nbits: int) -> np.ndarray:
@@ -100,7 +99,7 @@ def test_packed_basis_beyond_the_pattern_limit_comes_from_the_nd_route(shape, to
     s = lightsout.solve(np.ones(shape, dtype=bool) if self_toggle else np.zeros(shape, dtype=bool),
                         torus=torus, self_toggle=self_toggle)
     patterns = s.quiet_patterns().reshape(s.nullity, s.board.size).astype(np.uint8)
-    monkeypatch.setattr(solve_module, "MAX_PATTERN_CELLS", 0)
+    monkeypatch.setattr(_solution, "MAX_PATTERN_CELLS", 0)
     bare = Solution(s.board, s.presses, s.nullity, s.method, s.quiet_first_rows, s.states, s.torus,
                     s.self_toggle, None, s.quiet_count, None)  # as if the patterns were too big to keep
     rows = check_basis(bare.packed_quiet_patterns(), bare, oracle.neighbour_sets(shape, torus, self_toggle))
@@ -166,7 +165,7 @@ def test_graph_basis_is_packed_and_quiet(self_toggle, method):
 
 
 def test_big_graph_basis_is_unpacked_only_on_request(monkeypatch):
-    monkeypatch.setattr(solve_module, "EAGER_PATTERN_BYTES", 1000)
+    monkeypatch.setattr(_solution, "EAGER_PATTERN_BYTES", 1000)
     n = 30
     edges = [tuple(e) for e in grid_edges(n).tolist()]
     s = lightsout.solve_graph(edges, nvertices=n * n, self_toggle=False)
