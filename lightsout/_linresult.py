@@ -37,6 +37,13 @@ class LinearResult:
             dimension of the quiet space when k is prime).
         method: the route that produced it.
         packed: whether ``kernel`` holds packed rows (above).
+        canonical: ``particular`` is already the canonical solution (the
+            lexicographically smallest) and the quiet patterns were not built:
+            ``kernel`` has no rows whatever the nullity (the N-D route's
+            ``canonical_nd``, which keeps memory O(cells)).
+        proof: when unsolvable, a quiet pattern whose inner product with the
+            board is nonzero mod k, if the route found one (``canonical_nd`` does);
+            else None.
 
     Example:
         >>> import numpy as np
@@ -51,6 +58,8 @@ class LinearResult:
     nullity: int
     method: str
     packed: bool = False
+    canonical: bool = False
+    proof: Optional[np.ndarray] = None
 
     def kernel_rows(self, cells: int) -> np.ndarray:
         """The generators as ``(r, cells)`` uint8 rows, unpacking them when ``packed``.

@@ -42,7 +42,6 @@ expansion (r generators x cells bytes) above 2 GiB.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Optional, Sequence, Union
 
 import numpy as np
@@ -57,7 +56,7 @@ from lightsout._modring import solve_mod
 from lightsout._packing import pack_rows, transpose_bits, unpack_rows, words_for_bits
 from lightsout._types import Progress
 
-__all__ = ["NDCanonical", "canonical_nd", "chase_axis", "chase_nd", "neighbour_table", "nullity_nd", "quiet_basis_words",
+__all__ = ["canonical_nd", "chase_axis", "chase_nd", "neighbour_table", "nullity_nd", "quiet_basis_words",
            "solve_nd"]
 
 Torus = Union[bool, Sequence[bool]]
@@ -435,33 +434,9 @@ def _finish(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, se
                         nullity=nullity, method="nd")
 
 
-@dataclass(frozen=True)
-class NDCanonical:
-    """The canonical solution of a board, found without expanding its quiet patterns.
-
-    Attributes:
-        solvable: whether any press vector clears the board.
-        solution: the lexicographically smallest solution (cells in C order,
-            cell (0, ..., 0) most significant), ``(cells,)`` uint8; None when
-            unsolvable.
-        count: the exact number of quiet patterns (= of solutions when solvable).
-        nullity: the fewest quiet patterns that generate them all.
-        proof: when unsolvable, a quiet pattern whose inner product with the
-            board is nonzero mod k (so no solution exists); else None.
-        method: ``"nd"``.
-    """
-
-    solvable: bool
-    solution: Optional[np.ndarray]
-    count: int
-    nullity: int
-    proof: Optional[np.ndarray]
-    method: str = "nd"
-
-
 def canonical_nd(shape: Sequence[int], board: Optional[npt.NDArray[np.uint8]], *, torus: Torus = False,
                  self_toggle: bool = True, states: int = 2, threads: Optional[int] = None,
-                 progress: Progress = None) -> NDCanonical:
+                 progress: Progress = None) -> LinearResult:
     """The canonical (lexicographically smallest) solution, without expanding the quiet patterns.
 
     When the chase runs along axis 0 (the usual case: ties go to axis 0), the
@@ -474,9 +449,14 @@ def canonical_nd(shape: Sequence[int], board: Optional[npt.NDArray[np.uint8]], *
 
     Arguments as for :func:`solve_nd`.
 
+    Returns:
+        A :class:`LinearResult` with ``canonical=True``: ``particular`` is the
+        smallest solution, the kernel is not built (no rows), and an unsolvable
+        board carries its ``proof``.
+
     Example:
         >>> r = canonical_nd((5, 5), None)
-        >>> r.solvable, r.count, int(r.solution.sum()), r.solution[:5].tolist()
+        >>> r.solvable, r.count, int(r.particular.sum()), r.particular[:5].tolist()
         (True, 4, 15, [0, 0, 0, 1, 1])
     """
     plan = _Plan(shape, torus)
@@ -490,14 +470,13 @@ def canonical_nd(shape: Sequence[int], board: Optional[npt.NDArray[np.uint8]], *
         full = solve_nd(shape, board, torus=torus, self_toggle=self_toggle, states=states, threads=threads,
                         progress=progress)
         if full.particular is not None:
-            return NDCanonical(True, lexmin_solution(full.particular, full.kernel, states)[0], full.count, full.nullity,
-                               None)
-        return NDCanonical(False, None, full.count, full.nullity, proof_pattern(full.kernel, flat(), states))
+            return _canonical(plan, lexmin_solution(full.particular, full.kernel, states)[0], full.count, full.nullity)
+        return _canonical(plan, None, full.count, full.nullity, proof_pattern(full.kernel, flat(), states))
     u0, kernel_u, count, nullity = _solve_u(plan, board, states, self_toggle, threads, progress)
     if u0 is not None:
         u, _ = lexmin_solution(np.asarray(u0, dtype=np.uint8), kernel_u, states)
         solution = _expand(plan, board, states, self_toggle, u.reshape(-1, 1), True)[0]
-        return NDCanonical(True, solution, count, nullity, None)
+        return _canonical(plan, solution, count, nullity)
     proof = None
     lights = flat()
     for first in range(0, len(kernel_u), 64):  # a few generators at a time: memory stays O(64 x cells)
@@ -506,7 +485,15 @@ def canonical_nd(shape: Sequence[int], board: Optional[npt.NDArray[np.uint8]], *
         proof = None if proof is None else proof.copy()  # not a view that keeps the whole batch
         if proof is not None:
             break
-    return NDCanonical(False, None, count, nullity, proof)
+    return _canonical(plan, None, count, nullity, proof)
+
+
+def _canonical(plan: _Plan, solution: Optional[np.ndarray], count: int, nullity: int,
+               proof: Optional[np.ndarray] = None) -> LinearResult:
+    """The answer of :func:`canonical_nd`: the smallest solution or the proof, and no kernel rows."""
+    return LinearResult(solvable=solution is not None, particular=solution,
+                        kernel=np.zeros((0, plan.cells), dtype=np.uint8), count=count, nullity=nullity, method="nd",
+                        canonical=True, proof=proof)
 
 
 def quiet_basis_words(shape: Sequence[int], *, torus: Torus = False, self_toggle: bool = True,

@@ -630,14 +630,14 @@ def solve_general(lights: np.ndarray, wraps: tuple[bool, ...], self_toggle: bool
     work = np.ascontiguousarray(lights, dtype=np.uint8)
     found = canonical_nd(lights.shape, work, torus=wraps, self_toggle=self_toggle, states=states,
                          progress=progress)
-    if not found.solvable or found.solution is None:
+    if not found.solvable or found.particular is None:
         raise unsolvable_from_proof(found.proof, lights, found.nullity, states, graph=False)
     generators = None
     if found.nullity == 0:
         generators = np.zeros((0, lights.size), dtype=np.uint8)
     elif found.nullity * lights.size <= EAGER_PATTERN_BYTES:
         generators = nd_quiet_generators(lights.shape, wraps, self_toggle, states)
-    presses = np.asarray(found.solution, dtype=np.uint8).reshape(lights.shape)
+    presses = np.asarray(found.particular, dtype=np.uint8).reshape(lights.shape)
     first_rows = None if generators is None else generators.reshape((-1,) + lights.shape)[:, 0].copy()
     solution = Solution(lights.copy(), presses.astype(bool) if states == 2 else presses, found.nullity, "nd",
                         first_rows, states, wraps, self_toggle, None, found.count, generators)

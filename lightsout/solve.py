@@ -144,14 +144,14 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
         # torus has 128 of them, 13 GB).
         found = canonical_nd((nrows, ncols), None, torus=wraps, self_toggle=self_toggle, states=states,
                              threads=threads, progress=progress)
-        if not found.solvable or found.solution is None:
+        if not found.solvable or found.particular is None:
             proof = np.asarray(found.proof, dtype=np.uint8).reshape(nrows, ncols)
             meet = int(proof.astype(np.int64).sum())             # every cell is lit
             raise unsolvable_error(
                 f"the all-lit {nrows} x {ncols} board (torus={wraps}, self_toggle={self_toggle})", found.nullity,
                 states, lit_cells_met=meet, inner_product=meet % states,
                 quiet_pattern=proof.astype(bool) if states == 2 else proof, quiet_first_row=proof[0].copy())
-        row: np.ndarray = np.asarray(found.solution).reshape(nrows, ncols)[0]
+        row: np.ndarray = np.asarray(found.particular).reshape(nrows, ncols)[0]
         return row.astype(bool) if states == 2 else row.astype(np.uint8)
     threads = thread_count(threads)
     progress_callback(progress)

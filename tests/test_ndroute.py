@@ -392,10 +392,10 @@ def test_canonical_nd_is_the_smallest_solution(k):
                     solutions, quiet = exhaustive(sets, flat, k)
                     assert got.count == quiet and got.solvable == (len(solutions) > 0)
                     if got.solvable:
-                        assert got.solution.dtype == np.uint8 and (got.solution == solutions[0]).all()
+                        assert got.particular.dtype == np.uint8 and (got.particular == solutions[0]).all()
                         assert got.proof is None
                     else:
-                        assert got.solution is None
+                        assert got.particular is None
                         proof = got.proof.astype(np.int64)
                         assert not replay_sets(sets, np.zeros(cells), proof, k).any()
                         assert int(proof @ flat) % k != 0
@@ -415,13 +415,13 @@ def test_canonical_nd_larger_boards():
             assert int(got.proof.astype(np.int64) @ board.ravel().astype(np.int64)) % k
             continue
         sets = neighbour_sets(shape, torus, True)
-        assert not replay_sets(sets, board, got.solution, k).any()
+        assert not replay_sets(sets, board, got.particular, k).any()
         if k ** full.nullity <= 5000:   # every solution, by enumeration: the smallest is the answer
             kernel = full.kernel.astype(np.int64)
             combos = all_press_vectors(len(kernel), k)
             every = (full.particular.astype(np.int64) + combos @ kernel) % k
             order = np.lexsort(every.T[::-1])
-            assert (every[order[0]] == got.solution).all()
+            assert (every[order[0]] == got.particular).all()
 
 
 def test_two_d_open_agrees_with_solve():
