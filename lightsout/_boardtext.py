@@ -100,16 +100,21 @@ def board_from_text(text: str, states: int = 2, source: Optional[str] = "board t
                 values.append(value)
                 column += len(token) - 1
         else:
-            for column, char in enumerate(body, 1):
-                if char.isspace() or char == "\ufeff":
-                    continue
-                found = symbols.get(char)
-                if found is None:
-                    what = (f"light state {char} is out of range 0..{states - 1}" if char.isdigit()
-                            else f"unexpected character {char!r}")
-                    raise InvalidBoardError(f"{prefix}line {lineno}, {place(column, len(values) + 1)}: {what}; "
-                                            f"{accepted}")
-                values.append(found)
+            cells = "".join(body.split()).replace("\ufeff", "")
+            try:
+                values = [symbols[char] for char in cells]
+            except KeyError:  # find the first bad character again, with its column, for the message
+                values = []
+                for column, char in enumerate(body, 1):
+                    if char.isspace() or char == "\ufeff":
+                        continue
+                    found = symbols.get(char)
+                    if found is None:
+                        what = (f"light state {char} is out of range 0..{states - 1}" if char.isdigit()
+                                else f"unexpected character {char!r}")
+                        raise InvalidBoardError(f"{prefix}line {lineno}, {place(column, len(values) + 1)}: "
+                                                f"{what}; {accepted}") from None
+                    values.append(found)
         if not values:
             continue
         if rows and len(values) != len(rows[0]):
