@@ -513,8 +513,8 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
             bound cannot beat the best found are skipped, with the same minimum and the
             same tie.  It pays where the quiet space splits into small independent parts
             (a graph of several components), where the bound is exact; where every quiet
-            pattern spans the board (the all-lit squares) it skips nothing and costs up
-            to twice the plain search.  None (default): on when the coset splits into
+            pattern spans the board (the all-lit squares) it skips nothing, drops the
+            bounds that do not pay and costs about what the plain search costs.  None (default): on when the coset splits into
             parts of at most :data:`lightsout._prune.EXACT_BITS` coordinates and
             neither ``symmetry`` nor ``executor`` is given.  True runs in this process
             and cannot be combined with either.
@@ -559,6 +559,7 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     if isinstance(nthreads, bool) or not isinstance(nthreads, int) or nthreads < 1:
         raise InvalidBoardError(f"threads must be a positive int, got {threads!r}")
     images = None if symmetry is None else _permutations(symmetry, particular.shape[0])
+    _check_prune(prune, images, executor)
     coset = _reduce_coset(particular, basis)
     if d == 0:
         return _result(coset, particular, 0, True)
@@ -579,15 +580,16 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
             cut = None
     if split_bits is None and executor is not None:
         split = _default_split(problem, 1 if cut is None else cut.order)
-    pruning = _pruning(prune, problem, images, executor)
-    _check_limits(problem, time_limit, executor, nthreads, 1 if cut is None else cut.order,
-                  pruning and _splits(problem))
+    splits = prune is not False and images is None and executor is None and _splits(problem)
+    if prune is None:
+        prune = splits and _layout(problem, 0)[2] > 0
+    _check_limits(problem, time_limit, executor, nthreads, 1 if cut is None else cut.order, bool(prune) and splits)
     began = time.monotonic()
 
     def expired() -> bool:
         return time_limit is not None and time.monotonic() >= began + time_limit
 
-    if pruning:
+    if prune:
         complete, total, index, _ = pruned_search(problem.forms, problem.values, d, problem.bound, problem.wide,
                                                   _layout(problem, 0), expired, progress, nthreads)
         return _checked_result(coset, particular, index, complete, total)
@@ -600,16 +602,13 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     return _checked_result(coset, particular, index, complete, best.sum)
 
 
-def _pruning(prune: object, problem: _Problem, images: object, executor: object) -> bool:
-    """Whether ``prune=`` (checked) sends this search to the branch and bound."""
+def _check_prune(prune: object, images: object, executor: object) -> None:
+    """``prune=`` checked, before any work: None, or a bool that ``symmetry=`` and ``executor=`` allow."""
     if prune is not None and not isinstance(prune, (bool, np.bool_)):
         raise InvalidTypeError(f"prune must be None, True or False, got {type(prune).__name__}")
     if prune and (images is not None or executor is not None):
         raise InvalidBoardError("prune=True runs the branch and bound in this process: it cannot be combined with "
                                 "symmetry= or executor= (pass prune=False or leave them out)")
-    if prune is None:
-        return images is None and executor is None and _layout(problem, 0)[2] > 0 and _splits(problem)
-    return bool(prune)
 
 
 def _splits(problem: _Problem) -> bool:

@@ -19,7 +19,8 @@ its free parts (each group of cells flips as one; ``bench/fewest_bound.py`` meas
 part).  So the bound is exact where the quiet space splits into small independent parts
 (a graph of several components, boards whose quiet patterns stay local) and weak where
 every quiet pattern spans the board (the all-lit squares: there it prunes nothing above
-about ten free coordinates, and the search costs up to twice the plain one).  The
+about ten free coordinates, and :func:`pruned_search` stops computing the bounds of a
+depth that does not pay, so the search costs about what the plain one does).  The
 components depend only on the depth, so they are found once per depth.
 
 Ties.  A node is skipped when its bound exceeds the best sum, or equals it and the best
