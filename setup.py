@@ -38,13 +38,11 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).parent.resolve()
 KERNELS = ROOT / "lightsout" / "_kernels"
 # the registry of compiled modules, read without importing the (not yet built) package
-MODULES = runpy.run_path(str(KERNELS / "registry.py"))["MODULES"]
+REGISTRY = runpy.run_path(str(KERNELS / "registry.py"))
+MODULES = REGISTRY["MODULES"]
 # Cython's memoryview and buffer helpers, generated once and imported by every module
 SHARED_UTILITY = "lightsout._kernels._cyutility"
-SIMD_FLAGS = {
-    "avx2": ["-march=x86-64-v3", "-mpclmul"],
-    "avx512": ["-march=x86-64-v4", "-mpclmul", "-mprefer-vector-width=512"],
-}
+SIMD_FLAGS = REGISTRY["SIMD_FLAGS"]
 
 debug = os.environ.get("LIGHTSOUT_DEBUG") == "1"
 is_msvc = sys.platform == "win32"

@@ -58,17 +58,19 @@ from lightsout._orbitcut import (MAX_TIE_ELEMENTS, OrbitCut, TaskOrbits, prepare
                                  task_minima)
 from lightsout._prune import EXACT_BITS, components, pruned_search
 from lightsout._symmetry import permutation_of
+from lightsout._rules import search_seconds
 from lightsout._types import Progress
+from lightsout._validate import states_count
 
 __all__ = ["CosetMinimum", "coset_min_weight", "coset_min_weight_mod", "distance_distribution_gf2",
-           "distance_distribution_mod", "estimate_seconds", "MAX_UNTIMED_NULLITY",
+           "distance_distribution_mod", "MAX_UNTIMED_NULLITY",
            "MAX_UNTIMED_SECONDS", "MAX_NULLITY", "MAX_MOD_ELEMENTS", "MAX_DISTANCE_LOG2"]
 
 #: Without ``time_limit``, :func:`coset_min_weight` refuses a nullity above this (2^44
 #: solutions: about 20 minutes on the two cores of the development machine).
 MAX_UNTIMED_NULLITY = 44
 #: Without ``time_limit`` and without an executor, it also refuses a search estimated to
-#: take longer than this many seconds on the usable cores (see :func:`estimate_seconds`).
+#: take longer than this many seconds on the usable cores (see :func:`lightsout._rules.search_seconds`).
 MAX_UNTIMED_SECONDS = 3600.0
 #: Forms are 64-bit words: no search beyond this nullity, time limit or not.
 MAX_NULLITY = 64
@@ -76,12 +78,6 @@ MAX_NULLITY = 64
 #: (2^40: the 3-state 5 x 5 board's 3^25 fits, about half a minute on two cores).
 MAX_DISTANCE_LOG2 = 40
 
-# Measured on the development machine (AMD EPYC, AVX-512 build, CPU time of one core): the
-# transform costs about 0.09 ns per coset element, and each (entry, task) scatter 1.5 ns,
-# where a task is 2^18 elements (2^13 vectors of 32 lanes).  The all-lit 67 x 67 board
-# (nullity 32, 3872 forms) takes 0.47 s of CPU.
-_SECONDS_PER_ELEMENT = 0.09e-9
-_SECONDS_PER_SCATTER = 1.5e-9
 # A task's counters are kept to this many bytes (half the L2 cache of one core).
 _TASK_BYTES = 1 << 19
 
@@ -223,21 +219,6 @@ def _layout(problem: _Problem, split_bits: int) -> tuple[int, int, int]:
     want = max(6, int(math.ceil(math.log2(len(problem.forms) + 1))) + 1)
     m = max(0, min(d - split_bits - lanes, cap, want))
     return lanes, m, d - lanes - m
-
-
-def estimate_seconds(nullity: int, entries: int) -> float:
-    """Rough single-core seconds of the search over 2^nullity solutions with ``entries`` forms.
-
-    From the speed of the development machine's AVX-512 build (see the constants in this
-    module); other machines and builds differ by small factors.
-
-    Example:
-        >>> 0.1 < estimate_seconds(32, 4000) < 5 < estimate_seconds(36, 4000)
-        True
-    """
-    m = max(6, min(13, int(math.ceil(math.log2(entries + 1))) + 1))
-    tasks = 2.0 ** max(0, nullity - 5 - m)
-    return float(2.0 ** nullity * _SECONDS_PER_ELEMENT + tasks * entries * _SECONDS_PER_SCATTER)
 
 
 #: Tasks that tie for the minimum that the symmetric search keeps for its tie rule; beyond
@@ -386,7 +367,7 @@ def _default_split(problem: _Problem, group_order: int = 1) -> int:
     """Jobs for an executor: one for a small search, else about a second of work each
     (at least 16, at most 2^16), never finer than the coordinates allow.  The symmetric
     cut runs one task in about ``group_order``, so its jobs cover that many more."""
-    seconds = estimate_seconds(problem.nullity, len(problem.forms)) / group_order
+    seconds = search_seconds(problem.nullity, len(problem.forms)) / group_order
     if seconds < 0.5:
         return 0
     jobs = min(1 << 16, max(16, 1 << int(math.ceil(math.log2(seconds)))))
@@ -459,7 +440,7 @@ def _check_limits(problem: _Problem, time_limit: Optional[float], executor: obje
                                  f"this coset has nullity {d}")
     if time_limit is not None or exact:
         return
-    seconds = estimate_seconds(d, len(problem.forms)) / group_order
+    seconds = search_seconds(d, len(problem.forms)) / group_order
     if d - math.log2(group_order) > MAX_UNTIMED_NULLITY:
         raise BoardTooLargeError(
             f"the fewest presses over a nullity-{d} coset (2^{d} solutions) would take about "
@@ -714,9 +695,7 @@ def coset_min_weight_mod(particular: npt.ArrayLike, generators: npt.ArrayLike, m
         >>> best.presses.tolist(), best.weight        # (2, 2), (0, 1), (1, 0): a tie, (0, 1) first
         ([0, 1], 1)
     """
-    if isinstance(modulus, bool) or not isinstance(modulus, (int, np.integer)) or not 2 <= modulus <= 255:
-        raise InvalidBoardError(f"modulus must be an int in [2, 255], got {modulus!r}")
-    k = int(modulus)
+    k = states_count(modulus, "modulus")
     x0 = np.asarray(particular)
     gens = np.asarray(generators)
     if x0.ndim != 1 or gens.ndim != 2 or gens.shape[1] != x0.shape[0]:
@@ -823,9 +802,7 @@ def distance_distribution_mod(quiet: npt.ArrayLike, modulus: int, *, threads: Op
         >>> distance_distribution_mod(np.array([[1, 2]]), 3).tolist()    # states (s, s): 0, 1 or 2 presses
         [1, 1, 1]
     """
-    if isinstance(modulus, bool) or not isinstance(modulus, (int, np.integer)) or not 2 <= modulus <= 255:
-        raise InvalidBoardError(f"modulus must be an int in [2, 255], got {modulus!r}")
-    k = int(modulus)
+    k = states_count(modulus, "modulus")
     if not _is_prime(k):
         raise InvalidBoardError(f"distance tables need a prime modulus (a field), got {k}")
     rows = np.asarray(quiet)

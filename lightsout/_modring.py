@@ -85,6 +85,7 @@ import numpy.typing as npt
 
 from lightsout import _kernels as kernels
 from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._validate import states_count
 
 __all__ = ["MAX_WORK_BYTES", "ModSystem", "howell_form", "nullity_mod", "prime_power_factors",
            "rank_mod_prime", "reduce_lexmin", "solve_mod", "span_size"]
@@ -119,14 +120,6 @@ class ModSystem:
 
 # ---------------------------------------------------------------------------
 # Helpers.
-
-def _modulus(modulus: object, name: str = "modulus") -> int:
-    if isinstance(modulus, (bool, np.bool_)) or not isinstance(modulus, (int, np.integer)):
-        raise InvalidTypeError(f"{name} must be an int, got {type(modulus).__name__}")
-    if not 2 <= modulus <= 255:
-        raise InvalidBoardError(f"{name} must be in 2..255, got {modulus}")
-    return int(modulus)
-
 
 @lru_cache(maxsize=None)
 def prime_power_factors(modulus: int) -> tuple[tuple[int, int, int], ...]:
@@ -398,7 +391,7 @@ def solve_mod(matrix: npt.ArrayLike, rhs: npt.ArrayLike, modulus: int) -> ModSys
         >>> s.kernel.tolist(), s.count, s.nullity
         ([[3, 0], [0, 2]], 6, 1)
     """
-    n_mod = _modulus(modulus)
+    n_mod = states_count(modulus, "modulus")
     a_in, b_in = _shaped(matrix, "matrix", 2), _shaped(rhs, "rhs", 1)
     m, n = a_in.shape
     if b_in.shape != (m,):
@@ -475,7 +468,7 @@ def howell_form(rows: npt.ArrayLike, modulus: int) -> U8:
         >>> howell_form(np.array([[4, 1, 3], [2, 2, 0]], dtype=np.uint8), 6).tolist()
         [[2, 2, 0], [0, 3, 3]]
     """
-    n_mod = _modulus(modulus)
+    n_mod = states_count(modulus, "modulus")
     rows_in = _shaped(rows, "rows", 2)
     r, n = rows_in.shape
     factors = prime_power_factors(n_mod)
@@ -529,7 +522,7 @@ def reduce_lexmin(vector: npt.ArrayLike, howell: npt.ArrayLike, modulus: int) ->
         >>> reduce_lexmin(np.array([3, 3], dtype=np.uint8), h, 4).tolist()
         [1, 0]
     """
-    n_mod = _modulus(modulus)
+    n_mod = states_count(modulus, "modulus")
     v_in, h_in = _shaped(vector, "vector", 1), _shaped(howell, "howell", 2)
     n = v_in.shape[0]
     if h_in.shape[1] != n:
@@ -556,7 +549,7 @@ def span_size(howell: npt.ArrayLike, modulus: int) -> int:
         >>> span_size(np.array([[2, 1], [0, 2]], dtype=np.uint8), 4)
         4
     """
-    n_mod = _modulus(modulus)
+    n_mod = states_count(modulus, "modulus")
     h_in = _shaped(howell, "howell", 2)
     _work_limit(0 if h_in.dtype == np.uint8 and h_in.flags.c_contiguous else h_in.size,
                 f"a {h_in.shape[0]} x {h_in.shape[1]} Howell form")
@@ -574,7 +567,7 @@ def rank_mod_prime(matrix: npt.ArrayLike, p: int) -> int:
         >>> rank_mod_prime(np.array([[1, 2], [3, 1]]), 5), rank_mod_prime(np.array([[1, 2], [3, 1]]), 3)
         (1, 2)
     """
-    prime = _modulus(p, "p")
+    prime = states_count(p, "p")
     if len(prime_power_factors(prime)) != 1 or prime_power_factors(prime)[0][1] != 1:
         raise InvalidBoardError(f"p must be a prime, got {prime}")
     a_in = _shaped(matrix, "matrix", 2)
@@ -592,7 +585,7 @@ def nullity_mod(matrix: npt.ArrayLike, modulus: int) -> int:
         >>> nullity_mod(np.array([[2, 0], [0, 3]]), 6), nullity_mod(np.array([[2, 0], [0, 3]]), 7)
         (1, 0)
     """
-    n_mod = _modulus(modulus)
+    n_mod = states_count(modulus, "modulus")
     a_in = _shaped(matrix, "matrix", 2)
     _work_limit(3 * a_in.shape[0] * a_in.shape[1], f"the nullity of a {a_in.shape[0]} x {a_in.shape[1]} matrix")
     a = _residues(a_in, n_mod)

@@ -42,7 +42,7 @@ expansion (r generators x cells bytes) above 2 GiB.
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence, Union
+from typing import Optional, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -50,16 +50,15 @@ import numpy.typing as npt
 from lightsout._blockpool import run_blocks
 from lightsout._canonical import lexmin_solution, proof_pattern
 from lightsout import _kernels as kernels
-from lightsout._errors import BoardTooLargeError, InvalidBoardError
+from lightsout._errors import BoardTooLargeError, InternalError, InvalidBoardError
 from lightsout._linresult import LinearResult
 from lightsout._modring import solve_mod
+from lightsout._rules import Rules
 from lightsout._packing import pack_rows, transpose_bits, unpack_rows, words_for_bits
 from lightsout._types import Progress
 
 __all__ = ["canonical_nd", "chase_axis", "chase_nd", "neighbour_table", "nullity_nd", "quiet_basis_words",
            "solve_nd"]
-
-Torus = Union[bool, Sequence[bool]]
 
 #: Most memory (bytes) the reduced system, or the expanded kernel, may take: 2 GiB.
 MAX_ND_BYTES = 2 << 30
@@ -72,34 +71,24 @@ CIRCULANT_MIN_CELLS = 64
 BYTES_BELOW = 16
 
 
-def _wraps(torus: Torus, ndim: int) -> tuple[bool, ...]:
-    """One bool per axis from a bool or a sequence of bools."""
-    if isinstance(torus, (bool, np.bool_)):
-        return (bool(torus),) * ndim
-    wraps = tuple(bool(t) for t in torus)
-    if len(wraps) != ndim:
-        raise InvalidBoardError(f"torus must be a bool or {ndim} bools (one per axis), got {len(wraps)}")
-    return wraps
-
-
-def neighbour_table(shape: Sequence[int], torus: Torus = False) -> npt.NDArray[np.int32]:
+def neighbour_table(shape: Sequence[int], wraps: Optional[Sequence[bool]] = None) -> npt.NDArray[np.int32]:
     """The neighbours of every cell of a board (or slice), as an ``(cells, maxdeg)`` int32 table.
 
     Row i lists the C-order numbers of the other cells one step from cell i
-    along an axis (wrapping on wrapping axes), as a set: the cell itself never,
+    along an axis (wrapping on the axes ``wraps`` marks; None: none wraps), as a set: the cell itself never,
     a cell reached twice once.  Unused entries are -1, after the used ones.
     ``maxdeg`` is at least 1; an empty shape (one cell) has no neighbours.
 
     Example:
         >>> neighbour_table((2, 3)).tolist()
         [[3, 1, -1], [4, 2, 0], [5, 1, -1], [4, 0, -1], [5, 3, 1], [4, 2, -1]]
-        >>> neighbour_table((3,), torus=True).tolist()
+        >>> neighbour_table((3,), (True,)).tolist()
         [[2, 1], [2, 0], [1, 0]]
         >>> neighbour_table(()).tolist()
         [[-1]]
     """
     dims = tuple(int(s) for s in shape)
-    wraps = _wraps(torus, len(dims))
+    wraps = (False,) * len(dims) if wraps is None else tuple(wraps)
     cells = math.prod(dims)
     index = np.arange(cells, dtype=np.int32).reshape(dims)
     columns = []
@@ -124,21 +113,18 @@ def neighbour_table(shape: Sequence[int], torus: Torus = False) -> npt.NDArray[n
     return np.ascontiguousarray(table[:, :used], dtype=np.int32)
 
 
-def chase_axis(shape: Sequence[int], torus: Torus = False) -> tuple[int, int]:
+def chase_axis(rules: Rules) -> tuple[int, int]:
     """The axis to chase along and its number of unknowns: the fewest unknowns, ties to the lowest axis.
 
     Example:
-        >>> chase_axis((4, 3, 5))
+        >>> chase_axis(Rules.check((4, 3, 5)))
         (2, 12)
-        >>> chase_axis((5, 5), torus=(True, False))    # wrapping axis 0 would leave 10
+        >>> chase_axis(Rules.check((5, 5), torus=(True, False)))    # wrapping axis 0 would leave 10
         (1, 5)
     """
-    dims = tuple(int(s) for s in shape)
-    wraps = _wraps(torus, len(dims))
-    cells = math.prod(dims)
     best = (0, 0)
-    for axis, (size, wrap) in enumerate(zip(dims, wraps)):
-        unknowns = cells // size * (2 if wrap and size > 2 else 1)
+    for axis, (size, wrap) in enumerate(zip(rules.shape, rules.wraps)):
+        unknowns = rules.cells // size * (2 if wrap and size > 2 else 1)
         if axis == 0 or unknowns < best[1]:
             best = (axis, unknowns)
     return best
@@ -147,10 +133,12 @@ def chase_axis(shape: Sequence[int], torus: Torus = False) -> tuple[int, int]:
 class _Plan:
     """A board cut into slices along its chase axis: everything the kernels need."""
 
-    def __init__(self, shape: Sequence[int], torus: Torus, axis: Optional[int] = None) -> None:
-        self.shape = tuple(int(s) for s in shape)
-        wraps = _wraps(torus, len(self.shape))
-        self.axis = chase_axis(self.shape, wraps)[0] if axis is None else axis
+    def __init__(self, rules: Rules, axis: Optional[int] = None) -> None:
+        self.shape = rules.shape
+        self.states = rules.states
+        self.self_toggle = rules.self_toggle
+        wraps = rules.wraps
+        self.axis = chase_axis(rules)[0] if axis is None else axis
         self.n = self.shape[self.axis]
         self.slice_shape = self.shape[: self.axis] + self.shape[self.axis + 1:]
         self.cells = math.prod(self.shape)
@@ -191,13 +179,14 @@ class _Plan:
             first += (np.arange(size, dtype=np.int64) * stride).reshape(step)
         return first.reshape(self.S), strides[self.axis]
 
-    def check_limits(self, states: int, expand: bool) -> None:
+    def check_limits(self, expand: bool) -> None:
         """Refuse (BoardTooLargeError) a run over the memory or work limit, before allocating.
 
         With ``expand``, also a board whose press pattern (and its chase rows)
         alone would pass the memory limit.
         """
         ncols = self.U + 1
+        states = self.states
         if states == 2:
             system = self.U * words_for_bits(ncols) * 8
             elems = words_for_bits(ncols)
@@ -218,16 +207,17 @@ class _Plan:
                                      f"{2 * self.cells / 2**30:.3g} GiB (limit {MAX_ND_BYTES / 2**30:.0f} GiB)")
 
 
-def _reduce(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, self_toggle: bool,
-            with_constant: bool, threads: Optional[int], progress: Progress) -> np.ndarray:
+def _reduce(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], with_constant: bool, threads: Optional[int],
+            progress: Progress) -> np.ndarray:
     """The reduced system [M | c] (lights = M u + c): packed (U, words) for k = 2, else (U, U+1) uint8.
 
     Without ``with_constant`` only M (U columns) is computed.
     """
-    plan.check_limits(states, with_constant)
+    plan.check_limits(with_constant)
     rows = plan.slices(board) if board is not None else None
     if plan.circulant():
-        return _reduce_circulant(plan, rows, states, self_toggle, with_constant)
+        return _reduce_circulant(plan, rows, with_constant)
+    states, self_toggle = plan.states, plan.self_toggle
     ncols = plan.U + 1 if with_constant else plan.U
     const_col = plan.U if with_constant else -1
     gridchase = kernels.gridchase
@@ -251,8 +241,7 @@ def _reduce(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, se
     return system
 
 
-def _reduce_circulant(plan: _Plan, rows: Optional[npt.NDArray[np.uint8]], states: int, self_toggle: bool,
-                      with_constant: bool) -> np.ndarray:
+def _reduce_circulant(plan: _Plan, rows: Optional[npt.NDArray[np.uint8]], with_constant: bool) -> np.ndarray:
     """:func:`_reduce` for a translation-invariant slice (a single wrapping axis): chase 2 or 3 columns.
 
     Moving a press along the slice axis moves everything it causes, so the
@@ -262,6 +251,7 @@ def _reduce_circulant(plan: _Plan, rows: Optional[npt.NDArray[np.uint8]], states
     1), plus the board's column, gives every block; they are then written out.
     """
     S, U = plan.S, plan.U
+    states, self_toggle = plan.states, plan.self_toggle
     nfree = U // S
     start = np.zeros((U, nfree + 1), dtype=np.uint8)
     for s_ in range(nfree):
@@ -302,11 +292,12 @@ def _reduce_circulant(plan: _Plan, rows: Optional[npt.NDArray[np.uint8]], states
     return values
 
 
-def _expand(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, self_toggle: bool,
-            starts: npt.NDArray[np.uint8], with_board: bool) -> npt.NDArray[np.uint8]:
+def _expand(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], starts: npt.NDArray[np.uint8],
+            with_board: bool) -> npt.NDArray[np.uint8]:
     """Chase every column of ``starts`` (U, ncols) values; column 0 on the board when ``with_board``,
     the rest on the dark board.  Returns the press patterns, (ncols, cells) uint8 in C order."""
     ncols = starts.shape[1]
+    states, self_toggle = plan.states, plan.self_toggle
     as_bits = states == 2 and ncols >= BYTES_BELOW
     need = ncols * plan.cells + plan.cells * (words_for_bits(ncols) * 8 if as_bits else ncols)
     if need > MAX_ND_BYTES:
@@ -352,18 +343,15 @@ def _gf2_solve(system: np.ndarray, U: int) -> tuple[Optional[np.ndarray], np.nda
     return u0, unpack_rows(basis, U).view(np.uint8), rank
 
 
-def solve_nd(shape: Sequence[int], board: Optional[npt.NDArray[np.uint8]], *, torus: Torus = False,
-             self_toggle: bool = True, states: int = 2, threads: Optional[int] = None,
+def solve_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, threads: Optional[int] = None,
              progress: Progress = None) -> LinearResult:
     """Every solution of a board of any shape: one particular solution and the quiet patterns.
 
     Args:
-        shape: the board's shape (n_0, ..., n_{D-1}), D >= 1, every n_i >= 1.
+        rules: the board's shape and rules (:class:`~lightsout._rules.Rules`,
+            checked where the call came in).
         board: None for the all-lit board (every cell 1), or a C-contiguous
-            uint8 array of that shape with values 0..states-1 (not checked here).
-        torus: whether each axis wraps: one bool for every axis, or one per axis.
-        self_toggle: a press changes its own cell too (False: the sigma game).
-        states: k, 2..255: a press adds 1 mod k to each cell it touches.
+            uint8 array of the rules' shape with values 0..states-1 (not checked here).
         threads: worker threads for the reduction (None: every usable CPU).
         progress: None or ``progress(stage, done, total)``, called between
             column blocks of the reduction (stage ``"nd_reduce"``).
@@ -381,31 +369,32 @@ def solve_nd(shape: Sequence[int], board: Optional[npt.NDArray[np.uint8]], *, to
     Examples:
         The 3^4 hypercube, all lit, has one solution, of 41 presses:
 
-        >>> r = solve_nd((3, 3, 3, 3), None)
+        >>> r = solve_nd(Rules.check((3, 3, 3, 3)), None)
         >>> r.solvable, r.nullity, r.count, int(r.particular.sum())
         (True, 0, 1, 41)
 
         The 5 x 5 board has four solutions; a ring of 6 cells with three states has nine:
 
-        >>> r = solve_nd((5, 5), None)
+        >>> r = solve_nd(Rules.check((5, 5)), None)
         >>> r.nullity, r.count, r.kernel.shape
         (2, 4, (2, 25))
-        >>> r = solve_nd((6,), None, torus=True, states=3)
+        >>> r = solve_nd(Rules.check((6,), torus=True, states=3), None)
         >>> r.nullity, r.count, r.kernel.shape
         (2, 9, (2, 6))
     """
-    plan = _Plan(shape, torus)
-    u0, kernel_u, count, nullity = _solve_u(plan, board, states, self_toggle, threads, progress)
-    return _finish(plan, board, states, self_toggle, u0, kernel_u, count, nullity)
+    plan = _Plan(rules)
+    u0, kernel_u, count, nullity = _solve_u(plan, board, threads, progress)
+    return _finish(plan, board, u0, kernel_u, count, nullity)
 
 
-def _solve_u(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, self_toggle: bool,
-             threads: Optional[int], progress: Progress) -> tuple[Optional[np.ndarray], np.ndarray, int, int]:
+def _solve_u(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], threads: Optional[int],
+             progress: Progress) -> tuple[Optional[np.ndarray], np.ndarray, int, int]:
     """Reduce and solve: (one solution u0 of the unknowns or None, kernel generators (r, U), count, nullity).
 
     For k > 2 the generators are in Howell form (lightsout._modring).
     """
-    system = _reduce(plan, board, states, self_toggle, True, threads, progress)
+    system = _reduce(plan, board, True, threads, progress)
+    states = plan.states
     if states == 2:
         u0, kernel_u, rank = _gf2_solve(system, plan.U)
         return u0, kernel_u, 2 ** (plan.U - rank), plan.U - rank
@@ -418,13 +407,13 @@ def _solve_u(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, s
     return answer.solution, kernel_u, int(answer.count), int(answer.nullity)
 
 
-def _finish(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, self_toggle: bool,
-            u0: Optional[np.ndarray], kernel_u: np.ndarray, count: int, nullity: int) -> LinearResult:
+def _finish(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], u0: Optional[np.ndarray], kernel_u: np.ndarray,
+            count: int, nullity: int) -> LinearResult:
     """Expand the particular solution and the kernel generators of the reduced system to whole boards."""
     columns = ([u0.astype(np.uint8)] if u0 is not None else []) + list(kernel_u)
     if columns:
         starts = np.stack(columns, axis=1)
-        patterns = _expand(plan, board, states, self_toggle, starts, u0 is not None)
+        patterns = _expand(plan, board, starts, u0 is not None)
     else:
         patterns = np.zeros((0, plan.cells), dtype=np.uint8)
     offset = 1 if u0 is not None else 0
@@ -434,8 +423,7 @@ def _finish(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], states: int, se
                         nullity=nullity, method="nd")
 
 
-def canonical_nd(shape: Sequence[int], board: Optional[npt.NDArray[np.uint8]], *, torus: Torus = False,
-                 self_toggle: bool = True, states: int = 2, threads: Optional[int] = None,
+def canonical_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, threads: Optional[int] = None,
                  progress: Progress = None) -> LinearResult:
     """The canonical (lexicographically smallest) solution, without expanding the quiet patterns.
 
@@ -455,11 +443,12 @@ def canonical_nd(shape: Sequence[int], board: Optional[npt.NDArray[np.uint8]], *
         board carries its ``proof``.
 
     Example:
-        >>> r = canonical_nd((5, 5), None)
+        >>> r = canonical_nd(Rules.check((5, 5)), None)
         >>> r.solvable, r.count, int(r.particular.sum()), r.particular[:5].tolist()
         (True, 4, 15, [0, 0, 0, 1, 1])
     """
-    plan = _Plan(shape, torus)
+    plan = _Plan(rules)
+    states = rules.states
 
     def flat() -> np.ndarray:
         if board is None:
@@ -467,21 +456,20 @@ def canonical_nd(shape: Sequence[int], board: Optional[npt.NDArray[np.uint8]], *
         return np.asarray(board, dtype=np.int64).reshape(plan.cells)
 
     if plan.axis != 0:
-        full = solve_nd(shape, board, torus=torus, self_toggle=self_toggle, states=states, threads=threads,
-                        progress=progress)
+        full = solve_nd(rules, board, threads=threads, progress=progress)
         if full.particular is not None:
             return _canonical(plan, lexmin_solution(full.particular, full.kernel, states)[0], full.count, full.nullity)
         return _canonical(plan, None, full.count, full.nullity, proof_pattern(full.kernel, flat(), states))
-    u0, kernel_u, count, nullity = _solve_u(plan, board, states, self_toggle, threads, progress)
+    u0, kernel_u, count, nullity = _solve_u(plan, board, threads, progress)
     if u0 is not None:
         u, _ = lexmin_solution(np.asarray(u0, dtype=np.uint8), kernel_u, states)
-        solution = _expand(plan, board, states, self_toggle, u.reshape(-1, 1), True)[0]
+        solution = _expand(plan, board, u.reshape(-1, 1), True)[0]
         return _canonical(plan, solution, count, nullity)
     proof = None
     lights = flat()
     for first in range(0, len(kernel_u), 64):  # a few generators at a time: memory stays O(64 x cells)
         batch = np.ascontiguousarray(kernel_u[first:first + 64].T)
-        proof = proof_pattern(_expand(plan, None, states, self_toggle, batch, False), lights, states)
+        proof = proof_pattern(_expand(plan, None, batch, False), lights, states)
         proof = None if proof is None else proof.copy()  # not a view that keeps the whole batch
         if proof is not None:
             break
@@ -496,8 +484,8 @@ def _canonical(plan: _Plan, solution: Optional[np.ndarray], count: int, nullity:
                         canonical=True, proof=proof)
 
 
-def quiet_basis_words(shape: Sequence[int], *, torus: Torus = False, self_toggle: bool = True,
-                      threads: Optional[int] = None, progress: Progress = None) -> npt.NDArray[np.uint64]:
+def quiet_basis_words(rules: Rules, *, threads: Optional[int] = None,
+                      progress: Progress = None) -> npt.NDArray[np.uint64]:
     """A basis of the quiet patterns of a two-state board as packed rows, ``(nullity, words)`` uint64.
 
     Cells in C order, cell j in bit ``j % 64`` of word ``j // 64``.  The
@@ -508,15 +496,17 @@ def quiet_basis_words(shape: Sequence[int], *, torus: Torus = False, self_toggle
 
     Example:
         >>> from lightsout import press
-        >>> words = quiet_basis_words((5, 5))
+        >>> words = quiet_basis_words(Rules.check((5, 5)))
         >>> words.shape
         (2, 1)
         >>> [bool(press(np.zeros((5, 5)), pattern).any()) for pattern in unpack_rows(words, 25).reshape(2, 5, 5)]
         [False, False]
     """
-    plan = _Plan(shape, torus)
-    plan.check_limits(2, True)
-    _, kernel_u, _, nullity = _solve_u(plan, None, 2, self_toggle, threads, progress)
+    if rules.states != 2:
+        raise InternalError(f"quiet_basis_words packs two-state patterns; it was called with {rules.states} states")
+    plan = _Plan(rules)
+    plan.check_limits(True)
+    _, kernel_u, _, nullity = _solve_u(plan, None, threads, progress)
     nwords = words_for_bits(plan.cells)
     if nullity * nwords * 8 > MAX_ND_BYTES:
         raise BoardTooLargeError(
@@ -528,7 +518,7 @@ def quiet_basis_words(shape: Sequence[int], *, torus: Torus = False, self_toggle
         batch = np.ascontiguousarray(kernel_u[lo:lo + 64].T)  # (U, b): one column a generator
         count = batch.shape[1]
         chased = np.empty((plan.n * plan.S, 1), dtype=np.uint64)
-        gridchase.chase_bits(plan.nbr, self_toggle, plan.n, plan.wrap, count, None, lit=1, const_col=-1,
+        gridchase.chase_bits(plan.nbr, plan.self_toggle, plan.n, plan.wrap, count, None, lit=1, const_col=-1,
                            start=pack_rows(batch), presses=chased)
         if plan.axis == 0:  # the chase's rows are the cells in C order already
             out[lo:lo + count] = transpose_bits(chased, count)
@@ -539,24 +529,23 @@ def quiet_basis_words(shape: Sequence[int], *, torus: Torus = False, self_toggle
     return out
 
 
-def nullity_nd(shape: Sequence[int], *, torus: Torus = False, self_toggle: bool = True,
-               states: int = 2, threads: Optional[int] = None) -> tuple[int, int]:
+def nullity_nd(rules: Rules, *, threads: Optional[int] = None) -> tuple[int, int]:
     """(nullity, number of quiet patterns) of a board shape, without expanding any pattern.
 
     The nullity is the fewest quiet patterns that generate them all (the
     dimension of the quiet space for prime k); the count is exact.
 
     Example:
-        >>> nullity_nd((4, 4))
+        >>> nullity_nd(Rules.check((4, 4)))
         (4, 16)
-        >>> nullity_nd((5, 5), torus=True)
+        >>> nullity_nd(Rules.check((5, 5), torus=True))
         (8, 256)
-        >>> nullity_nd((5, 5), states=6)        # 4 patterns mod 2 times 27 mod 3
+        >>> nullity_nd(Rules.check((5, 5), states=6))        # 4 patterns mod 2 times 27 mod 3
         (3, 108)
     """
-    dims = tuple(int(s) for s in shape)
-    plan = _Plan(dims, torus)
-    system = _reduce(plan, None, states, self_toggle, False, threads, None)
+    plan = _Plan(rules)
+    system = _reduce(plan, None, False, threads, None)
+    states = rules.states
     if states == 2:
         rank, _ = kernels.gf2elim.rref_inplace(system, plan.U)
         return plan.U - int(rank), 2 ** (plan.U - int(rank))
@@ -564,8 +553,8 @@ def nullity_nd(shape: Sequence[int], *, torus: Torus = False, self_toggle: bool 
     return int(answer.nullity), int(answer.count)
 
 
-def chase_nd(board: npt.NDArray[np.uint8], first: npt.ArrayLike, *, torus: Torus = False,
-             self_toggle: bool = True, states: int = 2) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+def chase_nd(rules: Rules, board: npt.NDArray[np.uint8],
+             first: npt.ArrayLike) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """Chase the lights along axis 0 from the presses of the first slice (or two).
 
     ``first`` holds the presses of slice 0 (shape ``board.shape[1:]``), or of
@@ -574,9 +563,9 @@ def chase_nd(board: npt.NDArray[np.uint8], first: npt.ArrayLike, *, torus: Torus
     press below a cell adds 1 to it, so it is pressed ``(k - light) mod k`` times.
 
     Args:
-        board: uint8 array of the board's shape (values 0..states-1).
+        rules: the board's shape and rules (see :func:`solve_nd`).
+        board: uint8 array of the rules' shape (values 0..states-1).
         first: the free presses, as above (values 0..states-1).
-        torus, self_toggle, states: the board model (see :func:`solve_nd`).
 
     Returns:
         ``(presses, lights)``: the presses of the whole board and the lights
@@ -585,15 +574,17 @@ def chase_nd(board: npt.NDArray[np.uint8], first: npt.ArrayLike, *, torus: Torus
 
     Example:
         >>> import numpy as np
-        >>> presses, lights = chase_nd(np.ones((3, 3), dtype=np.uint8), [1, 0, 1])
+        >>> presses, lights = chase_nd(Rules.check((3, 3)), np.ones((3, 3), dtype=np.uint8), [1, 0, 1])
         >>> presses.tolist(), int(lights.sum())
         ([[1, 0, 1], [0, 1, 0], [1, 0, 1]], 0)
-        >>> presses, lights = chase_nd(np.ones(4, dtype=np.uint8), 1, states=3)
+        >>> presses, lights = chase_nd(Rules.check(4, states=3), np.ones(4, dtype=np.uint8), 1)
         >>> presses.tolist(), lights.tolist()
         ([1, 1, 0, 1], [0, 0, 0, 2])
     """
     lit = np.ascontiguousarray(board, dtype=np.uint8)
-    plan = _Plan(lit.shape, torus, axis=0)
+    if lit.shape != rules.shape:
+        raise InternalError(f"chase_nd: a board of shape {lit.shape} under rules for shape {rules.shape}")
+    plan = _Plan(rules, axis=0)
     free = np.asarray(first, dtype=np.uint8)  # (ascontiguousarray would make a 0-d first 1-D)
     want = ((2,) if plan.wrap else ()) + plan.slice_shape
     if free.shape != want:
@@ -601,7 +592,7 @@ def chase_nd(board: npt.NDArray[np.uint8], first: npt.ArrayLike, *, torus: Torus
                                 f"{' and slice 1' if plan.wrap else ''}), got {free.shape}")
     presses = np.zeros((plan.n * plan.S, 1), dtype=np.uint8)
     left = np.zeros((plan.U, 1), dtype=np.uint8)
-    kernels.gridchase.chase_bytes(plan.nbr, self_toggle, plan.n, plan.wrap, 1, states,
+    kernels.gridchase.chase_bytes(plan.nbr, plan.self_toggle, plan.n, plan.wrap, 1, plan.states,
                                             lit.reshape(plan.n, plan.S), const_col=0,
                                             start=np.ascontiguousarray(free.reshape(plan.U, 1)), presses=presses, lights=left)
     lights = np.zeros((plan.n, plan.S), dtype=np.uint8)

@@ -29,6 +29,7 @@ from lightsout._modring import howell_form
 from lightsout._ndroute import canonical_nd, quiet_basis_words, solve_nd
 from lightsout._orientation import first_column_of_chase, transpose_packed
 from lightsout._packing import pack_row, pack_rows, unpack_rows, words_for_bits
+from lightsout._rules import Rules
 from lightsout._symmetry import count_orbits
 from lightsout._types import Progress
 
@@ -172,6 +173,12 @@ class Solution:
         """
         return tuple(self.board.shape)
 
+    def _rules(self) -> Rules:
+        """The grid board's shape and rules as one value (checked when the board was solved)."""
+        if self.is_graph:
+            raise InternalError("a graph's solution has no grid rules")
+        return Rules(tuple(self.board.shape), tuple(self.torus), self.self_toggle, self.states)
+
     @property
     def first_row(self) -> np.ndarray:
         """Presses of the top row (slice 0 along axis 0); on open boards chasing from it gives ``presses``.
@@ -238,7 +245,7 @@ class Solution:
         if generators is None and self.quiet_words is not None:  # a graph's basis, kept packed
             generators = unpack_rows(self.quiet_words, self.board.size).view(np.uint8)
         if generators is None and self.method == "nd":  # not built with the solution: too large then
-            generators = nd_quiet_generators(self.board.shape, self.torus, self.self_toggle, self.states)
+            generators = nd_quiet_generators(self._rules())
         if generators is not None:
             out = generators.reshape((-1,) + self.board.shape)
             return out.astype(bool) if self.states == 2 else out.copy()
@@ -285,7 +292,7 @@ class Solution:
         if self.quiet_generators is not None or self.is_graph or (
                 self.quiet_first_rows is not None and self.nullity * self.board.size <= MAX_PATTERN_CELLS):
             return pack_rows(self.quiet_patterns().reshape(self.nullity, self.board.size))
-        return quiet_basis_words(self.board.shape, torus=self.torus, self_toggle=self.self_toggle)
+        return quiet_basis_words(self._rules())
 
     def all(self) -> Iterator[np.ndarray]:
         """Every solution, lazily: ``count`` arrays of the board's shape, the canonical one first.
@@ -571,7 +578,7 @@ def solution_from_result(result: LinearResult, board: np.ndarray, *, torus: tupl
         >>> import lightsout
         >>> from lightsout._ndroute import solve_nd
         >>> board = np.array([[1, 0, 1]], dtype=np.uint8)
-        >>> res = solve_nd(board.shape, board, torus=(False, False), self_toggle=True, states=2)
+        >>> res = solve_nd(Rules.check(board.shape), board)
         >>> solution_from_result(res, board.astype(bool), torus=(False, False), self_toggle=True,
         ...                      states=2).presses.astype(int).tolist()
         [[1, 0, 1]]
@@ -616,31 +623,28 @@ def unsolvable_from_proof(pattern: Optional[np.ndarray], board: np.ndarray, null
                             quiet_first_row=shaped[0] if shaped.ndim > 1 else shaped[:1])
 
 
-def nd_quiet_generators(shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool,
-                         states: int) -> np.ndarray:
+def nd_quiet_generators(rules: Rules) -> np.ndarray:
     """Generators of the quiet patterns of a grid board, (r, cells): the kernel of the dark board."""
-    dark = np.zeros(shape, dtype=np.uint8)
-    kernel: np.ndarray = solve_nd(shape, dark, torus=wraps, self_toggle=self_toggle, states=states).kernel
+    kernel: np.ndarray = solve_nd(rules, np.zeros(rules.shape, dtype=np.uint8)).kernel
     return kernel
 
 
-def solve_general(lights: np.ndarray, wraps: tuple[bool, ...], self_toggle: bool, states: int,
-                   progress: Progress) -> Solution:
+def solve_general(rules: Rules, lights: np.ndarray, progress: Progress) -> Solution:
     """Solve a board by the general route: the canonical solution from the reduced system directly."""
+    states = rules.states
     work = np.ascontiguousarray(lights, dtype=np.uint8)
-    found = canonical_nd(lights.shape, work, torus=wraps, self_toggle=self_toggle, states=states,
-                         progress=progress)
+    found = canonical_nd(rules, work, progress=progress)
     if not found.solvable or found.particular is None:
         raise unsolvable_from_proof(found.proof, lights, found.nullity, states, graph=False)
     generators = None
     if found.nullity == 0:
         generators = np.zeros((0, lights.size), dtype=np.uint8)
     elif found.nullity * lights.size <= EAGER_PATTERN_BYTES:
-        generators = nd_quiet_generators(lights.shape, wraps, self_toggle, states)
+        generators = nd_quiet_generators(rules)
     presses = np.asarray(found.particular, dtype=np.uint8).reshape(lights.shape)
     first_rows = None if generators is None else generators.reshape((-1,) + lights.shape)[:, 0].copy()
     solution = Solution(lights.copy(), presses.astype(bool) if states == 2 else presses, found.nullity, "nd",
-                        first_rows, states, wraps, self_toggle, None, found.count, generators)
+                        first_rows, states, rules.wraps, rules.self_toggle, None, found.count, generators)
     if not solution.verify():
         raise InternalError("the nd route's answer does not clear the board")
     return solution

@@ -121,18 +121,19 @@ def _zero_one(arr: np.ndarray, name: str) -> np.ndarray:
 MAX_STATES = 255
 
 
-def states_count(states: object) -> int:
-    """Check a ``states=`` argument: the number of light states k, an int from 2 to 255.
+def states_count(states: object, name: str = "states") -> int:
+    """Check a ``states=`` argument (or a modulus): the number of light states k, an int from 2 to 255.
 
     Example:
         >>> states_count(3)
         3
     """
     if isinstance(states, (bool, np.bool_)) or not isinstance(states, numbers.Integral):
-        raise InvalidTypeError(f"states must be an int from 2 to {MAX_STATES}, got {type(states).__name__} {states!r}")
+        raise InvalidTypeError(f"{name} must be an int from 2 to {MAX_STATES}, got {type(states).__name__} {states!r}")
     k = operator.index(states)
     if not 2 <= k <= MAX_STATES:
-        raise InvalidBoardError(f"states must be an int from 2 to {MAX_STATES} (lights with k states), got {k}")
+        what = " (lights with k states)" if name == "states" else ""
+        raise InvalidBoardError(f"{name} must be an int from 2 to {MAX_STATES}{what}, got {k}")
     return k
 
 

@@ -11,8 +11,9 @@ from lightsout._boardtext import COMMENT, DARK_CHARS, LIT_CHARS, board_from_text
 from lightsout._errors import InvalidBoardError, InvalidTypeError
 from lightsout._ndroute import chase_nd
 from lightsout._packing import pack_row, pack_rows, unpack_rows
+from lightsout._rules import Rules, neighbour_pairs
 from lightsout._validate import (
-    board_cells, board_values, bit_row, flag, grid_shape, numeric_array, states_count, torus_axes,
+    board_cells, board_values, bit_row, grid_shape, numeric_array, states_count,
 )
 
 #: A ``torus=`` argument: one bool for every axis, or one per axis.
@@ -52,38 +53,23 @@ def press(board: npt.ArrayLike, presses: npt.ArrayLike, *, torus: TorusArg = Fal
         [1, 1, 0, 1]
     """
     states = states_count(states)
-    self_toggle = flag(self_toggle, "self_toggle")
     lights = as_board(board, states)
     hits = as_board(presses, states, "presses")
     if lights.shape != hits.shape:
         raise InvalidBoardError(f"presses has shape {hits.shape} but the board has shape {lights.shape}")
-    wraps = torus_axes(torus, lights.ndim)
+    rules = Rules.check(lights.shape, torus, self_toggle, states)
+    wraps, self_toggle = rules.wraps, rules.self_toggle
     if states == 2:
         out: np.ndarray = lights ^ hits if self_toggle else lights.copy()
         for axis, (size, wrap) in enumerate(zip(lights.shape, wraps)):
-            for low, high in _neighbour_pairs(axis, lights.ndim, size, wrap):
+            for low, high in neighbour_pairs(axis, lights.ndim, size, wrap):
                 out[low] ^= hits[high]
         return out
     total = lights.astype(np.int32) + (hits if self_toggle else 0)
     for axis, (size, wrap) in enumerate(zip(lights.shape, wraps)):
-        for low, high in _neighbour_pairs(axis, lights.ndim, size, wrap):
+        for low, high in neighbour_pairs(axis, lights.ndim, size, wrap):
             total[low] += hits[high]
     return (total % states).astype(np.uint8)
-
-
-def _neighbour_pairs(axis: int, ndim: int, size: int, wrap: bool) -> list[tuple[tuple[slice, ...], tuple[slice, ...]]]:
-    """Index pairs (target, source) along one axis: every cell gets the presses of its neighbours there.
-
-    A wrapping axis of length 1 or 2 adds no pair beyond the open ones, since
-    neighbours are a set of other cells.
-    """
-    def at(sl: slice) -> tuple[slice, ...]:
-        return (slice(None),) * axis + (sl,) + (slice(None),) * (ndim - axis - 1)
-
-    pairs = [(at(slice(1, None)), at(slice(None, -1))), (at(slice(None, -1)), at(slice(1, None)))]
-    if wrap and size > 2:
-        pairs += [(at(slice(0, 1)), at(slice(-1, None))), (at(slice(-1, None)), at(slice(0, 1)))]
-    return pairs
 
 
 def chase(board: npt.ArrayLike, first_row: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: bool = True,
@@ -115,10 +101,9 @@ def chase(board: npt.ArrayLike, first_row: npt.ArrayLike, *, torus: TorusArg = F
         [0, 1, 2]
     """
     states = states_count(states)
-    self_toggle = flag(self_toggle, "self_toggle")
     lights = as_board(board, states)
-    wraps = torus_axes(torus, lights.ndim)
-    if _plain_grid(lights.shape, wraps, self_toggle, states):
+    rules = Rules.check(lights.shape, torus, self_toggle, states)
+    if rules.is_plain_grid:
         nrows, ncols = lights.shape
         row = bit_row(first_row, "first_row", ncols)
         _, presses, _ = kernels.chase.chase(pack_rows(lights), nrows, ncols, pack_row(row),
@@ -126,7 +111,7 @@ def chase(board: npt.ArrayLike, first_row: npt.ArrayLike, *, torus: TorusArg = F
         assert presses is not None
         return unpack_rows(presses, ncols)
 
-    seeds = 2 if wraps[0] and lights.shape[0] > 2 else 1
+    seeds = 2 if rules.wraps[0] and lights.shape[0] > 2 else 1
     want = ((2,) if seeds == 2 else ()) + lights.shape[1:]
     raw = numeric_array(first_row, "first_row", f"an array of shape {want} of press counts")
     first = board_values(raw if want else raw.reshape(-1), states, "first_row")
@@ -136,15 +121,8 @@ def chase(board: npt.ArrayLike, first_row: npt.ArrayLike, *, torus: TorusArg = F
             + (" (the presses of rows 0 and 1, since axis 0 wraps)" if seeds == 2 else "")
             + f", got shape {raw.shape}")
     first = first.reshape(want)
-    out, _ = chase_nd(np.ascontiguousarray(lights, dtype=np.uint8), np.array(first, dtype=np.uint8, order="C"),
-                      torus=wraps, self_toggle=self_toggle, states=states)
+    out, _ = chase_nd(rules, np.ascontiguousarray(lights, dtype=np.uint8), np.array(first, dtype=np.uint8, order="C"))
     return out.astype(bool) if states == 2 else out
-
-
-def _plain_grid(shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool, states: int) -> bool:
-    """True for the boards of the polynomial and dense routes: open 2-D grids, plus rule, two states."""
-    return (len(shape) == 2 and states == 2 and self_toggle
-            and all(not wrap or size <= 2 for wrap, size in zip(wraps, shape)))
 
 
 def as_board(board: object, states: int = 2, name: str = "board") -> np.ndarray:

@@ -34,6 +34,7 @@ from lightsout import _errors
 from lightsout._boardfile import decode_text, read_board, write_board
 from lightsout._boardtext import board_from_text
 from lightsout._progress import ProgressBar
+from lightsout._validate import MAX_STATES, states_count
 from lightsout.board import COMMENT, format_board
 from lightsout.solve import METHODS, UnsolvableError, first_row, nullity, nullity_table, solve
 
@@ -106,13 +107,11 @@ def _port(text: str) -> int:
 
 
 def _states(text: str) -> int:
+    """``--states K``: checked by the library's own rule, reported in argparse's words."""
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer from 2 to 255, got {text!r}") from None
-    if not 2 <= value <= 255:
-        raise argparse.ArgumentTypeError(f"expected an integer from 2 to 255, got {value}")
-    return value
+        return states_count(int(text))
+    except (ValueError, _errors.LightsOutError):
+        raise argparse.ArgumentTypeError(f"expected an integer from 2 to {MAX_STATES}, got {text!r}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:

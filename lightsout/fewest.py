@@ -14,7 +14,6 @@ from __future__ import annotations
 import concurrent.futures
 import csv
 import io
-import math
 from importlib import resources
 from typing import Optional, Sequence, Union
 
@@ -25,11 +24,12 @@ from lightsout._errors import BoardTooLargeError, MinimumNotProvenError
 from lightsout._fewest import distance_distribution_gf2, distance_distribution_mod
 from lightsout._minimal import minimal_solution, time_limit_seconds
 from lightsout._tasks import checked_executor, run_tasks
+from lightsout._rules import Rules
 from lightsout._types import Progress
 from lightsout._validate import (
-    MAX_BOARD_CELLS, board_shape, board_size, flag, grid_shape, states_count, torus_axes,
+    board_shape, board_size, grid_shape,
 )
-from lightsout.solve import first_row, nullity, solve
+from lightsout.solve import first_row, nullity, solve_checked
 
 __all__ = ["minimal_solution", "fewest_presses", "fewest_presses_table", "proven_fewest_presses",
            "distance_distribution", "MinimumNotProvenError"]
@@ -92,20 +92,18 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
         >>> fewest_presses(5), fewest_presses(4), fewest_presses((3, 3, 3, 3))
         (15, 4, 41)
     """
-    shape = board_shape(n, "n") if isinstance(n, (tuple, list)) else grid_shape(n, m)
-    k = states_count(states)
-    wraps = torus_axes(torus, len(shape))
-    rule = flag(self_toggle, "self_toggle")
+    if isinstance(n, (tuple, list)):
+        rules = Rules.check(board_shape(n, "n"), torus, self_toggle, states)
+    else:
+        rules = Rules.of_grid(*grid_shape(n, m), torus, self_toggle, states)
+    shape = rules.shape
     time_limit_seconds(time_limit)
-    cells = math.prod(shape)
-    if len(shape) == 2 and k == 2 and rule and not any(wraps) and cells > STREAM_CELLS:
+    if rules.is_plain_grid and not any(rules.wraps) and rules.cells > STREAM_CELLS:
         return _fewest_of_a_big_grid(*shape)
-    if cells > MAX_BOARD_CELLS:
-        raise BoardTooLargeError(f"the all-lit board of shape {shape} has {cells:.3g} cells, over the limit of "
-                                 f"{MAX_BOARD_CELLS:.3g} (lightsout._validate.MAX_BOARD_CELLS)")
-    lights = np.ones(shape, dtype=np.uint8)
-    best = minimal_solution(solve(lights, torus=wraps, self_toggle=rule, states=k), time_limit=time_limit,
-                            executor=executor, progress=progress)
+    rules.refuse_unpacked("the all-lit board")
+    lights = np.ones(shape, dtype=bool if rules.states == 2 else np.uint8)
+    best = minimal_solution(solve_checked(rules, lights), time_limit=time_limit, executor=executor,
+                            progress=progress)
     weight = int(best.presses.sum(dtype=np.int64))
     if not best.proven_minimal:
         raise MinimumNotProvenError(
@@ -182,12 +180,10 @@ def distance_distribution(shape: Union[int, Sequence[int]], *, torus: object = F
         >>> int(table.sum()), len(table) - 1        # every 3 x 3 state is solvable, in at most 9 presses
         (512, 9)
     """
-    dims = board_shape(shape, "shape")
-    k = states_count(states)
-    wraps = torus_axes(torus, len(dims))
-    rule = flag(self_toggle, "self_toggle")
-    zero = solve(np.zeros(dims, dtype=np.uint8), torus=wraps, self_toggle=rule, states=k)
-    quiet = zero.quiet_patterns().reshape(-1, int(np.prod(dims))).astype(np.uint8)
+    rules = Rules.check(shape, torus, self_toggle, states)
+    k = rules.states
+    zero = solve_checked(rules, np.zeros(rules.shape, dtype=bool if k == 2 else np.uint8))
+    quiet = zero.quiet_patterns().reshape(-1, rules.cells).astype(np.uint8)
     if k == 2:
         return distance_distribution_gf2(quiet, progress=progress)
     return distance_distribution_mod(quiet, k, progress=progress)

@@ -16,7 +16,6 @@ split into chunks that run on any ``concurrent.futures.Executor``.
 from __future__ import annotations
 
 import concurrent.futures
-import math
 from dataclasses import dataclass
 from typing import Optional
 
@@ -26,10 +25,10 @@ import numpy.typing as npt
 from lightsout._errors import InvalidBoardError, UnsolvableError
 from lightsout._many import apply_bit_matrix_many, bit_operator, coset_min_many, reduced_operator
 from lightsout._tasks import checked_executor, run_tasks
-from lightsout._validate import board_values, flag, states_count, torus_axes
-from lightsout.board import _neighbour_pairs
+from lightsout._rules import Rules, neighbour_pairs
+from lightsout._validate import board_values, flag, states_count
 from lightsout.gf2 import rref
-from lightsout.solve import solve
+from lightsout.solve import solve_checked
 
 __all__ = ["solve_many", "ManySolutions"]
 
@@ -86,20 +85,20 @@ class ManySolutions:
                 f"proven_minimal={self.proven_minimal})")
 
 
-def _effect_matrix(shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool) -> np.ndarray:
+def _effect_matrix(rules: Rules) -> np.ndarray:
     """The cells x cells 0/1 press matrix (column j: the cells a press on j changes)."""
-    cells = math.prod(shape)
+    shape, cells = rules.shape, rules.cells
     unit = np.eye(cells, dtype=np.uint8).reshape((cells,) + shape)
-    effect = unit.copy() if self_toggle else np.zeros_like(unit)
-    for axis, (size, wrap) in enumerate(zip(shape, wraps)):
-        for low, high in _neighbour_pairs(axis + 1, len(shape) + 1, size, wrap):
+    effect = unit.copy() if rules.self_toggle else np.zeros_like(unit)
+    for axis, (size, wrap) in enumerate(zip(shape, rules.wraps)):
+        for low, high in neighbour_pairs(axis + 1, len(shape) + 1, size, wrap):
             effect[low] ^= unit[high]
     return effect.reshape(cells, cells).T.copy()
 
 
-def _operator(shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool) -> tuple[np.ndarray, np.ndarray]:
+def _operator(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """(P, Q): P maps every solvable board to its canonical solution; Q's rows are the quiet patterns."""
-    a = _effect_matrix(shape, wraps, self_toggle)
+    a = _effect_matrix(rules)
     cells = a.shape[0]
     rows, pivots = rref(np.concatenate([a, np.eye(cells, dtype=np.uint8)], axis=1))
     p = np.zeros((cells, cells), dtype=np.uint8)
@@ -113,26 +112,26 @@ def _operator(shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool
     return reduced_operator(p, q) if len(q) else p, q
 
 
-def _solve_chunk(boards: np.ndarray, shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool,
-                 states: int, minimal: bool) -> tuple[np.ndarray, np.ndarray, int, int]:
+def _solve_chunk(boards: np.ndarray, rules: Rules, minimal: bool) -> tuple[np.ndarray, np.ndarray, int, int]:
     """Solve a stack (a top-level function, so that executor workers can run it)."""
     n = len(boards)
-    cells = math.prod(shape)
-    if states != 2 or not operator_fits(cells):
+    cells = rules.cells
+    if rules.states != 2 or not operator_fits(cells):
         presses = np.zeros((n, cells), dtype=np.uint8)
         ok = np.zeros(n, dtype=bool)
         nullity, count = 0, 1
         for i, board in enumerate(boards):
             try:
-                s = solve(board.reshape(shape), torus=wraps, self_toggle=self_toggle, states=states,
-                          minimal=minimal)
+                s = solve_checked(rules, board.reshape(rules.shape).astype(bool) if rules.states == 2
+                                  else board.reshape(rules.shape))
+                s = s.minimal() if minimal else s
             except UnsolvableError as exc:
                 nullity = exc.nullity
                 continue
             presses[i], ok[i], nullity, count = s.presses.ravel(), True, s.nullity, s.count
         return presses, ok, nullity, count
 
-    p, q = _operator(shape, wraps, self_toggle)
+    p, q = _operator(rules)
     result = apply_bit_matrix_many(np.ascontiguousarray(boards.reshape(n, cells), dtype=np.uint8),
                                    bit_operator(p, q if len(q) else None), packed_output=minimal and len(q) > 0)
     ok = np.ones(n, dtype=bool) if result.ok is None else result.ok
@@ -177,16 +176,14 @@ def solve_many(boards: npt.ArrayLike, *, torus: object = False, self_toggle: boo
     stack = board_values(boards, k, "boards")
     if stack.ndim < 2:
         raise InvalidBoardError(f"boards must be a stack (N,) + shape of boards, got shape {stack.shape}")
-    shape = tuple(int(s) for s in stack.shape[1:])
-    wraps = torus_axes(torus, len(shape))
-    rule = flag(self_toggle, "self_toggle")
+    rules = Rules.check(stack.shape[1:], torus, self_toggle, k)
     want_min = flag(minimal, "minimal")
     pool = checked_executor(executor)
     flat = np.ascontiguousarray(stack, dtype=np.uint8).reshape(len(stack), -1)
     if pool is None or len(flat) <= CHUNK_BOARDS:
-        presses, ok, nullity, count = _solve_chunk(flat, shape, wraps, rule, k, want_min)
+        presses, ok, nullity, count = _solve_chunk(flat, rules, want_min)
     else:
-        parts = run_tasks(pool, _solve_chunk, [(flat[i:i + CHUNK_BOARDS], shape, wraps, rule, k, want_min)
+        parts = run_tasks(pool, _solve_chunk, [(flat[i:i + CHUNK_BOARDS], rules, want_min)
                                                for i in range(0, len(flat), CHUNK_BOARDS)], stage="solve_many")
         presses = np.concatenate([part[0] for part in parts])
         ok = np.concatenate([part[1] for part in parts])

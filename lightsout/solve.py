@@ -41,11 +41,12 @@ from lightsout._polyroute import solve_grid_poly
 from lightsout._solution import (
     PackedBoard, Solution, canonical_first_row, grid_unsolvable, solve_general,
 )
+from lightsout._rules import Rules
 from lightsout._types import Progress
 from lightsout.board import TorusArg
 from lightsout._validate import (
-    MAX_BOARD_CELLS, board_shape, board_size, dense_limits, flag, grid_shape, method_name, poly_memory,
-    progress_callback, states_count, thread_count, torus_axes,
+    MAX_BOARD_CELLS, board_shape, board_size, flag, grid_shape, method_name, poly_memory, progress_callback,
+    states_count, thread_count,
 )
 
 __all__ = ["first_row", "nullity", "nullity_table", "solve", "is_solvable", "Solution", "UnsolvableError", "METHODS"]
@@ -59,36 +60,31 @@ def _route(method: str) -> str:
     return "poly" if method == "auto" else method
 
 
-def _run(method: str, nrows: int, ncols: int, board_words: Optional[np.ndarray], *,
+def _run(method: str, rules: Rules, board_words: Optional[np.ndarray], *,
          threads: Optional[int], progress: Progress, kernel: bool) -> GridResult:
-    """Run a route; ``kernel``: the caller needs the quiet-pattern basis of a solvable board.
+    """Run a 2-D grid route; ``kernel``: the caller needs the quiet-pattern basis of a solvable board.
 
     The polynomial route always returns the basis lazily (``kernel_words``), so
     only the dense route is asked to build it.
     """
+    nrows, ncols = rules.shape
     if method == "dense":
-        dense_limits(nrows, ncols, board_words is not None)
+        rules.refuse_dense(board_words is not None)
         return solve_grid_dense(nrows, ncols, board_words, kernel=kernel, threads=threads, progress=progress)
-    poly_memory(max(nrows, ncols))
+    rules.refuse_poly()
     return solve_grid_poly(nrows, ncols, board_words, progress=progress)
 
 
-def _route_for(method: str, shape: tuple[int, ...], wraps: tuple[bool, ...], self_toggle: bool, states: int) -> str:
+def _route_for(method: object, rules: Rules) -> str:
     """The route for a board: the 2-D grid routes where they apply, else the general one."""
-    plain = _board._plain_grid(shape, wraps, self_toggle, states)
+    method = method_name(method, METHODS)
     if method == "auto":
-        return "poly" if plain else "nd"
-    if method in GRID_METHODS and not plain:
+        return "poly" if rules.is_plain_grid else "nd"
+    if method in GRID_METHODS and not rules.is_plain_grid:
         raise InvalidBoardError(
             f"method {method!r} solves open 2-D two-state boards with the plus rule only; this board "
-            f"(shape {shape}, torus={wraps}, self_toggle={self_toggle}, states={states}) needs "
-            f"method='auto' or 'nd'")
+            f"({rules.describe()}) needs method='auto' or 'nd'")
     return method
-
-
-def _rules(torus: object, self_toggle: object, states: object, ndim: int) -> tuple[tuple[bool, ...], bool, int]:
-    """Check the board-rule keywords shared by every entry point."""
-    return torus_axes(torus, ndim), flag(self_toggle, "self_toggle"), states_count(states)
 
 
 def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_toggle: bool = True,
@@ -135,27 +131,28 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
         ([1, 1, 1, 1], [0, 1, 0])
     """
     nrows, ncols = grid_shape(n, m)
-    wraps, self_toggle, states = _rules(torus, self_toggle, states, 2)
-    method = _route_for(method_name(method, METHODS), (nrows, ncols), wraps, self_toggle, states)
+    rules = Rules.of_grid(nrows, ncols, torus, self_toggle, states)
+    method = _route_for(method, rules)
+    states = rules.states
     if method == "nd":
         progress_callback(progress)
         threads = thread_count(threads)
         # Only the canonical solution is built, never the quiet patterns (a 10,000 x 10,000
         # torus has 128 of them, 13 GB).
-        found = canonical_nd((nrows, ncols), None, torus=wraps, self_toggle=self_toggle, states=states,
-                             threads=threads, progress=progress)
+        found = canonical_nd(rules, None, threads=threads, progress=progress)
         if not found.solvable or found.particular is None:
             proof = np.asarray(found.proof, dtype=np.uint8).reshape(nrows, ncols)
             meet = int(proof.astype(np.int64).sum())             # every cell is lit
             raise unsolvable_error(
-                f"the all-lit {nrows} x {ncols} board (torus={wraps}, self_toggle={self_toggle})", found.nullity,
+                f"the all-lit {nrows} x {ncols} board (torus={rules.wraps}, self_toggle={rules.self_toggle})",
+                found.nullity,
                 states, lit_cells_met=meet, inner_product=meet % states,
                 quiet_pattern=proof.astype(bool) if states == 2 else proof, quiet_first_row=proof[0].copy())
         row: np.ndarray = np.asarray(found.particular).reshape(nrows, ncols)[0]
         return row.astype(bool) if states == 2 else row.astype(np.uint8)
     threads = thread_count(threads)
     progress_callback(progress)
-    result = _run(method, nrows, ncols, None, threads=threads, progress=progress, kernel=True)
+    result = _run(method, rules, None, threads=threads, progress=progress, kernel=True)
     if not result.solvable or result.first_row is None:  # Sutner: cannot happen
         raise InternalError(f"the {method} route found the all-lit {nrows} x {ncols} "
                              "board unsolvable, contradicting Sutner's theorem")
@@ -188,16 +185,17 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
         shape = board_shape(n, "n")
     else:
         shape = grid_shape(n, m)
-    wraps, self_toggle, states = _rules(torus, self_toggle, states, len(shape))
-    method = _route_for(method_name(method, METHODS), shape, wraps, self_toggle, states)
+    rules = Rules.of_grid(*shape, torus, self_toggle, states) if len(shape) == 2 else Rules.check(
+        shape, torus, self_toggle, states)
+    method = _route_for(method, rules)
     if method == "nd":
-        return nullity_nd(shape, torus=wraps, self_toggle=self_toggle, states=states)[0]
+        return nullity_nd(rules)[0]
     nrows, ncols = shape
     threads = thread_count(threads)
     if method == "dense":
-        dense_limits(nrows, ncols)
+        rules.refuse_dense()
         return solve_grid_dense(nrows, ncols, threads=threads).nullity
-    poly_memory(max(nrows, ncols))
+    rules.refuse_poly()
     return _nullity_poly(nrows, ncols)
 
 
@@ -332,33 +330,46 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
     minimal = flag(minimal, "minimal")
     grid = _packed_grid(board, states, torus, self_toggle, method)
     words, lights = (None, _board.as_board(board, states)) if grid is None else grid
-    wraps, self_toggle, states = _rules(torus, self_toggle, states, lights.ndim)
-    method = _route_for(method_name(method, METHODS), lights.shape, wraps, self_toggle, states)
+    rules = Rules.check(lights.shape, torus, self_toggle, states)
+    method = _route_for(method, rules)
     threads = thread_count(threads)
     progress_callback(progress)
-    if minimal:
-        found = solve(lights, torus=wraps, self_toggle=self_toggle, states=states, method=method, threads=threads,
-                      progress=progress)
-        return found.minimal(time_limit=time_limit, executor=executor, progress=progress)
+    found = solve_checked(rules, lights, method, words=words, threads=threads, progress=progress)
+    return found.minimal(time_limit=time_limit, executor=executor, progress=progress) if minimal else found
+
+
+def solve_checked(rules: Rules, lights: np.ndarray, method: str = "auto", *, words: Optional[np.ndarray] = None,
+                  threads: Optional[int] = None, progress: Progress = None) -> Solution:
+    """:func:`solve` for a board and rules checked where the call came in (the library's own callers).
+
+    ``lights`` is the checked board of ``rules.shape``; ``words`` its rows
+    packed, when the caller has them.  An UnsolvableError says under which rules
+    and on which route, as a Solution does.
+
+    Example:
+        >>> solve_checked(Rules.check((3, 3)), np.ones((3, 3), dtype=bool)).presses.astype(int).tolist()
+        [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
+    """
+    method = _route_for(method, rules)
     try:
-        return _solve_on_route(method, lights, words, wraps, self_toggle, states, threads, progress)
-    except UnsolvableError as exc:  # say under which rules and on which route, as a Solution does
-        exc.torus, exc.self_toggle, exc.method = wraps, self_toggle, method
+        return _solve_on_route(method, rules, lights, words, threads, progress)
+    except UnsolvableError as exc:
+        exc.torus, exc.self_toggle, exc.method = rules.wraps, rules.self_toggle, method
         raise
 
 
-def _solve_on_route(method: str, lights: np.ndarray, words: Optional[np.ndarray], wraps: tuple[bool, ...],
-                    self_toggle: bool, states: int, threads: Optional[int], progress: Progress) -> "Solution":
+def _solve_on_route(method: str, rules: Rules, lights: np.ndarray, words: Optional[np.ndarray],
+                    threads: Optional[int], progress: Progress) -> Solution:
     """:func:`solve` once the board and its rules are checked: the general route, or a 2-D grid route."""
     if method == "nd":
-        return solve_general(lights, wraps, self_toggle, states, progress)
-    nrows, ncols = lights.shape
+        return solve_general(rules, lights, progress)
+    nrows, ncols = rules.shape
     if words is None:
         words = pack_rows(lights)
         snapshot: Union[np.ndarray, PackedBoard] = lights.copy()
     else:
         snapshot = PackedBoard(words, ncols)
-    result = _run(method, nrows, ncols, words, threads=threads, progress=progress, kernel=True)
+    result = _run(method, rules, words, threads=threads, progress=progress, kernel=True)
     if not result.solvable:
         raise grid_unsolvable(result, words, lights if isinstance(snapshot, np.ndarray) else unpack_rows(words, ncols))
     assert result.first_row is not None
@@ -368,7 +379,7 @@ def _solve_on_route(method: str, lights: np.ndarray, words: Optional[np.ndarray]
     if residue.any() or presses is None:
         raise InternalError(f"the {method} route's answer does not clear the board")
     return Solution(snapshot, unpack_rows(presses, ncols), result.nullity, method,  # type: ignore[arg-type]
-                    quiet_first_rows, torus=wraps)
+                    quiet_first_rows, torus=rules.wraps)
 
 
 #: Boards from this many cells are packed by :func:`_packed_grid` (below it numpy's path is as quick).
@@ -405,11 +416,9 @@ def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, se
     """
     states = states_count(states)
     lights = _board.as_board(board, states)
-    wraps, self_toggle, states = _rules(torus, self_toggle, states, lights.ndim)
-    method = _route_for(method_name(method, METHODS), lights.shape, wraps, self_toggle, states)
+    rules = Rules.check(lights.shape, torus, self_toggle, states)
+    method = _route_for(method, rules)
     threads = thread_count(threads)
     if method == "nd":
-        work = np.ascontiguousarray(lights, dtype=np.uint8)
-        return solve_nd(lights.shape, work, torus=wraps, self_toggle=self_toggle, states=states).solvable
-    nrows, ncols = lights.shape
-    return _run(method, nrows, ncols, pack_rows(lights), threads=threads, progress=None, kernel=False).solvable
+        return solve_nd(rules, np.ascontiguousarray(lights, dtype=np.uint8)).solvable
+    return _run(method, rules, pack_rows(lights), threads=threads, progress=None, kernel=False).solvable

@@ -1,10 +1,15 @@
-"""Shared fixtures: the SIMD builds this machine can run, and seeded generators."""
+"""Shared fixtures: the SIMD builds this machine can run, seeded generators, the build tools."""
 from __future__ import annotations
 
+import importlib.util
+import os
+import shutil
 import signal
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
+from typing import Optional
 
 import numpy as np
 import pytest
@@ -20,6 +25,17 @@ from lightsout._kernels import available_levels  # noqa: E402
 # with this one every child starts as it would from a terminal.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+def missing_build_tools() -> Optional[str]:
+    """Why a Cython extension cannot be built here (the tests that compile one skip), or None."""
+    for module in ("Cython", "setuptools"):
+        if importlib.util.find_spec(module) is None:
+            return f"{module} is not installed (pip install Cython setuptools to run this test)"
+    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    if shutil.which(compiler.split()[0]) is None:
+        return f"no C compiler ({compiler.split()[0]!r} not found)"
+    return None
+
 
 #: Row widths that straddle word boundaries; every kernel test runs at these.
 AWKWARD_BITS = (1, 2, 63, 64, 65, 127, 128, 129, 255, 257, 1000)

@@ -1,30 +1,83 @@
-"""Every inline bit-row primitive (lightsout/_bitrow.pxd), run between guard words.
+"""Every inline bit-row primitive (lightsout/_kernels/bitrow.pxd), run between guard words.
 
-The probe extension lightsout._kernels.bitrow_probe (test-only, one build per SIMD
-level) calls each primitive on a row that starts GUARD words into its buffer.
-The tests fill the guards with a sentinel, check that no primitive wrote
-outside its row, and compare the row with a model on Python ints.
+The probe tests/kernels/bitrow_probe.pyx calls each primitive on a row that starts
+GUARD words into its buffer.  It is test code, so it is not in the package: this module
+compiles it against the installed package's ``.pxd`` files, once per SIMD level the CPU
+runs, with the flags of the package's own builds (``lightsout._kernels.registry``).
+The tests fill the guards with a sentinel, check that no primitive wrote outside its
+row, and compare the row with a model on Python ints.
 """
 from __future__ import annotations
 
+import importlib.util
+import json
 import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
 
-from lightsout._kernels import load
-from conftest import AWKWARD_BITS
+import lightsout
+from lightsout._kernels import available_levels
+from lightsout._kernels.registry import SIMD_FLAGS
+from conftest import AWKWARD_BITS, missing_build_tools
 from polyref import ref_apply_t as t_model
 from polyref import ref_divmod, ref_phi, ref_taylor, ref_u
 from polyref import ref_mul as clmul
 
+pytestmark = pytest.mark.skipif(missing_build_tools() is not None, reason=str(missing_build_tools()))
+
 SENTINEL = 0xDEADBEEFCAFEF00D
 MASK64 = 2**64 - 1
+PROBE = Path(__file__).resolve().parent / "kernels" / "bitrow_probe.pyx"
+
+#: Builds one extension per level, in parallel: argv = the levels' flags (JSON), the folder holding lightsout.
+#: LIGHTSOUT_CFLAGS and LIGHTSOUT_LDFLAGS reach it as they reach the package's build (scripts/asan.sh).
+BUILD_SCRIPT = """
+import json, os, sys
+from setuptools import Extension, setup
+from Cython.Build import cythonize
+flags, package_root = json.loads(sys.argv.pop(1)), sys.argv.pop(1)
+cflags = ["-O3", "-g0", *os.environ.get("LIGHTSOUT_CFLAGS", "").split()]
+ldflags = os.environ.get("LIGHTSOUT_LDFLAGS", "").split()
+extensions = [Extension(f"bitrow_probe_{level}", [f"bitrow_probe_{level}.pyx"], extra_compile_args=cflags + extra,
+                        extra_link_args=ldflags) for level, extra in flags.items()]
+directives = {"language_level": 3, "boundscheck": False, "wraparound": False, "initializedcheck": False,
+              "cdivision": True}
+setup(ext_modules=cythonize(extensions, compiler_directives=directives, include_path=[package_root]),
+      script_args=["build_ext", "--inplace", "-j", "4"])
+"""
+
+
+@pytest.fixture(scope="module")
+def probe_builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ModuleType]:
+    """The probe compiled for every SIMD level this CPU runs, by level."""
+    folder = tmp_path_factory.mktemp("bitrow_probe")
+    flags = {level: SIMD_FLAGS.get(level, []) for level in available_levels()}
+    for level in flags:
+        shutil.copy(PROBE, folder / f"bitrow_probe_{level}.pyx")
+    package_root = str(Path(lightsout.__file__).resolve().parent.parent)
+    done = subprocess.run([sys.executable, "-c", BUILD_SCRIPT, json.dumps(flags), package_root], cwd=folder,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, f"building the probe failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    builds = {}
+    for level in flags:
+        (path,) = [found for found in folder.glob(f"bitrow_probe_{level}.*") if found.suffix in (".so", ".pyd")]
+        spec = importlib.util.spec_from_file_location(f"bitrow_probe_{level}", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        builds[level] = module
+    return builds
 
 
 @pytest.fixture
-def probe(simd_level):
-    return load("bitrow_probe", simd_level)
+def probe(probe_builds: dict[str, ModuleType], simd_level: str) -> ModuleType:
+    return probe_builds[simd_level]
 
 
 def nwords_of(nbits: int) -> int:

@@ -33,8 +33,8 @@ DECLARATION_MODULES = {"lightsout._types"}
 
 PYTHON_MODULES = _python_modules()
 
-#: The compiled modules with SIMD builds that the package calls (the registry, less the tests' own).
-COMPILED_MODULES = [name for name, module in MODULES.items() if module.simd and not module.test_only]
+#: The compiled modules with SIMD builds.
+COMPILED_MODULES = [name for name, module in MODULES.items() if module.simd]
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 

@@ -10,13 +10,11 @@ available.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 from typing import Any, Optional
 
@@ -24,20 +22,10 @@ import numpy as np
 import pytest
 
 import oracle
+from conftest import missing_build_tools
 from lightsout._kernels import available_levels, selected_level
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "embed"
-
-
-def missing_build_tools() -> Optional[str]:
-    """Why the example cannot be built here, or None."""
-    for module in ("Cython", "setuptools"):
-        if importlib.util.find_spec(module) is None:
-            return f"{module} is not installed (pip install Cython setuptools to run this test)"
-    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
-    if shutil.which(compiler.split()[0]) is None:
-        return f"no C compiler ({compiler.split()[0]!r} not found)"
-    return None
 
 
 pytestmark = pytest.mark.skipif(missing_build_tools() is not None, reason=str(missing_build_tools()))

@@ -26,11 +26,20 @@ from lightsout import _ndroute
 from lightsout._kernels import load
 from lightsout._errors import BoardTooLargeError, InvalidBoardError
 from lightsout._ndroute import canonical_nd, chase_axis, chase_nd, neighbour_table, nullity_nd, solve_nd
+from lightsout._rules import Rules
 from oracle import all_press_vectors, effect_matrix, exhaustive, neighbour_sets, rank_mod_prime, replay_sets
 
 STATES = (2, 3, 4, 5, 6)
 #: Largest states**cells enumerated by the exhaustive oracle.
 EXHAUSTIVE_LIMIT = 200_000
+
+
+
+def rules(shape, torus=False, self_toggle=True, states=2) -> Rules:
+    """The board model as an entry point passes it to the route (its own limits left to the route)."""
+    dims = tuple(int(s) for s in shape)
+    wraps = (bool(torus),) * len(dims) if isinstance(torus, (bool, np.bool_)) else tuple(bool(t) for t in torus)
+    return Rules(dims, wraps, self_toggle, states)
 
 
 # ---------------------------------------------------------------------------
@@ -291,7 +300,7 @@ def test_every_small_shape(k, self_toggle, kind):
     for index, shape in enumerate(SHAPES):
         for torus in torus_variants(shape, kind):
             for board in (None, random_board(shape, k, index)):
-                result = solve_nd(shape, board, torus=torus, self_toggle=self_toggle, states=k)
+                result = solve_nd(rules(shape, torus=torus, self_toggle=self_toggle, states=k), board)
                 check_result(result, shape, torus, self_toggle, k, board)
 
 
@@ -301,7 +310,7 @@ def test_nullity_nd_matches_counts(k):
         for torus in (False, True):
             for self_toggle in (True, False):
                 _, _, diag = oracle_for(shape, torus, self_toggle)
-                got = nullity_nd(shape, torus=torus, self_toggle=self_toggle, states=k)
+                got = nullity_nd(rules(shape, torus=torus, self_toggle=self_toggle, states=k))
                 assert got == (quiet_nullity(diag, k), quiet_count(diag, k)), (shape, torus, self_toggle)
 
 
@@ -313,7 +322,7 @@ def test_nullity_nd_matches_counts(k):
 def test_larger_random_boards_replay_dark(shape, torus, k):
     for self_toggle in (True, False):
         board = random_board(shape, k, 7)
-        result = solve_nd(shape, board, torus=torus, self_toggle=self_toggle, states=k)
+        result = solve_nd(rules(shape, torus=torus, self_toggle=self_toggle, states=k), board)
         sets = neighbour_sets(shape, torus, self_toggle)
         kernel = result.kernel.astype(np.int64)
         for row in kernel:
@@ -332,14 +341,14 @@ def test_circulant_reduction_matches_the_matrix_chase(k, monkeypatch):
     cases = [((70, 66), True, None), ((64, 65), (False, True), None), ((80, 1, 64), (True, False, True), None),
              ((64, 4100), (True, True), 0), ((66, 100), (True, True), None)]
     for shape, torus, axis in cases:
-        plan = _ndroute._Plan(shape, torus, axis)
-        assert plan.circulant(), shape
         board = random_board(shape, k, 3)
         for self_toggle in (True, False):
+            plan = _ndroute._Plan(rules(shape, torus, self_toggle, k), axis)
+            assert plan.circulant(), shape
             for with_constant in (True, False):
-                fast = _ndroute._reduce(plan, board, k, self_toggle, with_constant, 1, None)
+                fast = _ndroute._reduce(plan, board, with_constant, 1, None)
                 monkeypatch.setattr(_ndroute, "CIRCULANT_MIN_SLICES", 10**9)
-                slow = _ndroute._reduce(plan, board, k, self_toggle, with_constant, 1, None)
+                slow = _ndroute._reduce(plan, board, with_constant, 1, None)
                 monkeypatch.undo()
                 assert fast.dtype == slow.dtype and (fast == slow).all(), (shape, torus, self_toggle)
 
@@ -347,14 +356,14 @@ def test_circulant_reduction_matches_the_matrix_chase(k, monkeypatch):
 def test_circulant_tori_replay_dark(monkeypatch):
     for shape, torus, k in [((70, 66), True, 2), ((64, 70), (False, True), 3), ((66, 66), True, 4)]:
         board = random_board(shape, k, 9)
-        result = solve_nd(shape, board, torus=torus, states=k)
+        result = solve_nd(rules(shape, torus=torus, states=k), board)
         sets = neighbour_sets(shape, torus, True)
         if result.solvable:
             assert not replay_sets(sets, board, result.particular, k).any()
         for row in result.kernel[:5]:
             assert not replay_sets(sets, np.zeros(len(sets)), row, k).any()
         monkeypatch.setattr(_ndroute, "CIRCULANT_MIN_SLICES", 10**9)
-        assert nullity_nd(shape, torus=torus, states=k) == (result.nullity, result.count)
+        assert nullity_nd(rules(shape, torus=torus, states=k)) == (result.nullity, result.count)
         monkeypatch.undo()
 
 
@@ -388,7 +397,7 @@ def test_canonical_nd_is_the_smallest_solution(k):
                 sets = neighbour_sets(shape, torus, self_toggle)
                 for board in (None, random_board(shape, k, index)):
                     flat = np.ones(cells, np.int64) if board is None else board.ravel().astype(np.int64)
-                    got = canonical_nd(shape, board, torus=torus, self_toggle=self_toggle, states=k)
+                    got = canonical_nd(rules(shape, torus=torus, self_toggle=self_toggle, states=k), board)
                     solutions, quiet = exhaustive(sets, flat, k)
                     assert got.count == quiet and got.solvable == (len(solutions) > 0)
                     if got.solvable:
@@ -399,7 +408,7 @@ def test_canonical_nd_is_the_smallest_solution(k):
                         proof = got.proof.astype(np.int64)
                         assert not replay_sets(sets, np.zeros(cells), proof, k).any()
                         assert int(proof @ flat) % k != 0
-                    axes.add(chase_axis(shape, torus)[0] == 0)
+                    axes.add(chase_axis(rules(shape, torus))[0] == 0)
     assert axes == {True, False}   # both the reduced (axis 0) and the expanded path ran
 
 
@@ -408,8 +417,8 @@ def test_canonical_nd_larger_boards():
              ((30, 30), True, 2), ((5, 5, 4), False, 2)]
     for shape, torus, k in cases:
         board = random_board(shape, k, 2)
-        got = canonical_nd(shape, board, torus=torus, states=k)
-        full = solve_nd(shape, board, torus=torus, states=k)
+        got = canonical_nd(rules(shape, torus=torus, states=k), board)
+        full = solve_nd(rules(shape, torus=torus, states=k), board)
         assert (got.solvable, got.count, got.nullity) == (full.solvable, full.count, full.nullity)
         if not got.solvable:
             assert int(got.proof.astype(np.int64) @ board.ravel().astype(np.int64)) % k
@@ -427,16 +436,16 @@ def test_canonical_nd_larger_boards():
 def test_two_d_open_agrees_with_solve():
     rng = np.random.default_rng(3)
     for rows, cols in [(1, 1), (4, 4), (5, 5), (9, 9), (5, 8), (17, 3), (19, 19), (30, 24)]:
-        assert nullity_nd((rows, cols))[0] == lightsout.nullity(rows, cols)
+        assert nullity_nd(rules((rows, cols)))[0] == lightsout.nullity(rows, cols)
         for _ in range(3):
             board = rng.integers(0, 2, size=(rows, cols), dtype=np.uint8)
-            result = solve_nd((rows, cols), board)
+            result = solve_nd(rules((rows, cols)), board)
             assert result.solvable == lightsout.is_solvable(board)
             assert result.nullity == lightsout.nullity(rows, cols)
 
 
 def test_hypercube_3_4_unique_41_presses():
-    result = solve_nd((3, 3, 3, 3), None)
+    result = solve_nd(rules((3, 3, 3, 3)), None)
     assert result.solvable and result.nullity == 0 and result.count == 1
     assert int(result.particular.sum()) == 41
     assert not replay_sets(neighbour_sets((3,) * 4), np.ones(81), result.particular, 2).any()
@@ -451,7 +460,7 @@ def test_torus_nullities_match_rank():
         expected[n] = n * n - rank_mod_prime(effect_matrix(sets), 2)
     assert expected[5] == 8
     for n, want in expected.items():
-        assert nullity_nd((n, n), torus=True) == (want, 2 ** want)
+        assert nullity_nd(rules((n, n), torus=True)) == (want, 2 ** want)
 
 
 # ---------------------------------------------------------------------------
@@ -467,7 +476,7 @@ def test_chase_nd_matches_plain_chase(k):
             for self_toggle in (True, False):
                 board = random_board(shape, k, 1)
                 first = rng.integers(0, k, size=((2,) if wrap else ()) + shape[1:], dtype=np.uint8)
-                presses, lights = chase_nd(board, first, torus=torus, self_toggle=self_toggle, states=k)
+                presses, lights = chase_nd(rules(shape, torus, self_toggle, k), board, first)
                 want_p, want_l = plain_chase(board, first, torus, self_toggle, k)
                 assert presses.dtype == np.uint8 and lights.dtype == np.uint8
                 assert presses.shape == shape and lights.shape == shape
@@ -475,18 +484,18 @@ def test_chase_nd_matches_plain_chase(k):
 
 
 def test_chase_nd_solution_clears():
-    result = solve_nd((4, 5, 3), None)
+    result = solve_nd(rules((4, 5, 3)), None)
     first = result.particular.reshape(4, 5, 3)[0]
-    presses, lights = chase_nd(np.ones((4, 5, 3), dtype=np.uint8), first)
+    presses, lights = chase_nd(rules((4, 5, 3)), np.ones((4, 5, 3), dtype=np.uint8), first)
     assert (presses.ravel() == result.particular).all() and not lights.any()
 
 
 def test_chase_nd_long_line_is_fast():
     n = 10**6
     board = np.ones(n, dtype=np.uint8)
-    chase_nd(board, 1)
+    chase_nd(rules((n,)), board, 1)
     start = time.perf_counter()
-    presses, lights = chase_nd(board, 0)
+    presses, lights = chase_nd(rules((n,)), board, 0)
     elapsed = time.perf_counter() - start
     # all-lit line from 0: presses 0,1,0,0,1,0,... period 3
     assert (presses[:6] == [0, 1, 0, 0, 1, 0]).all() and lights[:-1].sum() == 0
@@ -495,8 +504,8 @@ def test_chase_nd_long_line_is_fast():
 
 def test_chase_nd_first_shape_checked():
     with pytest.raises(InvalidBoardError, match="first must have shape"):
-        chase_nd(np.ones((5, 4), dtype=np.uint8), [0, 1, 0, 1], torus=True)
-    presses, lights = chase_nd(np.ones((5, 4), dtype=np.uint8), np.zeros((2, 4), np.uint8), torus=True)
+        chase_nd(rules((5, 4), True), np.ones((5, 4), dtype=np.uint8), [0, 1, 0, 1])
+    presses, lights = chase_nd(rules((5, 4), True), np.ones((5, 4), dtype=np.uint8), np.zeros((2, 4), np.uint8))
     assert presses.shape == (5, 4)
 
 
@@ -507,7 +516,7 @@ def test_neighbour_table_is_the_oracle_set():
     for shape in SHAPES[::5] + [(3, 4, 5), (2, 2, 2, 2, 2), (1, 7, 1)]:
         for torus in (False, True):
             sets = neighbour_sets(shape, torus, False)
-            table = neighbour_table(shape, torus)
+            table = neighbour_table(shape, (torus,) * len(shape))
             assert table.dtype == np.int32 and table.flags.c_contiguous
             for j, s in enumerate(sets):
                 row = [int(i) for i in table[j] if i >= 0]
@@ -516,14 +525,14 @@ def test_neighbour_table_is_the_oracle_set():
 
 
 def test_chase_axis_rule():
-    assert chase_axis((4, 3, 5)) == (2, 12)
-    assert chase_axis((5, 5, 5)) == (0, 25)
-    assert chase_axis((5, 5), (True, False)) == (1, 5)
-    assert chase_axis((5, 5), True) == (0, 10)
-    assert chase_axis((2, 3), True) == (0, 3)     # a wrapping axis of length 2 chases as open
-    assert chase_axis((2, 7), True) == (1, 4)
-    assert chase_axis((7,), True) == (0, 2)
-    assert chase_axis((7,)) == (0, 1)
+    assert chase_axis(rules((4, 3, 5))) == (2, 12)
+    assert chase_axis(rules((5, 5, 5))) == (0, 25)
+    assert chase_axis(rules((5, 5), (True, False))) == (1, 5)
+    assert chase_axis(rules((5, 5), True)) == (0, 10)
+    assert chase_axis(rules((2, 3), True)) == (0, 3)     # a wrapping axis of length 2 chases as open
+    assert chase_axis(rules((2, 7), True)) == (1, 4)
+    assert chase_axis(rules((7,), True)) == (0, 2)
+    assert chase_axis(rules((7,))) == (0, 1)
 
 
 # ---------------------------------------------------------------------------
@@ -646,8 +655,8 @@ def test_threads_and_progress_agree():
     shape = (12, 40, 30)          # 1200 unknowns: 3 column blocks of bits
     board = random_board(shape, 2, 5)
     calls = []
-    one = solve_nd(shape, board, threads=1, progress=lambda *a: calls.append(a))
-    two = solve_nd(shape, board, threads=2)
+    one = solve_nd(rules(shape), board, threads=1, progress=lambda *a: calls.append(a))
+    two = solve_nd(rules(shape), board, threads=2)
     assert calls and calls[-1][0] == "nd_reduce" and calls[-1][1] == calls[-1][2]
     assert one.solvable == two.solvable and one.nullity == two.nullity
     assert (one.particular == two.particular).all() and (one.kernel == two.kernel).all()
@@ -657,14 +666,14 @@ def test_two_threads_at_once():
     jobs = [((7, 8, 9), True, 2), ((30, 31), False, 2), ((4, 6, 5), (True, False, True), 2), ((300,), True, 2),
             ((20, 20), True, 3), ((9, 10), False, 6)]
     boards = [random_board(shape, k, i) for i, (shape, _, k) in enumerate(jobs)]
-    expected = [solve_nd(s, b, torus=t, states=k, threads=1) for (s, t, k), b in zip(jobs, boards)]
+    expected = [solve_nd(rules(s, torus=t, states=k), b, threads=1) for (s, t, k), b in zip(jobs, boards)]
     results = {}
 
     def work(offset):
         for i in range(offset, len(jobs), 2):
             s, t, k = jobs[i]
             for _ in range(3):
-                results[i] = solve_nd(s, boards[i], torus=t, states=k, threads=1)
+                results[i] = solve_nd(rules(s, torus=t, states=k), boards[i], threads=1)
 
     threads = [threading.Thread(target=work, args=(o,)) for o in (0, 1)]
     for th in threads:
@@ -682,28 +691,28 @@ def test_two_threads_at_once():
 
 def test_too_large_is_refused_before_allocating():
     with pytest.raises(BoardTooLargeError, match="GiB reduced system"):
-        solve_nd((500, 500, 500), None)
+        solve_nd(rules((500, 500, 500)), None)
     with pytest.raises(BoardTooLargeError, match="word operations"):
-        nullity_nd((64, 64, 10**9))
+        nullity_nd(rules((64, 64, 10**9)))
     with pytest.raises(BoardTooLargeError, match="GiB reduced system"):
-        solve_nd((250, 250, 250), None, states=3)
+        solve_nd(rules((250, 250, 250), states=3), None)
     with pytest.raises(BoardTooLargeError, match="GiB reduced system"):
-        solve_nd((10**4,) * 3, None)                # refused before building a 10**8-cell slice table
+        solve_nd(rules((10**4,) * 3), None)                # refused before building a 10**8-cell slice table
     with pytest.raises(BoardTooLargeError, match="press pattern"):
-        solve_nd((2**31,), None)                    # two unknowns, but 2**31 cells to expand
+        solve_nd(rules((2**31,)), None)                    # two unknowns, but 2**31 cells to expand
 
 
 def test_expansion_limit(monkeypatch):
     monkeypatch.setattr(_ndroute, "MAX_ND_BYTES", 3000)
     with pytest.raises(BoardTooLargeError, match="expanding"):
-        solve_nd((3, 3, 3, 3), None, torus=True)   # nullity 40: 41 x 81 press patterns
+        solve_nd(rules((3, 3, 3, 3), torus=True), None)   # nullity 40: 41 x 81 press patterns
 
 
 INTERRUPT_CHILD = r"""
 import numpy as np
 from lightsout._kernels import load
 from lightsout._ndroute import neighbour_table
-table = neighbour_table((4096,), True)
+table = neighbour_table((4096,), (True,))
 lights = np.zeros((4096, 64), dtype=np.uint64)
 try:
     print("ready", flush=True)

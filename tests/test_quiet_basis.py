@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import lightsout
 import lightsout._packing as packing
 from lightsout._ndroute import quiet_basis_words
+from lightsout._rules import Rules
 from lightsout import _solution
 from lightsout._solution import Solution
 
@@ -116,17 +117,17 @@ def test_quiet_basis_words_matches_the_nd_routes_kernel_for_every_chase_axis():
         shape = tuple(int(x) for x in rng.integers(1, 10, rng.integers(1, 4)))
         torus = tuple(bool(x) for x in rng.integers(0, 2, len(shape)))
         self_toggle = bool(rng.integers(0, 2))
-        words = quiet_basis_words(shape, torus=torus, self_toggle=self_toggle)
-        kernel = solve_nd(shape, np.zeros(shape, np.uint8), torus=torus, self_toggle=self_toggle).kernel
+        words = quiet_basis_words(Rules.check(shape, torus=torus, self_toggle=self_toggle))
+        kernel = solve_nd(Rules.check(shape, torus=torus, self_toggle=self_toggle), np.zeros(shape, np.uint8)).kernel
         assert np.array_equal(words, pack_numpy(kernel).reshape(words.shape))
-        axes.add(_Plan(shape, torus).axis)
+        axes.add(_Plan(Rules.check(shape, torus=torus)).axis)
     assert axes == {0, 1, 2}
 
 
 def test_packed_basis_in_batches_of_64():
     # the 10 x 10 x 10 torus has more than 64 quiet patterns: two chases, two transposes
     shape = (10, 10, 10)
-    words = quiet_basis_words(shape, torus=True)
+    words = quiet_basis_words(Rules.check(shape, torus=True))
     assert len(words) > 64
     rows = unpack_numpy(words, 1000)
     sets = oracle.neighbour_sets(shape, True, True)

@@ -27,14 +27,12 @@ class CompiledModule(NamedTuple):
         headers: C headers (in this folder) that its C code includes beyond what
             Cython tracks, so that changing one rebuilds it.
         purpose: one line, for readers of this table.
-        test_only: used by the tests alone (no stub, nothing in the package calls it).
         gcc_flags: extra GCC/Clang flags for this module alone (not given to MSVC).
     """
 
     simd: bool = True
     headers: tuple[str, ...] = ()
     purpose: str = ""
-    test_only: bool = False
     gcc_flags: tuple[str, ...] = ()
 
 
@@ -53,5 +51,11 @@ MODULES: dict[str, CompiledModule] = {
     "walsh": CompiledModule(headers=("walsh.h", "walsh_body.h"),
                             purpose="fewest presses: Walsh-Hadamard weighing of a coset"),
     "many": CompiledModule(purpose="many boards at once: one GF(2) matrix applied to many rows"),
-    "bitrow_probe": CompiledModule(test_only=True, purpose="the inline bit-row primitives between guard words"),
+}
+
+#: The GCC/Clang flags of each wide build (x86-64 only); the portable build ``generic`` adds none.
+#: The tests compile their own probe of the inline primitives (tests/kernels) with the same flags.
+SIMD_FLAGS: dict[str, list[str]] = {
+    "avx2": ["-march=x86-64-v3", "-mpclmul"],
+    "avx512": ["-march=x86-64-v4", "-mpclmul", "-mprefer-vector-width=512"],
 }

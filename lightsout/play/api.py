@@ -28,7 +28,9 @@ import numpy as np
 
 import lightsout
 from lightsout._errors import LightsOutError
-from lightsout._fewest import MAX_NULLITY, estimate_seconds
+from lightsout._fewest import MAX_NULLITY
+from lightsout._rules import search_seconds
+from lightsout._validate import MAX_STATES
 
 __all__ = [
     "ApiError", "decode_request", "solve_board", "random_board", "quiet_patterns", "ENDPOINTS",
@@ -41,8 +43,6 @@ MAX_SIDE = 200
 #: Largest request body, in bytes: a 200 x 200 board of three-digit states fits with room
 #: for whitespace.  Larger declared bodies are refused before a byte of them is read.
 MAX_BODY_BYTES = 1 << 20
-#: Most light states k (as :func:`lightsout.solve`).
-MAX_STATES = 255
 #: Seconds the fewest-press search may take when the request does not say (``time_limit_ms``).
 DEFAULT_TIME_LIMIT = 0.25
 #: Longest time a request may give that search (``time_limit_ms``), in seconds.
@@ -226,7 +226,7 @@ def _fewest(solution: lightsout.Solution, minimal: bool, time_limit: float) -> t
         if solution.nullity > MAX_NULLITY:
             return None, (f"nullity {solution.nullity} is over the limit of {MAX_NULLITY} of the fewest-press "
                           f"search")
-        seconds = estimate_seconds(solution.nullity, solution.board.size)
+        seconds = search_seconds(solution.nullity, solution.board.size)
         if seconds > SEARCH_ESTIMATE_FACTOR * time_limit:
             return None, (f"weighing all 2^{solution.nullity} solutions would take about {seconds:.2g} s, "
                           f"more than the {time_limit:g} s allowed")

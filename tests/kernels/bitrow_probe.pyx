@@ -1,8 +1,9 @@
-# Test-only probe: runs every inline primitive of _bitrow.pxd and every word
-# kernel of _polyword.pxd on rows that sit between guard words, so
+# Test-only probe: runs every inline primitive of lightsout/_kernels/bitrow.pxd and every
+# word kernel of polyword.pxd on rows that sit between guard words, so
 # tests/test_bitrow_probe.py can check both the result (against a model on
 # Python ints) and that nothing was written outside the rows.
-# Compiled once per SIMD level like the kernels (setup.py TEST_MODULES).
+# Not part of the package: the test compiles it against the installed .pxd files, once
+# per SIMD level the CPU runs, with the flags of the package's builds.
 #
 # Every buffer argument is a 1-D uint64 array of GUARD + nwords + GUARD words;
 # the primitive sees the row that starts GUARD words in.
