@@ -15,7 +15,9 @@ import numpy as np
 import pytest
 
 from compiled import available_levels, load
-from lightsout._packing import words_for_bits
+from private import private
+
+words_for_bits = private("lightsout._base.packing", "lightsout._packing").words_for_bits
 
 
 def random_system(n: int, seed: int = 20261121) -> np.ndarray:

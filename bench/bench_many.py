@@ -1,4 +1,4 @@
-"""Benchmarks of many boards at once (lightsout._many): the byte-table operator.
+"""Benchmarks of many boards at once (lightsout._search.manyboards): the byte-table operator.
 
 Run: python -m pytest bench/bench_many.py --benchmark-only
 100,000 seeded random boards per call, as bool stacks (the form ``solve_many`` gets)
@@ -10,8 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 import lightsout
-import lightsout._many
 import lightsout.packed
+from private import private
+
+manyboards = private("lightsout._search.manyboards", "lightsout._many")
 
 COUNT = 100_000
 
@@ -21,12 +23,12 @@ def _setup(cells: int):
     matrix = (rng.random((cells, cells)) < 0.5).astype(np.uint8)
     checks = (rng.random((2, cells)) < 0.5).astype(np.uint8)
     boards = rng.random((COUNT, cells)) < 0.5
-    return lightsout._many.bit_operator(matrix, checks), boards
+    return manyboards.bit_operator(matrix, checks), boards
 
 
 def _apply(gate, side: int) -> None:
     op, boards = _setup(side * side)
-    res = gate(lightsout._many.apply_bit_matrix_many, boards, op)
+    res = gate(manyboards.apply_bit_matrix_many, boards, op)
     assert res.values.shape == (COUNT, side * side)
     gate.benchmark.extra_info["boards_per_s"] = COUNT / gate.benchmark.stats.stats.min
 
@@ -34,7 +36,7 @@ def _apply(gate, side: int) -> None:
 def _apply_packed(gate, side: int) -> None:
     op, boards = _setup(side * side)
     packed = lightsout.packed.pack(boards)
-    res = gate(lightsout._many.apply_bit_matrix_many, packed, op, packed_output=True)
+    res = gate(manyboards.apply_bit_matrix_many, packed, op, packed_output=True)
     assert res.values.shape[0] == COUNT
     gate.benchmark.extra_info["boards_per_s"] = COUNT / gate.benchmark.stats.stats.min
 

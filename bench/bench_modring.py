@@ -1,4 +1,4 @@
-"""Benchmarks of linear algebra over Z/N (lightsout._modring) and its kernel (lightsout._modelim).
+"""Benchmarks of linear algebra over Z/N (lightsout._core.modring) and its kernel (lightsout._modelim).
 
 Run:  python -m pytest bench/bench_modring.py --benchmark-only -m "not slow"
       python -m pytest bench/bench_modring.py --benchmark-only            (adds 2000 x 2000 mod 5)
@@ -8,15 +8,17 @@ Systems are seeded random square n x n matrices with a random right-hand side
 columns, a kernel expanded over a whole board.  The rate in extra_info counts
 the entries updated by plain Gauss-Jordan elimination, n^3 / 2, so sizes and
 moduli are comparable; the wide case reports entries of the input per second.
-The entry points are looked up in lightsout._modring when the benchmark runs.
+The entry points are looked up in lightsout._core.modring when the benchmark runs.
 """
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-import lightsout._modring
+from private import private
 from compiled import available_levels, load
+
+modring = private("lightsout._core.modring", "lightsout._modring")
 
 
 def random_system(n: int, modulus: int, seed: int = 20261121) -> tuple[np.ndarray, np.ndarray]:
@@ -26,7 +28,7 @@ def random_system(n: int, modulus: int, seed: int = 20261121) -> tuple[np.ndarra
 
 def run_solve(gate, n: int, modulus: int) -> None:
     matrix, rhs = random_system(n, modulus)
-    system = gate(lightsout._modring.solve_mod, matrix, rhs, modulus)
+    system = gate(modring.solve_mod, matrix, rhs, modulus)
     seconds = gate.benchmark.stats.stats.min
     gate.benchmark.extra_info.update(n=n, modulus=modulus, nullity=system.nullity, seconds_min=seconds,
                                      entries_per_s=n ** 3 / 2 / seconds)
@@ -59,7 +61,7 @@ def test_modring_solve_mod5_2000(gate):
 
 def test_modring_howell_mod6_20x1000000(gate):
     rows = np.random.default_rng(20261121).integers(0, 6, (20, 1_000_000), dtype=np.uint8)
-    form = gate(lightsout._modring.howell_form, rows, 6)
+    form = gate(modring.howell_form, rows, 6)
     seconds = gate.benchmark.stats.stats.min
     gate.benchmark.extra_info.update(rows=20, ncols=1_000_000, howell_rows=form.shape[0], seconds_min=seconds,
                                      entries_per_s=rows.size / seconds)
@@ -67,9 +69,9 @@ def test_modring_howell_mod6_20x1000000(gate):
 
 def test_modring_lexmin_mod6_20x1000000(gate):
     rng = np.random.default_rng(20261121)
-    form = lightsout._modring.howell_form(rng.integers(0, 6, (20, 1_000_000), dtype=np.uint8), 6)
+    form = modring.howell_form(rng.integers(0, 6, (20, 1_000_000), dtype=np.uint8), 6)
     vector = rng.integers(0, 6, 1_000_000, dtype=np.uint8)
-    gate(lightsout._modring.reduce_lexmin, vector, form, 6)
+    gate(modring.reduce_lexmin, vector, form, 6)
     seconds = gate.benchmark.stats.stats.min
     gate.benchmark.extra_info.update(seconds_min=seconds, entries_per_s=form.size / seconds)
 

@@ -1,4 +1,4 @@
-"""Benchmarks of the N-D grid route (lightsout._ndroute): the issue-7 speed targets.
+"""Benchmarks of the N-D grid route (lightsout._routes.nd): the issue-7 speed targets.
 
 Run: python -m pytest bench/bench_ndroute.py --benchmark-only
 
@@ -15,19 +15,21 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lightsout import _ndroute
+from private import private
+
+_ndroute = private("lightsout._routes.nd", "lightsout._ndroute")
 
 
 def _route(gate, name: str, shape: tuple[int, ...], *args, torus: bool = False, states: int = 2, **options) -> None:
     """Time ``_ndroute.<name>`` on a board of ``shape``, its rules passed as the package takes them.
 
-    The package passes a checked :class:`lightsout._rules.Rules` to the route (built here, outside
+    The package passes a checked :class:`lightsout._core.rules.Rules` to the route (built here, outside
     the timed call); the reference commit of the gate (bench/reference) took the shape and the
     rules as loose arguments.
     """
     route = getattr(_ndroute, name)
     try:
-        from lightsout._rules import Rules
+        from lightsout._core.rules import Rules
     except ImportError:  # the reference commit
         head = () if name == "chase_nd" else (shape,)
         gate(route, *head, *args, torus=torus, states=states, **options)

@@ -7,7 +7,7 @@ Usage:
 A size ``n`` is the all-lit n x n board; ``SxK`` is the all-lit graph of K separate S x S
 grids and ``A+B+...`` that of grids of sides A, B, ...  For each case: the nullity, the
 seconds of the plain search (every element weighed; left out above nullity 40), of the
-branch and bound (lightsout/_prune.py), the tasks it weighed of all the tasks, and whether both
+branch and bound (lightsout/_search/prune.py), the tasks it weighed of all the tasks, and whether both
 returned the same solution.  Both run on every usable core.
 """
 from __future__ import annotations
@@ -43,9 +43,9 @@ def coset(case: str) -> tuple[int, np.ndarray, np.ndarray]:
 
 
 def main(cases: list[str]) -> None:
-    from lightsout import _fewest, _prune
-    from lightsout._blockpool import default_threads
-    from lightsout._fewest import coset_min_weight
+    from lightsout._search import coset as _fewest, prune as _prune
+    from lightsout._core.blockpool import default_threads
+    from lightsout._search.coset import coset_min_weight
 
     print(f"{'case':>12} {'nullity':>7} {'plain s':>8} {'pruned s':>9} {'tasks weighed':>16}  same")
     for case in cases:

@@ -20,17 +20,17 @@ except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by t
 
 from lightsout import gf2, packed
 from lightsout._include import get_include
-from lightsout._errors import (
+from lightsout._base.errors import (
     BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError, MinimumNotProvenError,
     MissingExtraError, SettingError, UnsolvableError,
 )
 from lightsout.board import all_lit, chase, format_board, parse_board, press
-from lightsout._boardfile import read_board, write_board
+from lightsout._io.boardfile import read_board, write_board
 from lightsout import picture
 from lightsout.fewest import distance_distribution, fewest_presses, fewest_presses_table, proven_fewest_presses
 from lightsout.graph import solve_graph
 from lightsout.many import ManySolutions, solve_many
-from lightsout.solve import (
+from lightsout._solve import (
     METHODS, Solution, first_row, is_solvable, nullity, nullity_table, solve,
 )
 
@@ -49,7 +49,7 @@ __all__ = [
 
 #: Subpackages imported on first use (``lightsout.play`` starts no server but loads http.server).
 # Public functions and classes report the package as their home, as numpy's and galois's do:
-# ``lightsout.Solution``, not ``lightsout.solve.Solution``, in reprs, docs and pickles.
+# ``lightsout.Solution``, not ``lightsout._solve.Solution``, in reprs, docs and pickles.
 for _name in __all__:
     _public = globals()[_name]
     if (callable(_public) or isinstance(_public, type)) and getattr(_public, "__module__", "").startswith("lightsout."):

@@ -1,11 +1,11 @@
 """The result type of every solve: :class:`Solution`, and its making from what a route found.
 
-A route hands back a :class:`~lightsout._gridresult.GridResult` (the polynomial and dense
-routes) or a :class:`~lightsout._linresult.LinearResult` (N-D grids, graphs, k states);
+A route hands back a :class:`~lightsout._core.gridresult.GridResult` (the polynomial and dense
+routes) or a :class:`~lightsout._core.linresult.LinearResult` (N-D grids, graphs, k states);
 this module turns either into a :class:`Solution` (the canonical solution, replayed
 before it is returned) or into the :class:`~lightsout.UnsolvableError` that proves the
 board unsolvable.  A Solution reaches the fewest-presses search, the counts up to
-symmetry and the drawings through the floors below; :mod:`lightsout.solve` holds the
+symmetry and the drawings through the floors below; :mod:`lightsout._solve` holds the
 entry points that pick a route and call this module.
 """
 from __future__ import annotations
@@ -18,24 +18,21 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from lightsout import board as _board
-from lightsout._drawing import notebook_bundle, plot_board, solution_picture
+from lightsout._io.drawing import notebook_bundle, plot_board, solution_picture
 from lightsout import _kernels as kernels
-from lightsout._errors import BoardTooLargeError, InternalError, InvalidBoardError, UnsolvableError, unsolvable_error
-from lightsout._canonical import lexmin_solution, proof_pattern
-from lightsout._gridresult import GridResult
-from lightsout._linresult import LinearResult
-from lightsout._minimal import minimal_solution
-from lightsout._modring import howell_form
-from lightsout._ndroute import canonical_nd, quiet_basis_words, solve_nd
-from lightsout._orientation import first_column_of_chase, transpose_packed
-from lightsout._packing import pack_row, pack_rows, unpack_rows, words_for_bits
-from lightsout._rules import Rules
-from lightsout._symmetry import count_orbits
-from lightsout._types import Progress
+from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError
+from lightsout._core.canonical import general_unsolvable, lexmin_solution, unsolvable_from_proof
+from lightsout._core.linresult import LinearResult
+from lightsout._search.minimal import minimal_solution
+from lightsout._core.modring import howell_form
+from lightsout._routes.nd import canonical_nd, quiet_basis_words, solve_nd
+from lightsout._base.packing import pack_row, pack_rows, unpack_rows
+from lightsout._core.rules import Rules
+from lightsout._search.symmetry import count_orbits
+from lightsout._base.types import Progress
 
-__all__ = ["Solution", "MAX_PATTERN_CELLS", "solution_from_result", "canonical_first_row", "PackedBoard",
-           "nd_quiet_generators", "EAGER_PATTERN_BYTES", "unsolvable_from_proof", "solve_general",
-           "grid_unsolvable", "general_unsolvable"]
+__all__ = ["Solution", "MAX_PATTERN_CELLS", "solution_from_result", "PackedBoard", "nd_quiet_generators",
+           "EAGER_PATTERN_BYTES", "solve_general"]
 
 #: Most cells an error or :meth:`Solution.quiet_patterns` materialises as quiet
 #: patterns (bool, one byte a cell): 10**8, 100 MB.
@@ -410,7 +407,7 @@ class Solution:
                              states=self.states)
         return not after.any()
 
-    # Pictures (lightsout/_drawing.py): a notebook shows a solution as one picture of its board with
+    # Pictures (lightsout/_io/drawing.py): a notebook shows a solution as one picture of its board with
     # the presses marked (SVG when small, PNG up to 4M cells); graphs and boards of 3 axes or
     # more show only the text repr.
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
@@ -468,14 +465,6 @@ def _reflected_gray_moves(radices: list[int]) -> Iterator[tuple[int, int]]:
             going_up[place] = not going_up[place]
 
 
-def canonical_first_row(first: np.ndarray, quiet_first_rows: np.ndarray) -> np.ndarray:
-    """The lexicographically smallest first row in ``first + span(quiet_first_rows)``."""
-    if len(quiet_first_rows) == 0:
-        return first
-    smallest, _ = lexmin_solution(first.astype(np.uint8), quiet_first_rows.astype(np.uint8), 2)
-    return smallest.astype(bool)
-
-
 def _quiet_pattern(nrows: int, ncols: int, first: np.ndarray) -> np.ndarray:
     """The quiet pattern (bool, nrows x ncols) whose first row is ``first``: one chase of the dark board."""
     _, presses, _ = kernels.chase.chase(None, nrows, ncols, pack_row(first), all_lit=False,
@@ -490,72 +479,6 @@ def _quiet_patterns(shape: tuple[int, int], quiet_first_rows: np.ndarray) -> np.
     for i, row in enumerate(quiet_first_rows):
         out[i] = _quiet_pattern(nrows, ncols, row)
     return out
-
-
-def _overlap_functional(board_words: Optional[np.ndarray], rows: int, cols: int) -> np.ndarray:
-    """The packed row w with |P_q & board| = <q, w> (mod 2) for the quiet pattern P_q of every first row q.
-
-    The chase of the dark board from q presses row k with M_k q, where M_1 = I,
-    M_2 = T and M_{k+1} = T M_k + M_{k-1} (T symmetric).  So the overlap parity
-    is <q, w> with w = sum_k M_k b_k, and Clenshaw's backward recurrence
-    y_k = b_k + T y_{k+1} + y_{k+2}, w = y_1, is the chase of the board read
-    bottom row first, from first row 0: w is that chase's residue.  One chase,
-    and no pattern, for any number of first rows.
-    """
-    flipped = None if board_words is None else np.ascontiguousarray(board_words[::-1])
-    zero = np.zeros(words_for_bits(cols), dtype=np.uint64)
-    w, _, _ = kernels.chase.chase(flipped, rows, cols, zero)
-    return w
-
-
-def _count_bits(words: np.ndarray) -> int:
-    """Number of set bits in a packed array."""
-    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
-        return int(np.bitwise_count(words).sum())
-    return int(np.count_nonzero(np.unpackbits(np.ascontiguousarray(words).view(np.uint8))))
-
-
-def _odd_parity(words: np.ndarray) -> bool:
-    folded = int(np.bitwise_xor.reduce(words, initial=np.uint64(0)))
-    return bin(folded).count("1") % 2 == 1
-
-
-def grid_unsolvable(result: GridResult, board_words: Optional[np.ndarray],
-                lights: Optional[np.ndarray]) -> UnsolvableError:
-    """An UnsolvableError carrying a quiet pattern that meets the lit cells an odd number of times.
-
-    Works from first-row data: one chase gives the overlap functional w (see
-    :func:`_overlap_functional`), the basis first rows are tried in packed
-    form until one has odd <q, w> (usually the first or second), and only that
-    one pattern is built.
-    """
-    nrows, ncols = result.nrows, result.ncols
-    rows, cols = result.working_shape
-    size = f"{nrows} x {ncols}"
-    what = "the all-lit" if lights is None else "this"
-    work = board_words
-    if result.transposed and board_words is not None:
-        work = transpose_packed(board_words, nrows, ncols)
-    w = _overlap_functional(work, rows, cols)
-    q = next((v for v in result.iter_kernel_words() if _odd_parity(v & w)), None)
-    if q is None:
-        raise InternalError("unsolvable board but every quiet pattern meets it evenly")
-    if nrows * ncols > MAX_PATTERN_CELLS:
-        if result.transposed:
-            first = first_column_of_chase(None, rows, cols, q, all_lit=False)
-        else:
-            first = unpack_rows(q[None, :], cols)[0]
-        return unsolvable_error(f"{what} {size} board", result.nullity, quiet_first_row=first)
-    _, presses, _ = kernels.chase.chase(None, rows, cols, q, all_lit=False, presses=True)
-    assert presses is not None
-    if result.transposed:  # the caller's first row is the working pattern's first column
-        first = (presses[:, 0] & np.uint64(1)).astype(bool)
-    else:
-        first = unpack_rows(presses[:1], cols)[0]
-    hits = _count_bits(presses if work is None else presses & work)
-    error = unsolvable_error(f"{what} {size} board", result.nullity, lit_cells_met=hits, quiet_first_row=first)
-    error._packed_pattern = (presses, cols, result.transposed)  # unpacked when first read
-    return error
 
 
 def solution_from_result(result: LinearResult, board: np.ndarray, *, torus: tuple[bool, ...], self_toggle: bool,
@@ -576,7 +499,7 @@ def solution_from_result(result: LinearResult, board: np.ndarray, *, torus: tupl
 
     Example:
         >>> import lightsout
-        >>> from lightsout._ndroute import solve_nd
+        >>> from lightsout._routes.nd import solve_nd
         >>> board = np.array([[1, 0, 1]], dtype=np.uint8)
         >>> res = solve_nd(Rules.check(board.shape), board)
         >>> solution_from_result(res, board.astype(bool), torus=(False, False), self_toggle=True,
@@ -603,24 +526,6 @@ def solution_from_result(result: LinearResult, board: np.ndarray, *, torus: tupl
     if not solution.verify():
         raise InternalError(f"the {result.method} route's answer does not clear the board")
     return solution
-
-
-def general_unsolvable(result: LinearResult, board: np.ndarray, *, torus: tuple[bool, ...], states: int,
-                        graph: bool) -> UnsolvableError:
-    """An UnsolvableError carrying a quiet pattern with a nonzero inner product with the board."""
-    return unsolvable_from_proof(proof_pattern(result.kernel, board, states), board, result.nullity, states, graph)
-
-
-def unsolvable_from_proof(pattern: Optional[np.ndarray], board: np.ndarray, nullity: int, states: int,
-                           graph: bool) -> UnsolvableError:
-    if pattern is None:
-        raise InternalError("unsolvable board but every quiet pattern meets it evenly")
-    meet = int(np.dot(pattern.astype(np.int64).ravel(), board.ravel().astype(np.int64)))
-    what = f"this {len(board)}-vertex graph" if graph else f"this board of shape {board.shape}"
-    shaped = np.asarray(pattern, dtype=np.uint8).reshape(board.shape)
-    return unsolvable_error(what, nullity, states, lit_cells_met=meet, inner_product=meet % states,
-                            quiet_pattern=shaped.astype(bool) if states == 2 else shaped,
-                            quiet_first_row=shaped[0] if shaped.ndim > 1 else shaped[:1])
 
 
 def nd_quiet_generators(rules: Rules) -> np.ndarray:

@@ -7,12 +7,12 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout import _kernels as kernels
-from lightsout._boardtext import COMMENT, DARK_CHARS, LIT_CHARS, board_from_text, format_board
-from lightsout._errors import InvalidBoardError, InvalidTypeError
-from lightsout._ndroute import chase_nd
-from lightsout._packing import pack_row, pack_rows, unpack_rows
-from lightsout._rules import Rules, neighbour_pairs
-from lightsout._validate import (
+from lightsout._io.boardtext import COMMENT, DARK_CHARS, LIT_CHARS, board_from_text, format_board
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError
+from lightsout._routes.nd import chase_nd
+from lightsout._base.packing import pack_row, pack_rows, unpack_rows
+from lightsout._core.rules import Rules, neighbour_pairs
+from lightsout._base.validate import (
     board_cells, board_values, bit_row, grid_shape, numeric_array, states_count,
 )
 
@@ -140,7 +140,7 @@ def as_board(board: object, states: int = 2, name: str = "board") -> np.ndarray:
 def all_lit(n: int, m: int | None = None) -> np.ndarray:
     """The n x m board with every light on (``m=None``: square).
 
-    Raises BoardTooLargeError above ``lightsout._validate.MAX_BOARD_CELLS``
+    Raises BoardTooLargeError above ``lightsout._base.validate.MAX_BOARD_CELLS``
     (2**32) cells; the solving functions take the all-lit board by its size
     (``first_row(n, m)``) and never build it.
 

@@ -30,13 +30,13 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._bitmatrix import (
+from lightsout._core.bitmatrix import (
     check_bytes, check_elimination, pack_zero_one, unpack_words, zero_one,
 )
 from lightsout import _kernels as kernels
-from lightsout._errors import InvalidBoardError, InvalidTypeError, NoSolutionError
-from lightsout._packing import words_for_bits
-from lightsout._validate import board_array, numeric_array
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError, NoSolutionError
+from lightsout._base.packing import words_for_bits
+from lightsout._base.validate import board_array, numeric_array
 
 __all__ = ["NoSolutionError", "null_space", "rank", "rref", "solve"]
 
@@ -80,7 +80,7 @@ def rank(a: npt.ArrayLike) -> int:
         InvalidTypeError: ``a`` does not hold numbers or bools.
         InvalidBoardError: ``a`` is not 2-D or holds values other than 0 and 1.
         BoardTooLargeError: the packed copy would exceed ``MAX_BYTES`` (8 GiB)
-            or the elimination ``MAX_WORK`` word updates (see lightsout._bitmatrix).
+            or the elimination ``MAX_WORK`` word updates (see lightsout._core.bitmatrix).
 
     Example:
         >>> rank([[1, 1], [1, 1]]), rank([[1, 0], [0, 1]])

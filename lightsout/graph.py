@@ -30,7 +30,7 @@ of lists is a matrix: write a two-edge list as tuples or pass ``nvertices=``.
 vertex order, or a dict vertex -> state (networkx node labels, or vertex
 numbers for the other forms); vertices a dict leaves out are dark.
 
-The solver is lightsout._forcing (generalised light chasing through a greedy
+The solver is lightsout._routes.forcing (generalised light chasing through a greedy
 zero-forcing set, with plain elimination as the fallback); the answer is the
 canonical solution, the lexicographically smallest press vector in vertex
 order, as for boards.
@@ -51,9 +51,9 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout import _kernels as kernels
-from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
-from lightsout._forcing import MAX_GRAPH_BYTES, METHODS, solve_graph_linear
-from lightsout._validate import (
+from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._routes.forcing import MAX_GRAPH_BYTES, METHODS, solve_graph_linear
+from lightsout._base.validate import (
     GRAPH_FORMS, flag, graph_adjacency_values, graph_edge_list, graph_lights, graph_pattern, graph_square,
     graph_vertex_count, method_name, states_count,
 )
@@ -268,7 +268,7 @@ def solve_graph(graph: object, lit: object = None, *, nvertices: Optional[int] =
             canonical solution, as in :func:`lightsout.solve`.
         method: "auto", "forcing" (generalised light chasing through a greedy
             zero-forcing set) or "elimination" (the whole n x n system); see
-            lightsout._forcing.
+            lightsout._routes.forcing.
 
     Returns:
         A :class:`lightsout.Solution`: ``presses`` has one entry per vertex in
@@ -283,7 +283,7 @@ def solve_graph(graph: object, lit: object = None, *, nvertices: Optional[int] =
         InvalidTypeError, InvalidBoardError: an input outside the accepted
             forms, saying what is accepted.
         BoardTooLargeError: the solve would need more than 2 GiB
-            (lightsout._forcing.MAX_GRAPH_BYTES); the vertices alone allow at
+            (lightsout._routes.forcing.MAX_GRAPH_BYTES); the vertices alone allow at
             most 33,554,432 (64 bytes each, ``BYTES_PER_VERTEX``), checked
             before anything is allocated.
 

@@ -17,7 +17,7 @@ count).  SVG and PNG are produced with numpy and zlib alone; only
   of rows at a time, each band seeded with the two rows above it.  Memory is
   O(band) whatever the height (a 20,000 x 20,000 render stays in tens of MB).
 
-The drawings live in ``lightsout/_drawing.py``, below the solver (a
+The drawings live in ``lightsout/_io/drawing.py``, below the solver (a
 :class:`lightsout.Solution` draws itself with them); this module adds the renders,
 which solve the board first.
 
@@ -35,15 +35,15 @@ from typing import Optional
 
 import numpy as np
 
-from lightsout._bandchase import all_lit_press_bands, popcount
+from lightsout._routes.bandchase import all_lit_press_bands, popcount
 # the colours too (DARK, LIT, PRESS, GRID: lightsout.picture.LIT and so on), beside the public names
-from lightsout._drawing import (DARK, GRID, LIT, MAX_PNG_CELLS, MAX_SVG_CELLS, PRESS, Picture, board_blocks, board_png,
+from lightsout._io.drawing import (DARK, GRID, LIT, MAX_PNG_CELLS, MAX_SVG_CELLS, PRESS, Picture, board_blocks, board_png,
                                 board_svg, plot_board)
-from lightsout._errors import BoardTooLargeError
-from lightsout._png import REVERSE_BITS, PngWriter
-from lightsout._types import Progress
-from lightsout._validate import grid_shape, progress_callback
-from lightsout.solve import first_row
+from lightsout._base.errors import BoardTooLargeError
+from lightsout._io.png import REVERSE_BITS, PngWriter
+from lightsout._base.types import Progress
+from lightsout._base.validate import grid_shape, progress_callback
+from lightsout._solve import first_row
 
 __all__ = ["board_svg", "board_png", "plot_board", "board_blocks", "render_presses", "Picture",
            "MAX_SVG_CELLS", "MAX_PNG_CELLS", "MAX_RENDER_PIXELS"]

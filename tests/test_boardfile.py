@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import lightsout
-from lightsout._boardtext import board_from_text
+from lightsout._io.boardtext import board_from_text
 
 
 

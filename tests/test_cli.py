@@ -480,7 +480,7 @@ def test_quiet_and_progress_reach_the_solver(monkeypatch, capsys):
 
 
 def test_progress_bar_draws_on_a_terminal():
-    from lightsout._progress import ProgressBar
+    from lightsout._base.progress import ProgressBar
 
     class Terminal(io.StringIO):
         def isatty(self):

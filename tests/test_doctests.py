@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import doctest
-import itertools
 import importlib
 import importlib.util
 import pkgutil
@@ -16,19 +15,20 @@ from examples import run_examples
 
 
 def _python_modules() -> list[str]:
-    """Every pure-Python module of the installed package (``__main__`` runs the CLI on import)."""
+    """Every pure-Python module of the installed package and its floors (``__main__`` runs the CLI on import)."""
     names = ["lightsout"]
-    kernels = importlib.import_module("lightsout._kernels")
-    for info in itertools.chain(pkgutil.iter_modules(lightsout.__path__, "lightsout."),
-                                pkgutil.iter_modules(kernels.__path__, "lightsout._kernels.")):
+    for info in pkgutil.walk_packages(lightsout.__path__, "lightsout."):
+        if info.name.startswith("lightsout.play."):  # the page's server: tests/test_play.py
+            continue
         spec = importlib.util.find_spec(info.name)
         if not info.name.endswith("__main__") and spec is not None and str(spec.origin).endswith(".py"):
             names.append(info.name)
     return names + ["lightsout._kernels.cpu"]
 
 
-#: Modules that hold only type declarations, with nothing to run.
-DECLARATION_MODULES = {"lightsout._types"}
+#: Modules with nothing to run: type declarations, and the floors' folders (their table of contents).
+DECLARATION_MODULES = {"lightsout._base.types", "lightsout._base", "lightsout._core", "lightsout._routes",
+                       "lightsout._search", "lightsout._io"}
 
 
 PYTHON_MODULES = _python_modules()

@@ -19,7 +19,7 @@ import lightsout
 import lightsout.gf2 as gf2
 import oracle
 from lightsout._kernels import available_levels
-from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError
+from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError
 
 
 @pytest.fixture

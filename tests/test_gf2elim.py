@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 import oracle
 from lightsout._kernels import available_levels, load
-from lightsout._errors import InvalidBoardError, InvalidTypeError
-from lightsout._packing import pack_rows, unpack_rows, words_for_bits
-from lightsout._validate import packed_matrix
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError
+from lightsout._base.packing import pack_rows, unpack_rows, words_for_bits
+from lightsout._base.validate import packed_matrix
 
 METHODS = ("auto", "m4r", "naive")
 SENTINEL = np.uint64(0xA5C3_F00D_DEAD_BEEF)
@@ -362,7 +362,7 @@ def test_rejects_bits_past_ncols(kernel):
 
 def test_validation_is_the_shared_one(kernel):
     # Regression (issue 6, "one validation path"): the kernel words a mistake
-    # exactly as lightsout._validate.packed_matrix does, with the package's errors.
+    # exactly as lightsout._base.validate.packed_matrix does, with the package's errors.
     bad = np.full((2, 1), 8, dtype=np.uint64)
     with pytest.raises(InvalidBoardError) as from_kernel:
         kernel.rref_inplace(bad, 3)

@@ -22,7 +22,7 @@ from conftest import interrupt_after_start
 from polyref import ref_mul
 
 import lightsout
-from lightsout._errors import InvalidBoardError
+from lightsout._base.errors import InvalidBoardError
 from lightsout._kernels import load, selected_level
 
 OFF = 10**12

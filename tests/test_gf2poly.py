@@ -196,7 +196,7 @@ def test_property_ring_identities(a, b, level):
 
 def test_packed_rows_refused_with_package_errors(poly):
     """Rows of ncols bits keep their tail bits zero; sizes must be positive (one validation path)."""
-    from lightsout._errors import InvalidBoardError, InvalidTypeError
+    from lightsout._base.errors import InvalidBoardError, InvalidTypeError
     with pytest.raises(InvalidBoardError):
         poly.apply_T_row(words(0b1000), 3)  # bit 3 of a 3-bit row
     with pytest.raises(InvalidBoardError):

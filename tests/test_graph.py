@@ -1,4 +1,4 @@
-"""Lights Out on graphs: lightsout.graph (inputs, solve_graph) and lightsout._forcing (the route).
+"""Lights Out on graphs: lightsout.graph (inputs, solve_graph) and lightsout._routes.forcing (the route).
 
 Every answer is checked against tests/oracle.py (plain loops that share no
 code with the package): exhaustive search over every press vector on every
@@ -22,16 +22,16 @@ import pytest
 import lightsout
 import oracle
 from lightsout import BoardTooLargeError, InvalidBoardError, InvalidTypeError, UnsolvableError
-from lightsout import _forcing
+from lightsout._routes import forcing as _forcing
 from lightsout._kernels import load
-from lightsout._forcing import forcing_plan, solve_graph_linear
+from lightsout._routes.forcing import forcing_plan, solve_graph_linear
 from lightsout.graph import graph_csr, solve_graph
 
 nx = pytest.importorskip("networkx")
 sparse = pytest.importorskip("scipy.sparse")
 
-HAVE_MODRING = importlib.util.find_spec("lightsout._modring") is not None
-needs_modring = pytest.mark.skipif(not HAVE_MODRING, reason="k > 2 needs lightsout._modring (branch modring)")
+HAVE_MODRING = importlib.util.find_spec("lightsout._core.modring") is not None
+needs_modring = pytest.mark.skipif(not HAVE_MODRING, reason="k > 2 needs lightsout._core.modring (branch modring)")
 STATES = [2, pytest.param(3, marks=needs_modring), pytest.param(4, marks=needs_modring),
           pytest.param(6, marks=needs_modring)]
 
@@ -231,7 +231,7 @@ def test_forcing_and_elimination_agree_on_larger_graphs(self_toggle, states):
         if states == 2:
             assert f.nullity == n - oracle.rank_mod_prime(oracle.effect_matrix(sets), 2)
         if f.solvable:
-            from lightsout._canonical import lexmin_solution
+            from lightsout._core.canonical import lexmin_solution
 
             cf, _ = lexmin_solution(f.particular, f.kernel, states)
             ce, _ = lexmin_solution(e.particular, e.kernel, states)
@@ -298,7 +298,7 @@ def test_grid_nullities_against_ranks(self_toggle):
         assert r.nullity == g.n - oracle.rank_mod_prime(oracle.effect_matrix(sets), 2)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("lightsout._ndroute") is None, reason="needs the nd route")
+@pytest.mark.skipif(importlib.util.find_spec("lightsout._routes.nd") is None, reason="needs the nd route")
 @pytest.mark.parametrize("states", [2, pytest.param(3, marks=needs_modring)])
 def test_sigma_and_torus_grids_as_graphs_agree_with_solve(states):
     rng = np.random.default_rng(99 + states)

@@ -24,7 +24,7 @@ import lightsout
 from lightsout import (
     BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError, SettingError, UnsolvableError,
 )
-from lightsout import _denseroute
+from lightsout._routes import dense as _denseroute
 from lightsout._kernels import load
 
 PACKAGE = Path(lightsout.__file__).parent
@@ -106,7 +106,7 @@ def test_dense_route_refuses_impossible_work_before_starting(call):
 
 
 def test_dense_limit_leaves_real_sizes_alone():
-    from lightsout._validate import dense_limits
+    from lightsout._base.validate import dense_limits
 
     dense_limits(40_000, 40_000)
     dense_limits(10**6, 1_000)
@@ -222,7 +222,7 @@ def test_all_lit_refuses_boards_over_the_cell_limit(shape):
 
 
 def test_all_lit_allows_the_limit_itself():
-    from lightsout._validate import MAX_BOARD_CELLS, board_cells
+    from lightsout._base.validate import MAX_BOARD_CELLS, board_cells
 
     board_cells(MAX_BOARD_CELLS, 1, "all_lit")
     board_cells(1 << 16, 1 << 16, "all_lit")
@@ -296,7 +296,7 @@ def test_lightsout_simd_setting_errors_are_ours(monkeypatch):
 
 
 def test_integer_boards_are_checked_in_one_pass():
-    from lightsout._validate import board_array
+    from lightsout._base.validate import board_array
 
     for dtype in (np.uint8, np.int8, np.int64, np.uint16, np.float32, np.float64):
         board = np.array([[1, 0], [0, 1]], dtype=dtype)
@@ -339,9 +339,9 @@ def _imported_modules(path: Path) -> set[str]:
 
 
 def test_the_dense_route_shares_nothing_with_the_polynomial_route():
-    assert not {"lightsout._polyroute", "lightsout._kernels.gf2poly"} & _imported_modules(PACKAGE / "_denseroute.py")
-    from lightsout._denseroute import solve_grid_dense
-    from lightsout._gridresult import GridResult
+    assert not {"lightsout._routes.poly", "lightsout._kernels.gf2poly"} & _imported_modules(PACKAGE / "_routes" / "dense.py")
+    from lightsout._routes.dense import solve_grid_dense
+    from lightsout._core.gridresult import GridResult
 
     assert type(solve_grid_dense(3, 3)) is GridResult
 
@@ -354,7 +354,7 @@ def test_no_python_module_points_outside_the_repository():
 
 def test_new_modules_examples_run():
     from examples import run_examples
-    from lightsout import _gridresult, _orientation
+    from lightsout._core import gridresult as _gridresult, orientation as _orientation
 
     for module in (_orientation, _gridresult):
         failures, attempted = run_examples(module)
@@ -391,7 +391,7 @@ def test_import_without_compiled_modules_says_how_to_build(tmp_path):
 
 
 def test_board_values_are_checked_in_any_byte_order():
-    from lightsout._validate import board_array
+    from lightsout._base.validate import board_array
 
     for dtype in (">i8", "<i8", ">u2", ">f8"):
         assert board_array(np.array([[1, 0]], dtype=dtype)).tolist() == [[True, False]]

@@ -266,7 +266,7 @@ def test_nullity_tables_within_the_limits_still_run():
 
     import lightsout
 
-    solve_module = importlib.import_module("lightsout.solve")  # the module: lightsout.solve is the function
+    solve_module = importlib.import_module("lightsout._solve")  # the module: lightsout.solve is the function
     table = lightsout.nullity_table(6, 9)
     assert table.shape == (6, 9)
     assert [[lightsout.nullity(n, m) for m in range(1, 10)] for n in range(1, 7)] == table.tolist()
@@ -285,7 +285,7 @@ def test_dense_route_refuses_what_would_take_half_an_hour_naming_the_default(tmp
 
 
 def test_dense_route_still_takes_what_the_limit_admits():
-    from lightsout._validate import dense_limits
+    from lightsout._base.validate import dense_limits
 
     dense_limits(64000, 64000)   # 263 s on the development machine: under the limit
     dense_limits(10**6, 2000)    # long and narrow: cheap

@@ -1,4 +1,4 @@
-"""Tests of linear algebra over Z/N (lightsout._modring) and its kernels (lightsout._kernels.modelim).
+"""Tests of linear algebra over Z/N (lightsout._core.modring) and its kernels (lightsout._kernels.modelim).
 
 The references are brute force: every vector of (Z/N)^n (tests/oracle.py
 ``all_press_vectors``), spans enumerated by closure, the Howell form read off a
@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 
 import lightsout
 import oracle
-from lightsout import _modring
+from lightsout._core import modring as _modring
 from lightsout._kernels import available_levels, load
-from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
-from lightsout._modring import (ModSystem, howell_form, nullity_mod, rank_mod_prime, reduce_lexmin, solve_mod,
+from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._core.modring import (ModSystem, howell_form, nullity_mod, rank_mod_prime, reduce_lexmin, solve_mod,
                                 span_size)
 
 MODULI = list(range(2, 13)) + [16, 25, 27, 49, 128, 243, 255]
@@ -649,7 +649,7 @@ def test_two_threads_solving_at_once_agree():
 INTERRUPT_CHILD = r"""
 import sys
 import numpy as np
-from lightsout._modring import howell_form, solve_mod
+from lightsout._core.modring import howell_form, solve_mod
 kind = sys.argv[1]
 rng = np.random.default_rng(1)
 try:

@@ -1,4 +1,4 @@
-"""The N-D grid route (lightsout._ndroute) and its kernels (lightsout._kernels.gridchase) against plain loops.
+"""The N-D grid route (lightsout._routes.nd) and its kernels (lightsout._kernels.gridchase) against plain loops.
 
 Oracles: tests/oracle.py (neighbour_sets, effect_matrix, replay_sets, exhaustive,
 rank_mod_prime) and, defined here in plain loops with no lightsout import,
@@ -22,11 +22,11 @@ import numpy as np
 import pytest
 
 import lightsout
-from lightsout import _ndroute
+from lightsout._routes import nd as _ndroute
 from lightsout._kernels import load
-from lightsout._errors import BoardTooLargeError, InvalidBoardError
-from lightsout._ndroute import canonical_nd, chase_axis, chase_nd, neighbour_table, nullity_nd, solve_nd
-from lightsout._rules import Rules
+from lightsout._base.errors import BoardTooLargeError, InvalidBoardError
+from lightsout._routes.nd import canonical_nd, chase_axis, chase_nd, neighbour_table, nullity_nd, solve_nd
+from lightsout._core.rules import Rules
 from oracle import all_press_vectors, effect_matrix, exhaustive, neighbour_sets, rank_mod_prime, replay_sets
 
 STATES = (2, 3, 4, 5, 6)
@@ -369,7 +369,7 @@ def test_circulant_tori_replay_dark(monkeypatch):
 
 @pytest.mark.parametrize("size", [1, 2, 3, 63, 64, 65, 127, 129, 200])
 def test_circulant_bits(simd_level, size):
-    from lightsout._packing import unpack_rows
+    from lightsout._base.packing import unpack_rows
 
     kernels = load("gridchase", simd_level)
     rng = np.random.default_rng(size)
@@ -554,7 +554,7 @@ def test_chase_bits_awkward_widths(simd_level, ncols):
             want_p, want_l = row_chase(table, self_toggle, n, wrap, start, board, const_col, 2)
             presses = np.zeros((n * S, (ncols + 63) // 64), dtype=np.uint64)
             lights = np.zeros((U, (ncols + 63) // 64), dtype=np.uint64)
-            from lightsout._packing import pack_rows, unpack_rows
+            from lightsout._base.packing import pack_rows, unpack_rows
             assert kernels.chase_bits(table, self_toggle, n, wrap, ncols, board, const_col=const_col,
                                       start=pack_rows(start), presses=presses, lights=lights)
             assert (unpack_rows(presses, ncols) == want_p).all()
@@ -593,7 +593,7 @@ def test_identity_start_and_levels_agree(simd_level):
         assert kernels.chase_bits(table, True, 11, True, ncols, None, const_col=ncols - 1, lights=bits)
         values = np.zeros((144, ncols), dtype=np.uint8)
         assert kernels.chase_bytes(table, True, 11, True, ncols, 2, None, const_col=ncols - 1, lights=values)
-        from lightsout._packing import unpack_rows
+        from lightsout._base.packing import unpack_rows
         assert (unpack_rows(bits, ncols) == values).all()
         systems.append(values)
     assert (systems[0] == systems[1]).all()
@@ -604,7 +604,7 @@ def test_identity_start_and_levels_agree(simd_level):
 
 @pytest.mark.parametrize("ncols", [1, 2, 63, 64, 65, 129, 200])
 def test_rows_to_columns(simd_level, ncols):
-    from lightsout._packing import pack_rows
+    from lightsout._base.packing import pack_rows
 
     kernels = load("gridchase", simd_level)
     rng = np.random.default_rng(ncols)
@@ -711,7 +711,7 @@ def test_expansion_limit(monkeypatch):
 INTERRUPT_CHILD = r"""
 import numpy as np
 from lightsout._kernels import load
-from lightsout._ndroute import neighbour_table
+from lightsout._routes.nd import neighbour_table
 table = neighbour_table((4096,), (True,))
 lights = np.zeros((4096, 64), dtype=np.uint64)
 try:

@@ -112,8 +112,8 @@ def test_errors_are_named_where_users_reach_them():
 
 
 def test_every_error_class_lives_in_one_module():
-    """Issue 17: the exported errors are defined in lightsout._errors (not in seven modules)."""
-    import lightsout._errors as errors
+    """Issue 17: the exported errors are defined in lightsout._base.errors (not in seven modules)."""
+    import lightsout._base.errors as errors
     from lightsout import gf2
 
     for name in [name for name in lightsout.__all__ if name.endswith("Error")] + ["NoSolutionError"]:

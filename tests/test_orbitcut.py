@@ -1,4 +1,4 @@
-"""The symmetric cut of the fewest-presses search (lightsout/_orbitcut.py, docs/algebra.md section 11).
+"""The symmetric cut of the fewest-presses search (lightsout/_search/orbitcut.py, docs/algebra.md section 11).
 
 The cut weighs one task of each orbit of the board's symmetries; it must return what the
 plain search returns: the same minimum and the same (lexicographically first) solution.
@@ -16,11 +16,11 @@ import pytest
 
 import lightsout
 import oracle
-from lightsout import _fewest, _minimal, _orbitcut
-from lightsout._errors import InvalidBoardError, InvalidTypeError
-from lightsout._fewest import coset_min_weight
+from lightsout._search import coset as _fewest, minimal as _minimal, orbitcut as _orbitcut
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError
+from lightsout._search.coset import coset_min_weight
 from lightsout._kernels import available_levels, load
-from lightsout._symmetry import close_group, grid_symmetries
+from lightsout._search.symmetry import close_group, grid_symmetries
 from test_fewest import A075464, brute_coset_min
 
 INT64_MAX = np.iinfo(np.int64).max

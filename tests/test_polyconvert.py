@@ -16,8 +16,8 @@ from polyref import ref_divmod, ref_gcd, ref_mul, ref_phi, ref_taylor, ref_u
 
 import lightsout
 from lightsout._kernels import load
-from lightsout._packing import pack_row, unpack_row
-from lightsout._polyroute import _all_lit_residue_poly, _gcd_and_inverse, nullity_poly, square_nullity
+from lightsout._base.packing import pack_row, unpack_row
+from lightsout._routes.poly import _all_lit_residue_poly, _gcd_and_inverse, nullity_poly, square_nullity
 
 
 def words(x: int, nwords: int | None = None) -> np.ndarray:
@@ -211,17 +211,17 @@ def test_sampled_big_square_nullities_against_the_full_degree_gcd():
                                    (17, 5), (23, 11), (64, 39), (47, 47)])
 def test_mirrored_route_gives_the_canonical_first_row(shape):
     """The least-degree solution of the mirrored board, mirrored back, is the lexicographic minimum."""
-    from lightsout._polyroute import solve_grid_poly
-    from lightsout._solution import canonical_first_row
+    from lightsout._routes.poly import solve_grid_poly
+    from lightsout._core.canonical import canonical_first_row
 
     rows, cols = shape
     rng = np.random.default_rng(rows * 100 + cols)
     for _ in range(4):
         board = oracle.replay(np.zeros(shape, dtype=np.uint8), rng.integers(0, 2, shape)).astype(bool)
-        result = solve_grid_poly(rows, cols, lightsout._packing.pack_rows(board))
+        result = solve_grid_poly(rows, cols, lightsout._base.packing.pack_rows(board))
         assert result.canonical and result.solvable
         quiet = np.array(list(result.kernel_words() if result.kernel_words else []), dtype=np.uint64)
-        quiet_rows = lightsout._packing.unpack_rows(quiet.reshape(-1, (cols + 63) // 64), cols)
+        quiet_rows = lightsout._base.packing.unpack_rows(quiet.reshape(-1, (cols + 63) // 64), cols)
         assert np.array_equal(result.first_row, canonical_first_row(result.first_row, quiet_rows))
         if cols <= 12:  # every solving first row, in lexicographic order: the first one is canonical
             assert np.array_equal(result.first_row, oracle.solving_first_rows(board)[0])

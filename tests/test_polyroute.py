@@ -5,8 +5,8 @@ import numpy as np
 import oracle
 import pytest
 
-from lightsout._packing import pack_rows
-from lightsout._polyroute import nullity_poly, nullity_table, solve_grid_poly
+from lightsout._base.packing import pack_rows
+from lightsout._routes.poly import nullity_poly, nullity_table, solve_grid_poly
 
 # Nullity of the n x n board, n = 1..20 (docs/algebra.md section 6; Sutner 1989).
 PUBLISHED_NULLITY_1_20 = [0, 0, 0, 4, 2, 0, 0, 0, 8, 0, 6, 0, 0, 4, 0, 8, 2, 0, 16, 0]

@@ -1,4 +1,4 @@
-"""The branch and bound of the fewest-presses search (lightsout/_prune.py).
+"""The branch and bound of the fewest-presses search (lightsout/_search/prune.py).
 
 Every answer is compared with an independent one: brute force over the whole coset (every
 element written out), the plain search that weighs every element, or (for graphs of
@@ -15,9 +15,9 @@ import pytest
 
 import lightsout
 import oracle
-from lightsout import _fewest, _prune
-from lightsout._errors import InvalidBoardError, InvalidTypeError
-from lightsout._fewest import coset_min_weight
+from lightsout._search import coset as _fewest, prune as _prune
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError
+from lightsout._search.coset import coset_min_weight
 from test_fewest import A075464, brute_coset_min, random_basis
 from test_orbitcut import coset_of, square_cases
 

@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lightsout
-import lightsout._packing as packing
-from lightsout._ndroute import quiet_basis_words
-from lightsout._rules import Rules
+import lightsout._base.packing as packing
+from lightsout._routes.nd import quiet_basis_words
+from lightsout._core.rules import Rules
 from lightsout import _solution
 from lightsout._solution import Solution
 
@@ -109,7 +109,7 @@ def test_packed_basis_beyond_the_pattern_limit_comes_from_the_nd_route(shape, to
 
 
 def test_quiet_basis_words_matches_the_nd_routes_kernel_for_every_chase_axis():
-    from lightsout._ndroute import _Plan, solve_nd
+    from lightsout._routes.nd import _Plan, solve_nd
 
     rng = np.random.default_rng(17)
     axes = set()

@@ -4,7 +4,7 @@ The solutions come from the oracle (chasing every first row, or trying every pre
 the symmetries from numpy's rot90/flip/transpose on the board (or from every vertex
 permutation of a small graph), and the orbits are counted by putting every solution in a
 canonical form: the smallest image over the group.  None of it shares code with
-lightsout._symmetry.
+lightsout._search.symmetry.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import lightsout
-from lightsout import _symmetry
+from lightsout._search import symmetry as _symmetry
 import oracle
 
 

@@ -30,7 +30,7 @@ from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Literal, Optional
 
-from lightsout._errors import SettingError
+from lightsout._base.errors import SettingError
 from lightsout._kernels import cpu
 from lightsout._kernels.registry import MODULES
 

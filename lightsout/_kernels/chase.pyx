@@ -14,7 +14,7 @@
 # A/B sweep (across the transposed rows).
 #
 # This file is compiled once per SIMD level (see setup.py); def functions check
-# their arguments with the GIL (lightsout._validate), then run the cdef core
+# their arguments with the GIL (lightsout._base.validate), then run the cdef core
 # inside `with nogil`.
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -33,8 +33,8 @@ import threading
 
 import numpy as np
 
-from lightsout._errors import InvalidBoardError, InvalidTypeError
-from lightsout._validate import board_size, packed_matrix, packed_vector
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError
+from lightsout._base.validate import board_size, packed_matrix, packed_vector
 
 cdef enum:
     # Column block of the A/B iteration: 8 words = 512 bit columns, run as
@@ -253,7 +253,7 @@ def chase(board, Py_ssize_t nrows, Py_ssize_t ncols, first_row, *, bint all_lit=
 
     Raises:
         InvalidTypeError, InvalidBoardError: bad sizes or packed arrays
-            (lightsout._validate), bits set past column ncols included.
+            (lightsout._base.validate), bits set past column ncols included.
 
     Example:
         >>> import numpy as np

@@ -55,8 +55,8 @@ import threading
 
 import numpy as np
 
-from lightsout._errors import InvalidBoardError, InvalidTypeError
-from lightsout._validate import packed_matrix
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError
+from lightsout._base.validate import packed_matrix
 
 cdef extern from "Python.h":
     # The raw C function: returns -1 with KeyboardInterrupt (or a handler's
@@ -551,7 +551,7 @@ SIMD_LEVEL = (<bytes>LIGHTSOUT_SIMD_LEVEL).decode("ascii")
 
 
 # ---------------------------------------------------------------------------
-# Argument checks (GIL held).  Arrays go through lightsout._validate.packed_matrix,
+# Argument checks (GIL held).  Arrays go through lightsout._base.validate.packed_matrix,
 # the package's one check for packed arrays; these are the integer arguments.
 
 _MAIN_THREAD_ID = threading.main_thread().ident

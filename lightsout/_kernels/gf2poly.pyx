@@ -33,7 +33,7 @@
 # Euclid window steps) are inline kernels in _polyword.pxd; this file is the
 # Python-facing arithmetic and Euclid's driver.  It is compiled once per SIMD
 # level (see setup.py).  def wrappers validate with the GIL held (through
-# lightsout._validate) and run the cdef cores inside `with nogil`.
+# lightsout._base.validate) and run the cdef cores inside `with nogil`.
 
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint64_t
@@ -51,8 +51,8 @@ from lightsout._kernels.polyconvert cimport basis_to_monomial_inplace, fill_fold
 
 import numpy as np
 
-from lightsout._errors import InvalidBoardError
-from lightsout._validate import board_size, packed_vector
+from lightsout._base.errors import InvalidBoardError
+from lightsout._base.validate import board_size, packed_vector
 
 # Word operations between two check-ins with Python (about a millisecond).
 cdef Py_ssize_t CHUNK_WORD_OPS = 1 << 22
@@ -1523,7 +1523,7 @@ cdef object _poly_arg(object a, str name):
     """Check a polynomial argument: a packed 1-D uint64 row of any length (empty = zero).
 
     A polynomial has no tail bits (every word holds coefficients), so a 1-D
-    C-contiguous uint64 array is exactly what lightsout._validate.packed_vector
+    C-contiguous uint64 array is exactly what lightsout._base.validate.packed_vector
     accepts for nbits = 64 * len(a); anything else goes to it for the error.
     The shortcut keeps the tiny calls of nullity_table at their old cost.
     """

@@ -25,7 +25,7 @@
 #    the |Z| x |Z| system.  A vertex's expression is dropped (its slot reused)
 #    once every equation that contains it is complete, so memory follows the
 #    chasing front (about two grid rows), not n.
-# 3. The caller solves that system (packed elimination or lightsout._modring).
+# 3. The caller solves that system (packed elimination or lightsout._core.modring).
 # 4. forcing_expand_*: replay the plan once more with numbers instead of
 #    expressions, for several Z vectors at once (the particular solution with
 #    the board's constants, the kernel generators without), giving full press
@@ -33,7 +33,7 @@
 #
 # Graph arrays: indptr int64 (n + 1), indices int32 (neighbours of v are
 # indices[indptr[v]:indptr[v + 1]]: no v itself, no repeats, symmetric).  The
-# callers (lightsout._forcing) check them.  Loops run without the GIL and,
+# callers (lightsout._routes.forcing) check them.  Loops run without the GIL and,
 # when called from the main thread, check for signals every SIGNAL_WORK units
 # of work (a few milliseconds), so Ctrl-C stops them promptly.
 #
@@ -47,7 +47,7 @@ import threading
 
 import numpy as np
 
-from lightsout._errors import InvalidBoardError
+from lightsout._base.errors import InvalidBoardError
 
 cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals"() noexcept

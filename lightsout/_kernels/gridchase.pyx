@@ -54,7 +54,7 @@ import threading
 
 import numpy as np
 
-from lightsout._errors import InvalidBoardError, InvalidTypeError
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError
 
 cdef extern from *:
     """

@@ -1,4 +1,4 @@
-# Kernels of lightsout._many: one GF(2) matrix applied to many bit rows by byte tables.
+# Kernels of lightsout._search.manyboards: one GF(2) matrix applied to many bit rows by byte tables.
 #
 # For an operator with `nout` output bits and `ncells` input bits, table k (one per
 # input byte: cells 8k..8k+7) has 256 entries of `out_words` uint64 words: entry v is
@@ -13,7 +13,7 @@
 # results go out packed, or as 0/1 bytes through a 256-entry byte-spreading table.
 #
 # coset_min_many: for boards whose solutions are already reduced (no press on a pivot
-# cell of the quiet basis, see lightsout/_fewest.py), the fewest-press solution is the
+# cell of the quiet basis, see lightsout/_search/coset.py), the fewest-press solution is the
 # first minimum of popcount(x ^ span[c]) over the 2^d span elements in order.
 #
 # Compiled once per SIMD level (setup.py); def wrappers validate with the GIL held and
@@ -23,7 +23,7 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 
 import numpy as np
 
-from lightsout._errors import InvalidBoardError, InvalidTypeError
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError
 
 cdef extern from *:
     """

@@ -1,7 +1,7 @@
 # Elimination over Z/q for a prime power q = p^e <= 255, on rows of uint8 residues.
 #
 # A matrix is nrows rows of ncols bytes (C-contiguous, numpy owns the buffer),
-# every entry a residue in [0, q).  The Python layer (lightsout/_modring.py)
+# every entry a residue in [0, q).  The Python layer (lightsout/_core/modring.py)
 # splits a composite modulus N into its prime-power factors by the Chinese
 # remainder theorem, so the elimination only ever works over a local ring, where
 # every element is u * p^v with u a unit and the ideals form a chain.
@@ -27,7 +27,7 @@
 #   Gauss-Jordan over GF(p) on just the columns a caller reads.
 #
 # The other entry points serve the Chinese remainder theorem and the canonical
-# solution in lightsout/_modring.py: reduction of vectors by a Howell form,
+# solution in lightsout/_core/modring.py: reduction of vectors by a Howell form,
 # reduction above the pivots, residues, x + t y and t x mod any N <= 255.
 #
 # Row updates: a step subtracts t * src from many rows.  The multiples t * src
@@ -59,7 +59,7 @@ import threading
 
 import numpy as np
 
-from lightsout._errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 
 cdef extern from "Python.h":
     # The raw C function: returns -1 with KeyboardInterrupt (or a handler's
@@ -880,7 +880,7 @@ def reduce_rows_inplace(vectors, howell, pivot_cols, modulus):
     For each Howell row in order, the vector loses the multiple of it that brings
     its entry at the row's pivot column into ``[0, pivot)``.  With a Howell
     form this gives the lexicographically smallest element of the coset
-    ``vector + span(howell)`` (see lightsout/_modring.py).
+    ``vector + span(howell)`` (see lightsout/_core/modring.py).
 
     Args:
         vectors: C-contiguous writable ``(k, n)`` uint8 residues mod N.

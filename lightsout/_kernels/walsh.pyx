@@ -1,7 +1,7 @@
-# Kernels of the fewest-presses searches (lightsout._fewest).
+# Kernels of the fewest-presses searches (lightsout._search.coset).
 #
 # search_tasks: the minimum weight over part of a GF(2) coset by Walsh-Hadamard
-#   transforms (algorithm: lightsout/_walsh.h, maths: lightsout/_fewest.py).  The
+#   transforms (algorithm: lightsout/_walsh.h, maths: lightsout/_search/coset.py).  The
 #   caller hands over the sparse signed histogram (form, value) of the cells and a
 #   range of tasks; each task is 2^(lb + m) coset elements.
 # search_task_list: the same over a list of tasks, with each task's smallest sum (the
@@ -20,7 +20,7 @@ from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 
 import numpy as np
 
-from lightsout._errors import InvalidBoardError, InvalidTypeError
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError
 
 cdef extern from "lightsout/_kernels/walsh.h":
     int WALSH_VEC_BYTES

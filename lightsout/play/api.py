@@ -27,10 +27,10 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 import lightsout
-from lightsout._errors import LightsOutError
-from lightsout._fewest import MAX_NULLITY
-from lightsout._rules import search_seconds
-from lightsout._validate import MAX_STATES
+from lightsout._base.errors import LightsOutError
+from lightsout._search.coset import MAX_NULLITY
+from lightsout._core.rules import search_seconds
+from lightsout._base.validate import MAX_STATES
 
 __all__ = [
     "ApiError", "decode_request", "solve_board", "random_board", "quiet_patterns", "ENDPOINTS",

@@ -36,7 +36,7 @@ from importlib import resources
 from typing import Any, Mapping, Optional
 from urllib.parse import urlsplit
 
-from lightsout._errors import LightsOutError
+from lightsout._base.errors import LightsOutError
 from lightsout.play._gather import RequestGatherer, send_status
 from lightsout.play.api import ENDPOINTS, MAX_BODY_BYTES, ApiError, decode_request
 

@@ -1,0 +1,623 @@
+"""One place for input checks, so every public function words each mistake the same way."""
+from __future__ import annotations
+
+import numbers
+import operator
+
+import numpy as np
+import numpy.typing as npt
+
+from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+
+
+def board_size(value: object, name: str) -> int:
+    """Check that ``value`` is a positive integer size (bools are refused) and return it.
+
+    Example:
+        >>> board_size(5, "n")
+        5
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise InvalidTypeError(f"{name} must be a positive int, got {type(value).__name__} {value!r}")
+    size = operator.index(value)
+    if size <= 0:
+        raise InvalidBoardError(f"{name} must be a positive int, got {size}")
+    return size
+
+
+def grid_shape(n: object, m: object = None) -> tuple[int, int]:
+    """Check an (n rows, m columns) pair; ``m=None`` means a square board.
+
+    Example:
+        >>> grid_shape(3), grid_shape(3, 5)
+        ((3, 3), (3, 5))
+    """
+    rows = board_size(n, "n")
+    cols = rows if m is None else board_size(m, "m")
+    return rows, cols
+
+
+def method_name(method: object, allowed: tuple[str, ...]) -> str:
+    """Check a ``method=`` string against the accepted names.
+
+    Example:
+        >>> method_name("dense", ("auto", "dense"))
+        'dense'
+    """
+    if not isinstance(method, str):
+        raise InvalidTypeError(f"method must be a str, one of {allowed}; got {type(method).__name__}")
+    if method not in allowed:
+        raise InvalidBoardError(f"unknown method {method!r}; expected one of {allowed}")
+    return method
+
+
+def board_array(board: npt.ArrayLike, name: str = "board") -> np.ndarray:
+    """Check a 2-D board of 0/1 values (ints, floats or bools) and return it as a bool array.
+
+    Costs one pass over integer input (a view, no copy, for uint8), so a board
+    of 0/1 integers is checked about as fast as a bool one.
+
+    Example:
+        >>> board_array([[1, 0], [0, 1]]).tolist()
+        [[True, False], [False, True]]
+    """
+    arr = numeric_array(board, name, "a rectangular 2-D array of 0/1 values")
+    if arr.ndim != 2:
+        raise InvalidBoardError(f"{name} must be 2-D (rows x columns), got shape {arr.shape}")
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise InvalidBoardError(f"{name} must have at least one row and one column, got shape {arr.shape}")
+    return _zero_one(arr, name)
+
+
+def bit_row(row: npt.ArrayLike, name: str, length: int) -> np.ndarray:
+    """Check a 1-D row of ``length`` 0/1 values and return it as a bool array.
+
+    Example:
+        >>> bit_row([1, 0, 1], "first_row", 3).tolist()
+        [True, False, True]
+    """
+    arr = numeric_array(row, name, f"a 1-D sequence of {length} 0/1 values")
+    if arr.ndim != 1 or arr.shape[0] != length:
+        raise InvalidBoardError(f"{name} must be 1-D of length {length} (the board's width), got shape {arr.shape}")
+    return _zero_one(arr, name)
+
+
+def numeric_array(value: object, name: str, what: str) -> np.ndarray:
+    """``value`` as a numpy array of numbers or bools (not yet checked for 0/1); ``what`` describes it.
+
+    Example:
+        >>> numeric_array([[1, 0]], "a", "a 2-D array of 0/1 values").shape
+        (1, 2)
+    """
+    try:
+        arr = np.asarray(value)
+    except Exception as exc:  # ragged lists and the like
+        raise InvalidBoardError(f"{name} must be {what}: {exc}") from exc
+    if arr.dtype == object or arr.dtype.kind not in "biuf":
+        raise InvalidTypeError(f"{name} must be {what} (numbers or bools), got dtype {arr.dtype}")
+    return arr
+
+
+def _zero_one(arr: np.ndarray, name: str) -> np.ndarray:
+    """``arr`` as bools, refusing any value but 0 and 1: one pass for integers."""
+    kind = arr.dtype.kind
+    if kind == "b":
+        return arr
+    if kind in "iu":
+        # Viewed as unsigned, a negative value is huge, so one max() checks both ends.
+        native = arr if arr.dtype.isnative else arr.astype(arr.dtype.newbyteorder("="))
+        unsigned = np.ascontiguousarray(native).view(f"u{arr.dtype.itemsize}")
+        ok = unsigned.size == 0 or int(unsigned.max()) <= 1
+        if ok:
+            return unsigned.view(np.bool_) if arr.dtype.itemsize == 1 else arr.astype(bool)
+    else:
+        bits = arr.astype(bool)
+        if np.array_equal(arr, bits):
+            return bits
+    raise InvalidBoardError(f"{name} must contain only 0 and 1 (or False/True)")
+
+
+#: Most light states a board may have: counts are kept in one byte.
+MAX_STATES = 255
+
+
+def states_count(states: object, name: str = "states") -> int:
+    """Check a ``states=`` argument (or a modulus): the number of light states k, an int from 2 to 255.
+
+    Example:
+        >>> states_count(3)
+        3
+    """
+    if isinstance(states, (bool, np.bool_)) or not isinstance(states, numbers.Integral):
+        raise InvalidTypeError(f"{name} must be an int from 2 to {MAX_STATES}, got {type(states).__name__} {states!r}")
+    k = operator.index(states)
+    if not 2 <= k <= MAX_STATES:
+        what = " (lights with k states)" if name == "states" else ""
+        raise InvalidBoardError(f"{name} must be an int from 2 to {MAX_STATES}{what}, got {k}")
+    return k
+
+
+def flag(value: object, name: str) -> bool:
+    """Check a yes/no keyword such as ``self_toggle=``: a bool (numpy bools too).
+
+    Example:
+        >>> flag(True, "self_toggle")
+        True
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidTypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+def torus_axes(torus: object, ndim: int) -> tuple[bool, ...]:
+    """Check a ``torus=`` argument: one bool for every axis, or one bool per axis.
+
+    Example:
+        >>> torus_axes(True, 2), torus_axes([False, True], 2)
+        ((True, True), (False, True))
+    """
+    if isinstance(torus, (bool, np.bool_)):
+        return (bool(torus),) * ndim
+    accepted = f"True/False or a sequence of {ndim} bools (one per axis)"
+    if isinstance(torus, (str, bytes)) or not hasattr(torus, "__len__") or not hasattr(torus, "__iter__"):
+        raise InvalidTypeError(f"torus must be {accepted}, got {type(torus).__name__} {torus!r}")
+    axes = list(torus)
+    if len(axes) != ndim:
+        raise InvalidBoardError(f"torus must be {accepted}; got {len(axes)} values for a board with {ndim} axes")
+    if not all(isinstance(a, (bool, np.bool_)) for a in axes):
+        raise InvalidTypeError(f"torus must be {accepted}, got {torus!r}")
+    return tuple(bool(a) for a in axes)
+
+
+def board_shape(shape: object, name: str = "shape") -> tuple[int, ...]:
+    """Check a board shape: a positive int (a line) or a non-empty sequence of positive ints.
+
+    Example:
+        >>> board_shape((3, 4, 5)), board_shape(7)
+        ((3, 4, 5), (7,))
+    """
+    if isinstance(shape, (bool, np.bool_)):
+        raise InvalidTypeError(f"{name} must be a positive int or a sequence of positive ints, got {shape!r}")
+    if isinstance(shape, numbers.Integral):
+        return (board_size(shape, name),)
+    if isinstance(shape, (str, bytes)) or not isinstance(shape, (tuple, list, np.ndarray)):
+        raise InvalidTypeError(f"{name} must be a positive int or a sequence of positive ints, "
+                               f"got {type(shape).__name__} {shape!r}")
+    if len(shape) > MAX_AXES:
+        raise InvalidBoardError(f"{name} has {len(shape)} axes; boards may have at most {MAX_AXES} "
+                                f"(lightsout._base.validate.MAX_AXES)")
+    sizes = tuple(board_size(s, f"{name}[{i}]") for i, s in enumerate(list(shape)))
+    if not sizes:
+        raise InvalidBoardError(f"{name} must have at least one axis, got {shape!r}")
+    cells = 1
+    for s in sizes:
+        cells *= s
+    if cells > MAX_BOARD_CELLS:
+        raise BoardTooLargeError(f"a board of shape {sizes} has {cells:.3g} cells, over the limit of "
+                                 f"{MAX_BOARD_CELLS:.3g} (lightsout._base.validate.MAX_BOARD_CELLS)")
+    return sizes
+
+
+def board_values(board: npt.ArrayLike, states: int = 2, name: str = "board") -> np.ndarray:
+    """Check a board of any number of axes holding light states 0..states-1.
+
+    Returns a bool array for two states (as :func:`board_array` does), a
+    uint8 array otherwise.  Floats must be whole numbers; every axis must be
+    non-empty.
+
+    Example:
+        >>> board_values([[0, 2], [1, 0]], 3).tolist()
+        [[0, 2], [1, 0]]
+    """
+    arr = numeric_array(board, name, f"an array of light states 0..{states - 1} with at least one axis")
+    if arr.ndim == 0:
+        raise InvalidBoardError(f"{name} must have at least one axis, got a single value {arr!r}")
+    if arr.ndim > MAX_AXES:
+        raise InvalidBoardError(f"{name} has {arr.ndim} axes; boards may have at most {MAX_AXES} "
+                                f"(lightsout._base.validate.MAX_AXES)")
+    if 0 in arr.shape:
+        raise InvalidBoardError(f"{name} must have at least one cell along every axis, got shape {arr.shape}")
+    if arr.size > MAX_BOARD_CELLS:
+        raise BoardTooLargeError(f"{name} has {arr.size:.3g} cells, over the limit of {MAX_BOARD_CELLS:.3g}")
+    if states == 2:
+        return _zero_one(arr, name)
+    if arr.dtype.kind == "b":
+        return arr.astype(np.uint8)
+    if arr.dtype.kind == "f":
+        if not np.isfinite(arr).all() or not np.array_equal(arr, np.floor(arr)):
+            raise InvalidBoardError(f"{name} must hold whole numbers 0..{states - 1} (light states)")
+    low, high = arr.min(), arr.max()
+    if low < 0 or high >= states:
+        raise InvalidBoardError(f"{name} must hold light states 0..{states - 1} (states={states}); "
+                                f"found {high if high >= states else low}")
+    return arr.astype(np.uint8)
+
+
+def progress_callback(progress: object) -> None:
+    """Check a ``progress=`` argument: None or a callable ``progress(stage, done, total)``.
+
+    Example:
+        >>> progress_callback(None); progress_callback(print)
+    """
+    if progress is not None and not callable(progress):
+        raise InvalidTypeError(
+            f"progress must be None or a callable progress(stage, done, total), got {type(progress).__name__}")
+
+
+#: Most axes a board may have: numpy arrays stop at 64, and the routes add axes of their own;
+#: a board of 32 axes of length 2 already has 4 * 10**9 cells.
+MAX_AXES = 32
+
+#: Largest board (cells) lightsout allocates unpacked, one byte per cell: 4 GiB.
+#: A board this size packs into 512 MiB, solves by the polynomial route in
+#: about a minute, and leaves room on a 16 GiB machine for the presses and the
+#: temporaries of unpacking them; beyond it, work with packed rows.
+MAX_BOARD_CELLS = 1 << 32
+
+
+def board_cells(rows: int, cols: int, what: str) -> None:
+    """Refuse to allocate an unpacked rows x cols board (one byte per cell) above ``MAX_BOARD_CELLS``.
+
+    Example:
+        >>> board_cells(1000, 1000, "all_lit")
+    """
+    if rows * cols > MAX_BOARD_CELLS:
+        raise BoardTooLargeError(
+            f"{what}: a {rows} x {cols} board has {rows * cols:.3g} cells, over the limit of "
+            f"{MAX_BOARD_CELLS:.3g} (2**32, 4 GiB as a bool array); work with packed rows "
+            f"or the polynomial route's first row instead")
+
+
+#: Largest dense C x (C+1) system (and its elimination scratch) a dense-route call may allocate.
+MAX_DENSE_BYTES = 8 << 30
+#: Most bytes the dense route may hold for its long side (the chase's first column, the answer).
+MAX_DENSE_SIDE_BYTES = 2 << 30
+#: Most word operations a dense-route call may take: 2**44 (1.8e13), about ten
+#: minutes at the rate measured for an all-lit 64,000 x 64,000 board (3.1e10 word
+#: operations a second, 263 s, AVX2, two threads); a portable build is slower.
+#: 100,000 x 100,000 (3.1e13, half an hour or more) is refused.
+MAX_DENSE_WORD_OPS = 1 << 44
+
+
+def dense_limits(nrows: int, ncols: int, board_given: bool = False) -> None:
+    """Refuse a dense-route run that would take too long or allocate too much, before any work.
+
+    The working orientation has C = min(nrows, ncols) columns and R = max rows.
+    Work: R * C * words(C + 1) word operations for the A/B iteration plus
+    C * C * words(C + 1) for the elimination (at least one word per row step,
+    however narrow the board).  Memory: the C x (C+1) system twice (matrix and
+    scratch), a transposed copy of a given board, and O(R) bytes for the long
+    side (the first column of the chase and the answer), held to
+    ``MAX_DENSE_SIDE_BYTES``: longer sides are the default route's job.
+
+    Example:
+        >>> dense_limits(10_000, 10_000)
+        >>> dense_limits(10**15, 1)
+        Traceback (most recent call last):
+        ...
+        lightsout.BoardTooLargeError: the dense route for a 1000000000000000 x 1 board ...
+    """
+    rows, cols = max(nrows, ncols), min(nrows, ncols)
+    size = f"the dense route for a {nrows} x {ncols} board"
+    hint = "; method='poly' (the default) needs O((R + C) C / 64) word operations and O(C) memory"
+    long_side = 4 * rows  # column of the chase (uint8, then bool), the answer, its canonical copy
+    if long_side > MAX_DENSE_SIDE_BYTES:
+        raise BoardTooLargeError(
+            f"{size} needs about {long_side / 2**30:.3g} GiB for its {rows}-cell side "
+            f"(limit {MAX_DENSE_SIDE_BYTES / 2**30:.0f} GiB){hint}")
+    system_words = cols * _words_for_bits(cols + 1)
+    work = rows * system_words + cols * system_words
+    if work > MAX_DENSE_WORD_OPS:
+        raise BoardTooLargeError(
+            f"{size} needs about {work:.3g} word operations (limit 2**44 = {MAX_DENSE_WORD_OPS:.3g}, "
+            f"about ten minutes){hint}")
+    need = 2 * 8 * system_words + long_side
+    if board_given and ncols > nrows:
+        need += 8 * rows * _words_for_bits(cols)  # the transposed board
+    if need > MAX_DENSE_BYTES:
+        raise BoardTooLargeError(
+            f"{size} needs about {need / 2**30:.3g} GiB (limit {MAX_DENSE_BYTES / 2**30:.0f} GiB){hint}")
+
+
+#: Largest polynomial-route scratch a call may allocate: 8 GiB (a side of about 2 * 10^9).
+MAX_POLY_BYTES = 8 << 30
+
+
+def poly_memory(side: int) -> None:
+    """Refuse a polynomial-route run whose O(side) scratch polynomials would not fit in memory.
+
+    Example:
+        >>> poly_memory(1_000_000)
+    """
+    need = 32 * ((side + 64) // 64) * 8  # about 32 live polynomials of degree <= side
+    if need > MAX_POLY_BYTES:
+        raise BoardTooLargeError(
+            f"a {side}-cell side needs about {need / 2**30:.1f} GiB of polynomial scratch "
+            f"(limit {MAX_POLY_BYTES / 2**30:.0f} GiB)"
+        )
+
+
+def thread_count(threads: object) -> int | None:
+    """Check a ``threads=`` argument: None (use every usable CPU) or a positive int.
+
+    Example:
+        >>> thread_count(None), thread_count(2)
+        (None, 2)
+    """
+    if threads is None:
+        return None
+    return board_size(threads, "threads")
+
+
+def cell_symbol(value: object, name: str, allowed: str) -> str:
+    """Check a one-character cell symbol for writing boards: it must be one ``parse_board`` reads back.
+
+    Example:
+        >>> cell_symbol("#", "lit", "1#*")
+        '#'
+    """
+    if not isinstance(value, str):
+        raise InvalidTypeError(f"{name} must be a one-character str, got {type(value).__name__} {value!r}")
+    if len(value) != 1 or value not in allowed:
+        raise InvalidBoardError(f"{name} must be one of the characters {allowed!r} "
+                                f"(so that parse_board reads the board back), got {value!r}")
+    return value
+
+
+def _words_for_bits(nbits: int) -> int:
+    return (nbits + 63) // 64
+
+
+def packed_matrix(array: object, name: str, *, nbits: int, nrows: int | None = None,
+                  writable: bool = False, exact_words: bool = True) -> np.ndarray:
+    """Check a packed bit matrix and return it: the one validation path of every kernel wrapper.
+
+    A packed matrix is a C-contiguous 2-D ``uint64`` array, one row per row of
+    bits: bit j of a row is bit ``j % 64`` of word ``j // 64``, and every bit
+    past column ``nbits`` is zero.  ``nrows=None`` accepts any number of rows;
+    ``exact_words=False`` accepts rows longer than ``words_for_bits(nbits)``
+    (their extra words must be zero too).
+
+    Example:
+        >>> packed_matrix(np.array([[5], [6]], dtype=np.uint64), "m", nbits=3).shape
+        (2, 1)
+        >>> packed_matrix(np.array([[8]], dtype=np.uint64), "m", nbits=3)
+        Traceback (most recent call last):
+        ...
+        lightsout.InvalidBoardError: m has bits set past column 3 (the packed layout keeps them zero)
+    """
+    if not isinstance(array, np.ndarray) or array.dtype != np.uint64:
+        got = f"dtype {array.dtype}" if isinstance(array, np.ndarray) else type(array).__name__
+        raise InvalidTypeError(
+            f"{name} must be a packed numpy uint64 array (rows of little-endian words), got {got}")
+    if array.ndim != 2:
+        raise InvalidBoardError(f"{name} must be 2-D (rows, words), got shape {array.shape}")
+    need = _words_for_bits(nbits)
+    if nrows is not None and array.shape[0] != nrows:
+        raise InvalidBoardError(f"{name} must have {nrows} rows, got shape {array.shape}")
+    if (array.shape[1] != need) if exact_words else (array.shape[1] < need):
+        wanted = f"{need}" if exact_words else f"at least {need}"
+        raise InvalidBoardError(f"{name} must have {wanted} words per row for {nbits} columns, "
+                                f"got shape {array.shape}")
+    if not array.flags.c_contiguous:
+        raise InvalidBoardError(f"{name} must be C-contiguous; pass numpy.ascontiguousarray({name})")
+    if writable and not array.flags.writeable:
+        raise InvalidBoardError(f"{name} is read-only, but this kernel writes to it in place")
+    if array.shape[0] and array.shape[1]:
+        extra = array[:, need:]
+        tail = np.uint64(0) if nbits % 64 == 0 else ~np.uint64((1 << (nbits % 64)) - 1)
+        if (need and (array[:, need - 1] & tail).any()) or (extra.size and extra.any()):
+            raise InvalidBoardError(f"{name} has bits set past column {nbits} "
+                                    "(the packed layout keeps them zero)")
+    return array
+
+
+def packed_vector(array: object, name: str, *, nbits: int) -> np.ndarray:
+    """Check one packed row (1-D ``uint64``, ``words_for_bits(nbits)`` words, tail bits zero).
+
+    Example:
+        >>> packed_vector(np.array([6], dtype=np.uint64), "row", nbits=3).tolist()
+        [6]
+    """
+    if isinstance(array, np.ndarray) and array.ndim != 1 and array.dtype == np.uint64:
+        raise InvalidBoardError(f"{name} must be 1-D (words), got shape {array.shape}")
+    if isinstance(array, np.ndarray) and array.ndim == 1:
+        array = array.reshape(1, -1)
+    row: np.ndarray = packed_matrix(array, name, nbits=nbits)[0]
+    return row
+
+
+# Graphs
+# ---------------------------------------------------------------------------
+# Checks of lightsout.graph's inputs (solve_graph): the graph's vertex count,
+# edge lists, adjacency patterns and lights.  lightsout.graph converts each
+# accepted form to CSR neighbour lists and calls these, so every form words
+# the same mistake the same way, and each message says what is accepted.
+
+#: What solve_graph accepts as a graph, quoted by the graph-input errors.
+GRAPH_FORMS = ("a networkx graph (undirected, no self-loops; a MultiGraph only without parallel edges), "
+               "a square scipy.sparse or dense adjacency matrix (symmetric nonzero pattern, zero diagonal), "
+               "or an edge list of (u, v) int pairs (vertices 0..nvertices-1)")
+#: Most vertices a graph may have: vertex numbers are kept as int32.
+MAX_GRAPH_VERTICES = 2**31 - 1
+
+
+def graph_vertex_count(value: object, name: str = "nvertices") -> int:
+    """Check a vertex count: a positive int up to ``MAX_GRAPH_VERTICES``.
+
+    Example:
+        >>> graph_vertex_count(5)
+        5
+    """
+    n = board_size(value, name)
+    if n > MAX_GRAPH_VERTICES:
+        raise BoardTooLargeError(f"{name} = {n} is over the limit of {MAX_GRAPH_VERTICES} vertices "
+                                 f"(lightsout._base.validate.MAX_GRAPH_VERTICES; vertex numbers are int32)")
+    return n
+
+
+def graph_edge_list(edges: object, nvertices: object = None) -> tuple[int, np.ndarray]:
+    """Check an edge list and return ``(n, edges)``, edges an ``(m, 2)`` int64 array.
+
+    Endpoints must be ints in ``0..n-1``, ``n = nvertices`` (default: one more
+    than the largest endpoint); an edge from a vertex to itself is refused.
+    Repeated edges, in either direction, are allowed (they are one edge).
+
+    Example:
+        >>> n, e = graph_edge_list([(0, 1), (1, 2)])
+        >>> n, e.tolist()
+        (3, [[0, 1], [1, 2]])
+        >>> graph_edge_list([(0, 0)])
+        Traceback (most recent call last):
+        ...
+        lightsout.InvalidBoardError: edge (0, 0) is a self-loop; graphs must not have self-loops...
+    """
+    accepted = "a sequence of (u, v) pairs of int vertex numbers, or an (m, 2) int array"
+    try:
+        arr = np.asarray(edges)
+    except Exception as exc:  # ragged lists and the like
+        raise InvalidBoardError(f"an edge list must be {accepted}: {exc}") from exc
+    if arr.size == 0 and arr.ndim <= 2:  # no edges (an empty list reads as floats)
+        arr = np.zeros((0, 2), dtype=np.int64)
+    if arr.dtype == object or arr.dtype.kind not in "iu":
+        raise InvalidTypeError(f"an edge list must be {accepted}, got dtype {arr.dtype} "
+                               "(vertex labels other than 0..n-1 need a networkx graph)")
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise InvalidBoardError(f"an edge list must be {accepted}, got shape {arr.shape}")
+    pairs = arr.astype(np.int64)
+    if pairs.size and pairs.min() < 0:
+        bad = pairs[(pairs < 0).any(axis=1)][0]
+        raise InvalidBoardError(f"edge ({bad[0]}, {bad[1]}) has a negative vertex number; vertices are 0..n-1")
+    largest = int(pairs.max()) if pairs.size else -1
+    if nvertices is None:
+        if largest < 0:
+            raise InvalidBoardError("an empty edge list needs nvertices= (the number of vertices)")
+        n = graph_vertex_count(largest + 1, "1 + the largest vertex number")
+    else:
+        n = graph_vertex_count(nvertices)
+        if largest >= n:
+            bad = pairs[(pairs >= n).any(axis=1)][0]
+            raise InvalidBoardError(f"edge ({bad[0]}, {bad[1]}) is out of range: nvertices={n}, "
+                                    f"so vertices are 0..{n - 1}")
+    loops = pairs[:, 0] == pairs[:, 1]
+    if loops.any():
+        u = int(pairs[loops][0, 0])
+        raise InvalidBoardError(f"edge ({u}, {u}) is a self-loop; graphs must not have self-loops "
+                                "(the plus rule already toggles the pressed vertex; self_toggle=False "
+                                "is the sigma rule)")
+    return n, pairs
+
+
+def graph_adjacency_values(matrix: np.ndarray, name: str = "adjacency matrix") -> None:
+    """Check an adjacency matrix's stored values: numbers or bools, finite (nonzero means an edge).
+
+    Example:
+        >>> graph_adjacency_values(np.array([[0.0, 1.5], [1.5, 0.0]]))
+    """
+    if matrix.dtype == object or matrix.dtype.kind not in "biufc":
+        raise InvalidTypeError(f"an {name} must hold numbers or bools (nonzero = an edge), "
+                               f"got dtype {matrix.dtype}")
+    if matrix.dtype.kind in "fc" and not np.isfinite(matrix).all():
+        raise InvalidBoardError(f"an {name} must hold finite numbers (nonzero = an edge); found NaN or infinity")
+
+
+def graph_square(shape: tuple[int, ...], name: str = "adjacency matrix") -> int:
+    """Check an adjacency matrix's shape: square, at least 1 x 1; returns the vertex count.
+
+    Example:
+        >>> graph_square((4, 4))
+        4
+    """
+    if len(shape) != 2 or shape[0] != shape[1]:
+        raise InvalidBoardError(f"an {name} must be square (n x n), got shape {tuple(shape)}; "
+                                f"solve_graph accepts {GRAPH_FORMS}")
+    return graph_vertex_count(int(shape[0]), "the number of vertices")
+
+
+def graph_pattern(n: int, indptr: np.ndarray, indices: np.ndarray, *, symmetric_known: bool = False,
+                  labels: list[object] | None = None, source: str = "adjacency matrix") -> None:
+    """Check CSR neighbour lists (each row sorted and without repeats unless ``symmetric_known``): no self-loops, symmetric.
+
+    ``labels`` names the vertices in messages (a networkx graph's nodes);
+    ``symmetric_known`` skips the symmetry check (networkx graphs are symmetric by construction).
+
+    Example:
+        >>> graph_pattern(2, np.array([0, 1, 2]), np.array([1, 0]))
+        >>> graph_pattern(2, np.array([0, 1, 1]), np.array([1]))
+        Traceback (most recent call last):
+        ...
+        lightsout.InvalidBoardError: the adjacency matrix is not symmetric: entry (0, 1) is nonzero but (1, 0) is 0...
+    """
+    owners = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    loops = indices == owners
+    if loops.any():
+        v = int(owners[loops][0])
+        what = f"node {labels[v]!r}" if labels is not None else f"vertex {v}"
+        entry = f" (diagonal entry ({v}, {v}) is nonzero)" if labels is None and source != "edge list" else ""
+        raise InvalidBoardError(f"{what} has a self-loop{entry}; graphs must not have self-loops (the plus rule "
+                                "already toggles the pressed vertex; self_toggle=False is the sigma rule)")
+    if symmetric_known or not len(indices):
+        return
+    forward = owners * n + indices                      # sorted: rows in order, each row sorted
+    backward = np.sort(indices.astype(np.int64) * n + owners)
+    if not np.array_equal(forward, backward):
+        missing = np.setdiff1d(forward, backward, assume_unique=True)
+        i, j = divmod(int(missing[0]), n)
+        raise InvalidBoardError(
+            f"the {source} is not symmetric: entry ({i}, {j}) is nonzero but ({j}, {i}) is 0; "
+            f"an undirected graph's adjacency matrix is symmetric (directed graphs are not accepted)")
+
+
+def graph_lights(lit: object, n: int, states: int, labels: list[object] | None = None) -> np.ndarray:
+    """Check a graph's lights: None (all lit), one value per vertex in vertex order, or a dict.
+
+    A dict maps vertices (networkx node labels, or vertex numbers 0..n-1 for
+    the other forms) to light states; vertices it leaves out are dark.
+    Returns a bool array for two states, uint8 otherwise (as boards are).
+
+    Example:
+        >>> graph_lights([1, 0, 1], 3, 2).tolist()
+        [True, False, True]
+        >>> graph_lights({"b": 2}, 3, 3, ["a", "b", "c"]).tolist()
+        [0, 2, 0]
+        >>> graph_lights([1, 0], 3, 2)
+        Traceback (most recent call last):
+        ...
+        lightsout.InvalidBoardError: lit must have one value per vertex (3, in vertex order), got shape (2,)...
+    """
+    if lit is None:
+        return np.ones(n, dtype=bool) if states == 2 else np.ones(n, dtype=np.uint8)
+    if isinstance(lit, dict):
+        return _graph_lights_dict(lit, n, states, labels)
+    if isinstance(lit, (str, bytes)):
+        raise InvalidTypeError(f"lit must be None (all lit), a sequence of {n} light states or a dict "
+                               f"vertex -> state; got a {type(lit).__name__}")
+    arr = numeric_array(lit, "lit", f"a sequence of {n} light states 0..{states - 1}, one per vertex")
+    if arr.shape != (n,):
+        raise InvalidBoardError(f"lit must have one value per vertex ({n}, in vertex order), got shape {arr.shape}; "
+                                "or pass a dict vertex -> state")
+    return board_values(arr, states, "lit")
+
+
+def _graph_lights_dict(lit: dict[object, object], n: int, states: int, labels: list[object] | None) -> np.ndarray:
+    if labels is None:
+        index: dict[object, int] = {}
+        for key in lit:
+            if isinstance(key, (bool, np.bool_)) or not isinstance(key, numbers.Integral) or not 0 <= int(key) < n:
+                raise InvalidBoardError(f"lit has key {key!r}, not a vertex: this graph's vertices are 0..{n - 1}")
+            index[key] = int(key)
+    else:
+        positions = dict(zip(labels, range(n)))
+        index = {}
+        for key in lit:
+            if key not in positions:
+                raise InvalidBoardError(f"lit has key {key!r}, which is not a node of the graph")
+            index[key] = positions[key]
+    values = np.zeros(n, dtype=np.int64)
+    if lit:
+        given = numeric_array(list(lit.values()), "lit", f"a dict vertex -> light state 0..{states - 1}")
+        if given.ndim != 1:
+            raise InvalidBoardError(f"lit's values must be single light states 0..{states - 1}")
+        checked = board_values(given, states, "lit").astype(np.int64)
+        values[np.fromiter(index.values(), dtype=np.int64, count=len(index))] = checked
+    return board_values(values, states, "lit")

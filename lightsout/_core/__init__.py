@@ -1,0 +1,15 @@
+"""The core, above the kernels: the board model, the results of the routes, and the algebra they share.
+
+- ``rules``: the board model, a frozen ``Rules`` (shape, wrap per axis, self toggle, states)
+  checked once where a call comes in, with its size budgets and cost estimate.
+- ``linresult``: a coset of solutions (one solution, the quiet basis, the count, the proof),
+  what the N-D, graph and k-state routes return.
+- ``gridresult``: the same coset by first rows, what the polynomial and dense routes return.
+- ``canonical``: the canonical (lexicographically smallest) solution and the proof of
+  unsolvability, for every route.
+- ``modring``: linear algebra over Z/k (solving, kernels, Howell forms).
+- ``orientation``: transposes and first columns of packed boards.
+- ``bitmatrix``: packed matrices and their limits.
+- ``blockpool``: threads that one Ctrl-C stops (blocks of a kernel, workers of a search).
+- ``tasks``: jobs on any ``concurrent.futures`` executor, resubmitted when a worker is lost.
+"""

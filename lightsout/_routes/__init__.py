@@ -1,0 +1,10 @@
+"""The routes: each turns a board and its rules into a coset of solutions.
+
+- ``poly``: open 2-D grids through GF(2)[t] (docs/algebra.md sections 2-4), O(C) memory.
+- ``dense``: open 2-D grids by the A/B two-row iteration and Gauss-Jordan elimination.
+- ``bandchase``: the presses of a solved grid chased band by band (counts, pictures).
+- ``nd``: any number of axes, wraps per axis, the sigma rule, k states.
+- ``forcing``: graphs, by a forcing plan that leaves a small system.
+
+They stand on the core and the kernels and import nothing from each other's floor above.
+"""

@@ -1,0 +1,101 @@
+"""The dense route: reduce an R x C board to its C x (C+1) system by the A/B
+iteration, then solve that system by Gauss-Jordan elimination.
+
+Cost O(R C^2 / 64 + C^3 / 64) word operations and one C x (C+1) bit matrix
+(12.5 MB at C = 10,000).  It does not rely on the polynomial structure of the
+problem, so it is the independent cross-check of the polynomial route, and the
+route that generalises to other neighbour structures.  So it shares nothing with
+the polynomial route but the orientation helpers and the neutral result type,
+:class:`~lightsout._core.gridresult.GridResult`.
+
+Limits: :func:`lightsout._base.validate.dense_limits` refuses, before any work, a run
+that would take more than 2**44 word operations (about ten minutes) or more memory
+than allowed.  Ctrl-C (or any exception in the calling thread) raises the
+shared cancel flag, which every worker's kernel polls every few milliseconds.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+import numpy.typing as npt
+
+from lightsout._core.blockpool import run_blocks
+from lightsout import _kernels as kernels
+from lightsout._core.gridresult import GridResult
+from lightsout._core.orientation import first_column_of_chase, transpose_packed
+from lightsout._base.packing import unpack_rows, words_for_bits
+from lightsout._base.types import Progress
+from lightsout._base.validate import dense_limits
+
+__all__ = ["reduced_system", "solve_grid_dense"]
+
+
+def reduced_system(nrows: int, ncols: int, board_words: Optional[np.ndarray] = None, *,
+                   threads: Optional[int] = None, progress: Progress = None) -> np.ndarray:
+    """The packed augmented system [U_{R+1}(T) | c] of an R x C board, by the A/B iteration.
+
+    The column blocks are independent, so ``threads`` workers take them in turn
+    (the kernel releases the GIL).  Ctrl-C, or an exception raised by
+    ``progress``, sets the cancel flag the kernels poll, so the workers stop
+    within milliseconds and the exception propagates.
+
+    Example:
+        >>> [bin(int(w)) for w in reduced_system(3, 3)[:, 0]]
+        ['0b1110', '0b111', '0b1011']
+    """
+    dense_limits(nrows, ncols)
+    chase = kernels.chase
+    system = np.zeros((ncols, words_for_bits(ncols + 1)), dtype=np.uint64)
+    nblocks = chase.ab_block_count(ncols)
+
+    def run(lo: int, hi: int, cancel: npt.NDArray[np.uint8]) -> bool:  # interface 3: kernels poll cancel[0]
+        return bool(chase.ab_reduce(board_words, nrows, ncols, system, lo, hi, cancel=cancel))
+
+    run_blocks(run, nblocks, threads, progress, "ab_iteration")
+    return system
+
+
+def solve_grid_dense(nrows: int, ncols: int, board_words: Optional[np.ndarray] = None, *,
+                     kernel: bool = False, threads: Optional[int] = None,
+                     progress: Progress = None) -> GridResult:
+    """Solve an R x C board by the A/B iteration and Gauss-Jordan elimination.
+
+    Same arguments and result type as :func:`lightsout._routes.poly.solve_grid_poly`;
+    the particular solution here has the free variables of the eliminated
+    system set to 0, so for nullity > 0 it may be a different solution from the
+    polynomial route's (callers canonicalise).  Refuses (BoardTooLargeError)
+    what :func:`lightsout._base.validate.dense_limits` refuses, before any work.
+
+    Example:
+        >>> solve_grid_dense(3, 3).first_row.astype(int).tolist()
+        [1, 0, 1]
+    """
+    dense_limits(nrows, ncols, board_words is not None)
+    transposed = ncols > nrows
+    rows, cols = (ncols, nrows) if transposed else (nrows, ncols)
+    work = board_words
+    if transposed and board_words is not None:
+        work = transpose_packed(board_words, nrows, ncols)
+    system = reduced_system(rows, cols, work, threads=threads, progress=progress)
+    elim = kernels.gf2elim
+    rank, pivots = elim.rref_inplace(system, cols + 1, cols)
+    nullity = cols - rank
+    # Rows past the rank are zero in the C variable columns; any 1 left in the
+    # constant column there is an equation 0 = 1.
+    const_word, const_bit = cols >> 6, np.uint64(1) << np.uint64(cols & 63)
+    solvable = not (system[rank:, const_word] & const_bit).any()
+    first_row = None
+    if solvable:
+        f_bits = np.zeros(cols, dtype=bool)
+        f_bits[pivots[:rank]] = (system[:rank, const_word] & const_bit) != 0
+        if transposed:
+            first_row = first_column_of_chase(work, rows, cols, f_bits)
+        else:
+            first_row = f_bits
+    kernel_rows = None
+    if kernel or not solvable:  # an unsolvable board's proof needs the kernel
+        system[:, const_word] &= ~const_bit  # the kernel is that of U_{R+1}(T) alone
+        basis = elim.null_space(system, cols, pivots[:rank])
+        kernel_rows = unpack_rows(basis, cols) if nullity else np.zeros((0, cols), dtype=bool)
+    return GridResult(nrows, ncols, bool(solvable), nullity, first_row, transposed, kernel_rows)

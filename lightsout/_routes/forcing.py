@@ -1,0 +1,294 @@
+"""Lights Out on an undirected graph as a linear system: generalised light chasing, or plain elimination.
+
+Pressing vertex v adds 1 (mod k) to v (under the plus rule; the sigma rule,
+``self_toggle=False``, skips v) and to each neighbour, so the presses x solve
+the lights b when ``A x + b = 0 (mod k)``, A the symmetric press-effect matrix.
+
+Method "forcing" (Wang, Xu & Zhou, arXiv:2208.09731; on a grid it is light
+chasing, docs/algebra.md section 1): every coefficient of A is 0 or 1, so an
+equation with one undetermined press variable determines it.  A greedy plan
+(lightsout._kernels.graphchase.forcing_plan) picks a small set Z of free unknowns from
+which repeated forcing determines every press; each press is then an affine
+function of Z, the |Z| equations never used for forcing form a |Z| x |Z|
+system, and its solutions (packed GF(2) elimination for k = 2,
+lightsout._core.modring.solve_mod for k > 2) expand back to every vertex.  The map
+from Z to the press vector is affine and injective, so solvability, the
+number of solutions and the nullity are those of the small system, and the
+expanded kernel generators generate every quiet pattern.  A grid chases row
+by row (|Z| = the shorter side), a random graph of average degree 6 needs
+|Z| of about 0.3 n.
+
+Method "elimination": the whole n x n system, eliminated directly; the
+fallback and the cross-check.  Method "auto" plans first (O(n + m)) and
+eliminates directly only when the forcing set is not much smaller than n.
+
+Memory is bounded by ``MAX_GRAPH_BYTES`` (2 GiB): every method refuses, before
+allocating, a run that would exceed it (BoardTooLargeError naming the limit).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+import numpy.typing as npt
+
+from lightsout._core.bitmatrix import check_elimination
+from lightsout import _kernels as kernels
+from lightsout._base.errors import BoardTooLargeError, InvalidBoardError
+from lightsout._core.linresult import LinearResult
+from lightsout._core.modring import solve_mod
+from lightsout._base.packing import transpose_bits, unpack_rows, words_for_bits
+from lightsout._base.validate import method_name
+
+__all__ = ["MAX_GRAPH_BYTES", "ForcingPlan", "forcing_plan", "solve_graph_linear", "METHODS"]
+
+#: Most memory (bytes) one graph solve may allocate for its systems, expressions and answer: 2 GiB.
+MAX_GRAPH_BYTES = 2 << 30
+#: The accepted ``method=`` names.
+METHODS = ("auto", "forcing", "elimination")
+#: "auto" eliminates the whole system directly when the forcing set has more than
+#: this fraction of the vertices (then the reduced system is nearly as large, and
+#: the plan and the expressions are pure overhead) and the full system fits.
+AUTO_FORCING_FRACTION = 0.75
+
+U8 = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class ForcingPlan:
+    """A forcing order (see lightsout/_graphchase.pyx, section 1).
+
+    Attributes:
+        steps_var: (n,) int32, the variable each step determines.
+        steps_eq: (n,) int32, the equation it uses, or -1 for a free unknown.
+        final_eqs: (nfree,) int32, the equations left for the reduced system.
+        peak: most vertex expressions alive at once while the system is built.
+    """
+
+    steps_var: npt.NDArray[np.int32]
+    steps_eq: npt.NDArray[np.int32]
+    final_eqs: npt.NDArray[np.int32]
+    peak: int
+
+    @property
+    def nfree(self) -> int:
+        """|Z|: the number of free unknowns (= rows and columns of the reduced system)."""
+        return int(self.final_eqs.shape[0])
+
+
+def forcing_plan(indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], self_toggle: bool) -> ForcingPlan:
+    """The greedy forcing plan of a graph in CSR form.
+
+    Example:
+        >>> import numpy as np
+        >>> indptr = np.array([0, 1, 3, 4], dtype=np.int64)      # the path 0 - 1 - 2
+        >>> indices = np.array([1, 0, 2, 1], dtype=np.int32)
+        >>> forcing_plan(indptr, indices, True).nfree
+        1
+    """
+    steps_var, steps_eq, final_eqs, peak = kernels.graphchase.forcing_plan(indptr, indices, bool(self_toggle))
+    return ForcingPlan(steps_var, steps_eq, final_eqs, int(peak))
+
+
+def _refuse(need: int, what: str) -> None:
+    if need > MAX_GRAPH_BYTES:
+        raise BoardTooLargeError(
+            f"{what} needs about {need / 2**30:.3g} GiB (limit MAX_GRAPH_BYTES = "
+            f"{MAX_GRAPH_BYTES / 2**30:.0f} GiB per graph solve)")
+
+
+def solve_graph_linear(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32],
+                       lit: npt.ArrayLike, *, self_toggle: bool, states: int,
+                       method: str = "auto") -> LinearResult:
+    """All solutions of Lights Out on a graph, as a coset: one solution plus quiet-pattern generators.
+
+    Args:
+        n: number of vertices (>= 1).
+        indptr: (n + 1,) int64 and indices: int32, the graph in CSR form: the
+            neighbours of v are ``indices[indptr[v]:indptr[v + 1]]``, the
+            adjacency symmetric, without self-loops or repeated neighbours
+            (lightsout.graph produces this; it is not checked here).
+        lit: (n,) lights, values 0..states-1, in vertex order.
+        self_toggle: True for the plus rule (a press changes its own vertex),
+            False for the sigma rule.
+        states: k, 2..255.
+        method: "auto", "forcing" or "elimination" (module docstring).
+
+    Returns:
+        A :class:`lightsout._core.linresult.LinearResult` over the vertices (its
+        ``method`` is "forcing" or "elimination"); for two states the quiet
+        basis is packed (``packed=True``: one bit a vertex).
+
+    Raises:
+        BoardTooLargeError: the run would allocate more than MAX_GRAPH_BYTES
+            (or, for elimination, exceed the packed elimination's work limit).
+        InvalidBoardError: an unknown method, or lights of the wrong length.
+
+    Example:
+        >>> import numpy as np
+        >>> indptr = np.array([0, 1, 3, 4], dtype=np.int64)      # the path 0 - 1 - 2
+        >>> indices = np.array([1, 0, 2, 1], dtype=np.int32)
+        >>> r = solve_graph_linear(3, indptr, indices, [1, 1, 1], self_toggle=True, states=2)
+        >>> r.solvable, r.particular.tolist(), r.nullity, r.count
+        (True, [0, 1, 0], 0, 1)
+        >>> r = solve_graph_linear(3, indptr, indices, [1, 0, 0], self_toggle=False, states=2)
+        >>> r.solvable, r.nullity, r.packed, r.kernel_rows(3).tolist()       # two states: kept packed
+        (False, 1, True, [[1, 0, 1]])
+    """
+    method = method_name(method, METHODS)
+    lights = np.ascontiguousarray(lit, dtype=np.uint8)
+    if lights.shape != (n,) or indptr.shape != (n + 1,):
+        raise InvalidBoardError(f"lit must have shape ({n},) and indptr ({n + 1},); "
+                                f"got {lights.shape} and {indptr.shape}")
+    if method == "elimination":
+        return _eliminate(n, indptr, indices, lights, self_toggle, states)
+    plan = forcing_plan(indptr, indices, self_toggle)
+    if method == "auto" and (plan.nfree > AUTO_FORCING_FRACTION * n or _system_bytes(plan, states) > MAX_GRAPH_BYTES) \
+            and _elimination_fits(n, states):
+        return _eliminate(n, indptr, indices, lights, self_toggle, states)
+    return _force(n, indptr, indices, lights, self_toggle, states, plan)
+
+
+def _system_bytes(plan: ForcingPlan, states: int) -> int:
+    """Memory of the reduced system and the live vertex expressions of a plan."""
+    nz = plan.nfree
+    width = 8 * words_for_bits(nz + 1) if states == 2 else nz + 1
+    return (plan.peak + nz) * width
+
+
+# ---------------------------------------------------------------------------
+# Forcing.
+
+def _force(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], lights: U8,
+           self_toggle: bool, states: int, plan: ForcingPlan) -> LinearResult:
+    nz = plan.nfree
+    graphchase = kernels.graphchase
+    _refuse(_system_bytes(plan, states), f"the reduced {nz} x {nz} system of a {n}-vertex graph")
+    if states == 2:
+        system = graphchase.forcing_system_gf2(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq,
+                                            plan.final_eqs, plan.peak, lights)
+        solvable, z0, zkernel = _solve_gf2(system, nz)
+        count, nullity = 1 << zkernel.shape[0], zkernel.shape[0]
+    else:
+        system8 = graphchase.forcing_system_mod(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq,
+                                             plan.final_eqs, plan.peak, lights, states)
+        solvable, z0, zkernel, count, nullity = _solve_mod(system8, nz, states)
+    # Vector 0 carries the lights (the particular solution, from z0 = 0 when there is
+    # none); vectors 1.. are the kernel generators, on the dark board.
+    zvals = np.empty((nz, 1 + zkernel.shape[0]), dtype=np.uint8)
+    zvals[:, 0] = z0 if z0 is not None else 0
+    zvals[:, 1:] = zkernel.T
+    nvec = zvals.shape[1]
+    if states == 2:
+        # the expansion's rows (one word group per vertex) and their transpose (one packed row
+        # per vector), never a byte per vertex and vector
+        _refuse(n * 8 * words_for_bits(nvec) + nvec * 8 * words_for_bits(n),
+                f"{nvec - 1} quiet patterns of a {n}-vertex graph")
+        zrows = _pack_rows(zvals)
+        vals = graphchase.forcing_expand_gf2(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq, lights,
+                                          zrows)
+        vectors = transpose_bits(vals, nvec)
+        del vals
+        particular = unpack_rows(vectors[:1], n)[0].view(np.uint8) if solvable else None
+        return LinearResult(solvable=solvable, particular=particular, kernel=vectors[1:], count=count,
+                            nullity=nullity, method="forcing", packed=True)
+    else:
+        _refuse(n * 3 * nvec, f"{nvec - 1} quiet patterns of a {n}-vertex graph")
+        presses = graphchase.forcing_expand_mod(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq, lights,
+                                             zvals, states)
+    by_vector = np.ascontiguousarray(presses.T)
+    return LinearResult(solvable=solvable, particular=by_vector[0].copy() if solvable else None,
+                        kernel=by_vector[1:], count=count, nullity=nullity, method="forcing")
+
+
+def _pack_rows(values: U8) -> npt.NDArray[np.uint64]:
+    """(rows, nbits) 0/1 bytes as packed (rows, words) uint64, least-significant bit first."""
+    rows, nbits = values.shape
+    out = np.zeros((rows, words_for_bits(nbits)), dtype=np.uint64)
+    if rows and nbits:
+        packed = np.packbits(values, axis=1, bitorder="little")
+        out.view(np.uint8)[:, : packed.shape[1]] = packed
+    return out
+
+
+def _solve_gf2(system: npt.NDArray[np.uint64], nvars: int, *, packed: bool = False) -> tuple[
+        bool, Optional[U8], np.ndarray]:
+    """Solve the packed system ``[C | d]`` (d in bit ``nvars``), ``C z = d`` over GF(2), in place.
+
+    Returns ``(solvable, z0 or None, kernel)``: kernel is ``(r, nvars)`` 0/1 bytes, or
+    with ``packed`` the packed rows ``(r, words_for_bits(nvars))`` uint64.
+    """
+    if nvars == 0:
+        consistent = not (system.shape[0] and system.any())
+        empty = np.zeros((0, 0), np.uint64 if packed else np.uint8)
+        return consistent, np.zeros(0, np.uint8) if consistent else None, empty
+    elim = kernels.gf2elim
+    rank, pivots = elim.rref_inplace(system, nvars + 1, nvars)
+    word, shift = nvars // 64, np.uint64(nvars % 64)
+    rhs = ((system[:, word] >> shift) & np.uint64(1)).astype(np.uint8)
+    solvable = not rhs[rank:].any()
+    z0: Optional[U8] = None
+    if solvable:
+        z0 = np.zeros(nvars, dtype=np.uint8)
+        z0[pivots] = rhs[:rank]
+    system[:, word] &= ~(np.uint64(1) << shift)
+    _refuse((nvars - rank) * (8 * words_for_bits(nvars) + (0 if packed else nvars)), f"the null space of a {nvars}-unknown system")
+    basis = elim.null_space(system, nvars, pivots)
+    if packed:
+        return solvable, z0, basis
+    kernel = np.unpackbits(basis.view(np.uint8), axis=1, count=nvars, bitorder="little")
+    return solvable, z0, kernel
+
+
+def _solve_mod(system: U8, nvars: int, states: int) -> tuple[bool, Optional[U8], U8, int, int]:
+    """Solve ``[C | d]``, ``C z + d = 0 (mod k)``: (solvable, z0 or None, kernel, count, nullity)."""
+    if nvars == 0:
+        consistent = not system.any()
+        return consistent, np.zeros(0, np.uint8) if consistent else None, np.zeros((0, 0), np.uint8), 1, 0
+    coeffs = np.ascontiguousarray(system[:, :nvars])
+    rhs = ((states - system[:, nvars].astype(np.int64)) % states).astype(np.uint8)
+    result = solve_mod(coeffs, rhs, states)
+    kernel = np.ascontiguousarray(result.kernel, dtype=np.uint8).reshape(-1, nvars)
+    z0 = None if result.solution is None else np.asarray(result.solution, dtype=np.uint8)
+    return z0 is not None, z0, kernel, int(result.count), int(result.nullity)
+
+
+# ---------------------------------------------------------------------------
+# Plain elimination.
+
+def _elimination_bytes(n: int, states: int) -> int:
+    if states == 2:
+        return n * 8 * words_for_bits(n + 1) + n * n
+    return 2 * n * (n + 1)
+
+
+def _elimination_fits(n: int, states: int) -> bool:
+    try:
+        _refuse(_elimination_bytes(n, states), "")
+        if states == 2:
+            check_elimination(n, n + 1)
+    except BoardTooLargeError:
+        return False
+    return True
+
+
+def _eliminate(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], lights: U8,
+               self_toggle: bool, states: int) -> LinearResult:
+    _refuse(_elimination_bytes(n, states), f"eliminating the full {n} x {n} system (method='elimination')")
+    if states == 2:
+        check_elimination(n, n + 1, what="method='elimination'")
+        system = kernels.graphchase.effect_matrix_gf2(indptr, indices, self_toggle, lights)
+        solvable, x0, kernel = _solve_gf2(system, n, packed=True)
+        count, nullity = 1 << kernel.shape[0], kernel.shape[0]
+    else:
+        matrix = np.zeros((n, n + 1), dtype=np.uint8)
+        rows = np.repeat(np.arange(n), np.diff(indptr))
+        matrix[rows, indices] = 1
+        if self_toggle:
+            matrix[np.arange(n), np.arange(n)] = 1
+        matrix[:, n] = lights
+        solvable, x0, kernel, count, nullity = _solve_mod(matrix, n, states)
+    return LinearResult(solvable=solvable, particular=x0 if solvable else None,
+                        kernel=np.ascontiguousarray(kernel), count=count, nullity=nullity, method="elimination",
+                        packed=states == 2)

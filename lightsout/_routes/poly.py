@@ -1,0 +1,317 @@
+"""The polynomial route: solve an R x C Lights Out board in O((R + C) C / 64) word operations.
+
+The mathematics is in docs/algebra.md, sections 2-4.  In short, on the
+working orientation (C = the shorter side):
+
+    c  = r_{R+1} after chasing the start state with first row 0   (R chase steps)
+    chi = W_{C+1}(t) = U_{C+1}(t + 1)                              (characteristic poly of T)
+    u  = U_{R+1}(t) mod chi
+    C^ = phi^{-1}(c) = sum_j c_j W_j                                (W recurrence)
+    g  = gcd(u, chi),  nullity = deg g,  solvable <=> g | C^
+    F0 = (C^ / g) * s mod (chi / g),  s * u = g (mod chi)          (extended gcd)
+    first row f = phi(F0) = F0(T) e_1                               (Horner)
+
+Memory is O(C) words beyond the board (plus a transposed copy of the board when
+C > R and the board is given): no C x C matrix is ever built, and the all-lit
+board is never materialised.
+
+The compiled kernels live in ``lightsout._kernels.gf2poly`` (one build per SIMD level);
+the chase residue comes from ``lightsout._kernels.chase``.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterator, Optional
+
+import numpy as np
+
+from lightsout import _kernels as kernels
+from lightsout._core.gridresult import GridResult
+from lightsout._core.orientation import first_column_of_chase, transpose_packed
+from lightsout._base.packing import pack_row, unpack_row, unpack_rows, words_for_bits
+from lightsout._base.types import Progress
+from lightsout._base.validate import board_size, packed_matrix
+
+__all__ = ["solve_grid_poly", "nullity_poly", "nullity_table"]
+
+
+def _chase_residue(board: Optional[np.ndarray], nrows: int, ncols: int, progress: Progress) -> np.ndarray:
+    """r_{R+1} with first row 0: the lights left below the board (docs/algebra.md section 1)."""
+    first = np.zeros(words_for_bits(ncols), dtype=np.uint64)
+    residue, _, _ = kernels.chase.chase(board, nrows, ncols, first, progress=progress)
+    return residue
+
+
+def _chi_and_u(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """chi = U_{C+1}(t+1) and U_{R+1}(t) mod chi, for the working size R x C (R >= C)."""
+    poly = kernels.gf2poly
+    chi = poly.poly_taylor_shift(poly.chebyshev_u(cols + 1))
+    u_top = poly.chebyshev_u(rows + 1)
+    # Square boards: both have degree C and leading coefficient 1, so one subtraction reduces.
+    u = poly.poly_add(u_top, chi) if rows == cols else poly.poly_mod(u_top, chi)
+    return chi, u
+
+
+def _square_root_factor(k: int) -> np.ndarray:
+    """V = U_{k+1} + U_k, the square root of U_{2k+1} over GF(2) (docs/algebra.md section 9)."""
+    poly = kernels.gf2poly
+    return poly.poly_add(poly.chebyshev_u(k + 1), poly.chebyshev_u(k))
+
+
+def _gcd_and_inverse(rows: int, cols: int, chi: np.ndarray, progress: Progress) -> tuple[np.ndarray, np.ndarray]:
+    """(g, s): g = gcd(U_{R+1} mod chi, chi) and s U_{R+1} = g (mod chi).
+
+    When R and C are both even, U_{R+1} = V_R^2 and chi = V_C(t+1)^2, so the extended
+    gcd runs on the square roots, at half the degree, and the answer is squared
+    (squaring is a ring map over GF(2)).
+    """
+    poly = kernels.gf2poly
+    if rows % 2 == 0 and cols % 2 == 0:
+        root_u = _square_root_factor(rows // 2)
+        root_chi = poly.poly_taylor_shift(_square_root_factor(cols // 2))
+        if rows != cols:
+            root_u = poly.poly_mod(root_u, root_chi)
+        h, a = poly.poly_gcd_cofactor(root_u, root_chi, progress)
+        return poly.poly_square(h), poly.poly_square(a)
+    _, u = _chi_and_u(rows, cols)
+    g, s = poly.poly_gcd_cofactor(u, chi, progress)
+    return g, s
+
+
+class _Steps:
+    """progress(stage, done, total) for a stage of a few long kernel calls, one report per call."""
+
+    def __init__(self, progress: Progress, stage: str, total: int) -> None:
+        self.progress, self.stage, self.total, self.done = progress, stage, total, 0
+
+    def __call__(self) -> None:
+        """Report the next call done (the first report, 0 done, comes when the stage starts)."""
+        if self.progress is not None:
+            self.progress(self.stage, self.done, self.total)
+        self.done += 1
+
+
+def _all_lit_residue_poly(rows: int, cols: int, chi: np.ndarray,
+                          step: Callable[[], None] = lambda: None) -> np.ndarray:
+    """phi^{-1} of the chase residue of the all-lit R x C board, without chasing.
+
+    With every b_k the all-ones row 1, r_{R+1} = sum_{j=1..R} U_j(T) 1, and
+    phi^{-1}(1) = sum_{j=1..C} W_j, so the residue is (sum_j U_j)(sum_j W_j) mod chi.
+    ``step()`` is called after each of its four long calls.
+    """
+    poly = kernels.gf2poly
+    u_sum = poly.chebyshev_u_sum(rows)
+    if rows >= cols:
+        u_sum = poly.poly_mod(u_sum, chi)
+    step()
+    ones = np.zeros(words_for_bits(cols), dtype=np.uint64)
+    ones[:] = np.uint64(0xFFFFFFFFFFFFFFFF)
+    if cols % 64:
+        ones[-1] = np.uint64((1 << (cols % 64)) - 1)
+    w_sum = poly.w_combination(ones, cols)
+    step()
+    product = poly.poly_mul(u_sum, w_sum)
+    step()
+    residue = poly.poly_mod(product, chi)
+    step()
+    return residue
+
+
+def solve_grid_poly(
+    nrows: int,
+    ncols: int,
+    board_words: Optional[np.ndarray] = None,
+    *,
+    kernel: bool = False,
+    progress: Progress = None,
+) -> GridResult:
+    """Solve an ``nrows`` x ``ncols`` Lights Out board by the polynomial route.
+
+    Args:
+        nrows, ncols: board size (positive ints).
+        board_words: the start state packed as an (nrows, words_for_bits(ncols)) uint64
+            array (``lightsout._base.packing.pack_rows``), 1 = lit, in the caller's
+            orientation; None means the all-lit board (never materialised).
+        kernel: also return ``kernel_first_rows`` (see :class:`~lightsout._core.gridresult.GridResult`):
+            row i is phi((chi/g) t^i), the working first row of a quiet pattern.
+            Without it the result still has ``kernel_words``, which makes the same
+            rows on demand (O(C / 64) words each).
+        progress: optional ``progress(stage, done, total)`` callable, called between
+            chunks of the long loops (stages "chase", "reduce", "convert", "gcd",
+            "divide", "horner", "first_column"; "reduce" and "divide" once per long
+            product or division); Ctrl-C is honoured between chunks too.
+
+    Returns:
+        A :class:`~lightsout._core.gridresult.GridResult`.  Without a transpose
+        ``first_row`` is the canonical one (lexicographically smallest, column 0
+        first): the mirror image of phi(F0), F0 the unique solution polynomial of
+        degree < C - nullity of the mirrored board (docs/algebra.md sections 3
+        and 9).  When transposed, it is the first column of the working solution
+        phi(F0) (not mirrored), and callers canonicalise.
+
+    Examples:
+        >>> solve_grid_poly(3, 3).first_row.astype(int).tolist()
+        [1, 0, 1]
+        >>> s = solve_grid_poly(5, 5)
+        >>> s.solvable, s.nullity
+        (True, 2)
+    """
+    nrows = board_size(nrows, "nrows")
+    ncols = board_size(ncols, "ncols")
+    if board_words is not None:
+        board_words = packed_matrix(board_words, "board_words", nbits=ncols, nrows=nrows)
+    poly = kernels.gf2poly
+    transposed = ncols > nrows
+    rows, cols = (ncols, nrows) if transposed else (nrows, ncols)
+    work = board_words
+    if transposed and board_words is not None:
+        work = transpose_packed(board_words, nrows, ncols)
+
+    reduce_step = _Steps(progress, "reduce", 5 if work is None else 1)
+    reduce_step()
+    chi = poly.poly_taylor_shift(poly.chebyshev_u(cols + 1))
+    reduce_step()
+    # Without a transpose the route solves the board mirrored left to right, whose solution of
+    # least degree is, mirrored back, the canonical one (docs/algebra.md section 9).  Mirroring
+    # commutes with chasing, so only the residue row is mirrored; the all-lit board is its own mirror.
+    if work is None:
+        c_hat = _all_lit_residue_poly(rows, cols, chi, reduce_step)
+    else:
+        residue = _chase_residue(work, rows, cols, progress)
+        c_hat = poly.w_combination(residue if transposed else _mirror_row(residue, cols), cols, progress)
+    g, s = _gcd_and_inverse(rows, cols, chi, progress)
+    nullity = int(poly.poly_degree(g))
+    divide_step = _Steps(progress, "divide", 4)
+    divide_step()
+    c_over_g, rem = poly.poly_divmod(c_hat, g)
+    solvable = poly.poly_degree(rem) < 0
+    chi_over_g, _ = poly.poly_divmod(chi, g)
+    divide_step()
+
+    first_row = None
+    if solvable:
+        # s u = g (mod chi)  =>  s (u/g) = 1 (mod chi/g); the solution of degree
+        # < deg(chi/g) is then F0 = (C^/g) s mod (chi/g).
+        s_reduced = poly.poly_mod(s, chi_over_g)
+        divide_step()
+        product = poly.poly_mul(c_over_g, s_reduced)
+        divide_step()
+        f0 = poly.poly_mod(product, chi_over_g)
+        divide_step()
+        f_words = poly.phi_image(f0, cols, progress)
+        if transposed:
+            # The original top row is the working solution's first column.
+            column_progress = None
+            if progress is not None:
+                def column_progress(stage: str, done: int, total: int) -> None:
+                    progress("first_column", done, total)
+            first_row = first_column_of_chase(work, rows, cols, f_words, progress=column_progress)
+        else:
+            first_row = unpack_row(f_words, cols)[::-1].copy()
+
+    def kernel_words() -> Iterator[np.ndarray]:
+        if nullity == 0:
+            return
+        v = poly.phi_image(chi_over_g, cols)
+        for _ in range(nullity):  # phi(t F) = T phi(F)
+            yield v
+            v = poly.apply_T_row(v, cols)
+
+    kernel_rows = None
+    if kernel:
+        packed = np.zeros((nullity, words_for_bits(cols)), dtype=np.uint64)
+        for i, v in enumerate(kernel_words()):
+            packed[i] = v
+        kernel_rows = unpack_rows(packed, cols)
+    return GridResult(nrows, ncols, bool(solvable), nullity, first_row, transposed, kernel_rows,
+                      kernel_words if nullity else None, canonical=not transposed)
+
+
+def _mirror_row(words: np.ndarray, nbits: int) -> np.ndarray:
+    """A packed row of nbits bits, left to right reversed."""
+    return pack_row(unpack_row(words, nbits)[::-1])
+
+
+def nullity_poly(nrows: int, ncols: int) -> int:
+    """Dimension of the quiet-pattern space of the ``nrows`` x ``ncols`` board: deg gcd(U_{R+1}, chi).
+
+    No chase is needed.  Square boards and boards with two even sides take the gcd
+    at half the degree or less (docs/algebra.md section 9); the others take one
+    gcd of degree min(R, C).
+
+    Example:
+        >>> nullity_poly(5, 5), nullity_poly(4, 4), nullity_poly(3, 7)
+        (2, 4, 0)
+    """
+    nrows = board_size(nrows, "nrows")
+    ncols = board_size(ncols, "ncols")
+    rows, cols = max(nrows, ncols), min(nrows, ncols)
+    poly = kernels.gf2poly
+    if rows == cols:
+        return _square_nullity_any(rows)
+    if rows % 2 == 0 and cols % 2 == 0:
+        root_chi = poly.poly_taylor_shift(_square_root_factor(cols // 2))
+        root_u = poly.poly_mod(_square_root_factor(rows // 2), root_chi)
+        return 2 * int(poly.poly_degree(poly.poly_gcd(root_u, root_chi)))
+    chi, u = _chi_and_u(rows, cols)
+    return int(poly.poly_degree(poly.poly_gcd(u, chi)))
+
+
+#: Square sides from which nullity_poly takes the half-degree gcd (below, the few extra
+#: kernel calls cost more than the gcd they halve).
+HALVING_FROM = 2048
+
+
+def _square_nullity_any(n: int) -> int:
+    """square_nullity(n), or below HALVING_FROM the direct deg gcd(U_{n+1}(t), U_{n+1}(t+1))."""
+    if n >= HALVING_FROM:
+        return square_nullity(n)
+    poly = kernels.gf2poly
+    u = poly.chebyshev_u(n + 1)
+    return int(poly.poly_degree(poly.poly_gcd(u, poly.poly_taylor_shift(u))))
+
+
+def square_nullity(n: int) -> int:
+    """Nullity of the n x n board from one gcd of degree at most n / 2.
+
+    Write n + 1 = 2^a (2k + 1).  Over GF(2), U_{2j} = t U_j^2 and U_{2k+1} = V^2 with
+    V = U_{k+1} + U_k, so U_{n+1} = t^(2^a - 1) V^(2^(a+1)); V(0) = 1 and V(t+1) has
+    no factor t + 1, and comparing multiplicities factor by factor gives
+
+        nullity(n) = 2^(a+1) deg gcd(V(t), V(t+1)) + (2^(a+1) - 2 if V(1) = 0 else 0)
+
+    (docs/algebra.md section 9).
+
+    Example:
+        >>> [square_nullity(n) for n in range(1, 12)]
+        [0, 0, 0, 4, 2, 0, 0, 0, 8, 0, 6]
+    """
+    n = board_size(n, "n")
+    poly = kernels.gf2poly
+    a, odd = 0, n + 1
+    while odd % 2 == 0:
+        a, odd = a + 1, odd // 2
+    root = _square_root_factor(odd // 2)
+    common = int(poly.poly_degree(poly.poly_gcd(root, poly.poly_taylor_shift(root))))
+    root_at_one = bin(int(np.bitwise_xor.reduce(root))).count("1") % 2  # V(1): the parity of its terms
+    return (2 << a) * common + ((2 << a) - 2 if root_at_one == 0 else 0)
+
+
+def nullity_table(nmax: int, progress: Progress = None) -> np.ndarray:
+    """Nullities of the n x n boards for n = 1 .. nmax (index 0 is n = 1), as int64.
+
+    Example:
+        >>> nullity_table(10).tolist()
+        [0, 0, 0, 4, 2, 0, 0, 0, 8, 0]
+    """
+    nmax = board_size(nmax, "nmax")
+    out = np.zeros(nmax, dtype=np.int64)
+    poly = kernels.gf2poly  # once: a table is thousands of small calls (as _square_nullity_any)
+    for n in range(1, nmax + 1):
+        if n >= HALVING_FROM:
+            out[n - 1] = square_nullity(n)
+        else:
+            u = poly.chebyshev_u(n + 1)
+            out[n - 1] = int(poly.poly_degree(poly.poly_gcd(u, poly.poly_taylor_shift(u))))
+        if progress is not None and (n % 64 == 0 or n == nmax):
+            progress("nullity_table", n, nmax)
+    return out

@@ -1,0 +1,117 @@
+"""The fewest presses of one solved board: the minimal solution of its coset (``Solution.minimal``).
+
+It stands below :mod:`lightsout._solve` (a :class:`lightsout.Solution` finds its own
+minimal solution through it) and above the searches: ``lightsout._search.coset`` over
+GF(2), cut by the box's symmetries (``lightsout._search.orbitcut``) or pruned
+(``lightsout._search.prune``), and the written-out search with k states.
+:mod:`lightsout.fewest` adds the tables and the entry points that solve first.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import math
+from dataclasses import replace
+from typing import TYPE_CHECKING, Optional
+
+import numpy as np
+
+from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._search.coset import MAX_MOD_ELEMENTS, coset_min_weight, coset_min_weight_mod
+from lightsout._search.symmetry import box_symmetries
+from lightsout._core.tasks import checked_executor
+from lightsout._base.types import Progress
+
+if TYPE_CHECKING:
+    from lightsout._solution import Solution
+
+__all__ = ["minimal_solution", "mod_search_fits", "time_limit_seconds", "SYMMETRY_MIN_NULLITY",
+           "MAX_MOD_SEARCH_BYTES"]
+
+
+def time_limit_seconds(value: object) -> Optional[float]:
+    """A ``time_limit=`` argument checked: None, or a positive number of seconds as a float.
+
+    Example:
+        >>> time_limit_seconds(30), time_limit_seconds(None)
+        (30.0, None)
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidTypeError(f"time_limit must be None or a positive number of seconds, got {value!r}")
+    if not value > 0:
+        raise InvalidBoardError(f"time_limit must be a positive number of seconds, got {value!r}")
+    try:
+        return float(value)
+    except OverflowError:  # an int beyond a float's range: no limit in practice
+        return math.inf
+
+
+#: Largest coset (solutions x cells x states) the k-state search may write out: it enumerates every
+#: solution, and each step of building the span holds k times the span's bytes.
+MAX_MOD_SEARCH_BYTES = 1 << 26
+
+
+def mod_search_fits(count: int, cells: int, states: int, shape: tuple[int, ...]) -> None:
+    """Refuse, before the search, a k-state fewest-press search that cannot be written out.
+
+    The number of solutions is known from the solve, so the refusal is immediate.
+
+    Example:
+        >>> mod_search_fits(3**4, 25, 3, (5, 5))
+        >>> mod_search_fits(6**20, 100, 6, (10, 10))
+        Traceback (most recent call last):
+        ...
+        lightsout.BoardTooLargeError: the fewest presses of a board with 6 states ...
+    """
+    if count > MAX_MOD_ELEMENTS or count * cells * states > MAX_MOD_SEARCH_BYTES:
+        size = " x ".join(map(str, shape)) if len(shape) > 1 else f"{shape[0]}-cell"
+        raise BoardTooLargeError(
+            f"the fewest presses of a board with {states} states are found by writing out every solution, and "
+            f"this {size} board has {count:.4g} of them: over the limit of {MAX_MOD_ELEMENTS} solutions and "
+            f"{MAX_MOD_SEARCH_BYTES // 2**20} MiB (lightsout._search.minimal.MAX_MOD_SEARCH_BYTES); "
+            "solve without minimal=True for one solution")
+
+
+#: From this nullity on, the two-state search of a box board weighs one task of each orbit of
+#: the box's point symmetries that keep the lights (lightsout/_search/orbitcut.py): up to 8 times less
+#: work on a square, 4 on a rectangle, 16 on a cube; below it the search takes well under a second.
+SYMMETRY_MIN_NULLITY = 28
+
+
+def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None,
+                     executor: Optional[concurrent.futures.Executor] = None,
+                     progress: Progress = None) -> "Solution":
+    """The solution of the same board with the fewest presses (:meth:`lightsout.Solution.minimal`).
+
+    Ties go to the lexicographically smallest press vector.  The result has
+    ``proven_minimal=True`` when every solution was weighed; with a
+    ``time_limit`` that ran out, it is the best found, with ``proven_minimal=False``.
+
+    Example:
+        >>> import lightsout, numpy as np
+        >>> s = minimal_solution(lightsout.solve(np.ones((4, 4), dtype=int)))
+        >>> int(s.presses.sum()), s.proven_minimal
+        (4, True)
+    """
+    limit = time_limit_seconds(time_limit)
+    pool = checked_executor(executor)
+    cells = solution.board.size
+    flat = np.ascontiguousarray(solution.presses, dtype=np.uint8).reshape(cells)
+    if solution.nullity == 0:
+        return replace(solution, proven_minimal=True)
+    if solution.states != 2:
+        mod_search_fits(solution.count, cells, solution.states, solution.board.shape)
+    patterns = solution.quiet_patterns().reshape(-1, cells).astype(np.uint8)
+    if solution.states == 2:
+        symmetry = None
+        if solution.nullity >= SYMMETRY_MIN_NULLITY and not solution.is_graph:
+            lights = np.asarray(solution.board, dtype=np.uint8).reshape(cells)
+            symmetry = box_symmetries(solution.board.shape, solution.torus, lights)
+        found = coset_min_weight(flat, patterns, time_limit=limit, executor=pool, progress=progress,
+                                 symmetry=symmetry)
+    else:
+        found = coset_min_weight_mod(flat, patterns, solution.states)
+    presses = found.presses.reshape(solution.board.shape)
+    return replace(solution, presses=presses.astype(bool) if solution.states == 2 else presses.astype(np.uint8),
+                   proven_minimal=bool(found.proven))

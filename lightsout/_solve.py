@@ -1,0 +1,424 @@
+"""Solving grid boards: first_row, nullity, solve, is_solvable.
+
+Two routes compute the same answers (and the tests hold them to it):
+
+* ``method="poly"``: the polynomial route (docs/algebra.md sections 2-4),
+  O((R + C) C / 64) word operations and O(C) words of memory.  ``"auto"`` picks it.
+* ``method="dense"``: the A/B two-row iteration to a C x (C+1) system, then
+  Gauss-Jordan elimination; O(R C^2 / 64 + C^3 / 64), a C x C bit matrix.
+
+* ``method="nd"``: the general route (``lightsout._routes.nd``) for boards of any
+  number of axes, wrap-around axes, the sigma rule and k-state lights: chase
+  along one axis to a system in one or two slices of unknowns, eliminate over
+  Z/k.  ``"auto"`` picks it for every board that is not an open 2-D two-state
+  grid with the plus rule; for those boards it is a third, independent check.
+
+When a board has several solutions (nullity > 0) every function returns the
+same canonical one whatever the route: the lexicographically smallest press
+vector, cells in row-major order, cell (0, ..., 0) first (0 before 1 before
+2 ...).  On a 2-D open board every solution is determined by its first row,
+so this is the solution whose first row is smallest, reading column 0 first.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from lightsout import board as _board
+from lightsout._routes.dense import solve_grid_dense
+from lightsout import _kernels as kernels
+from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, UnsolvableError, unsolvable_error
+from lightsout._core.bitmatrix import pack_zero_one
+from lightsout._core.gridresult import GridResult
+from lightsout._routes.nd import canonical_nd, nullity_nd, solve_nd
+from lightsout._core.tasks import checked_executor, run_tasks
+from lightsout._base.packing import pack_row, pack_rows, unpack_rows
+from lightsout._routes.poly import nullity_poly as _nullity_poly
+from lightsout._routes.poly import nullity_table as _nullity_table
+from lightsout._routes.poly import solve_grid_poly
+from lightsout._core.canonical import canonical_first_row, grid_unsolvable
+from lightsout._solution import MAX_PATTERN_CELLS, PackedBoard, Solution, solve_general
+from lightsout._core.rules import Rules
+from lightsout._base.types import Progress
+from lightsout.board import TorusArg
+from lightsout._base.validate import (
+    MAX_BOARD_CELLS, board_shape, board_size, flag, grid_shape, method_name, poly_memory, progress_callback,
+    states_count, thread_count,
+)
+
+__all__ = ["first_row", "nullity", "nullity_table", "solve", "is_solvable", "Solution", "UnsolvableError", "METHODS"]
+
+METHODS = ("auto", "poly", "dense", "nd")
+#: The routes that solve only open 2-D two-state grids with the plus rule.
+GRID_METHODS = ("poly", "dense")
+
+
+def _route(method: str) -> str:
+    return "poly" if method == "auto" else method
+
+
+def _run(method: str, rules: Rules, board_words: Optional[np.ndarray], *,
+         threads: Optional[int], progress: Progress, kernel: bool) -> GridResult:
+    """Run a 2-D grid route; ``kernel``: the caller needs the quiet-pattern basis of a solvable board.
+
+    The polynomial route always returns the basis lazily (``kernel_words``), so
+    only the dense route is asked to build it.
+    """
+    nrows, ncols = rules.shape
+    if method == "dense":
+        rules.refuse_dense(board_words is not None)
+        return solve_grid_dense(nrows, ncols, board_words, kernel=kernel, threads=threads, progress=progress)
+    rules.refuse_poly()
+    return solve_grid_poly(nrows, ncols, board_words, progress=progress)
+
+
+def _route_for(method: object, rules: Rules) -> str:
+    """The route for a board: the 2-D grid routes where they apply, else the general one."""
+    method = method_name(method, METHODS)
+    if method == "auto":
+        return "poly" if rules.is_plain_grid else "nd"
+    if method in GRID_METHODS and not rules.is_plain_grid:
+        raise InvalidBoardError(
+            f"method {method!r} solves open 2-D two-state boards with the plus rule only; this board "
+            f"({rules.describe()}) needs method='auto' or 'nd'")
+    return method
+
+
+def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_toggle: bool = True,
+              states: int = 2, method: str = "auto", threads: Optional[int] = None,
+              progress: Progress = None) -> np.ndarray:
+    """The presses of the top row that, chased down, clear the all-lit board of n rows and m columns.
+
+    Every all-lit board, square or not, is solvable (Sutner, 1989: on any
+    graph, pressing can turn the all-lit state dark, since the all-ones vector
+    lies in the image of A + I; docs/algebra.md section 6), so this returns a
+    row for every size it accepts.  When the board has several solutions (nullity > 0) the canonical
+    one is returned: the lexicographically smallest first row, column 0 first.  Sutner's
+    theorem is about the plain rule: with ``self_toggle=False`` or k states
+    the all-lit board may be unsolvable, and this raises UnsolvableError.
+
+    Args:
+        n: rows (positive int).
+        m: columns (positive int); None for a square board.
+        torus: True/False or (rows wrap, columns wrap).
+        self_toggle: False for the sigma game.
+        states: number of light states k (2..255); the all-lit board has
+            every light in state 1.
+        method: "auto" (the polynomial route where it applies, else "nd"),
+            "poly", "dense" or "nd".
+        threads: worker threads for the dense route (default: the usable CPUs).
+        progress: optional ``progress(stage, done, total)`` callback for long runs.
+
+    Returns:
+        Array of length m: bool for two states, uint8 press counts otherwise.
+
+    Raises:
+        InvalidTypeError: a size that is not an int, a progress that is not callable.
+        InvalidBoardError: a size that is not positive, an unknown method.
+        BoardTooLargeError: the route would need more memory or time than allowed
+            (the dense route refuses long before the polynomial one).
+
+    Examples:
+        >>> first_row(3).astype(int).tolist()
+        [1, 0, 1]
+        >>> import numpy as np
+        >>> bool((first_row(50) == first_row(50, method="dense")).all())
+        True
+        >>> first_row(4, torus=True).astype(int).tolist(), first_row(3, states=3).tolist()
+        ([1, 1, 1, 1], [0, 1, 0])
+    """
+    nrows, ncols = grid_shape(n, m)
+    rules = Rules.of_grid(nrows, ncols, torus, self_toggle, states)
+    method = _route_for(method, rules)
+    states = rules.states
+    if method == "nd":
+        progress_callback(progress)
+        threads = thread_count(threads)
+        # Only the canonical solution is built, never the quiet patterns (a 10,000 x 10,000
+        # torus has 128 of them, 13 GB).
+        found = canonical_nd(rules, None, threads=threads, progress=progress)
+        if not found.solvable or found.particular is None:
+            proof = np.asarray(found.proof, dtype=np.uint8).reshape(nrows, ncols)
+            meet = int(proof.astype(np.int64).sum())             # every cell is lit
+            raise unsolvable_error(
+                f"the all-lit {nrows} x {ncols} board (torus={rules.wraps}, self_toggle={rules.self_toggle})",
+                found.nullity,
+                states, lit_cells_met=meet, inner_product=meet % states,
+                quiet_pattern=proof.astype(bool) if states == 2 else proof, quiet_first_row=proof[0].copy())
+        row: np.ndarray = np.asarray(found.particular).reshape(nrows, ncols)[0]
+        return row.astype(bool) if states == 2 else row.astype(np.uint8)
+    threads = thread_count(threads)
+    progress_callback(progress)
+    result = _run(method, rules, None, threads=threads, progress=progress, kernel=True)
+    if not result.solvable or result.first_row is None:  # Sutner: cannot happen
+        raise InternalError(f"the {method} route found the all-lit {nrows} x {ncols} "
+                             "board unsolvable, contradicting Sutner's theorem")
+    if result.canonical:
+        return result.first_row
+    return canonical_first_row(result.first_row, result.quiet_first_rows())
+
+
+def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: TorusArg = False,
+            self_toggle: bool = True, states: int = 2, method: str = "auto", threads: Optional[int] = None) -> int:
+    """Dimension of the quiet-pattern space of the n x m board (``m=None``: square).
+
+    A board with nullity d has 2**d solutions when it is solvable, and exactly
+    one of every 2**d start states is solvable.  ``threads`` is used by the
+    dense route (the polynomial route runs on one thread).  ``n`` may also be
+    a whole shape (a tuple, any number of axes; then ``m`` must be None).  For
+    k states the nullity is the fewest quiet patterns that generate all the
+    others: the dimension over GF(k) for prime k, and for other k the
+    largest of the nullities over GF(p) for the primes p dividing k.
+
+    Examples:
+        >>> nullity(5), nullity(4), nullity(5, method="dense")
+        (2, 4, 2)
+        >>> nullity((5, 5), torus=True), nullity(5, self_toggle=False), nullity(4, states=3)
+        (8, 5, 2)
+    """
+    if isinstance(n, (tuple, list)):
+        if m is not None:
+            raise InvalidBoardError(f"nullity takes a shape or (n, m), not both: got n={n!r} and m={m!r}")
+        shape = board_shape(n, "n")
+    else:
+        shape = grid_shape(n, m)
+    rules = Rules.of_grid(*shape, torus, self_toggle, states) if len(shape) == 2 else Rules.check(
+        shape, torus, self_toggle, states)
+    method = _route_for(method, rules)
+    if method == "nd":
+        return nullity_nd(rules)[0]
+    nrows, ncols = shape
+    threads = thread_count(threads)
+    if method == "dense":
+        rules.refuse_dense()
+        return solve_grid_dense(nrows, ncols, threads=threads).nullity
+    rules.refuse_poly()
+    return _nullity_poly(nrows, ncols)
+
+
+def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[Any] = None,
+                  progress: Progress = None) -> np.ndarray:
+    """Nullities of the n x n boards for n = 1 .. nmax (index 0 is n = 1), as an int64 array.
+
+    With ``mmax`` the table is rectangular: entry ``[n - 1, m - 1]`` is the
+    nullity of the n x m board, n = 1 .. nmax, m = 1 .. mmax.  With
+    ``executor`` (any ``concurrent.futures.Executor``: a ProcessPoolExecutor,
+    or ``dask.distributed.Client(...).get_executor()``) the rows run as
+    independent tasks on it; the table is the same as the serial one.
+
+    Raises:
+        BoardTooLargeError: more than ``MAX_TABLE_ENTRIES`` (10**7) entries, or,
+            without an executor, an estimated ``MAX_TABLE_SECONDS`` (an hour)
+            on one core: about n = 900,000 square; rectangles such as 10 x 10**6.
+
+    Examples:
+        >>> nullity_table(20).tolist()
+        [0, 0, 0, 4, 2, 0, 0, 0, 8, 0, 6, 0, 0, 4, 0, 8, 2, 0, 16, 0]
+        >>> nullity_table(4, 5).tolist()
+        [[0, 1, 0, 0, 1], [1, 0, 2, 0, 1], [0, 2, 0, 0, 3], [0, 0, 0, 4, 0]]
+    """
+    nmax = board_size(nmax, "nmax")
+    top = None if mmax is None else board_size(mmax, "mmax")
+    progress_callback(progress)
+    poly_memory(max(nmax, top or 0))
+    pool = checked_executor(executor)
+    _nullity_table_fits(nmax, top, pool is not None)
+    if top is None and pool is None:
+        return _nullity_table(nmax, progress)
+    chunks = [(n, min(n + NULLITY_CHUNK, nmax + 1), top) for n in range(1, nmax + 1, NULLITY_CHUNK)]
+    if pool is None:
+        parts = [_nullity_rows(*chunk) for chunk in chunks]
+    else:
+        parts = run_tasks(pool, _nullity_rows, chunks, stage="nullity_table", progress=progress)
+    return np.concatenate(parts)
+
+
+#: Most entries a nullity table may have (80 MB of int64).
+MAX_TABLE_ENTRIES = 10**7
+#: Most seconds a nullity table may be estimated to take on one core (an executor lifts this).
+MAX_TABLE_SECONDS = 3600.0
+
+
+def _nullity_table_seconds(nmax: int, mmax: Optional[int]) -> float:
+    """Seconds a nullity table takes on one core, from timings on the 2-core development machine:
+    the square table about 3.6e-9 n^2 up to n = 300,000 (32,000 in 3.7 s, 300,000 in 250 s), then
+    about 4,600 (n / 10^6)^2.45 (sampled: 10^6 in 4,400 to 4,800 s, 3 * 10^6 in 71,000 s); a rectangular
+    one 20 to 30 us an entry (300 x 3000 in 25 s), growing with the longer side."""
+    if mmax is None:
+        return max(4e-9 * nmax * nmax, 4.6e3 * float((nmax / 1e6) ** 2.45))
+    return nmax * mmax * (20e-6 + 5e-9 * max(nmax, mmax))
+
+
+def _nullity_table_fits(nmax: int, mmax: Optional[int], spread: bool) -> None:
+    """Refuse a nullity table over ``MAX_TABLE_ENTRIES`` entries, or over ``MAX_TABLE_SECONDS`` on one core."""
+    entries = nmax if mmax is None else nmax * mmax
+    size = f"{nmax}" if mmax is None else f"{nmax} x {mmax}"
+    if entries > MAX_TABLE_ENTRIES:
+        raise BoardTooLargeError(f"a nullity table of {size} has {entries:.3g} entries, over the limit of "
+                                 f"{MAX_TABLE_ENTRIES:.3g} (lightsout._solve.MAX_TABLE_ENTRIES); ask for it in parts "
+                                 "or call nullity(n, m) for the entries you need")
+    seconds = _nullity_table_seconds(nmax, mmax)
+    if not spread and seconds > MAX_TABLE_SECONDS:
+        raise BoardTooLargeError(f"a nullity table of {size} would take about {seconds / 3600:.2g} hours on one core, "
+                                 f"over the limit of {MAX_TABLE_SECONDS / 3600:g} hour (lightsout.solve."
+                                 "MAX_TABLE_SECONDS); pass executor= to spread it over workers, or ask for less")
+
+
+#: Rows of a nullity table handed to one executor task.
+NULLITY_CHUNK = 64
+
+
+def _nullity_rows(first: int, stop: int, mmax: Optional[int]) -> np.ndarray:
+    """Rows first .. stop-1 of a nullity table (a top-level function, so that it pickles)."""
+    if mmax is None:
+        return np.array([_nullity_poly(n, n) for n in range(first, stop)], dtype=np.int64)
+    return np.array([[_nullity_poly(n, m) for m in range(1, mmax + 1)] for n in range(first, stop)],
+                    dtype=np.int64)
+
+
+def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_toggle: bool = True, states: int = 2,
+          minimal: bool = False, time_limit: Optional[float] = None, executor: Optional[Any] = None,
+          method: str = "auto", threads: Optional[int] = None, progress: Progress = None) -> Solution:
+    """Find presses that turn every light of ``board`` off.
+
+    Args:
+        board: array-like of light states (1 = lit; 0..k-1 with k states) with
+            any number of axes, nested lists, or board text
+            (:func:`lightsout.parse_board`: ``"*.*\\n.*."``).
+        torus: True/False, or one bool per axis: that axis wraps around.
+        self_toggle: False for the sigma game, where a press skips its own cell.
+        states: number of light states k, 2..255: a press adds 1 mod k to its
+            cell and neighbours, and a solution presses each cell 0..k-1 times.
+        minimal: return the solution with the fewest presses (counted with
+            multiplicity when k > 2), proven by searching every solution
+            (``Solution.proven_minimal``); see :meth:`Solution.minimal`.
+        time_limit, executor: for ``minimal=True``: stop after ``time_limit``
+            seconds with the best found (``proven_minimal=False``); spread the
+            search over a ``concurrent.futures.Executor``.
+        method: "auto" (the polynomial route for open 2-D two-state boards,
+            else "nd"), "poly", "dense" or "nd".
+        threads: worker threads for the dense route.
+        progress: optional ``progress(stage, done, total)`` callback.
+
+    Returns:
+        A :class:`Solution` with the canonical presses (see the module docstring).
+
+    Raises:
+        UnsolvableError: no presses clear the board; carries a quiet pattern
+            whose inner product with the board is nonzero mod k (two states:
+            it meets an odd number of lit cells).
+        InvalidBoardError: values outside 0..k-1, an empty axis, an unknown method.
+        InvalidTypeError: an argument of the wrong type (a float size, ``minimal="no"``).
+
+    Examples:
+        >>> s = solve([[1, 1, 1], [1, 1, 1], [1, 1, 1]])
+        >>> s.presses.astype(int).tolist()
+        [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
+        >>> solve("*.*\\n.*.\\n*.*").press_list()
+        [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)]
+        >>> int(solve(np.ones((3, 3, 3, 3), dtype=int)).presses.sum())
+        41
+        >>> solve([[1, 0, 0, 0]] * 4)
+        Traceback (most recent call last):
+        ...
+        lightsout.UnsolvableError: this 4 x 4 board cannot be turned dark: ...
+    """
+    states = states_count(states)
+    minimal = flag(minimal, "minimal")
+    grid = _packed_grid(board, states, torus, self_toggle, method)
+    words, lights = (None, _board.as_board(board, states)) if grid is None else grid
+    rules = Rules.check(lights.shape, torus, self_toggle, states)
+    method = _route_for(method, rules)
+    threads = thread_count(threads)
+    progress_callback(progress)
+    found = solve_checked(rules, lights, method, words=words, threads=threads, progress=progress)
+    return found.minimal(time_limit=time_limit, executor=executor, progress=progress) if minimal else found
+
+
+def solve_checked(rules: Rules, lights: np.ndarray, method: str = "auto", *, words: Optional[np.ndarray] = None,
+                  threads: Optional[int] = None, progress: Progress = None) -> Solution:
+    """:func:`solve` for a board and rules checked where the call came in (the library's own callers).
+
+    ``lights`` is the checked board of ``rules.shape``; ``words`` its rows
+    packed, when the caller has them.  An UnsolvableError says under which rules
+    and on which route, as a Solution does.
+
+    Example:
+        >>> solve_checked(Rules.check((3, 3)), np.ones((3, 3), dtype=bool)).presses.astype(int).tolist()
+        [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
+    """
+    method = _route_for(method, rules)
+    try:
+        return _solve_on_route(method, rules, lights, words, threads, progress)
+    except UnsolvableError as exc:
+        exc.torus, exc.self_toggle, exc.method = rules.wraps, rules.self_toggle, method
+        raise
+
+
+def _solve_on_route(method: str, rules: Rules, lights: np.ndarray, words: Optional[np.ndarray],
+                    threads: Optional[int], progress: Progress) -> Solution:
+    """:func:`solve` once the board and its rules are checked: the general route, or a 2-D grid route."""
+    if method == "nd":
+        return solve_general(rules, lights, progress)
+    nrows, ncols = rules.shape
+    if words is None:
+        words = pack_rows(lights)
+        snapshot: Union[np.ndarray, PackedBoard] = lights.copy()
+    else:
+        snapshot = PackedBoard(words, ncols)
+    result = _run(method, rules, words, threads=threads, progress=progress, kernel=True)
+    if not result.solvable:
+        raise grid_unsolvable(result, words, lights if isinstance(snapshot, np.ndarray) else unpack_rows(words, ncols),
+                              MAX_PATTERN_CELLS)
+    assert result.first_row is not None
+    quiet_first_rows = result.quiet_first_rows()
+    first = result.first_row if result.canonical else canonical_first_row(result.first_row, quiet_first_rows)
+    residue, presses, _ = kernels.chase.chase(words, nrows, ncols, pack_row(first), presses=True)
+    if residue.any() or presses is None:
+        raise InternalError(f"the {method} route's answer does not clear the board")
+    return Solution(snapshot, unpack_rows(presses, ncols), result.nullity, method,  # type: ignore[arg-type]
+                    quiet_first_rows, torus=rules.wraps)
+
+
+#: Boards from this many cells are packed by :func:`_packed_grid` (below it numpy's path is as quick).
+PACK_IN_ONE_PASS_CELLS = 1 << 16
+
+
+def _packed_grid(board: object, states: int, torus: object, self_toggle: object,
+                 method: object) -> Optional[tuple[np.ndarray, np.ndarray]]:
+    """(packed rows, board) for a big open 2-D two-state numpy board, checked and packed in one pass; else None.
+
+    Raises the board's InvalidBoardError when a value is not 0 or 1.
+    """
+    if not (isinstance(board, np.ndarray) and board.ndim == 2 and states == 2 and torus is False
+            and self_toggle is True and method in ("auto", "poly", "dense")
+            and PACK_IN_ONE_PASS_CELLS <= board.size <= MAX_BOARD_CELLS):
+        return None
+    dtype = board.dtype
+    if not (dtype.isnative and dtype.kind in "biuf" and board.strides[1] == dtype.itemsize):
+        return None
+    return pack_zero_one(board, "board"), board
+
+
+def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_toggle: bool = True,
+                states: int = 2, method: str = "auto", threads: Optional[int] = None) -> bool:
+    """Whether some set of presses turns every light of ``board`` off.
+
+    The keywords are those of :func:`solve`; ``threads`` is used by the dense route.
+
+    Examples:
+        >>> is_solvable([[1, 1], [1, 1]]), is_solvable([[1, 0, 0, 0]] * 4)
+        (True, False)
+        >>> is_solvable([[1, 0, 0, 0]] * 4, states=3)
+        True
+    """
+    states = states_count(states)
+    lights = _board.as_board(board, states)
+    rules = Rules.check(lights.shape, torus, self_toggle, states)
+    method = _route_for(method, rules)
+    threads = thread_count(threads)
+    if method == "nd":
+        return solve_nd(rules, np.ascontiguousarray(lights, dtype=np.uint8)).solvable
+    return _run(method, rules, pack_rows(lights), threads=threads, progress=None, kernel=False).solvable
