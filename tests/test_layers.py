@@ -5,13 +5,16 @@ The contracts themselves are pyproject.toml's ``[tool.importlinter]`` section; C
 """
 from __future__ import annotations
 
+import pkgutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
 
-grimp = pytest.importorskip("grimp")
+import lightsout
+
 REPO = Path(__file__).resolve().parent.parent
 PYPROJECT = REPO / "pyproject.toml"
 
@@ -54,6 +57,7 @@ def strongly_connected(graph) -> list[set[str]]:
 
 def test_no_import_cycle():
     # grimp counts imports inside functions too, so none of them hides a cycle either
+    grimp = pytest.importorskip("grimp")
     graph = grimp.build_graph("lightsout", exclude_type_checking_imports=True)
     assert strongly_connected(graph) == []
 
@@ -68,3 +72,21 @@ def test_the_layering_contracts_hold():
                           cwd=Path(__file__).parent)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 broken" in done.stdout
+
+
+def test_no_public_module_is_hidden_by_a_function():
+    # lightsout.solve is the function; the module of the grid entry points is lightsout._solve
+    for info in pkgutil.iter_modules(lightsout.__path__):
+        if not info.name.startswith("_"):
+            value = getattr(lightsout, info.name, None)
+            assert value is None or isinstance(value, types.ModuleType), info.name
+
+
+def test_the_floors_are_folders():
+    # every private module but the package's plumbing lives on a floor's folder
+    plumbing = {"_version", "_include", "_import_help", "_solve", "_solution", "__main__"}
+    flat = {info.name for info in pkgutil.iter_modules(lightsout.__path__)
+            if info.name.startswith("_") and not info.ispkg}
+    assert flat <= plumbing, flat - plumbing
+    floors = {info.name for info in pkgutil.iter_modules(lightsout.__path__) if info.ispkg}
+    assert {"_base", "_kernels", "_core", "_routes", "_search", "_io", "play"} <= floors
