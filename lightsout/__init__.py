@@ -18,21 +18,21 @@ except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by t
 
     raise ImportError(_import_failure_message(__file__, _exc)) from None
 
-from lightsout import gf2, packed
-from lightsout._include import get_include
 from lightsout._base.errors import (
     BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError, MinimumNotProvenError,
     MissingExtraError, SettingError, UnsolvableError,
 )
-from lightsout.board import all_lit, chase, format_board, parse_board, press
+from lightsout._include import get_include
 from lightsout._io.boardfile import read_board, write_board
-from lightsout import picture
-from lightsout.fewest import distance_distribution, fewest_presses, fewest_presses_table, proven_fewest_presses
-from lightsout.graph import solve_graph
-from lightsout.many import ManySolutions, solve_many
 from lightsout._solve import (
     METHODS, Solution, first_row, is_solvable, nullity, nullity_table, solve,
 )
+from lightsout.board import all_lit, chase, format_board, parse_board, press
+from lightsout.fewest import distance_distribution, fewest_presses, fewest_presses_table, proven_fewest_presses
+from lightsout import gf2, packed
+from lightsout.graph import solve_graph
+from lightsout.many import ManySolutions, solve_many
+from lightsout import picture
 
 from lightsout._version import __version__
 

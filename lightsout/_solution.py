@@ -17,19 +17,19 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from lightsout import board as _board
-from lightsout._io.drawing import notebook_bundle, plot_board, solution_picture
-from lightsout import _kernels as kernels
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError
+from lightsout._base.packing import pack_row, pack_rows, unpack_rows
+from lightsout._base.types import Progress
 from lightsout._core.canonical import general_unsolvable, lexmin_solution, unsolvable_from_proof
 from lightsout._core.linresult import LinearResult
-from lightsout._search.minimal import minimal_solution
 from lightsout._core.modring import howell_form
-from lightsout._routes.nd import canonical_nd, quiet_basis_words, solve_nd
-from lightsout._base.packing import pack_row, pack_rows, unpack_rows
 from lightsout._core.rules import Rules
+from lightsout._io.drawing import notebook_bundle, plot_board, solution_picture
+from lightsout import _kernels as kernels
+from lightsout._routes.nd import canonical_nd, quiet_basis_words, solve_nd
+from lightsout._search.minimal import minimal_solution
 from lightsout._search.symmetry import count_orbits
-from lightsout._base.types import Progress
+from lightsout import board as _board
 
 __all__ = ["Solution", "MAX_PATTERN_CELLS", "solution_from_result", "PackedBoard", "nd_quiet_generators",
            "EAGER_PATTERN_BYTES", "solve_general"]

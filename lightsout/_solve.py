@@ -26,37 +26,33 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from lightsout import board as _board
-from lightsout._routes.dense import solve_grid_dense
-from lightsout import _kernels as kernels
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, UnsolvableError, unsolvable_error
-from lightsout._core.bitmatrix import pack_zero_one
-from lightsout._core.gridresult import GridResult
-from lightsout._routes.nd import canonical_nd, nullity_nd, solve_nd
-from lightsout._core.tasks import checked_executor, run_tasks
 from lightsout._base.packing import pack_row, pack_rows, unpack_rows
-from lightsout._routes.poly import nullity_poly as _nullity_poly
-from lightsout._routes.poly import nullity_table as _nullity_table
-from lightsout._routes.poly import solve_grid_poly
-from lightsout._core.canonical import canonical_first_row, grid_unsolvable
-from lightsout._solution import MAX_PATTERN_CELLS, PackedBoard, Solution, solve_general
-from lightsout._core.rules import Rules
 from lightsout._base.types import Progress
-from lightsout.board import TorusArg
 from lightsout._base.validate import (
     MAX_BOARD_CELLS, board_shape, board_size, flag, grid_shape, method_name, poly_memory, progress_callback,
     states_count, thread_count,
 )
+from lightsout._core.bitmatrix import pack_zero_one
+from lightsout._core.canonical import canonical_first_row, grid_unsolvable
+from lightsout._core.gridresult import GridResult
+from lightsout._core.rules import Rules
+from lightsout._core.tasks import checked_executor, run_tasks
+from lightsout import _kernels as kernels
+from lightsout._routes.dense import solve_grid_dense
+from lightsout._routes.nd import canonical_nd, nullity_nd, solve_nd
+from lightsout._routes.poly import nullity_poly as _nullity_poly
+from lightsout._routes.poly import nullity_table as _nullity_table
+from lightsout._routes.poly import solve_grid_poly
+from lightsout._solution import MAX_PATTERN_CELLS, PackedBoard, Solution, solve_general
+from lightsout import board as _board
+from lightsout.board import TorusArg
 
 __all__ = ["first_row", "nullity", "nullity_table", "solve", "is_solvable", "Solution", "UnsolvableError", "METHODS"]
 
 METHODS = ("auto", "poly", "dense", "nd")
 #: The routes that solve only open 2-D two-state grids with the plus rule.
 GRID_METHODS = ("poly", "dense")
-
-
-def _route(method: str) -> str:
-    return "poly" if method == "auto" else method
 
 
 def _run(method: str, rules: Rules, board_words: Optional[np.ndarray], *,

@@ -6,15 +6,15 @@ from typing import Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from lightsout import _kernels as kernels
-from lightsout._io.boardtext import COMMENT, DARK_CHARS, LIT_CHARS, board_from_text, format_board
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
-from lightsout._routes.nd import chase_nd
 from lightsout._base.packing import pack_row, pack_rows, unpack_rows
-from lightsout._core.rules import Rules, neighbour_pairs
 from lightsout._base.validate import (
     board_cells, board_values, bit_row, grid_shape, numeric_array, states_count,
 )
+from lightsout._core.rules import Rules, neighbour_pairs
+from lightsout._io.boardtext import COMMENT, DARK_CHARS, LIT_CHARS, board_from_text, format_board
+from lightsout import _kernels as kernels
+from lightsout._routes.nd import chase_nd
 
 #: A ``torus=`` argument: one bool for every axis, or one per axis.
 TorusArg = Union[bool, Sequence[bool]]

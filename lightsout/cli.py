@@ -31,12 +31,12 @@ from typing import Any, Iterator, Optional, Sequence, TextIO
 import numpy as np
 
 from lightsout._base import errors as _errors
-from lightsout._io.boardfile import decode_text, read_board, write_board
-from lightsout._io.boardtext import board_from_text
 from lightsout._base.progress import ProgressBar
 from lightsout._base.validate import MAX_STATES, states_count
-from lightsout.board import COMMENT, format_board
+from lightsout._io.boardfile import decode_text, read_board, write_board
+from lightsout._io.boardtext import board_from_text
 from lightsout._solve import METHODS, UnsolvableError, first_row, nullity, nullity_table, solve
+from lightsout.board import COMMENT, format_board
 
 EXIT_OK, EXIT_UNSOLVABLE, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 1, 2, 130, 141
 

@@ -19,16 +19,16 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from lightsout._routes.bandchase import all_lit_press_count
 from lightsout._base.errors import BoardTooLargeError, MinimumNotProvenError
-from lightsout._search.coset import distance_distribution_gf2, distance_distribution_mod
-from lightsout._search.minimal import minimal_solution, time_limit_seconds
-from lightsout._core.tasks import checked_executor, run_tasks
-from lightsout._core.rules import Rules
 from lightsout._base.types import Progress
 from lightsout._base.validate import (
     board_shape, board_size, grid_shape,
 )
+from lightsout._core.rules import Rules
+from lightsout._core.tasks import checked_executor, run_tasks
+from lightsout._routes.bandchase import all_lit_press_count
+from lightsout._search.coset import distance_distribution_gf2, distance_distribution_mod
+from lightsout._search.minimal import minimal_solution, time_limit_seconds
 from lightsout._solve import first_row, nullity, solve_checked
 
 __all__ = ["minimal_solution", "fewest_presses", "fewest_presses_table", "proven_fewest_presses",

@@ -30,13 +30,13 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError, NoSolutionError
+from lightsout._base.packing import words_for_bits
+from lightsout._base.validate import board_array, numeric_array
 from lightsout._core.bitmatrix import (
     check_bytes, check_elimination, pack_zero_one, unpack_words, zero_one,
 )
 from lightsout import _kernels as kernels
-from lightsout._base.errors import InvalidBoardError, InvalidTypeError, NoSolutionError
-from lightsout._base.packing import words_for_bits
-from lightsout._base.validate import board_array, numeric_array
 
 __all__ = ["NoSolutionError", "null_space", "rank", "rref", "solve"]
 

@@ -50,13 +50,13 @@ from typing import Any, NamedTuple, Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout import _kernels as kernels
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
-from lightsout._routes.forcing import MAX_GRAPH_BYTES, METHODS, solve_graph_linear
 from lightsout._base.validate import (
     GRAPH_FORMS, flag, graph_adjacency_values, graph_edge_list, graph_lights, graph_pattern, graph_square,
     graph_vertex_count, method_name, states_count,
 )
+from lightsout import _kernels as kernels
+from lightsout._routes.forcing import MAX_GRAPH_BYTES, METHODS, solve_graph_linear
 from lightsout._solution import Solution, solution_from_result
 
 __all__ = ["GraphCSR", "graph_csr", "solve_graph"]

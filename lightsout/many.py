@@ -23,12 +23,12 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import InvalidBoardError, UnsolvableError
-from lightsout._search.manyboards import apply_bit_matrix_many, bit_operator, coset_min_many, reduced_operator
-from lightsout._core.tasks import checked_executor, run_tasks
-from lightsout._core.rules import Rules, neighbour_pairs
 from lightsout._base.validate import board_values, flag, states_count
-from lightsout.gf2 import rref
+from lightsout._core.rules import Rules, neighbour_pairs
+from lightsout._core.tasks import checked_executor, run_tasks
+from lightsout._search.manyboards import apply_bit_matrix_many, bit_operator, coset_min_many, reduced_operator
 from lightsout._solve import solve_checked
+from lightsout.gf2 import rref
 
 __all__ = ["solve_many", "ManySolutions"]
 

@@ -39,11 +39,11 @@ from typing import Optional, Union
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._core.bitmatrix import check_bytes, check_elimination, pack_zero_one, unpack_words
-from lightsout import _kernels as kernels
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError, NoSolutionError
 from lightsout._base.packing import words_for_bits
 from lightsout._base.validate import board_size, flag, numeric_array, packed_matrix, packed_vector
+from lightsout._core.bitmatrix import check_bytes, check_elimination, pack_zero_one, unpack_words
+from lightsout import _kernels as kernels
 
 __all__ = ["chase", "null_space", "pack", "rank", "rref_inplace", "solve", "unpack", "words_for_bits"]
 

@@ -37,12 +37,12 @@ import numpy as np
 
 from lightsout._routes.bandchase import all_lit_press_bands, popcount
 # the colours too (DARK, LIT, PRESS, GRID: lightsout.picture.LIT and so on), beside the public names
-from lightsout._io.drawing import (DARK, GRID, LIT, MAX_PNG_CELLS, MAX_SVG_CELLS, PRESS, Picture, board_blocks, board_png,
-                                board_svg, plot_board)
 from lightsout._base.errors import BoardTooLargeError
-from lightsout._io.png import REVERSE_BITS, PngWriter
 from lightsout._base.types import Progress
 from lightsout._base.validate import grid_shape, progress_callback
+from lightsout._io.drawing import (DARK, GRID, LIT, MAX_PNG_CELLS, MAX_SVG_CELLS, PRESS, Picture, board_blocks, board_png,
+                                board_svg, plot_board)
+from lightsout._io.png import REVERSE_BITS, PngWriter
 from lightsout._solve import first_row
 
 __all__ = ["board_svg", "board_png", "plot_board", "board_blocks", "render_presses", "Picture",

@@ -72,3 +72,14 @@ def ref_phi(f: int, ncols: int) -> int:
     for i in reversed(range(f.bit_length())):
         out = ref_apply_t(out, ncols) ^ ((f >> i) & 1)
     return out
+
+
+def ref_w_combination(c: int, ncols: int) -> int:
+    """sum_j c_j W_j for j = 1..ncols (bit j-1 of c), by the recurrence W_{j+1} = (t + 1) W_j + W_{j-1}."""
+    out, w_prev, w = 0, 0, 1
+    for j in range(1, ncols + 1):
+        if (c >> (j - 1)) & 1:
+            out ^= w
+        w_prev, w = w, w ^ (w << 1) ^ w_prev
+    return out
+

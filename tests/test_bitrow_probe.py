@@ -26,7 +26,7 @@ from lightsout._kernels import available_levels
 from lightsout._kernels.registry import SIMD_FLAGS
 from conftest import AWKWARD_BITS, missing_build_tools
 from polyref import ref_apply_t as t_model
-from polyref import ref_divmod, ref_phi, ref_taylor, ref_u
+from polyref import ref_divmod, ref_taylor, ref_u
 from polyref import ref_mul as clmul
 
 pytestmark = pytest.mark.skipif(missing_build_tools() is not None, reason=str(missing_build_tools()))
@@ -240,28 +240,3 @@ def test_poly_taylor_shift_and_chebyshev(probe, nbits):
 
 
 
-@pytest.mark.parametrize("ncols", AWKWARD_BITS)
-def test_poly_conversions(probe, ncols):
-    """The W recurrence (phi^-1) and Horner (phi) loops, run in two chunks each."""
-    rng = random.Random(ncols)
-    n = nwords_of(ncols)
-    c = rng.getrandbits(ncols)
-    stride = nwords_of(ncols + 1)
-    acc, wbuf = guarded(probe, 0, stride), guarded(probe, 1 << (64 * stride), 2 * stride)  # W_0 = 0, W_1 = 1
-    mid = 1 + ncols // 2
-    for j0, j1 in ((1, mid), (mid, ncols + 1)):
-        probe.probe_w_steps(acc, wbuf, stride, guarded(probe, c, n), n, j0, j1)
-    row_value(probe, wbuf)
-    want, w_prev, w = 0, 0, 1  # sum_j c_j W_j, W_{j+1} = (t + 1) W_j + W_{j-1}
-    for j in range(1, ncols + 1):
-        if (c >> (j - 1)) & 1:
-            want ^= w
-        w_prev, w = w, clmul(w, 0b11) ^ w_prev
-    assert row_value(probe, acc) == want
-    f = rng.getrandbits(ncols)
-    d = f.bit_length() - 1
-    vbuf = guarded(probe, 0, 2 * n)
-    mid = d // 2
-    for i0, i1 in ((d, mid), (mid, -1)):
-        probe.probe_horner_steps(vbuf, n, guarded(probe, f, n), n, d, ncols, i0, i1)
-    assert row_value(probe, vbuf) & words_mask(n) == ref_phi(f, ncols)

@@ -30,9 +30,9 @@ import pytest
 
 import lightsout
 import oracle
-from lightsout._search import coset as _fewest
-from lightsout._kernels import available_levels, load
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._kernels import available_levels, load
+from lightsout._search import coset as _fewest
 from lightsout._search.coset import (CosetMinimum, coset_min_weight, coset_min_weight_mod, distance_distribution_gf2,
                                distance_distribution_mod)
 

@@ -18,8 +18,8 @@ from test_gf2elim import slow_rref
 import lightsout
 import lightsout.gf2 as gf2
 import oracle
-from lightsout._kernels import available_levels
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError
+from lightsout._kernels import available_levels
 
 
 @pytest.fixture

@@ -23,10 +23,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import oracle
-from lightsout._kernels import available_levels, load
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
 from lightsout._base.packing import pack_rows, unpack_rows, words_for_bits
 from lightsout._base.validate import packed_matrix
+from lightsout._kernels import available_levels, load
 
 METHODS = ("auto", "m4r", "naive")
 SENTINEL = np.uint64(0xA5C3_F00D_DEAD_BEEF)

@@ -22,8 +22,8 @@ import pytest
 import lightsout
 import oracle
 from lightsout import BoardTooLargeError, InvalidBoardError, InvalidTypeError, UnsolvableError
-from lightsout._routes import forcing as _forcing
 from lightsout._kernels import load
+from lightsout._routes import forcing as _forcing
 from lightsout._routes.forcing import forcing_plan, solve_graph_linear
 from lightsout.graph import graph_csr, solve_graph
 

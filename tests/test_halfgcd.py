@@ -22,8 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from polyref import ref_divmod, ref_gcd, ref_mul, ref_xgcd
 
-from lightsout._kernels import available_levels, load, selected_level
 from lightsout._base.errors import InvalidBoardError
+from lightsout._kernels import available_levels, load, selected_level
 from types import ModuleType as Gf2PolyModule  # lightsout._kernels.gf2poly at one level
 
 #: Every fast path on from one word up (deepest recursion).

@@ -24,8 +24,8 @@ import lightsout
 from lightsout import (
     BoardTooLargeError, InvalidBoardError, InvalidTypeError, LightsOutError, SettingError, UnsolvableError,
 )
-from lightsout._routes import dense as _denseroute
 from lightsout._kernels import load
+from lightsout._routes import dense as _denseroute
 
 PACKAGE = Path(lightsout.__file__).parent
 

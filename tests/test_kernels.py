@@ -20,8 +20,8 @@ import oracle
 import pytest
 from conftest import AWKWARD_BITS
 
-from lightsout._kernels import load
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
+from lightsout._kernels import load
 
 ROWS = (1, 2, 3, 63, 64, 65, 130)
 SMALL_BITS = tuple(c for c in AWKWARD_BITS if c <= 257)

@@ -10,8 +10,8 @@ import pytest
 
 import oracle
 from conftest import AWKWARD_BITS
-from lightsout._kernels import load
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._kernels import load
 from lightsout._search.manyboards import (BitOperator, apply_bit_matrix_many, bit_operator, coset_min_many,
                              reduced_operator)
 

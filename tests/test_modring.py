@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 
 import lightsout
 import oracle
-from lightsout._core import modring as _modring
-from lightsout._kernels import available_levels, load
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._core import modring as _modring
 from lightsout._core.modring import (ModSystem, howell_form, nullity_mod, rank_mod_prime, reduce_lexmin, solve_mod,
                                 span_size)
+from lightsout._kernels import load
 
 MODULI = list(range(2, 13)) + [16, 25, 27, 49, 128, 243, 255]
 #: Largest number of vectors a brute-force test enumerates.

@@ -9,7 +9,6 @@ cell) and ``row_chase`` (the kernels' row recurrence, one column at a time).
 """
 from __future__ import annotations
 
-import itertools
 import math
 import os
 import signal
@@ -22,11 +21,11 @@ import numpy as np
 import pytest
 
 import lightsout
-from lightsout._routes import nd as _ndroute
-from lightsout._kernels import load
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError
-from lightsout._routes.nd import canonical_nd, chase_axis, chase_nd, neighbour_table, nullity_nd, solve_nd
 from lightsout._core.rules import Rules
+from lightsout._kernels import load
+from lightsout._routes import nd as _ndroute
+from lightsout._routes.nd import canonical_nd, chase_axis, chase_nd, neighbour_table, nullity_nd, solve_nd
 from oracle import all_press_vectors, effect_matrix, exhaustive, neighbour_sets, rank_mod_prime, replay_sets
 
 STATES = (2, 3, 4, 5, 6)

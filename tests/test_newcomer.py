@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import lightsout
-from lightsout import picture
 from lightsout.cli import main
+from lightsout import picture
 
 Image = pytest.importorskip("PIL.Image")
 

@@ -19,10 +19,10 @@ from test_gf2elim import random_bits, slow_rref
 
 import lightsout.packed as packed
 import oracle
-from lightsout import _include
-from lightsout._core import bitmatrix as _bitmatrix
-from lightsout._kernels import load
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._core import bitmatrix as _bitmatrix
+from lightsout import _include
+from lightsout._kernels import load
 from lightsout.gf2 import NoSolutionError
 
 

@@ -14,10 +14,10 @@ import pytest
 
 import oracle
 import lightsout
-from lightsout import picture
-from lightsout._routes import bandchase as _bandchase
 from lightsout import MissingExtraError
 from lightsout._io.png import PngWriter, encode_png
+from lightsout._routes import bandchase as _bandchase
+from lightsout import picture
 
 Image = pytest.importorskip("PIL.Image")
 

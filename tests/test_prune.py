@@ -15,8 +15,8 @@ import pytest
 
 import lightsout
 import oracle
-from lightsout._search import coset as _fewest, prune as _prune
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
+from lightsout._search import coset as _fewest, prune as _prune
 from lightsout._search.coset import coset_min_weight
 from test_fewest import A075464, brute_coset_min, random_basis
 from test_orbitcut import coset_of, square_cases

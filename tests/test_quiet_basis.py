@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 import lightsout
 import lightsout._base.packing as packing
-from lightsout._routes.nd import quiet_basis_words
 from lightsout._core.rules import Rules
+from lightsout._routes.nd import quiet_basis_words
 from lightsout import _solution
 from lightsout._solution import Solution
 

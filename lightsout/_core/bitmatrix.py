@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from lightsout import _kernels as kernels
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError
 from lightsout._base.packing import words_for_bits
+from lightsout import _kernels as kernels
 
 #: Most memory (bytes) one GF(2) call may allocate for packed copies and results.
 MAX_BYTES = 8 << 30

@@ -27,13 +27,13 @@ from typing import Optional
 
 import numpy as np
 
-from lightsout import _kernels as kernels
 from lightsout._base.errors import InternalError, UnsolvableError, unsolvable_error
 from lightsout._base.packing import pack_row, pack_rows, unpack_row, unpack_rows, words_for_bits
 from lightsout._core.gridresult import GridResult
 from lightsout._core.linresult import LinearResult
 from lightsout._core.modring import howell_form, reduce_lexmin
 from lightsout._core.orientation import first_column_of_chase, transpose_packed
+from lightsout import _kernels as kernels
 
 
 def lexmin_solution(particular: np.ndarray, kernel: np.ndarray, states: int) -> tuple[np.ndarray, np.ndarray]:

@@ -6,8 +6,8 @@ from typing import Callable, Iterator, Optional
 
 import numpy as np
 
-from lightsout._core.orientation import first_column_of_chase
 from lightsout._base.packing import pack_rows, unpack_rows
+from lightsout._core.orientation import first_column_of_chase
 
 __all__ = ["GridResult"]
 

@@ -83,9 +83,9 @@ from typing import Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout import _kernels as kernels
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 from lightsout._base.validate import states_count
+from lightsout import _kernels as kernels
 
 __all__ = ["MAX_WORK_BYTES", "ModSystem", "howell_form", "nullity_mod", "prime_power_factors",
            "rank_mod_prime", "reduce_lexmin", "solve_mod", "span_size"]

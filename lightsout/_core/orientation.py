@@ -13,9 +13,9 @@ from typing import Optional
 
 import numpy as np
 
-from lightsout import _kernels as kernels
 from lightsout._base.packing import pack_rows, unpack_rows, words_for_bits
 from lightsout._base.types import Progress
+from lightsout import _kernels as kernels
 
 __all__ = ["transpose_packed", "first_column_of_chase"]
 

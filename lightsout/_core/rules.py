@@ -13,10 +13,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from lightsout._base.errors import BoardTooLargeError
 from lightsout._base.validate import (
     MAX_BOARD_CELLS, board_shape, dense_limits, flag, poly_memory, states_count, torus_axes,
 )
-from lightsout._base.errors import BoardTooLargeError
 
 __all__ = ["Rules", "neighbour_pairs", "search_seconds"]
 

@@ -40,11 +40,11 @@ from typing import Union
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._io.boardtext import board_from_text, format_board
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, LightsOutError
 from lightsout._base.extras import import_optional
-from lightsout._io.png import DRAWING_TEXT, PNG_SIGNATURE, encode_png
 from lightsout._base.validate import MAX_BOARD_CELLS, board_values, states_count
+from lightsout._io.boardtext import board_from_text, format_board
+from lightsout._io.png import DRAWING_TEXT, PNG_SIGNATURE, encode_png
 
 __all__ = ["read_board", "write_board"]
 

@@ -31,8 +31,8 @@ import numpy.typing as npt
 
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError
 from lightsout._base.extras import import_optional
-from lightsout._io.png import DRAWING_TEXT, encode_png
 from lightsout._base.validate import board_values, flag, states_count
+from lightsout._io.png import DRAWING_TEXT, encode_png
 
 __all__ = ["board_svg", "board_png", "plot_board", "board_blocks", "Picture", "notebook_bundle", "solution_picture",
            "MAX_SVG_CELLS", "MAX_PNG_CELLS", "DARK", "LIT", "PRESS", "GRID"]

@@ -11,9 +11,8 @@
 # so the plain loops below vectorise to SSE2, AVX2 or AVX-512 as built.
 #
 # The row operator T (one row of presses toggling its own row) is written once,
-# as LO_T_STENCIL / t_word below; apply_T, chase_step, the A/B iteration in
-# _kernels.pyx and the W / Horner conversions in _polyword.pxd all call it
-# (the W recurrence's multiplication by t + 1 is its one-sided half, up_word).
+# as LO_T_STENCIL / t_word below; apply_T, chase_step and the A/B iteration in
+# chase.pyx all call it.
 # tests/test_bitrow_probe.py runs every primitive here between guard words.
 
 from libc.stdint cimport uint64_t

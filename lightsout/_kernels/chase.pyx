@@ -1,6 +1,6 @@
 # Grid kernels on bit-packed rows: light chasing and the A/B two-row iteration.
 #
-# An R x C board is R rows of words_for_bits(C) uint64 words (see _bitrow.pxd
+# An R x C board is R rows of words_for_bits(C) uint64 words (see bitrow.pxd
 # for the bit layout).  Row k's presses r_k follow from the two rows above by
 #     r_{k+1} = T r_k + r_{k-1} + b_k      (r_0 = 0, r_1 = the first row)
 # where T = I + P (P = adjacency of the path on C cells) and b_k is row k of the
@@ -10,7 +10,7 @@
 # One chase kernel serves every caller (the chase def below, the A/B
 # iteration's constant column, the C API): all-lit, dark or given board, with
 # the press rows and the first column as options.  The neighbour structure is
-# the T stencil of _bitrow.pxd, used by chase_step (within a row) and by the
+# the T stencil of bitrow.pxd, used by chase_step (within a row) and by the
 # A/B sweep (across the transposed rows).
 #
 # This file is compiled once per SIMD level (see setup.py); def functions check

@@ -2,7 +2,7 @@
 #
 # A matrix is nrows rows of `stride` uint64 words (C-contiguous, numpy owns the
 # buffer); the first nwords = words_for_bits(ncols) words of a row hold its
-# ncols bits least-significant bit first (see _bitrow.pxd), and every bit past
+# ncols bits least-significant bit first (see bitrow.pxd), and every bit past
 # ncols is zero.  Every kernel here XORs whole rows only, so that invariant holds
 # on exit without re-masking.
 #

@@ -1,9 +1,9 @@
 # GF(2)[t] polynomial arithmetic, and the polynomial route's conversions
 # between polynomials and packed rows (phi(F) = F(T) e_1 and its inverse,
-# docs/algebra.md sections 2 and 4).  Light chasing lives in _kernels.pyx.
+# docs/algebra.md sections 2 and 4).  Light chasing lives in chase.pyx.
 #
 # A polynomial is a 1-D C-contiguous uint64 array: bit i (bit i & 63 of word
-# i >> 6, least-significant bit first, as in _bitrow.pxd) is the coefficient of
+# i >> 6, least-significant bit first, as in bitrow.pxd) is the coefficient of
 # t^i.  Arrays may carry zero words past the degree; every kernel keeps the bits
 # past an operand's degree zero.  Results handed back to Python are trimmed to
 # words_for_bits(deg + 1) words, at least one (the zero polynomial is [0]).
@@ -25,12 +25,12 @@
 #     "Subquadratic division and gcd": Toom-3 products above Karatsuba, Newton
 #     division (poly_divmod, poly_mod) and the half-gcd (poly_gcd,
 #     poly_gcd_cofactor, poly_xgcd); below them, the word-at-a-time loops above.
-#   * The conversions (W recurrence, Horner) run in chunks of about
-#     CHUNK_WORD_OPS word operations with the GIL released; between chunks the
-#     def wrappers call PyErr_CheckSignals() (Ctrl-C) and the progress callback.
+#   * The long loops run in chunks of about CHUNK_WORD_OPS word operations with
+#     the GIL released; between chunks the def wrappers call PyErr_CheckSignals()
+#     (Ctrl-C) and the progress callback.
 #
-# The word loops (products, division, Taylor shift, the conversions, the
-# Euclid window steps) are inline kernels in _polyword.pxd; this file is the
+# The word loops (products, division, Taylor shift, the Euclid window steps) are
+# inline kernels in polyword.pxd; this file is the
 # Python-facing arithmetic and Euclid's driver.  It is compiled once per SIMD
 # level (see setup.py).  def wrappers validate with the GIL held (through
 # lightsout._base.validate) and run the cdef cores inside `with nogil`.
@@ -43,9 +43,8 @@ from lightsout._kernels.bitrow cimport (
     apply_T, copy_row, highest_set_bit, tail_mask, words_for_bits, xor_into, zero_row,
 )
 from lightsout._kernels.polyword cimport (
-    LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, divide_inplace, horner_steps, lead,
-    KARATSUBA_WORDS, lehmer_matrix, quotient_window, sub_multiple_shifted, taylor_shift_inplace,
-    w_steps, xor_shifted,
+    LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, divide_inplace, lead,
+    KARATSUBA_WORDS, lehmer_matrix, quotient_window, sub_multiple_shifted, taylor_shift_inplace, xor_shifted,
 )
 from lightsout._kernels.polyconvert cimport basis_to_monomial_inplace, fill_fold_tables, monomial_to_basis_inplace
 
@@ -1749,71 +1748,6 @@ def chebyshev_u(Py_ssize_t k):
     with nogil:
         chebyshev_u_into(&ov[0], k)
     return out
-
-
-# ---------------------------------------------------------------------------
-# The recurrence loops, O(C^2/64): coordinates <-> polynomials (the checks on the fast ones)
-
-def w_combination_recurrence(c, Py_ssize_t ncols, progress=None):
-    """phi^{-1}(c) by running the W recurrence: O(ncols^2 / 64); the check on :func:`w_combination`.
-
-    phi^{-1}(c) = sum_{j=1..ncols} c_j W_j(t), W_j = U_j(t+1) (docs/algebra.md section 2).
-
-    c is a packed row of ncols bits (bit j-1 = c_j).  Because phi(W_j) = e_j, the
-    result is the polynomial F (deg < ncols) with F(T) e_1 = c.
-
-    Example:
-        >>> w_combination_recurrence(np.array([0b100], dtype=np.uint64), 3).tolist()  # W_3 = (t+1)^2 + 1 = t^2
-        [4]
-    """
-    board_size(ncols, "ncols")
-    c = packed_vector(c, "c", nbits=ncols)
-    cdef const uint64_t[::1] cv = c
-    cdef Py_ssize_t stride = words_for_bits(ncols + 1), j = 1, j_end
-    acc = np.zeros(stride, dtype=np.uint64)
-    wbuf = np.zeros((2, stride), dtype=np.uint64)
-    wbuf[1, 0] = 1  # W_1 = 1 (row 1), W_0 = 0 (row 0)
-    cdef uint64_t[::1] accv = acc
-    cdef uint64_t[:, ::1] wv = wbuf
-    while j <= ncols:
-        # Steps cost up to `stride` words each: chunk by the largest, so check-ins
-        # come at least every CHUNK_WORD_OPS word operations.
-        j_end = min(ncols + 1, j + max(1, CHUNK_WORD_OPS // stride))
-        with nogil:
-            w_steps(&accv[0], &wv[0, 0], stride, &cv[0], j, j_end)
-        j = j_end
-        PyErr_CheckSignals()
-        if progress is not None:
-            progress("convert", j - 1, ncols)
-    return _copy_trimmed_arr(acc)
-
-
-def phi_image_horner(f, Py_ssize_t ncols, progress=None):
-    """phi(F) = F(T) e_1 by Horner's rule: O(ncols^2 / 64); the check on :func:`phi_image`.
-
-    Example:
-        >>> phi_image_horner(np.array([0b10], dtype=np.uint64), 3).tolist()  # T e_1 = e_1 + e_2
-        [3]
-    """
-    board_size(ncols, "ncols")
-    f = _poly_arg(f, "f")
-    cdef const uint64_t[::1] fv = f
-    cdef Py_ssize_t d = _deg(fv), i, i_end
-    if d >= ncols:
-        raise InvalidBoardError(f"phi_image needs deg F < ncols = {ncols}, got degree {d}")
-    cdef Py_ssize_t stride = words_for_bits(ncols)
-    vbuf = np.zeros((2, stride), dtype=np.uint64)
-    cdef uint64_t[:, ::1] vv = vbuf
-    i = d
-    while i >= 0:
-        i_end = max(-1, i - max(1, CHUNK_WORD_OPS // stride))  # stride bounds each step's words
-        with nogil:
-            horner_steps(&vv[0, 0], stride, &fv[0], d, ncols, i, i_end)
-        i = i_end
-        PyErr_CheckSignals()
-        if progress is not None:
-            progress("horner", d - i, d + 1)
-    return vbuf[0].copy()  # the last step is i = 0, row 0 (an all-zero row when F = 0)
 
 
 def apply_T_row(v, Py_ssize_t ncols):

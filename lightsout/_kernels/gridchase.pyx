@@ -21,7 +21,7 @@
 #
 # Two element types, one driver (fused over the row element):
 #   bits  (k = 2):  rows of uint64 words, bit c of a row in word c >> 6 (the
-#                   _bitrow.pxd layout, tail bits zero); addition is XOR.
+#                   bitrow.pxd layout, tail bits zero); addition is XOR.
 #   bytes (k > 2, or narrow k = 2 batches): rows of uint8 values 0..k-1;
 #                   addition is an add and a conditional subtract, no `%`.
 # Columns run in blocks (GC_BLOCK_WORDS words / GC_BLOCK_BYTES bytes): a block's

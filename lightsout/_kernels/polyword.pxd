@@ -1,7 +1,7 @@
 # Inline word kernels of GF(2)[t] arithmetic, on borrowed word arrays.
 #
 # A polynomial is a row of uint64 words: bit i (bit i & 63 of word i >> 6,
-# least-significant bit first, as in _bitrow.pxd) is the coefficient of t^i.
+# least-significant bit first, as in bitrow.pxd) is the coefficient of t^i.
 # Every kernel keeps the bits past its operands' degrees zero.  The write
 # bounds each kernel states below are what tests/test_bitrow_probe.py checks
 # between guard words, at every SIMD level.
@@ -323,47 +323,3 @@ cdef inline void chebyshev_u_into(uint64_t* out, Py_ssize_t k) noexcept nogil:
         j = k - 1 - 2 * i
         if (i & j) == 0:
             out[j >> 6] |= (<uint64_t>1) << (j & 63)
-
-
-# ---------------------------------------------------------------------------
-# The polynomial route's conversions between polynomials and packed rows
-
-cdef inline void w_steps(uint64_t* acc, uint64_t* wbuf, Py_ssize_t stride, const uint64_t* c,
-                  Py_ssize_t j0, Py_ssize_t j1) noexcept nogil:
-    """For j in [j0, j1): acc += c_{j-1} W_j, then W_{j+1} = (t+1) W_j + W_{j-1}.
-
-    W_j lives in row j & 1 of wbuf, so W_{j+1} overwrites W_{j-1}.  deg W_j = j - 1,
-    so step j touches only words_for_bits(j + 1) words.
-    """
-    cdef Py_ssize_t j, i, n
-    cdef uint64_t* cur
-    cdef uint64_t* nxt
-    for j in range(j0, j1):
-        cur = wbuf + (j & 1) * stride
-        nxt = wbuf + ((j + 1) & 1) * stride
-        n = words_for_bits(j + 1)
-        if get_bit(c, j - 1):
-            xor_into(acc, cur, words_for_bits(j))
-        # (t + 1) W_j: the lower half of the T stencil (each word and its up shift).
-        nxt[0] ^= cur[0] ^ up_word(cur[0], 0)
-        for i in range(1, n):
-            nxt[i] ^= cur[i] ^ up_word(cur[i], cur[i - 1])
-
-
-cdef inline void horner_steps(uint64_t* vbuf, Py_ssize_t stride, const uint64_t* f, Py_ssize_t d,
-                       Py_ssize_t ncols, Py_ssize_t i0, Py_ssize_t i1) noexcept nogil:
-    """Horner steps v <- T v + f_i e_1 for i = i0, i0-1, ..., i1+1 (from the top).
-
-    After the step for coefficient i, v = sum_{k >= i} f_k T^(k-i) e_1 lives in
-    row i & 1 and has support in its first d - i + 1 bits, so only those words move.
-    """
-    cdef Py_ssize_t i, nbits
-    cdef uint64_t* src
-    cdef uint64_t* dst
-    for i in range(i0, i1, -1):
-        src = vbuf + ((i + 1) & 1) * stride
-        dst = vbuf + (i & 1) * stride
-        nbits = min(ncols, d - i + 1)
-        apply_T(dst, src, words_for_bits(nbits), nbits)
-        if get_bit(f, i):
-            dst[0] ^= 1

@@ -13,9 +13,9 @@ from typing import Iterator
 import numpy as np
 import numpy.typing as npt
 
-from lightsout import _kernels as kernels
 from lightsout._base.errors import InternalError
 from lightsout._base.packing import pack_row, words_for_bits
+from lightsout import _kernels as kernels
 
 __all__ = ["BAND_WORDS", "all_lit_press_bands", "all_lit_press_count"]
 

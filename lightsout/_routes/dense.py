@@ -20,13 +20,13 @@ from typing import Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._core.blockpool import run_blocks
-from lightsout import _kernels as kernels
-from lightsout._core.gridresult import GridResult
-from lightsout._core.orientation import first_column_of_chase, transpose_packed
 from lightsout._base.packing import unpack_rows, words_for_bits
 from lightsout._base.types import Progress
 from lightsout._base.validate import dense_limits
+from lightsout._core.blockpool import run_blocks
+from lightsout._core.gridresult import GridResult
+from lightsout._core.orientation import first_column_of_chase, transpose_packed
+from lightsout import _kernels as kernels
 
 __all__ = ["reduced_system", "solve_grid_dense"]
 

@@ -33,13 +33,13 @@ from typing import Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._core.bitmatrix import check_elimination
-from lightsout import _kernels as kernels
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError
-from lightsout._core.linresult import LinearResult
-from lightsout._core.modring import solve_mod
 from lightsout._base.packing import transpose_bits, unpack_rows, words_for_bits
 from lightsout._base.validate import method_name
+from lightsout._core.bitmatrix import check_elimination
+from lightsout._core.linresult import LinearResult
+from lightsout._core.modring import solve_mod
+from lightsout import _kernels as kernels
 
 __all__ = ["MAX_GRAPH_BYTES", "ForcingPlan", "forcing_plan", "solve_graph_linear", "METHODS"]
 

@@ -47,15 +47,15 @@ from typing import Optional, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError
+from lightsout._base.packing import pack_rows, transpose_bits, unpack_rows, words_for_bits
+from lightsout._base.types import Progress
 from lightsout._core.blockpool import run_blocks
 from lightsout._core.canonical import lexmin_solution, proof_pattern
-from lightsout import _kernels as kernels
-from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError
 from lightsout._core.linresult import LinearResult
 from lightsout._core.modring import solve_mod
 from lightsout._core.rules import Rules
-from lightsout._base.packing import pack_rows, transpose_bits, unpack_rows, words_for_bits
-from lightsout._base.types import Progress
+from lightsout import _kernels as kernels
 
 __all__ = ["canonical_nd", "chase_axis", "chase_nd", "neighbour_table", "nullity_nd", "quiet_basis_words",
            "solve_nd"]

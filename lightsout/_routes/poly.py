@@ -24,12 +24,12 @@ from typing import Callable, Iterator, Optional
 
 import numpy as np
 
-from lightsout import _kernels as kernels
-from lightsout._core.gridresult import GridResult
-from lightsout._core.orientation import first_column_of_chase, transpose_packed
 from lightsout._base.packing import pack_row, unpack_row, unpack_rows, words_for_bits
 from lightsout._base.types import Progress
 from lightsout._base.validate import board_size, packed_matrix
+from lightsout._core.gridresult import GridResult
+from lightsout._core.orientation import first_column_of_chase, transpose_packed
+from lightsout import _kernels as kernels
 
 __all__ = ["solve_grid_poly", "nullity_poly", "nullity_table"]
 

@@ -50,17 +50,17 @@ from typing import Callable, NamedTuple, Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout import _kernels as kernels
-from lightsout._core.blockpool import Pace, default_threads, run_workers
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError
+from lightsout._base.types import Progress
+from lightsout._base.validate import states_count
+from lightsout._core.blockpool import Pace, default_threads, run_workers
 from lightsout._core.modring import rref_prime
+from lightsout._core.rules import search_seconds
+from lightsout import _kernels as kernels
 from lightsout._search.orbitcut import (MAX_TIE_ELEMENTS, OrbitCut, TaskOrbits, prepare_cut, representatives, smallest_image,
                                  task_minima)
 from lightsout._search.prune import EXACT_BITS, components, pruned_search
 from lightsout._search.symmetry import permutation_of
-from lightsout._core.rules import search_seconds
-from lightsout._base.types import Progress
-from lightsout._base.validate import states_count
 
 __all__ = ["CosetMinimum", "coset_min_weight", "coset_min_weight_mod", "distance_distribution_gf2",
            "distance_distribution_mod", "MAX_UNTIMED_NULLITY",

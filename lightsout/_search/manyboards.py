@@ -24,10 +24,10 @@ from typing import NamedTuple, Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout import _kernels as kernels
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
-from lightsout._core.modring import rref_prime
 from lightsout._base.packing import words_for_bits
+from lightsout._core.modring import rref_prime
+from lightsout import _kernels as kernels
 
 __all__ = ["BitOperator", "ManyResult", "bit_operator", "apply_bit_matrix_many", "reduced_operator",
            "coset_min_many", "MAX_TABLE_BYTES", "MAX_MINIMAL_NULLITY"]

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Optional
 import numpy as np
 
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._base.types import Progress
+from lightsout._core.tasks import checked_executor
 from lightsout._search.coset import MAX_MOD_ELEMENTS, coset_min_weight, coset_min_weight_mod
 from lightsout._search.symmetry import box_symmetries
-from lightsout._core.tasks import checked_executor
-from lightsout._base.types import Progress
 
 if TYPE_CHECKING:
     from lightsout._solution import Solution

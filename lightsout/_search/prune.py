@@ -43,9 +43,9 @@ from typing import Callable, NamedTuple, Optional
 
 import numpy as np
 
-from lightsout import _kernels as kernels
-from lightsout._core.blockpool import Pace, run_workers
 from lightsout._base.types import Progress
+from lightsout._core.blockpool import Pace, run_workers
+from lightsout import _kernels as kernels
 
 __all__ = ["EXACT_BITS", "PruneStats", "components", "pruned_search"]
 

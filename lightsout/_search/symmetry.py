@@ -29,11 +29,11 @@ from typing import Any, Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout import _kernels as kernels
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError
 from lightsout._base.extras import import_optional
-from lightsout._core.modring import solve_mod
 from lightsout._base.packing import unpack_row
+from lightsout._core.modring import solve_mod
+from lightsout import _kernels as kernels
 
 __all__ = ["MAX_GROUP_CELLS", "MAX_GROUP_ORDER", "box_symmetries", "close_group", "count_orbits", "fixed_by_coordinates",
            "fixed_by_cycles", "graph_automorphisms", "grid_symmetries"]

@@ -17,8 +17,8 @@ from lightsout._kernels.bitrow cimport (
 )
 
 from lightsout._kernels.polyword cimport (
-    chebyshev_u_into, divide_inplace, horner_steps, lo_apply_matrix, lo_mul_row_xor,
-    sub_multiple_shifted, taylor_shift_inplace, w_steps, xor_shifted,
+    chebyshev_u_into, divide_inplace, lo_apply_matrix, lo_mul_row_xor, sub_multiple_shifted,
+    taylor_shift_inplace, xor_shifted,
 )
 
 #: Words of guard on each side of a probed row.
@@ -84,7 +84,7 @@ def probe_chase_step(uint64_t[::1] acc, uint64_t[::1] cur, uint64_t[::1] lit, Py
 
 
 # ---------------------------------------------------------------------------
-# GF(2)[t] word kernels (_polyword.pxd)
+# GF(2)[t] word kernels (polyword.pxd)
 
 def probe_xor_shifted(uint64_t[::1] dst, Py_ssize_t ndst, uint64_t[::1] src, Py_ssize_t nsrc,
                       Py_ssize_t shift):
@@ -123,13 +123,3 @@ def probe_chebyshev_u(uint64_t[::1] out, Py_ssize_t k):
     chebyshev_u_into(_row(out, words_for_bits(k)), k)
 
 
-def probe_w_steps(uint64_t[::1] acc, uint64_t[::1] wbuf, Py_ssize_t stride, uint64_t[::1] c,
-                  Py_ssize_t nc, Py_ssize_t j0, Py_ssize_t j1):
-    """W recurrence steps j0 .. j1-1: acc (stride words), wbuf (2 rows of stride), c (nc words)."""
-    w_steps(_row(acc, stride), _row(wbuf, 2 * stride), stride, _row(c, nc), j0, j1)
-
-
-def probe_horner_steps(uint64_t[::1] vbuf, Py_ssize_t stride, uint64_t[::1] f, Py_ssize_t nf,
-                       Py_ssize_t d, Py_ssize_t ncols, Py_ssize_t i0, Py_ssize_t i1):
-    """Horner steps i0 down to i1+1: vbuf (2 rows of stride words), f (nf words)."""
-    horner_steps(_row(vbuf, 2 * stride), stride, _row(f, nf), d, ncols, i0, i1)
