@@ -1,9 +1,9 @@
-"""Benchmarks of the fewest-presses engines (lightsout._search.coset): coset search and distance tables.
+"""Benchmarks of the fewest-presses engines (lightsout._search.minweight): coset search and distance tables.
 
 Run: python -m pytest bench/bench_fewest.py --benchmark-only
 The engines are internal until the public API (``solve(minimal=True)``,
 ``fewest_presses``, ``distance_distribution``) is wired to them; the benchmarks look
-them up at run time through ``lightsout._search.coset`` (``lightsout._fewest`` at the reference commit).  One thread, as for the dense route:
+them up at run time through ``lightsout._search.minweight`` (``lightsout._fewest`` at the reference commit).  One thread, as for the dense route:
 a two-thread figure on the shared 2-core machine measures the neighbours.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ import numpy as np
 import lightsout
 from private import private
 
-coset = private("lightsout._search.coset", "lightsout._fewest")
+minweight = private("lightsout._search.minweight", "lightsout._fewest")
 
 
 def _all_lit_coset(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -26,7 +26,7 @@ def _all_lit_coset(n: int) -> tuple[np.ndarray, np.ndarray]:
 def test_fewest_presses_64(gate):
     # all-lit 64 x 64: nullity 28, 2^28 solutions weighed (about 0.1 s on one core)
     particular, basis = _all_lit_coset(64)
-    result = gate(coset.coset_min_weight, particular, basis, threads=1)
+    result = gate(minweight.coset_min_weight, particular, basis, threads=1)
     assert result.proven
     gate.benchmark.extra_info["solutions_per_s"] = 2.0**28 / gate.benchmark.stats.stats.min
 
@@ -44,9 +44,9 @@ def test_fewest_presses_170(gate):
     # reference without the cut takes about 14 s a call.
     particular, basis = _all_lit_coset(170)
     options = {"threads": 1}
-    if "symmetry" in inspect.signature(coset.coset_min_weight).parameters:
+    if "symmetry" in inspect.signature(minweight.coset_min_weight).parameters:
         options["symmetry"] = _square_symmetries(170)
-    result = gate(coset.coset_min_weight, particular, basis, rounds=3, **options)
+    result = gate(minweight.coset_min_weight, particular, basis, rounds=3, **options)
     assert result.proven
     gate.benchmark.extra_info["solutions_per_s"] = 2.0**36 / gate.benchmark.stats.stats.min
 
@@ -61,7 +61,7 @@ def test_fewest_presses_split_32(gate):
     whole = np.zeros((copies * len(basis), copies * cells), dtype=np.uint8)
     for k in range(copies):
         whole[k * len(basis):(k + 1) * len(basis), k * cells:(k + 1) * cells] = basis
-    result = gate(coset.coset_min_weight, np.tile(particular, copies), whole, threads=1)
+    result = gate(minweight.coset_min_weight, np.tile(particular, copies), whole, threads=1)
     assert result.proven and result.weight == copies * 4
     gate.benchmark.extra_info["solutions_per_s"] = 2.0**32 / gate.benchmark.stats.stats.min
 
@@ -70,6 +70,6 @@ def test_fewest_distance_5x5(gate):
     # the 5 x 5 distance table: 2^25 press vectors
     s = lightsout.solve(np.ones((5, 5), bool))
     quiet = s.quiet_patterns().reshape(s.nullity, 25)
-    table = gate(coset.distance_distribution_gf2, quiet, threads=1)
+    table = gate(minweight.distance_distribution_gf2, quiet, threads=1)
     assert int(table.sum()) == 2**23
     gate.benchmark.extra_info["vectors_per_s"] = 2.0**25 / gate.benchmark.stats.stats.min

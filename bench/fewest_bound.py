@@ -28,7 +28,7 @@ def parity(values: np.ndarray) -> np.ndarray:
 
 def main(cases: list[tuple[int, int]]) -> None:
     import lightsout   # here, not at the top: see bench/fewest_cut.py
-    from lightsout._search import coset as _fewest
+    from lightsout._search import minweight as _fewest
 
     rng = np.random.default_rng(0)
     for n, fewest in cases:

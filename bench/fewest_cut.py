@@ -19,7 +19,7 @@ def main(sizes: list[int]) -> None:
     # imported here: pytest's doctest collection imports every bench module, also against a
     # reference build that has no _symmetry module (bench/ab.py)
     import lightsout
-    from lightsout._search.coset import coset_min_weight
+    from lightsout._search.minweight import coset_min_weight
     from lightsout._search.symmetry import grid_symmetries
 
     print(f"{'n':>4} {'nullity':>7} {'plain s':>8} {'cut s':>7} {'gain':>5}  same")

@@ -43,9 +43,9 @@ def coset(case: str) -> tuple[int, np.ndarray, np.ndarray]:
 
 
 def main(cases: list[str]) -> None:
-    from lightsout._search import coset as _fewest, prune as _prune
+    from lightsout._search import minweight as _fewest, prune as _prune
     from lightsout._core.blockpool import default_threads
-    from lightsout._search.coset import coset_min_weight
+    from lightsout._search.minweight import coset_min_weight
 
     print(f"{'case':>12} {'nullity':>7} {'plain s':>8} {'pruned s':>9} {'tasks weighed':>16}  same")
     for case in cases:

@@ -2,7 +2,7 @@
 
 bench/ab.py times these benchmarks against the reference commit too (bench/reference),
 whose private modules stood in one flat folder (``lightsout._fewest``) before they moved
-to the floors (``lightsout._search.coset``); :func:`private` finds either.
+to the floors (``lightsout._search.minweight``); :func:`private` finds either.
 """
 from __future__ import annotations
 

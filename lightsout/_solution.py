@@ -1,8 +1,8 @@
 """The result type of every solve: :class:`Solution`, and its making from what a route found.
 
-A route hands back a :class:`~lightsout._core.gridresult.GridResult` (the polynomial and dense
-routes) or a :class:`~lightsout._core.linresult.LinearResult` (N-D grids, graphs, k states);
-this module turns either into a :class:`Solution` (the canonical solution, replayed
+A route hands back a :class:`~lightsout._core.coset.Coset` (by first rows from the
+polynomial and dense routes, by whole press vectors from the N-D and graph routes);
+this module turns it into a :class:`Solution` (the canonical solution, replayed
 before it is returned) or into the :class:`~lightsout.UnsolvableError` that proves the
 board unsolvable.  A Solution reaches the fewest-presses search, the counts up to
 symmetry and the drawings through the floors below; :mod:`lightsout._solve` holds the
@@ -21,7 +21,7 @@ from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoa
 from lightsout._base.packing import pack_row, pack_rows, unpack_rows
 from lightsout._base.types import Progress
 from lightsout._core.canonical import general_unsolvable, lexmin_solution, unsolvable_from_proof
-from lightsout._core.linresult import LinearResult
+from lightsout._core.coset import Coset
 from lightsout._core.modring import howell_form
 from lightsout._core.rules import Rules
 from lightsout._io.drawing import notebook_bundle, plot_board, solution_picture
@@ -481,7 +481,7 @@ def _quiet_patterns(shape: tuple[int, int], quiet_first_rows: np.ndarray) -> np.
     return out
 
 
-def solution_from_result(result: LinearResult, board: np.ndarray, *, torus: tuple[bool, ...], self_toggle: bool,
+def solution_from_result(result: Coset, board: np.ndarray, *, torus: tuple[bool, ...], self_toggle: bool,
                          states: int, nodes: Optional[list[Any]] = None,
                          adjacency: Optional[tuple[np.ndarray, np.ndarray]] = None) -> Solution:
     """The :class:`Solution` of a general route's answer: canonical presses, replayed before returning.

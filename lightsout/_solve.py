@@ -35,7 +35,7 @@ from lightsout._base.validate import (
 )
 from lightsout._core.bitmatrix import pack_zero_one
 from lightsout._core.canonical import canonical_first_row, grid_unsolvable
-from lightsout._core.gridresult import GridResult
+from lightsout._core.coset import Coset
 from lightsout._core.rules import Rules
 from lightsout._core.tasks import checked_executor, run_tasks
 from lightsout import _kernels as kernels
@@ -56,7 +56,7 @@ GRID_METHODS = ("poly", "dense")
 
 
 def _run(method: str, rules: Rules, board_words: Optional[np.ndarray], *,
-         threads: Optional[int], progress: Progress, kernel: bool) -> GridResult:
+         threads: Optional[int], progress: Progress, kernel: bool) -> Coset:
     """Run a 2-D grid route; ``kernel``: the caller needs the quiet-pattern basis of a solvable board.
 
     The polynomial route always returns the basis lazily (``kernel_words``), so

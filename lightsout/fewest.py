@@ -3,7 +3,7 @@
 A board with nullity d has ``count`` solutions, one coset of the quiet patterns.
 Over GF(2) the weights of all 2^d of them come from one Walsh-Hadamard
 transform of a histogram of the cells by their linear form in the coset's
-coordinates (``lightsout._search.coset``; docs/algebra.md section 8), so the search
+coordinates (``lightsout._search.minweight``; docs/algebra.md section 8), so the search
 costs O(d 2^d) whatever the board's size, split into independent tasks that run
 on the local cores or on any ``concurrent.futures.Executor``.  With k states the
 presses are counted with multiplicity and the coset is enumerated (small cosets
@@ -27,7 +27,7 @@ from lightsout._base.validate import (
 from lightsout._core.rules import Rules
 from lightsout._core.tasks import checked_executor, run_tasks
 from lightsout._routes.bandchase import all_lit_press_count
-from lightsout._search.coset import distance_distribution_gf2, distance_distribution_mod
+from lightsout._search.minweight import distance_distribution_gf2, distance_distribution_mod
 from lightsout._search.minimal import minimal_solution, time_limit_seconds
 from lightsout._solve import first_row, nullity, solve_checked
 

@@ -50,7 +50,7 @@ def test_solve_many_on_the_cluster(client, monkeypatch):
 
 def test_a_worker_killed_mid_run_still_yields_the_full_answer(client):
     # A search of a few seconds in many small jobs; one worker process is killed while it runs.
-    from lightsout._search.coset import coset_min_weight
+    from lightsout._search.minweight import coset_min_weight
 
     board = lightsout.solve(np.ones((39, 39), dtype=np.uint8))  # nullity 32
     particular = board.presses.ravel().astype(np.uint8)

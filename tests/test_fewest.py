@@ -1,4 +1,4 @@
-"""Tests of the fewest-presses engines: lightsout._search.coset and the lightsout._kernels.walsh kernel.
+"""Tests of the fewest-presses engines: lightsout._search.minweight and the lightsout._kernels.walsh kernel.
 
 Every answer is checked against brute force written here (plain loops over all 2^d
 coset elements, a breadth-first search over board states) or in tests/oracle.py
@@ -32,8 +32,8 @@ import lightsout
 import oracle
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 from lightsout._kernels import available_levels, load
-from lightsout._search import coset as _fewest
-from lightsout._search.coset import (CosetMinimum, coset_min_weight, coset_min_weight_mod, distance_distribution_gf2,
+from lightsout._search import minweight as _fewest
+from lightsout._search.minweight import (CosetMinimum, coset_min_weight, coset_min_weight_mod, distance_distribution_gf2,
                                distance_distribution_mod)
 
 A075464 = [1, 4, 5, 4, 15, 28, 33, 40, 25, 44, 55, 72, 105, 56, 117, 104, 147, 188, 141, 224, 245, 276, 231, 270,
@@ -535,7 +535,7 @@ def test_levels_agree_on_a_large_search(monkeypatch):
 INTERRUPT_CHILD = r"""
 import sys
 import numpy as np
-from lightsout._search.coset import coset_min_weight
+from lightsout._search.minweight import coset_min_weight
 rng = np.random.default_rng(7)
 d, cells = 44, 260
 basis = (rng.random((d, cells)) < 0.5).astype(np.uint8)
@@ -552,7 +552,7 @@ except KeyboardInterrupt:
 INTERRUPT_TABLE_CHILD = r"""
 import sys
 import numpy as np
-from lightsout._search.coset import distance_distribution_mod
+from lightsout._search.minweight import distance_distribution_mod
 # the 3-state 5 x 5 table: about a minute of work; quiet patterns over GF(3) given directly
 quiet = np.array([[1, 2, 0, 1, 2, 0, 0, 0, 0, 0, 2, 1, 0, 2, 1, 0, 0, 0, 0, 0, 1, 2, 0, 1, 2]])
 try:

@@ -82,7 +82,7 @@ def random_graph(rng, n: int):
 
 
 def check_result(result, sets, lit, k: int, solutions, quiet: int) -> None:
-    """A LinearResult against exhaustive search: solvability, count, nullity, replay, quiet rows, span."""
+    """A Coset against exhaustive search: solvability, count, nullity, replay, quiet rows, span."""
     n = len(sets)
     assert result.solvable == bool(len(solutions))
     assert result.count == quiet

@@ -253,7 +253,7 @@ def test_effect_codes_agree_with_the_oracle_exhaustive():
 
 
 def check_result(result, shape, torus, self_toggle, k, board):
-    """Everything a LinearResult must satisfy, against the oracles."""
+    """Everything a Coset must satisfy, against the oracles."""
     sets, a, diag = oracle_for(shape, torus, self_toggle)
     cells = math.prod(shape)
     flat = np.ones(cells, dtype=np.int64) if board is None else np.asarray(board, dtype=np.int64).ravel()

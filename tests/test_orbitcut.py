@@ -18,8 +18,8 @@ import lightsout
 import oracle
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
 from lightsout._kernels import available_levels, load
-from lightsout._search import coset as _fewest, minimal as _minimal, orbitcut as _orbitcut
-from lightsout._search.coset import coset_min_weight
+from lightsout._search import minweight as _fewest, minimal as _minimal, orbitcut as _orbitcut
+from lightsout._search.minweight import coset_min_weight
 from lightsout._search.symmetry import close_group, grid_symmetries
 from test_fewest import A075464, brute_coset_min
 

@@ -16,8 +16,8 @@ import pytest
 import lightsout
 import oracle
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
-from lightsout._search import coset as _fewest, prune as _prune
-from lightsout._search.coset import coset_min_weight
+from lightsout._search import minweight as _fewest, prune as _prune
+from lightsout._search.minweight import coset_min_weight
 from test_fewest import A075464, brute_coset_min, random_basis
 from test_orbitcut import coset_of, square_cases
 
@@ -53,7 +53,7 @@ def layouts(nullity: int) -> list[tuple[int, int, int]]:
     return sorted(layout for layout in found if layout[2] >= 0)
 
 
-def random_problem(seed: int) -> tuple[np.ndarray, np.ndarray, _fewest._Problem, _fewest._Coset]:
+def random_problem(seed: int) -> tuple[np.ndarray, np.ndarray, _fewest._Problem, _fewest._ReducedCoset]:
     rng = np.random.default_rng(seed)
     kind = seed % 3
     if kind == 0:    # dense: every quiet pattern spans the cells

@@ -2,9 +2,9 @@
 
 - ``rules``: the board model, a frozen ``Rules`` (shape, wrap per axis, self toggle, states)
   checked once where a call comes in, with its size budgets and cost estimate.
-- ``linresult``: a coset of solutions (one solution, the quiet basis, the count, the proof),
-  what the N-D, graph and k-state routes return.
-- ``gridresult``: the same coset by first rows, what the polynomial and dense routes return.
+- ``coset``: what every route finds about a board, a coset of solutions (one solution,
+  the quiet basis, packed or lazy, the exact count, the proof), by whole press vectors or,
+  for the 2-D grid routes, by first rows.
 - ``canonical``: the canonical (lexicographically smallest) solution and the proof of
   unsolvability, for every route.
 - ``modring``: linear algebra over Z/k (solving, kernels, Howell forms).

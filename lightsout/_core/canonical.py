@@ -29,8 +29,7 @@ import numpy as np
 
 from lightsout._base.errors import InternalError, UnsolvableError, unsolvable_error
 from lightsout._base.packing import pack_row, pack_rows, unpack_row, unpack_rows, words_for_bits
-from lightsout._core.gridresult import GridResult
-from lightsout._core.linresult import LinearResult
+from lightsout._core.coset import Coset
 from lightsout._core.modring import howell_form, reduce_lexmin
 from lightsout._core.orientation import first_column_of_chase, transpose_packed
 from lightsout import _kernels as kernels
@@ -101,7 +100,7 @@ def proof_pattern(kernel: np.ndarray, board: np.ndarray, states: int) -> Optiona
     return None
 
 
-def general_unsolvable(result: LinearResult, board: np.ndarray, *, torus: tuple[bool, ...], states: int,
+def general_unsolvable(result: Coset, board: np.ndarray, *, torus: tuple[bool, ...], states: int,
                         graph: bool) -> UnsolvableError:
     """An UnsolvableError carrying a quiet pattern with a nonzero inner product with the board."""
     return unsolvable_from_proof(proof_pattern(result.kernel, board, states), board, result.nullity, states, graph)
@@ -172,7 +171,7 @@ def _odd_parity(words: np.ndarray) -> bool:
     return bin(folded).count("1") % 2 == 1
 
 
-def grid_unsolvable(result: GridResult, board_words: Optional[np.ndarray], lights: Optional[np.ndarray],
+def grid_unsolvable(result: Coset, board_words: Optional[np.ndarray], lights: Optional[np.ndarray],
                     max_pattern_cells: int) -> UnsolvableError:
     """An UnsolvableError carrying a quiet pattern that meets the lit cells an odd number of times.
 

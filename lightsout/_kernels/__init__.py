@@ -34,7 +34,7 @@ from lightsout._base.errors import SettingError
 from lightsout._kernels import cpu
 from lightsout._kernels.registry import MODULES
 
-if TYPE_CHECKING:  # one stub types every level's build (registry.MODULES with simd, but the tests' own)
+if TYPE_CHECKING:  # one stub types every level's build (every module of registry.MODULES with simd)
     from lightsout._kernels import chase, gf2elim, gf2poly, graphchase, gridchase, many, modelim, walsh
 
 __all__ = ["SIMD_LEVELS", "MODULES", "available_levels", "selected_level", "load", "c_api"]

@@ -13,7 +13,7 @@
 # results go out packed, or as 0/1 bytes through a 256-entry byte-spreading table.
 #
 # coset_min_many: for boards whose solutions are already reduced (no press on a pivot
-# cell of the quiet basis, see lightsout/_search/coset.py), the fewest-press solution is the
+# cell of the quiet basis, see lightsout/_search/minweight.py), the fewest-press solution is the
 # first minimum of popcount(x ^ span[c]) over the 2^d span elements in order.
 #
 # Compiled once per SIMD level (setup.py); def wrappers validate with the GIL held and

@@ -6,7 +6,7 @@ Cost O(R C^2 / 64 + C^3 / 64) word operations and one C x (C+1) bit matrix
 problem, so it is the independent cross-check of the polynomial route, and the
 route that generalises to other neighbour structures.  So it shares nothing with
 the polynomial route but the orientation helpers and the neutral result type,
-:class:`~lightsout._core.gridresult.GridResult`.
+:class:`~lightsout._core.coset.Coset`.
 
 Limits: :func:`lightsout._base.validate.dense_limits` refuses, before any work, a run
 that would take more than 2**44 word operations (about ten minutes) or more memory
@@ -24,7 +24,7 @@ from lightsout._base.packing import unpack_rows, words_for_bits
 from lightsout._base.types import Progress
 from lightsout._base.validate import dense_limits
 from lightsout._core.blockpool import run_blocks
-from lightsout._core.gridresult import GridResult
+from lightsout._core.coset import Coset
 from lightsout._core.orientation import first_column_of_chase, transpose_packed
 from lightsout import _kernels as kernels
 
@@ -58,7 +58,7 @@ def reduced_system(nrows: int, ncols: int, board_words: Optional[np.ndarray] = N
 
 def solve_grid_dense(nrows: int, ncols: int, board_words: Optional[np.ndarray] = None, *,
                      kernel: bool = False, threads: Optional[int] = None,
-                     progress: Progress = None) -> GridResult:
+                     progress: Progress = None) -> Coset:
     """Solve an R x C board by the A/B iteration and Gauss-Jordan elimination.
 
     Same arguments and result type as :func:`lightsout._routes.poly.solve_grid_poly`;
@@ -98,4 +98,5 @@ def solve_grid_dense(nrows: int, ncols: int, board_words: Optional[np.ndarray] =
         system[:, const_word] &= ~const_bit  # the kernel is that of U_{R+1}(T) alone
         basis = elim.null_space(system, cols, pivots[:rank])
         kernel_rows = unpack_rows(basis, cols) if nullity else np.zeros((0, cols), dtype=bool)
-    return GridResult(nrows, ncols, bool(solvable), nullity, first_row, transposed, kernel_rows)
+    return Coset(bool(solvable), nullity, 2**nullity, "dense", grid=(nrows, ncols), first_row=first_row,
+                 transposed=transposed, kernel_first_rows=kernel_rows)

@@ -37,7 +37,7 @@ from lightsout._base.errors import BoardTooLargeError, InvalidBoardError
 from lightsout._base.packing import transpose_bits, unpack_rows, words_for_bits
 from lightsout._base.validate import method_name
 from lightsout._core.bitmatrix import check_elimination
-from lightsout._core.linresult import LinearResult
+from lightsout._core.coset import Coset
 from lightsout._core.modring import solve_mod
 from lightsout import _kernels as kernels
 
@@ -100,7 +100,7 @@ def _refuse(need: int, what: str) -> None:
 
 def solve_graph_linear(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32],
                        lit: npt.ArrayLike, *, self_toggle: bool, states: int,
-                       method: str = "auto") -> LinearResult:
+                       method: str = "auto") -> Coset:
     """All solutions of Lights Out on a graph, as a coset: one solution plus quiet-pattern generators.
 
     Args:
@@ -116,7 +116,7 @@ def solve_graph_linear(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArr
         method: "auto", "forcing" or "elimination" (module docstring).
 
     Returns:
-        A :class:`lightsout._core.linresult.LinearResult` over the vertices (its
+        A :class:`lightsout._core.coset.Coset` over the vertices (its
         ``method`` is "forcing" or "elimination"); for two states the quiet
         basis is packed (``packed=True``: one bit a vertex).
 
@@ -161,7 +161,7 @@ def _system_bytes(plan: ForcingPlan, states: int) -> int:
 # Forcing.
 
 def _force(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], lights: U8,
-           self_toggle: bool, states: int, plan: ForcingPlan) -> LinearResult:
+           self_toggle: bool, states: int, plan: ForcingPlan) -> Coset:
     nz = plan.nfree
     graphchase = kernels.graphchase
     _refuse(_system_bytes(plan, states), f"the reduced {nz} x {nz} system of a {n}-vertex graph")
@@ -191,14 +191,14 @@ def _force(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32]
         vectors = transpose_bits(vals, nvec)
         del vals
         particular = unpack_rows(vectors[:1], n)[0].view(np.uint8) if solvable else None
-        return LinearResult(solvable=solvable, particular=particular, kernel=vectors[1:], count=count,
+        return Coset(solvable=solvable, particular=particular, kernel=vectors[1:], count=count,
                             nullity=nullity, method="forcing", packed=True)
     else:
         _refuse(n * 3 * nvec, f"{nvec - 1} quiet patterns of a {n}-vertex graph")
         presses = graphchase.forcing_expand_mod(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq, lights,
                                              zvals, states)
     by_vector = np.ascontiguousarray(presses.T)
-    return LinearResult(solvable=solvable, particular=by_vector[0].copy() if solvable else None,
+    return Coset(solvable=solvable, particular=by_vector[0].copy() if solvable else None,
                         kernel=by_vector[1:], count=count, nullity=nullity, method="forcing")
 
 
@@ -274,7 +274,7 @@ def _elimination_fits(n: int, states: int) -> bool:
 
 
 def _eliminate(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], lights: U8,
-               self_toggle: bool, states: int) -> LinearResult:
+               self_toggle: bool, states: int) -> Coset:
     _refuse(_elimination_bytes(n, states), f"eliminating the full {n} x {n} system (method='elimination')")
     if states == 2:
         check_elimination(n, n + 1, what="method='elimination'")
@@ -289,6 +289,6 @@ def _eliminate(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.in
             matrix[np.arange(n), np.arange(n)] = 1
         matrix[:, n] = lights
         solvable, x0, kernel, count, nullity = _solve_mod(matrix, n, states)
-    return LinearResult(solvable=solvable, particular=x0 if solvable else None,
+    return Coset(solvable=solvable, particular=x0 if solvable else None,
                         kernel=np.ascontiguousarray(kernel), count=count, nullity=nullity, method="elimination",
                         packed=states == 2)

@@ -52,7 +52,7 @@ from lightsout._base.packing import pack_rows, transpose_bits, unpack_rows, word
 from lightsout._base.types import Progress
 from lightsout._core.blockpool import run_blocks
 from lightsout._core.canonical import lexmin_solution, proof_pattern
-from lightsout._core.linresult import LinearResult
+from lightsout._core.coset import Coset
 from lightsout._core.modring import solve_mod
 from lightsout._core.rules import Rules
 from lightsout import _kernels as kernels
@@ -344,7 +344,7 @@ def _gf2_solve(system: np.ndarray, U: int) -> tuple[Optional[np.ndarray], np.nda
 
 
 def solve_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, threads: Optional[int] = None,
-             progress: Progress = None) -> LinearResult:
+             progress: Progress = None) -> Coset:
     """Every solution of a board of any shape: one particular solution and the quiet patterns.
 
     Args:
@@ -357,8 +357,8 @@ def solve_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, threads: O
             column blocks of the reduction (stage ``"nd_reduce"``).
 
     Returns:
-        A :class:`~lightsout._core.linresult.LinearResult` (method ``"nd"``): press
-        vectors flattened in C order.  The particular solution is any solution
+        A :class:`~lightsout._core.coset.Coset` of whole press vectors (method
+        ``"nd"``), flattened in C order.  The particular solution is any solution
         (not the canonical one); the kernel rows generate every quiet pattern.
 
     Raises:
@@ -408,7 +408,7 @@ def _solve_u(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], threads: Optio
 
 
 def _finish(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], u0: Optional[np.ndarray], kernel_u: np.ndarray,
-            count: int, nullity: int) -> LinearResult:
+            count: int, nullity: int) -> Coset:
     """Expand the particular solution and the kernel generators of the reduced system to whole boards."""
     columns = ([u0.astype(np.uint8)] if u0 is not None else []) + list(kernel_u)
     if columns:
@@ -419,12 +419,12 @@ def _finish(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], u0: Optional[np
     offset = 1 if u0 is not None else 0
     particular = patterns[0].copy() if u0 is not None else None
     kernel = patterns[offset:] if offset else patterns
-    return LinearResult(solvable=u0 is not None, particular=particular, kernel=kernel, count=count,
+    return Coset(solvable=u0 is not None, particular=particular, kernel=kernel, count=count,
                         nullity=nullity, method="nd")
 
 
 def canonical_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, threads: Optional[int] = None,
-                 progress: Progress = None) -> LinearResult:
+                 progress: Progress = None) -> Coset:
     """The canonical (lexicographically smallest) solution, without expanding the quiet patterns.
 
     When the chase runs along axis 0 (the usual case: ties go to axis 0), the
@@ -438,7 +438,7 @@ def canonical_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, thread
     Arguments as for :func:`solve_nd`.
 
     Returns:
-        A :class:`LinearResult` with ``canonical=True``: ``particular`` is the
+        A :class:`Coset` with ``canonical=True``: ``particular`` is the
         smallest solution, the kernel is not built (no rows), and an unsolvable
         board carries its ``proof``.
 
@@ -477,9 +477,9 @@ def canonical_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, thread
 
 
 def _canonical(plan: _Plan, solution: Optional[np.ndarray], count: int, nullity: int,
-               proof: Optional[np.ndarray] = None) -> LinearResult:
+               proof: Optional[np.ndarray] = None) -> Coset:
     """The answer of :func:`canonical_nd`: the smallest solution or the proof, and no kernel rows."""
-    return LinearResult(solvable=solution is not None, particular=solution,
+    return Coset(solvable=solution is not None, particular=solution,
                         kernel=np.zeros((0, plan.cells), dtype=np.uint8), count=count, nullity=nullity, method="nd",
                         canonical=True, proof=proof)
 

@@ -27,7 +27,7 @@ import numpy as np
 from lightsout._base.packing import pack_row, unpack_row, unpack_rows, words_for_bits
 from lightsout._base.types import Progress
 from lightsout._base.validate import board_size, packed_matrix
-from lightsout._core.gridresult import GridResult
+from lightsout._core.coset import Coset
 from lightsout._core.orientation import first_column_of_chase, transpose_packed
 from lightsout import _kernels as kernels
 
@@ -123,7 +123,7 @@ def solve_grid_poly(
     *,
     kernel: bool = False,
     progress: Progress = None,
-) -> GridResult:
+) -> Coset:
     """Solve an ``nrows`` x ``ncols`` Lights Out board by the polynomial route.
 
     Args:
@@ -131,7 +131,7 @@ def solve_grid_poly(
         board_words: the start state packed as an (nrows, words_for_bits(ncols)) uint64
             array (``lightsout._base.packing.pack_rows``), 1 = lit, in the caller's
             orientation; None means the all-lit board (never materialised).
-        kernel: also return ``kernel_first_rows`` (see :class:`~lightsout._core.gridresult.GridResult`):
+        kernel: also return ``kernel_first_rows`` (see :class:`~lightsout._core.coset.Coset`):
             row i is phi((chi/g) t^i), the working first row of a quiet pattern.
             Without it the result still has ``kernel_words``, which makes the same
             rows on demand (O(C / 64) words each).
@@ -141,7 +141,7 @@ def solve_grid_poly(
             product or division); Ctrl-C is honoured between chunks too.
 
     Returns:
-        A :class:`~lightsout._core.gridresult.GridResult`.  Without a transpose
+        A :class:`~lightsout._core.coset.Coset`.  Without a transpose
         ``first_row`` is the canonical one (lexicographically smallest, column 0
         first): the mirror image of phi(F0), F0 the unique solution polynomial of
         degree < C - nullity of the mirrored board (docs/algebra.md sections 3
@@ -222,8 +222,9 @@ def solve_grid_poly(
         for i, v in enumerate(kernel_words()):
             packed[i] = v
         kernel_rows = unpack_rows(packed, cols)
-    return GridResult(nrows, ncols, bool(solvable), nullity, first_row, transposed, kernel_rows,
-                      kernel_words if nullity else None, canonical=not transposed)
+    return Coset(bool(solvable), nullity, 2**nullity, "poly", canonical=not transposed, grid=(nrows, ncols),
+                 first_row=first_row, transposed=transposed, kernel_first_rows=kernel_rows,
+                 kernel_words=kernel_words if nullity else None)
 
 
 def _mirror_row(words: np.ndarray, nbits: int) -> np.ndarray:

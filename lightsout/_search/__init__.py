@@ -1,6 +1,6 @@
 """The searches over the solutions of a board.
 
-- ``coset``: the fewest-press element of a coset by Walsh-Hadamard weighing, and the
+- ``minweight``: the fewest-press element of a coset by Walsh-Hadamard weighing, and the
   distance tables.
 - ``orbitcut``: its symmetric cut (one task of each orbit of the board's symmetries).
 - ``prune``: its branch and bound, for cosets that fall apart.

@@ -11,10 +11,10 @@ the solution bits, so the solvable mask costs nothing extra.
 
 Canonical and fewest presses.  :func:`reduced_operator` turns any solution operator
 into the one giving the lexicographically smallest solution of each board (no press
-on a pivot cell of the quiet basis: see lightsout/_search/coset.py), and
+on a pivot cell of the quiet basis: see lightsout/_search/minweight.py), and
 :func:`coset_min_many` then picks each board's fewest-press solution among the 2^d
 (d = nullity, small for such boards) with the same tie rule as
-:func:`lightsout._search.coset.coset_min_weight`.
+:func:`lightsout._search.minweight.coset_min_weight`.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The fewest presses of one solved board: the minimal solution of its coset (``Solution.minimal``).
 
 It stands below :mod:`lightsout._solve` (a :class:`lightsout.Solution` finds its own
-minimal solution through it) and above the searches: ``lightsout._search.coset`` over
+minimal solution through it) and above the searches: ``lightsout._search.minweight`` over
 GF(2), cut by the box's symmetries (``lightsout._search.orbitcut``) or pruned
 (``lightsout._search.prune``), and the written-out search with k states.
 :mod:`lightsout.fewest` adds the tables and the entry points that solve first.
@@ -18,7 +18,7 @@ import numpy as np
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 from lightsout._base.types import Progress
 from lightsout._core.tasks import checked_executor
-from lightsout._search.coset import MAX_MOD_ELEMENTS, coset_min_weight, coset_min_weight_mod
+from lightsout._search.minweight import MAX_MOD_ELEMENTS, coset_min_weight, coset_min_weight_mod
 from lightsout._search.symmetry import box_symmetries
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The symmetric cut of the fewest-presses search: one task of each orbit is weighed.
 
-The search (lightsout/_search/coset.py) weighs the solutions ``x0 + c_1 b_1 + ... + c_d b_d``
+The search (lightsout/_search/minweight.py) weighs the solutions ``x0 + c_1 b_1 + ... + c_d b_d``
 in tasks: a task fixes the top T coordinates and weighs the 2^L elements below them
 (L = d - T), so a task is a coset of ``W = span(b_(T+1), ..., b_d)`` inside the solution
 coset.  A permutation g of the cells that maps the solution coset onto itself keeps

@@ -1,6 +1,6 @@
 """Branch and bound for the fewest-presses search: prove a minimum without weighing every solution.
 
-The plain search (lightsout/_search/coset.py) weighs all 2^d elements of the coset, one task of
+The plain search (lightsout/_search/minweight.py) weighs all 2^d elements of the coset, one task of
 2^(lanes + m) coordinates per kernel call.  Here the tasks are the leaves of a binary tree
 over the task coordinates c_1, c_2, ... (most significant first); a node fixes a prefix of
 them and covers the tasks below it.  A node whose lower bound on the signed sum S is above

@@ -30,7 +30,7 @@ import lightsout
 from lightsout._base.errors import LightsOutError
 from lightsout._base.validate import MAX_STATES
 from lightsout._core.rules import search_seconds
-from lightsout._search.coset import MAX_NULLITY
+from lightsout._search.minweight import MAX_NULLITY
 
 __all__ = [
     "ApiError", "decode_request", "solve_board", "random_board", "quiet_patterns", "ENDPOINTS",

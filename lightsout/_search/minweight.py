@@ -117,7 +117,7 @@ class _Problem(NamedTuple):
     orbits: Optional[TaskOrbits] = None  # the symmetric cut: run only the least task of each orbit
 
 
-class _Coset(NamedTuple):
+class _ReducedCoset(NamedTuple):
     """The coset in reduced form: rref rows, reduced particular, and the way back."""
 
     rows: np.ndarray       # (d, N) uint8: the basis in reduced row echelon form
@@ -141,7 +141,7 @@ def _zero_one(array: object, name: str, ndim: int) -> np.ndarray:
     return np.ascontiguousarray(values, dtype=np.uint8)
 
 
-def _reduce_coset(particular: np.ndarray, basis: np.ndarray) -> _Coset:
+def _reduce_coset(particular: np.ndarray, basis: np.ndarray) -> _ReducedCoset:
     """Bring the basis to reduced row echelon form (leftmost pivots) and reduce particular.
 
     Rows are packed into bytes for the row operations; d <= 64 pivot steps.
@@ -183,10 +183,10 @@ def _reduce_coset(particular: np.ndarray, basis: np.ndarray) -> _Coset:
         if reduced[p]:
             reduced ^= unpacked[r]
             offset |= 1 << r
-    return _Coset(unpacked, pivots, reduced, offset, row_trans)
+    return _ReducedCoset(unpacked, pivots, reduced, offset, row_trans)
 
 
-def _problem(coset: _Coset) -> _Problem:
+def _problem(coset: _ReducedCoset) -> _Problem:
     """The sparse signed histogram of the cells by form."""
     return _histogram(coset.rows, coset.reduced)
 
@@ -445,14 +445,14 @@ def _check_limits(problem: _Problem, time_limit: Optional[float], executor: obje
         raise BoardTooLargeError(
             f"the fewest presses over a nullity-{d} coset (2^{d} solutions) would take about "
             f"{seconds / 3600:.3g} core-hours; without time_limit the search is limited to nullity "
-            f"{MAX_UNTIMED_NULLITY} (lightsout._search.coset.MAX_UNTIMED_NULLITY; a symmetry group of order 2^j "
+            f"{MAX_UNTIMED_NULLITY} (lightsout._search.minweight.MAX_UNTIMED_NULLITY; a symmetry group of order 2^j "
             f"adds j): pass time_limit= (seconds) "
             f"to get the best found in that time")
     if executor is None and seconds / threads > MAX_UNTIMED_SECONDS:
         raise BoardTooLargeError(
             f"the fewest presses over a nullity-{d} coset with {len(problem.forms)} cell forms would take "
             f"about {seconds / threads / 3600:.3g} hours on {threads} core(s), more than the "
-            f"{MAX_UNTIMED_SECONDS / 3600:g}-hour limit (lightsout._search.coset.MAX_UNTIMED_SECONDS); pass "
+            f"{MAX_UNTIMED_SECONDS / 3600:g}-hour limit (lightsout._search.minweight.MAX_UNTIMED_SECONDS); pass "
             f"time_limit= or an executor=")
 
 
@@ -599,7 +599,7 @@ def _splits(problem: _Problem) -> bool:
     return len(parts) > 1 and max(bin(part).count("1") for part in parts) <= EXACT_BITS
 
 
-def _checked_result(coset: _Coset, particular: np.ndarray, index: int, complete: bool, total: int) -> CosetMinimum:
+def _checked_result(coset: _ReducedCoset, particular: np.ndarray, index: int, complete: bool, total: int) -> CosetMinimum:
     """The element at ``index``; its weight checked against the search's sum when complete."""
     result = _result(coset, particular, index, complete)
     if complete and 2 * result.weight != particular.shape[0] + total:  # pragma: no cover - kernel bug guard
@@ -617,7 +617,7 @@ def _permutations(symmetry: object, cells: int) -> list[np.ndarray]:
     return [permutation_of(value, cells, None, i) for i, value in enumerate(symmetry)]
 
 
-def _cut(images: list[np.ndarray], coset: _Coset, problem: _Problem, split: int) -> OrbitCut:
+def _cut(images: list[np.ndarray], coset: _ReducedCoset, problem: _Problem, split: int) -> OrbitCut:
     """The symmetric cut by the checked permutations, with tasks as the layout makes them."""
     lanes, m, _ = _layout(problem, split)
     return prepare_cut(images, coset.rows, coset.pivots, coset.reduced, lanes + m)
@@ -653,7 +653,7 @@ def _ordered_scan(problem: _Problem, target: int, expired: Callable[[], bool]) -
     return first[0] if first else None
 
 
-def _result(coset: _Coset, particular: np.ndarray, index: int, proven: bool) -> CosetMinimum:
+def _result(coset: _ReducedCoset, particular: np.ndarray, index: int, proven: bool) -> CosetMinimum:
     """The element at search coordinate ``index`` (c_1 at bit d-1), with its coefficients."""
     d = len(coset.pivots)
     presses = coset.reduced.copy()
@@ -707,7 +707,7 @@ def coset_min_weight_mod(particular: npt.ArrayLike, generators: npt.ArrayLike, m
             raise InvalidBoardError(f"{name} must hold values in 0..{k - 1}")
     cells = x0.shape[0]
     too_many = BoardTooLargeError(f"the coset over Z/{k} has more than {MAX_MOD_ELEMENTS} elements "
-                                  f"(lightsout._search.coset.MAX_MOD_ELEMENTS); too many to enumerate")
+                                  f"(lightsout._search.minweight.MAX_MOD_ELEMENTS); too many to enumerate")
     span = np.zeros((1, cells), dtype=np.uint8)
     if _is_prime(k):
         basis, _ = rref_prime(gens.astype(np.int64), k)
@@ -817,7 +817,7 @@ def distance_distribution_mod(quiet: npt.ArrayLike, modulus: int, *, threads: Op
     if cells * math.log2(k) > MAX_DISTANCE_LOG2 + 1e-9:
         raise BoardTooLargeError(
             f"a distance table walks k^cells = {k}^{cells} press vectors; the limit is 2^{MAX_DISTANCE_LOG2} "
-            f"(lightsout._search.coset.MAX_DISTANCE_LOG2): {cells} cells is too many for {k} states")
+            f"(lightsout._search.minweight.MAX_DISTANCE_LOG2): {cells} cells is too many for {k} states")
     basis, pivots = rref_prime(rows, k)
     d = len(pivots)
     span = np.zeros((1, cells), dtype=np.int64)
