@@ -20,19 +20,21 @@ import numpy as np
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError
 from lightsout._base.packing import pack_row, pack_rows, unpack_rows
 from lightsout._base.types import Progress
-from lightsout._core.canonical import general_unsolvable, lexmin_solution, unsolvable_from_proof
+from lightsout._core.canonical import (
+    canonical_first_row, general_unsolvable, grid_unsolvable, lexmin_solution, unsolvable_from_proof,
+)
 from lightsout._core.coset import Coset
 from lightsout._core.modring import howell_form
 from lightsout._core.rules import Rules
 from lightsout._io.drawing import notebook_bundle, plot_board, solution_picture
 from lightsout import _kernels as kernels
-from lightsout._routes.nd import canonical_nd, quiet_basis_words, solve_nd
+from lightsout._routes.nd import quiet_basis_words, solve_nd
 from lightsout._search.minimal import minimal_solution
 from lightsout._search.symmetry import count_orbits
 from lightsout import board as _board
 
 __all__ = ["Solution", "MAX_PATTERN_CELLS", "solution_from_result", "PackedBoard", "nd_quiet_generators",
-           "EAGER_PATTERN_BYTES", "solve_general"]
+           "EAGER_PATTERN_BYTES", "grid_board_solution"]
 
 #: Most cells an error or :meth:`Solution.quiet_patterns` materialises as quiet
 #: patterns (bool, one byte a cell): 10**8, 100 MB.
@@ -534,22 +536,65 @@ def nd_quiet_generators(rules: Rules) -> np.ndarray:
     return kernel
 
 
-def solve_general(rules: Rules, lights: np.ndarray, progress: Progress) -> Solution:
-    """Solve a board by the general route: the canonical solution from the reduced system directly."""
+def grid_board_solution(found: Coset, rules: Rules, lights: np.ndarray,
+                        words: Optional[np.ndarray] = None) -> Solution:
+    """The :class:`Solution` of a grid board from its route's coset, replayed; or the board's UnsolvableError.
+
+    ``lights`` is the checked board of ``rules.shape``; ``words`` the same board
+    packed, when the caller has it (a large two-state board is then kept packed).
+
+    Example:
+        >>> from lightsout._routes.registry import ROUTES
+        >>> rules, lights = Rules.check((3, 3)), np.ones((3, 3), dtype=bool)
+        >>> [int(grid_board_solution(ROUTES[name].solve(rules, lights), rules, lights).presses.sum())
+        ...  for name in ROUTES]
+        [5, 5, 5]
+    """
+    if found.layout == "first_rows":
+        return _solution_by_first_rows(found, rules, lights, words)
+    return _solution_by_vectors(found, rules, lights)
+
+
+def _solution_by_vectors(found: Coset, rules: Rules, lights: np.ndarray) -> Solution:
+    """A Solution from whole press vectors: the canonical one, and the quiet generators while they are small."""
     states = rules.states
-    work = np.ascontiguousarray(lights, dtype=np.uint8)
-    found = canonical_nd(rules, work, progress=progress)
     if not found.solvable or found.particular is None:
+        if found.proof is None:
+            raise general_unsolvable(found, lights, torus=rules.wraps, states=states, graph=False)
         raise unsolvable_from_proof(found.proof, lights, found.nullity, states, graph=False)
+    particular = found.particular
+    if not found.canonical:
+        particular, _ = lexmin_solution(found.particular, found.kernel_rows(lights.size), states)
     generators = None
     if found.nullity == 0:
         generators = np.zeros((0, lights.size), dtype=np.uint8)
     elif found.nullity * lights.size <= EAGER_PATTERN_BYTES:
         generators = nd_quiet_generators(rules)
-    presses = np.asarray(found.particular, dtype=np.uint8).reshape(lights.shape)
+    presses = np.asarray(particular, dtype=np.uint8).reshape(lights.shape)
     first_rows = None if generators is None else generators.reshape((-1,) + lights.shape)[:, 0].copy()
-    solution = Solution(lights.copy(), presses.astype(bool) if states == 2 else presses, found.nullity, "nd",
+    solution = Solution(lights.copy(), presses.astype(bool) if states == 2 else presses, found.nullity, found.method,
                         first_rows, states, rules.wraps, rules.self_toggle, None, found.count, generators)
     if not solution.verify():
-        raise InternalError("the nd route's answer does not clear the board")
+        raise InternalError(f"the {found.method} route's answer does not clear the board")
     return solution
+
+
+def _solution_by_first_rows(found: Coset, rules: Rules, lights: np.ndarray,
+                            words: Optional[np.ndarray]) -> Solution:
+    """A Solution of an open 2-D grid from first rows: the canonical first row, chased down the board."""
+    nrows, ncols = rules.shape
+    if words is None:
+        words = pack_rows(lights)
+        snapshot: Union[np.ndarray, PackedBoard] = lights.copy()
+    else:
+        snapshot = PackedBoard(words, ncols)
+    if not found.solvable:
+        raise grid_unsolvable(found, words, lights, MAX_PATTERN_CELLS)
+    assert found.first_row is not None
+    quiet_first_rows = found.quiet_first_rows()
+    first = found.first_row if found.canonical else canonical_first_row(found.first_row, quiet_first_rows)
+    residue, presses, _ = kernels.chase.chase(words, nrows, ncols, pack_row(first), presses=True)
+    if residue.any() or presses is None:
+        raise InternalError(f"the {found.method} route's answer does not clear the board")
+    return Solution(snapshot, unpack_rows(presses, ncols), found.nullity, found.method,  # type: ignore[arg-type]
+                    quiet_first_rows, torus=rules.wraps)

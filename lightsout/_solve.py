@@ -1,12 +1,14 @@
 """Solving grid boards: first_row, nullity, solve, is_solvable.
 
-Two routes compute the same answers (and the tests hold them to it):
+Each entry point checks its arguments once, into a :class:`~lightsout._core.rules.Rules`,
+takes a route from the registry (``lightsout/_routes/registry.py``) and turns the route's
+:class:`~lightsout._core.coset.Coset` into its answer.  Three routes compute the same
+answers (and the tests hold them to it):
 
 * ``method="poly"``: the polynomial route (docs/algebra.md sections 2-4),
   O((R + C) C / 64) word operations and O(C) words of memory.  ``"auto"`` picks it.
 * ``method="dense"``: the A/B two-row iteration to a C x (C+1) system, then
   Gauss-Jordan elimination; O(R C^2 / 64 + C^3 / 64), a C x C bit matrix.
-
 * ``method="nd"``: the general route (``lightsout._routes.nd``) for boards of any
   number of axes, wrap-around axes, the sigma rule and k-state lights: chase
   along one axis to a system in one or two slices of unknowns, eliminate over
@@ -27,59 +29,40 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, UnsolvableError, unsolvable_error
-from lightsout._base.packing import pack_row, pack_rows, unpack_rows
 from lightsout._base.types import Progress
 from lightsout._base.validate import (
     MAX_BOARD_CELLS, board_shape, board_size, flag, grid_shape, method_name, poly_memory, progress_callback,
     states_count, thread_count,
 )
 from lightsout._core.bitmatrix import pack_zero_one
-from lightsout._core.canonical import canonical_first_row, grid_unsolvable
+from lightsout._core.canonical import canonical_first_row
 from lightsout._core.coset import Coset
 from lightsout._core.rules import Rules
 from lightsout._core.tasks import checked_executor, run_tasks
-from lightsout import _kernels as kernels
-from lightsout._routes.dense import solve_grid_dense
-from lightsout._routes.nd import canonical_nd, nullity_nd, solve_nd
 from lightsout._routes.poly import nullity_poly as _nullity_poly
 from lightsout._routes.poly import nullity_table as _nullity_table
-from lightsout._routes.poly import solve_grid_poly
-from lightsout._solution import MAX_PATTERN_CELLS, PackedBoard, Solution, solve_general
+from lightsout._routes.registry import AUTO_ORDER, ROUTES, Route
+from lightsout._solution import Solution, grid_board_solution
 from lightsout import board as _board
 from lightsout.board import TorusArg
 
 __all__ = ["first_row", "nullity", "nullity_table", "solve", "is_solvable", "Solution", "UnsolvableError", "METHODS"]
 
-METHODS = ("auto", "poly", "dense", "nd")
-#: The routes that solve only open 2-D two-state grids with the plus rule.
-GRID_METHODS = ("poly", "dense")
+#: The ``method=`` names: "auto" and every route of the registry (lightsout/_routes/registry.py).
+METHODS = ("auto",) + tuple(ROUTES)
 
 
-def _run(method: str, rules: Rules, board_words: Optional[np.ndarray], *,
-         threads: Optional[int], progress: Progress, kernel: bool) -> Coset:
-    """Run a 2-D grid route; ``kernel``: the caller needs the quiet-pattern basis of a solvable board.
-
-    The polynomial route always returns the basis lazily (``kernel_words``), so
-    only the dense route is asked to build it.
-    """
-    nrows, ncols = rules.shape
-    if method == "dense":
-        rules.refuse_dense(board_words is not None)
-        return solve_grid_dense(nrows, ncols, board_words, kernel=kernel, threads=threads, progress=progress)
-    rules.refuse_poly()
-    return solve_grid_poly(nrows, ncols, board_words, progress=progress)
-
-
-def _route_for(method: object, rules: Rules) -> str:
-    """The route for a board: the 2-D grid routes where they apply, else the general one."""
-    method = method_name(method, METHODS)
-    if method == "auto":
-        return "poly" if rules.is_plain_grid else "nd"
-    if method in GRID_METHODS and not rules.is_plain_grid:
+def _route_for(method: object, rules: Rules) -> Route:
+    """The route for a board: the named one if it accepts the board, for "auto" the first that does."""
+    name = method_name(method, METHODS)
+    if name == "auto":
+        return next(ROUTES[auto] for auto in AUTO_ORDER if ROUTES[auto].accepts(rules))
+    route = ROUTES[name]
+    if not route.accepts(rules):
         raise InvalidBoardError(
-            f"method {method!r} solves open 2-D two-state boards with the plus rule only; this board "
+            f"method {name!r} solves open 2-D two-state boards with the plus rule only; this board "
             f"({rules.describe()}) needs method='auto' or 'nd'")
-    return method
+    return route
 
 
 def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_toggle: bool = True,
@@ -127,33 +110,36 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
     """
     nrows, ncols = grid_shape(n, m)
     rules = Rules.of_grid(nrows, ncols, torus, self_toggle, states)
-    method = _route_for(method, rules)
-    states = rules.states
-    if method == "nd":
-        progress_callback(progress)
-        threads = thread_count(threads)
-        # Only the canonical solution is built, never the quiet patterns (a 10,000 x 10,000
-        # torus has 128 of them, 13 GB).
-        found = canonical_nd(rules, None, threads=threads, progress=progress)
-        if not found.solvable or found.particular is None:
-            proof = np.asarray(found.proof, dtype=np.uint8).reshape(nrows, ncols)
-            meet = int(proof.astype(np.int64).sum())             # every cell is lit
-            raise unsolvable_error(
-                f"the all-lit {nrows} x {ncols} board (torus={rules.wraps}, self_toggle={rules.self_toggle})",
-                found.nullity,
-                states, lit_cells_met=meet, inner_product=meet % states,
-                quiet_pattern=proof.astype(bool) if states == 2 else proof, quiet_first_row=proof[0].copy())
-        row: np.ndarray = np.asarray(found.particular).reshape(nrows, ncols)[0]
-        return row.astype(bool) if states == 2 else row.astype(np.uint8)
+    route = _route_for(method, rules)
     threads = thread_count(threads)
     progress_callback(progress)
-    result = _run(method, rules, None, threads=threads, progress=progress, kernel=True)
-    if not result.solvable or result.first_row is None:  # Sutner: cannot happen
-        raise InternalError(f"the {method} route found the all-lit {nrows} x {ncols} "
-                             "board unsolvable, contradicting Sutner's theorem")
-    if result.canonical:
-        return result.first_row
-    return canonical_first_row(result.first_row, result.quiet_first_rows())
+    # the all-lit board is never built; the N-D route builds its canonical solution alone, never
+    # the quiet patterns (a 10,000 x 10,000 torus has 128 of them, 13 GB)
+    found = route.solve(rules, None, threads=threads, progress=progress, kernel=True)
+    if not found.solvable:
+        raise _all_lit_unsolvable(found, rules)
+    if found.layout == "first_rows":
+        assert found.first_row is not None
+        return found.first_row if found.canonical else canonical_first_row(found.first_row, found.quiet_first_rows())
+    if not found.canonical or found.particular is None:
+        raise InternalError(f"the {found.method} route gave no canonical solution of the all-lit board")
+    row: np.ndarray = np.asarray(found.particular).reshape(rules.shape)[0]
+    return row.astype(bool) if rules.states == 2 else row.astype(np.uint8)
+
+
+def _all_lit_unsolvable(found: Coset, rules: Rules) -> Exception:
+    """Why the all-lit board has no solution: its proof, or a broken theorem (an internal error)."""
+    nrows, ncols = rules.shape
+    if found.proof is None:  # Sutner: the plain rule's all-lit board is always solvable
+        return InternalError(f"the {found.method} route found the all-lit {nrows} x {ncols} board unsolvable "
+                             "without a proof (Sutner's theorem says it is solvable under the plain rule)")
+    states = rules.states
+    proof = np.asarray(found.proof, dtype=np.uint8).reshape(nrows, ncols)
+    meet = int(proof.astype(np.int64).sum())  # every cell is lit
+    return unsolvable_error(
+        f"the all-lit {nrows} x {ncols} board (torus={rules.wraps}, self_toggle={rules.self_toggle})",
+        found.nullity, states, lit_cells_met=meet, inner_product=meet % states,
+        quiet_pattern=proof.astype(bool) if states == 2 else proof, quiet_first_row=proof[0].copy())
 
 
 def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: TorusArg = False,
@@ -182,16 +168,7 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
         shape = grid_shape(n, m)
     rules = Rules.of_grid(*shape, torus, self_toggle, states) if len(shape) == 2 else Rules.check(
         shape, torus, self_toggle, states)
-    method = _route_for(method, rules)
-    if method == "nd":
-        return nullity_nd(rules)[0]
-    nrows, ncols = shape
-    threads = thread_count(threads)
-    if method == "dense":
-        rules.refuse_dense()
-        return solve_grid_dense(nrows, ncols, threads=threads).nullity
-    rules.refuse_poly()
-    return _nullity_poly(nrows, ncols)
+    return _route_for(method, rules).nullity(rules, threads=thread_count(threads))
 
 
 def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[Any] = None,
@@ -326,7 +303,7 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
     grid = _packed_grid(board, states, torus, self_toggle, method)
     words, lights = (None, _board.as_board(board, states)) if grid is None else grid
     rules = Rules.check(lights.shape, torus, self_toggle, states)
-    method = _route_for(method, rules)
+    _route_for(method, rules)  # an unknown method, or one that cannot take the board, before anything else
     threads = thread_count(threads)
     progress_callback(progress)
     found = solve_checked(rules, lights, method, words=words, threads=threads, progress=progress)
@@ -345,37 +322,13 @@ def solve_checked(rules: Rules, lights: np.ndarray, method: str = "auto", *, wor
         >>> solve_checked(Rules.check((3, 3)), np.ones((3, 3), dtype=bool)).presses.astype(int).tolist()
         [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
     """
-    method = _route_for(method, rules)
+    route = _route_for(method, rules)
     try:
-        return _solve_on_route(method, rules, lights, words, threads, progress)
+        found = route.solve(rules, lights, words, threads=threads, progress=progress, kernel=True)
+        return grid_board_solution(found, rules, lights, words)
     except UnsolvableError as exc:
-        exc.torus, exc.self_toggle, exc.method = rules.wraps, rules.self_toggle, method
+        exc.torus, exc.self_toggle, exc.method = rules.wraps, rules.self_toggle, route.name
         raise
-
-
-def _solve_on_route(method: str, rules: Rules, lights: np.ndarray, words: Optional[np.ndarray],
-                    threads: Optional[int], progress: Progress) -> Solution:
-    """:func:`solve` once the board and its rules are checked: the general route, or a 2-D grid route."""
-    if method == "nd":
-        return solve_general(rules, lights, progress)
-    nrows, ncols = rules.shape
-    if words is None:
-        words = pack_rows(lights)
-        snapshot: Union[np.ndarray, PackedBoard] = lights.copy()
-    else:
-        snapshot = PackedBoard(words, ncols)
-    result = _run(method, rules, words, threads=threads, progress=progress, kernel=True)
-    if not result.solvable:
-        raise grid_unsolvable(result, words, lights if isinstance(snapshot, np.ndarray) else unpack_rows(words, ncols),
-                              MAX_PATTERN_CELLS)
-    assert result.first_row is not None
-    quiet_first_rows = result.quiet_first_rows()
-    first = result.first_row if result.canonical else canonical_first_row(result.first_row, quiet_first_rows)
-    residue, presses, _ = kernels.chase.chase(words, nrows, ncols, pack_row(first), presses=True)
-    if residue.any() or presses is None:
-        raise InternalError(f"the {method} route's answer does not clear the board")
-    return Solution(snapshot, unpack_rows(presses, ncols), result.nullity, method,  # type: ignore[arg-type]
-                    quiet_first_rows, torus=rules.wraps)
 
 
 #: Boards from this many cells are packed by :func:`_packed_grid` (below it numpy's path is as quick).
@@ -413,8 +366,5 @@ def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, se
     states = states_count(states)
     lights = _board.as_board(board, states)
     rules = Rules.check(lights.shape, torus, self_toggle, states)
-    method = _route_for(method, rules)
-    threads = thread_count(threads)
-    if method == "nd":
-        return solve_nd(rules, np.ascontiguousarray(lights, dtype=np.uint8)).solvable
-    return _run(method, rules, pack_rows(lights), threads=threads, progress=None, kernel=False).solvable
+    route = _route_for(method, rules)
+    return route.solve(rules, lights, threads=thread_count(threads), kernel=False).solvable

@@ -6,5 +6,9 @@
 - ``nd``: any number of axes, wraps per axis, the sigma rule, k states.
 - ``forcing``: graphs, by a forcing plan that leaves a small system.
 
-They stand on the core and the kernels and import nothing from each other's floor above.
+- ``registry``: the grid routes (poly, dense, nd) behind one small protocol, ``Route``,
+  and the registry ``ROUTES`` the entry points choose from by ``method=``.
+
+The routes stand on the core and the kernels and import nothing from each other; only the
+registry imports them.
 """
