@@ -10,13 +10,17 @@ submitted again; lightsout's own errors and Ctrl-C are raised at once.
 from __future__ import annotations
 
 import concurrent.futures
-from typing import Any, Callable, Optional, Sequence
+import contextlib
+import time
+from typing import Any, Callable, Generator, Optional, Sequence
 
 from lightsout._base.errors import InvalidTypeError, LightsOutError
 from lightsout._base.types import Progress
 
 #: Times one task is submitted again after its future failed.
 TASK_RETRIES = 3
+#: Seconds :func:`completed_tasks` still waits past a deadline, for tasks that end on it.
+DEADLINE_GRACE = 1.0
 
 
 def checked_executor(executor: object) -> Optional[concurrent.futures.Executor]:
@@ -32,6 +36,54 @@ def checked_executor(executor: object) -> Optional[concurrent.futures.Executor]:
     return executor
 
 
+def completed_tasks(executor: concurrent.futures.Executor, function: Callable[..., Any],
+                    arguments: Sequence[tuple[Any, ...]], *,
+                    deadline: Optional[float] = None) -> Generator[tuple[int, Any], None, None]:
+    """``(i, function(*arguments[i]))`` for every task, computed on ``executor``, as the tasks finish.
+
+    A task whose future fails for a reason of the executor's own is submitted
+    again, up to ``TASK_RETRIES`` times; lightsout's own errors and Ctrl-C are
+    raised at once.  With ``deadline`` (a ``time.time()`` value) the waiting
+    stops ``DEADLINE_GRACE`` seconds after it, and the tasks not finished by
+    then are missing.  Closing the iterator (or leaving it by an exception)
+    cancels the tasks left.
+
+    Example:
+        >>> from concurrent.futures import ThreadPoolExecutor
+        >>> with ThreadPoolExecutor(2) as pool:
+        ...     sorted(completed_tasks(pool, pow, [(2, 3), (3, 2)]))
+        [(0, 8), (1, 9)]
+    """
+    futures = {executor.submit(function, *args): i for i, args in enumerate(arguments)}
+    retries = [0] * len(arguments)
+    pending = set(futures)
+    try:
+        while pending:
+            timeout = None if deadline is None else max(0.0, deadline - time.time()) + DEADLINE_GRACE
+            done, pending = concurrent.futures.wait(pending, timeout=timeout,
+                                                    return_when=concurrent.futures.FIRST_COMPLETED)
+            if not done:  # past the deadline and its grace: stop waiting
+                return
+            for future in done:
+                index = futures[future]
+                try:
+                    result = future.result()
+                except (LightsOutError, KeyboardInterrupt):
+                    raise
+                except Exception:
+                    if retries[index] >= TASK_RETRIES:
+                        raise
+                    retries[index] += 1
+                    again = executor.submit(function, *arguments[index])
+                    futures[again] = index
+                    pending.add(again)
+                    continue
+                yield index, result
+    finally:
+        for future in futures:
+            future.cancel()
+
+
 def run_tasks(executor: concurrent.futures.Executor, function: Callable[..., Any],
               arguments: Sequence[tuple[Any, ...]], *, stage: str = "tasks",
               progress: Progress = None) -> list[Any]:
@@ -43,32 +95,12 @@ def run_tasks(executor: concurrent.futures.Executor, function: Callable[..., Any
         ...     run_tasks(pool, pow, [(2, 3), (3, 2)])
         [8, 9]
     """
-    futures = {executor.submit(function, *args): i for i, args in enumerate(arguments)}
-    retries = [0] * len(arguments)
     results: list[Any] = [None] * len(arguments)
-    pending = set(futures)
-    done_count = 0
-    try:
-        while pending:
-            done, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
-            for future in done:
-                index = futures[future]
-                try:
-                    results[index] = future.result()
-                except (LightsOutError, KeyboardInterrupt):
-                    raise
-                except Exception:
-                    if retries[index] >= TASK_RETRIES:
-                        raise
-                    retries[index] += 1
-                    again = executor.submit(function, *arguments[index])
-                    futures[again] = index
-                    pending.add(again)
-                    continue
-                done_count += 1
-                if progress is not None:
-                    progress(stage, done_count, len(arguments))
-    finally:
-        for future in futures:
-            future.cancel()
+    finished = 0
+    with contextlib.closing(completed_tasks(executor, function, arguments)) as tasks:
+        for index, result in tasks:
+            results[index] = result
+            finished += 1
+            if progress is not None:
+                progress(stage, finished, len(arguments))
     return results

@@ -40,6 +40,7 @@ a time: k^cells / 32 vector steps, no table of states.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import math
 import threading
 import time
@@ -50,12 +51,13 @@ from typing import Callable, NamedTuple, Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError
+from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError
 from lightsout._base.types import Progress
 from lightsout._base.validate import states_count
 from lightsout._core.blockpool import Pace, default_threads, run_workers
 from lightsout._core.modring import rref_prime
 from lightsout._core.rules import search_seconds
+from lightsout._core.tasks import completed_tasks
 from lightsout import _kernels as kernels
 from lightsout._search.orbitcut import (MAX_TIE_ELEMENTS, OrbitCut, TaskOrbits, prepare_cut, representatives, smallest_image,
                                  task_minima)
@@ -374,59 +376,30 @@ def _default_split(problem: _Problem, group_order: int = 1) -> int:
     return min(int(math.log2(jobs)), max(0, problem.nullity - 5), _layout(problem, 0)[2])
 
 
-#: Times one job is resubmitted after its future failed for a reason of the executor's own
-#: (a worker process that died, a lost result): jobs are idempotent, so running one again is safe.
-JOB_RETRIES = 3
-
-
 def _search_executor(problem: _Problem, executor: concurrent.futures.Executor, split_bits: int,
                      time_limit: Optional[float], progress: Progress) -> tuple[bool, _Best]:
     """Every job submitted to ``executor``; waits for them (or for the time limit).
 
     A job whose future fails with anything but one of lightsout's own errors
     (a killed worker, a result lost with its worker, a broken pool) is
-    submitted again, up to ``JOB_RETRIES`` times: the search still covers
-    every coset element, so a proven answer stays proven.
+    submitted again (:func:`lightsout._core.tasks.completed_tasks`): jobs are
+    idempotent, and the search still covers every coset element, so a proven
+    answer stays proven.
     """
     deadline = None if time_limit is None else time.time() + time_limit
     jobs = 1 << split_bits
-    futures = {executor.submit(_search_job, problem, split_bits, job, deadline): job for job in range(jobs)}
-    retries = dict.fromkeys(range(jobs), 0)
     best = _Best(problem.bound)
     complete = True
-    done_count = 0
-    try:
-        pending = set(futures)
-        while pending:
-            timeout = None if deadline is None else max(0.0, deadline - time.time()) + 1.0
-            done, pending = concurrent.futures.wait(pending, timeout=timeout,
-                                                    return_when=concurrent.futures.FIRST_COMPLETED)
-            if not done:          # past the deadline (plus a grace second): stop waiting
-                complete = False
-                break
-            for future in done:
-                job = futures[future]
-                try:
-                    result = future.result()
-                except (LightsOutError, KeyboardInterrupt):
-                    raise
-                except Exception:
-                    if retries[job] >= JOB_RETRIES:
-                        raise
-                    retries[job] += 1
-                    again = executor.submit(_search_job, problem, split_bits, job, deadline)
-                    futures[again] = job
-                    pending.add(again)
-                    continue
-                complete &= result.complete
-                best.offer(result.found, result.sum, result.coordinate, result.ties, result.ties_overflow)
-                done_count += 1
+    finished = 0
+    arguments = [(problem, split_bits, job, deadline) for job in range(jobs)]
+    with contextlib.closing(completed_tasks(executor, _search_job, arguments, deadline=deadline)) as results:
+        for _, result in results:
+            complete &= result.complete
+            best.offer(result.found, result.sum, result.coordinate, result.ties, result.ties_overflow)
+            finished += 1
             if progress is not None:
-                progress(_PROGRESS_STAGE, done_count, jobs)
-    finally:
-        for future in futures:
-            future.cancel()
-    return complete, best
+                progress(_PROGRESS_STAGE, finished, jobs)
+    return complete and finished == jobs, best
 
 
 def _check_limits(problem: _Problem, time_limit: Optional[float], executor: object, threads: int,
