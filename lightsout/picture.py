@@ -35,14 +35,15 @@ from typing import Optional
 
 import numpy as np
 
-from lightsout._routes.bandchase import all_lit_press_bands, popcount
-# the colours too (DARK, LIT, PRESS, GRID: lightsout.picture.LIT and so on), beside the public names
 from lightsout._base.errors import BoardTooLargeError
+from lightsout._base.packing import count_bits
 from lightsout._base.types import Progress
 from lightsout._base.validate import grid_shape, progress_callback
+# the colours too (DARK, LIT, PRESS, GRID: lightsout.picture.LIT and so on), beside the public names
 from lightsout._io.drawing import (DARK, GRID, LIT, MAX_PNG_CELLS, MAX_SVG_CELLS, PRESS, Picture, board_blocks, board_png,
-                                board_svg, plot_board)
+                                   board_svg, plot_board)
 from lightsout._io.png import REVERSE_BITS, PngWriter
+from lightsout._routes.bandchase import all_lit_press_bands
 from lightsout._solve import first_row
 
 __all__ = ["board_svg", "board_png", "plot_board", "board_blocks", "render_presses", "Picture",
@@ -131,7 +132,7 @@ def render_presses(path: "str | os.PathLike[str]", n: int, m: Optional[int] = No
         with open(temporary, "wb") as handle:
             png = PngWriter(handle, ncols, nrows, bit_depth=1)
             for start, presses in all_lit_press_bands(nrows, ncols, first):
-                total += popcount(presses)
+                total += count_bits(presses)
                 png.write_rows(REVERSE_BITS[presses.view(np.uint8)[:, :row_bytes]])
                 if progress is not None:
                     progress("render", start + len(presses), nrows)

@@ -20,6 +20,23 @@ def words_for_bits(nbits: int) -> int:
     return (nbits + 63) // 64
 
 
+#: Set bits of every byte value, for numpy without ``bitwise_count`` (before 2.0).
+_BYTE_BITS = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
+
+
+def count_bits(words: np.ndarray) -> int:
+    """Number of set bits in an array of packed words.
+
+    Example:
+        >>> count_bits(np.array([3, 2**63], dtype=np.uint64))
+        3
+    """
+    words = np.ascontiguousarray(words)
+    if hasattr(np, "bitwise_count"):  # numpy >= 2.0: one popcount a word
+        return int(np.bitwise_count(words).sum())
+    return int(_BYTE_BITS[words.view(np.uint8)].sum())
+
+
 def pack_rows(bits: npt.ArrayLike) -> np.ndarray:
     """Pack a 2-D 0/1 array into a C-contiguous ``(nrows, nwords)`` uint64 array.
 

@@ -28,7 +28,7 @@ from typing import Optional
 import numpy as np
 
 from lightsout._base.errors import InternalError, UnsolvableError, unsolvable_error
-from lightsout._base.packing import pack_row, pack_rows, unpack_row, unpack_rows, words_for_bits
+from lightsout._base.packing import count_bits, pack_row, pack_rows, unpack_row, unpack_rows, words_for_bits
 from lightsout._core.coset import Coset
 from lightsout._core.modring import howell_form, reduce_lexmin
 from lightsout._core.orientation import first_column_of_chase, transpose_packed
@@ -159,13 +159,6 @@ def _overlap_functional(board_words: Optional[np.ndarray], rows: int, cols: int)
     return w
 
 
-def _count_bits(words: np.ndarray) -> int:
-    """Number of set bits in a packed array."""
-    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
-        return int(np.bitwise_count(words).sum())
-    return int(np.count_nonzero(np.unpackbits(np.ascontiguousarray(words).view(np.uint8))))
-
-
 def _odd_parity(words: np.ndarray) -> bool:
     folded = int(np.bitwise_xor.reduce(words, initial=np.uint64(0)))
     return bin(folded).count("1") % 2 == 1
@@ -204,7 +197,7 @@ def grid_unsolvable(result: Coset, board_words: Optional[np.ndarray], lights: Op
         first = (presses[:, 0] & np.uint64(1)).astype(bool)
     else:
         first = unpack_rows(presses[:1], cols)[0]
-    hits = _count_bits(presses if work is None else presses & work)
+    hits = count_bits(presses if work is None else presses & work)
     error = unsolvable_error(f"{what} {size} board", result.nullity, lit_cells_met=hits, quiet_first_row=first)
     error._packed_pattern = (presses, cols, result.transposed)  # unpacked when first read
     return error

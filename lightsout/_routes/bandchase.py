@@ -14,14 +14,13 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import InternalError
-from lightsout._base.packing import pack_row, words_for_bits
+from lightsout._base.packing import count_bits, pack_row, words_for_bits
 from lightsout import _kernels as kernels
 
 __all__ = ["BAND_WORDS", "all_lit_press_bands", "all_lit_press_count"]
 
 #: Words of one band of rows (4 MiB).
 BAND_WORDS = 1 << 19
-_POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
 
 
 def all_lit_press_bands(nrows: int, ncols: int, first: npt.ArrayLike) -> Iterator[tuple[int, np.ndarray]]:
@@ -63,14 +62,4 @@ def all_lit_press_count(nrows: int, ncols: int, first: npt.ArrayLike) -> int:
         >>> all_lit_press_count(3, 3, [1, 0, 1])
         5
     """
-    return sum(popcount(presses) for _, presses in all_lit_press_bands(nrows, ncols, first))
-
-
-def popcount(words: np.ndarray) -> int:
-    """Set bits in an array of uint64 words.
-
-    Example:
-        >>> popcount(np.array([3, 2**63], dtype=np.uint64))
-        3
-    """
-    return int(_POPCOUNT[np.ascontiguousarray(words).view(np.uint8)].sum())
+    return sum(count_bits(presses) for _, presses in all_lit_press_bands(nrows, ncols, first))
