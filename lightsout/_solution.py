@@ -509,7 +509,7 @@ def solution_from_result(result: Coset, board: np.ndarray, *, torus: tuple[bool,
         [[1, 0, 1]]
     """
     if not result.solvable or result.particular is None:
-        raise general_unsolvable(result, board, torus=torus, states=states, graph=adjacency is not None)
+        raise general_unsolvable(result, board, states=states, graph=adjacency is not None)
     flat, reduced = lexmin_solution(result.particular, result.kernel, states)
     presses = flat.reshape(board.shape)
     words: Optional[np.ndarray] = None
@@ -560,7 +560,7 @@ def _solution_by_vectors(found: Coset, rules: Rules, lights: np.ndarray) -> Solu
     states = rules.states
     if not found.solvable or found.particular is None:
         if found.proof is None:
-            raise general_unsolvable(found, lights, torus=rules.wraps, states=states, graph=False)
+            raise general_unsolvable(found, lights, states=states, graph=False)
         raise unsolvable_from_proof(found.proof, lights, found.nullity, states, graph=False)
     particular = found.particular
     if not found.canonical:

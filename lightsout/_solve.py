@@ -124,7 +124,7 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
     if not found.canonical or found.particular is None:
         raise InternalError(f"the {found.method} route gave no canonical solution of the all-lit board")
     row: np.ndarray = np.asarray(found.particular).reshape(rules.shape)[0]
-    return row.astype(bool) if rules.states == 2 else row.astype(np.uint8)
+    return row.astype(rules.light_dtype)
 
 
 def _all_lit_unsolvable(found: Coset, rules: Rules) -> Exception:
@@ -235,7 +235,7 @@ def _nullity_table_fits(nmax: int, mmax: Optional[int], spread: bool) -> None:
     seconds = _nullity_table_seconds(nmax, mmax)
     if not spread and seconds > MAX_TABLE_SECONDS:
         raise BoardTooLargeError(f"a nullity table of {size} would take about {seconds / 3600:.2g} hours on one core, "
-                                 f"over the limit of {MAX_TABLE_SECONDS / 3600:g} hour (lightsout.solve."
+                                 f"over the limit of {MAX_TABLE_SECONDS / 3600:g} hour (lightsout._solve."
                                  "MAX_TABLE_SECONDS); pass executor= to spread it over workers, or ask for less")
 
 
@@ -303,26 +303,28 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
     grid = _packed_grid(board, states, torus, self_toggle, method)
     words, lights = (None, _board.as_board(board, states)) if grid is None else grid
     rules = Rules.check(lights.shape, torus, self_toggle, states)
-    _route_for(method, rules)  # an unknown method, or one that cannot take the board, before anything else
+    route = _route_for(method, rules)
     threads = thread_count(threads)
     progress_callback(progress)
-    found = solve_checked(rules, lights, method, words=words, threads=threads, progress=progress)
+    found = solve_checked(rules, lights, route, words=words, threads=threads, progress=progress)
     return found.minimal(time_limit=time_limit, executor=executor, progress=progress) if minimal else found
 
 
-def solve_checked(rules: Rules, lights: np.ndarray, method: str = "auto", *, words: Optional[np.ndarray] = None,
-                  threads: Optional[int] = None, progress: Progress = None) -> Solution:
+def solve_checked(rules: Rules, lights: np.ndarray, route: Optional[Route] = None, *,
+                  words: Optional[np.ndarray] = None, threads: Optional[int] = None,
+                  progress: Progress = None) -> Solution:
     """:func:`solve` for a board and rules checked where the call came in (the library's own callers).
 
     ``lights`` is the checked board of ``rules.shape``; ``words`` its rows
-    packed, when the caller has them.  An UnsolvableError says under which rules
+    packed, when the caller has them; ``route`` the route chosen for it (None:
+    the one ``method="auto"`` picks).  An UnsolvableError says under which rules
     and on which route, as a Solution does.
 
     Example:
         >>> solve_checked(Rules.check((3, 3)), np.ones((3, 3), dtype=bool)).presses.astype(int).tolist()
         [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
     """
-    route = _route_for(method, rules)
+    route = route or _route_for("auto", rules)
     try:
         found = route.solve(rules, lights, words, threads=threads, progress=progress, kernel=True)
         return grid_board_solution(found, rules, lights, words)

@@ -101,7 +101,7 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
     if rules.is_plain_grid and not any(rules.wraps) and rules.cells > STREAM_CELLS:
         return _fewest_of_a_big_grid(*shape)
     rules.refuse_unpacked("the all-lit board")
-    lights = np.ones(shape, dtype=bool if rules.states == 2 else np.uint8)
+    lights = np.ones(shape, dtype=rules.light_dtype)
     best = minimal_solution(solve_checked(rules, lights), time_limit=time_limit, executor=executor,
                             progress=progress)
     weight = int(best.presses.sum(dtype=np.int64))
@@ -182,7 +182,7 @@ def distance_distribution(shape: Union[int, Sequence[int]], *, torus: object = F
     """
     rules = Rules.check(shape, torus, self_toggle, states)
     k = rules.states
-    zero = solve_checked(rules, np.zeros(rules.shape, dtype=bool if k == 2 else np.uint8))
+    zero = solve_checked(rules, np.zeros(rules.shape, dtype=rules.light_dtype))
     quiet = zero.quiet_patterns().reshape(-1, rules.cells).astype(np.uint8)
     if k == 2:
         return distance_distribution_gf2(quiet, progress=progress)

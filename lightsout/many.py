@@ -122,8 +122,7 @@ def _solve_chunk(boards: np.ndarray, rules: Rules, minimal: bool) -> tuple[np.nd
         nullity, count = 0, 1
         for i, board in enumerate(boards):
             try:
-                s = solve_checked(rules, board.reshape(rules.shape).astype(bool) if rules.states == 2
-                                  else board.reshape(rules.shape))
+                s = solve_checked(rules, board.reshape(rules.shape).astype(rules.light_dtype, copy=False))
                 s = s.minimal() if minimal else s
             except UnsolvableError as exc:
                 nullity = exc.nullity

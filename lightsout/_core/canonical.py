@@ -100,8 +100,7 @@ def proof_pattern(kernel: np.ndarray, board: np.ndarray, states: int) -> Optiona
     return None
 
 
-def general_unsolvable(result: Coset, board: np.ndarray, *, torus: tuple[bool, ...], states: int,
-                        graph: bool) -> UnsolvableError:
+def general_unsolvable(result: Coset, board: np.ndarray, *, states: int, graph: bool) -> UnsolvableError:
     """An UnsolvableError carrying a quiet pattern with a nonzero inner product with the board."""
     return unsolvable_from_proof(proof_pattern(result.kernel, board, states), board, result.nullity, states, graph)
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from lightsout._base.errors import BoardTooLargeError
 from lightsout._base.validate import (
     MAX_BOARD_CELLS, board_shape, dense_limits, flag, poly_memory, states_count, torus_axes,
@@ -98,6 +100,16 @@ class Rules:
         """
         return (len(self.shape) == 2 and self.states == 2 and self.self_toggle
                 and all(not wrap or size <= 2 for wrap, size in zip(self.wraps, self.shape)))
+
+    @property
+    def light_dtype(self) -> np.dtype:
+        """The dtype of a checked board of these rules (and of its presses): bool for two states, else uint8.
+
+        Example:
+            >>> Rules.check((2, 2)).light_dtype, Rules.check((2, 2), states=3).light_dtype
+            (dtype('bool'), dtype('uint8'))
+        """
+        return np.dtype(bool) if self.states == 2 else np.dtype(np.uint8)
 
     def describe(self) -> str:
         """The board in words, for messages.

@@ -67,13 +67,17 @@ def _packed(lights: Optional[np.ndarray], words: Optional[np.ndarray]) -> Option
     return pack_rows(lights)
 
 
-class PolyRoute:
-    """Open 2-D two-state grids through GF(2)[t] (``lightsout/_routes/poly.py``): O(C) memory."""
-
-    name = "poly"
+class _PlainGridRoute:
+    """A route of open 2-D two-state grids with the plus rule (``Rules.is_plain_grid``)."""
 
     def accepts(self, rules: Rules) -> bool:
         return rules.is_plain_grid
+
+
+class PolyRoute(_PlainGridRoute):
+    """Open 2-D two-state grids through GF(2)[t] (``lightsout/_routes/poly.py``): O(C) memory."""
+
+    name = "poly"
 
     def nullity(self, rules: Rules, *, threads: Optional[int] = None) -> int:
         rules.refuse_poly()
@@ -88,13 +92,10 @@ class PolyRoute:
         return solve_grid_poly(nrows, ncols, _packed(lights, words), progress=progress)
 
 
-class DenseRoute:
+class DenseRoute(_PlainGridRoute):
     """Open 2-D two-state grids by the A/B iteration and elimination (``lightsout/_routes/dense.py``)."""
 
     name = "dense"
-
-    def accepts(self, rules: Rules) -> bool:
-        return rules.is_plain_grid
 
     def nullity(self, rules: Rules, *, threads: Optional[int] = None) -> int:
         rules.refuse_dense()
