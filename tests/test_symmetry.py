@@ -265,3 +265,117 @@ def test_a_huge_group_is_refused_before_it_is_listed(monkeypatch):
     assert s.count_up_to_symmetry(group=[{0: 1, 1: 0}]) >= 1
     with pytest.raises(lightsout.BoardTooLargeError, match="pass group="):  # generators of the same group
         s.count_up_to_symmetry(group=[{0: 1, 1: 0}, {v: (v + 1) % 8 for v in range(8)}])
+
+
+# --- the default group against the symmetries found by action, on every small box ---------------
+
+def action_symmetries(shape, torus, self_toggle):
+    """Every axis exchange and reversal that maps the oracle's neighbour sets onto themselves.
+
+    Found by their action on the cells (the press of each cell reaches the images of the cells
+    it reached before), with no reference to the torus flags; as flat images, ``image[i]`` =
+    where cell i goes.
+    """
+    ndim, cells = len(shape), int(np.prod(shape))
+    sets = oracle.neighbour_sets(shape, torus, self_toggle)
+    index = np.arange(cells).reshape(shape)
+    found = {}
+    for order in itertools.permutations(range(ndim)):
+        if any(shape[order[a]] != shape[a] for a in range(ndim)):
+            continue
+        for flips in itertools.product((False, True), repeat=ndim):
+            moved = np.transpose(index, order)
+            for axis in range(ndim):
+                if flips[axis]:
+                    moved = np.flip(moved, axis)
+            # moved[c] is the cell that lands on c: invert to "where each cell goes"
+            image = np.empty(cells, dtype=np.int64)
+            image[moved.ravel()] = np.arange(cells)
+            if all({int(image[j]) for j in sets[i]} == sets[int(image[i])] for i in range(cells)):
+                found[image.tobytes()] = image
+    return list(found.values())
+
+
+def orbits_of_vectors(solutions, images, lights):
+    """Orbits of flat solutions under the images that keep the lights (each image's inverse too)."""
+    keep = [g for g in images if np.array_equal(lights[np.argsort(g)], lights)]
+    classes = set()
+    for x in solutions:
+        x = np.asarray(x, dtype=np.int64).ravel()
+        best = None
+        for g in keep:
+            y = np.empty_like(x)
+            y[g] = x
+            key = y.tobytes()
+            best = key if best is None or key < best else best
+        classes.add(best)
+    return len(classes)
+
+
+#: The solutions of a board are listed (to count their orbits by brute force) up to this many.
+MOST_LISTED = 600
+
+
+def listed_solutions(shape, torus, self_toggle, states, lights, solution):
+    """Every solution: by trying every press vector (oracle) when that is small, else the
+    solver's list replayed by the oracle one by one; None when there are too many."""
+    sets = oracle.neighbour_sets(shape, torus, self_toggle)
+    cells = len(sets)
+    if states ** cells <= 1 << 14:
+        found, _ = oracle.exhaustive(sets, lights, states)
+        assert solution is None or solution.count == len(found)
+        return list(found)
+    if solution is None or solution.count > MOST_LISTED:
+        return None
+    listed = [np.asarray(x).astype(np.int64).ravel() for x in solution.all()]
+    assert len({x.tobytes() for x in listed}) == len(listed) == solution.count
+    for x in listed:
+        assert not oracle.replay_sets(sets, lights, x, states).any()
+    return listed
+
+
+def small_boxes(ndim):
+    for shape in itertools.product(range(1, 5), repeat=ndim):
+        for torus in itertools.product((False, True), repeat=ndim):
+            yield shape, torus
+
+
+@pytest.mark.parametrize("ndim", [1, 2, 3])
+@pytest.mark.parametrize("states", [2, 3, 4])
+def test_default_group_counts_orbits_of_every_small_box(ndim, states):
+    # shapes 1..4 per axis, every torus combination, both press rules; the lights: all dark (every
+    # symmetry keeps them; the solutions are the quiet patterns), all lit, and one lit cell
+    # (the symmetries that keep it). 2 x 2 with torus=(True, False) was counted 2 where 1 is right.
+    enumerated = compared = 0
+    for shape, torus in small_boxes(ndim):
+        cells = int(np.prod(shape))
+        for self_toggle in (True, False):
+            images = action_symmetries(shape, torus, self_toggle)
+            for lights in (np.zeros(cells, np.int64), np.full(cells, states - 1), np.eye(1, cells, 0, np.int64)[0]):
+                try:
+                    s = lightsout.solve(lights.reshape(shape), torus=torus, self_toggle=self_toggle, states=states)
+                except lightsout.UnsolvableError:
+                    found = listed_solutions(shape, torus, self_toggle, states, lights, None)
+                    assert found is None or len(found) == 0
+                    continue
+                default = s.count_up_to_symmetry()
+                solutions = listed_solutions(shape, torus, self_toggle, states, lights, s)
+                if solutions is not None:
+                    assert default == orbits_of_vectors(solutions, images, lights), (shape, torus, self_toggle)
+                    enumerated += 1
+                else:  # too many to list: the same count from the group found by action, given by hand
+                    keep = [g for g in images if np.array_equal(lights[np.argsort(g)], lights)]
+                    assert default == s.count_up_to_symmetry(group=keep), (shape, torus, self_toggle, lights)
+                    compared += 1
+    assert enumerated > 4 * compared
+
+
+def test_the_two_by_two_board_whose_rows_wrap_is_a_square():
+    for states in (2, 3, 4):
+        lights = np.full((2, 2), 1)
+        wrapped = lightsout.solve(lights, torus=(True, False), self_toggle=False, states=states)
+        plain = lightsout.solve(lights, self_toggle=False, states=states)
+        assert wrapped.count_up_to_symmetry() == plain.count_up_to_symmetry()
+        assert wrapped.count_up_to_symmetry() == orbits_of_vectors(
+            listed_solutions((2, 2), (True, False), False, states, lights.ravel(), wrapped),
+            action_symmetries((2, 2), (True, False), False), lights.ravel())

@@ -56,20 +56,25 @@ def _check_group_size(order: int, cells: int) -> None:
 def grid_symmetries(shape: tuple[int, ...], wraps: tuple[bool, ...]) -> list[Permutation]:
     """The point symmetries of a box of cells: each axis reversed or not, equal axes exchanged.
 
-    An axis may take another's place when both have the same length and both wrap
-    or both do not; so a square has 8, a non-square rectangle 4, a cube 48.  The
-    translations of a torus are symmetries too, but are not listed (pass them
-    as ``group=``).  Each is the image of every cell, in row-major order.
+    An axis may take another's place when both make the same graph of
+    neighbours (:func:`axis_graph`: the same length, and both cycles or both
+    paths); so a square has 8, a non-square rectangle 4, a cube 48, and a 2 x 2
+    board whose rows alone wrap is still a square.  The translations of a torus
+    are symmetries too, but are not listed (pass them as ``group=``).
+    Each is the image of every cell, in row-major order.
 
     Example:
         >>> len(grid_symmetries((3, 3), (False, False))), len(grid_symmetries((3, 4), (False, False)))
         (8, 4)
+        >>> len(grid_symmetries((3, 3), (True, False))), len(grid_symmetries((2, 2), (True, False)))
+        (4, 8)
         >>> grid_symmetries((1, 3), (False, False))[1].tolist()     # the reflection of the row
         [2, 1, 0]
     """
     ndim = len(shape)
+    graphs = [axis_graph(size, wrap) for size, wrap in zip(shape, wraps)]
     axis_orders = [order for order in itertools.permutations(range(ndim))
-                   if all(shape[order[a]] == shape[a] and wraps[order[a]] == wraps[a] for a in range(ndim))]
+                   if all(graphs[order[a]] == graphs[a] for a in range(ndim))]
     cells = math.prod(shape)
     _check_group_size(len(axis_orders) << ndim, cells)
     index = np.arange(cells, dtype=np.int64).reshape(shape)
@@ -81,6 +86,20 @@ def grid_symmetries(shape: tuple[int, ...], wraps: tuple[bool, ...]) -> list[Per
             image = np.ascontiguousarray(np.flip(moved, axes) if axes else moved).ravel()
             found.setdefault(image.tobytes(), image)  # axes of length 1 give repeats
     return list(found.values())
+
+
+def axis_graph(size: int, wrap: bool) -> tuple[int, bool]:
+    """The graph of neighbours one axis makes: its length, and whether it is a cycle (else a path).
+
+    Neighbours form a set, so a wrapping axis of length 1 or 2 makes the same
+    path as an open one: the symmetries of a box compare axes by this, the
+    action of their presses, not by their ``torus`` flags.
+
+    Example:
+        >>> axis_graph(2, True) == axis_graph(2, False), axis_graph(3, True) == axis_graph(3, False)
+        (True, False)
+    """
+    return int(size), bool(wrap) and size > 2
 
 
 def close_group(generators: Iterable[Permutation], cells: int) -> list[Permutation]:
