@@ -24,6 +24,7 @@ from lightsout._base.errors import (
 )
 from lightsout._include import get_include
 from lightsout._io.boardfile import read_board, write_board
+from lightsout._search.symmetry import board_symmetries
 from lightsout._solve import (
     METHODS, Solution, first_row, is_solvable, nullity, nullity_table, solve,
 )
@@ -39,7 +40,7 @@ from lightsout._version import __version__
 __all__ = [
     "first_row", "nullity", "nullity_table", "solve", "is_solvable", "solve_graph", "Solution",
     "fewest_presses", "fewest_presses_table", "proven_fewest_presses", "distance_distribution", "MinimumNotProvenError",
-    "solve_many", "ManySolutions",
+    "solve_many", "ManySolutions", "board_symmetries",
     "press", "chase", "all_lit", "parse_board", "format_board",
     "UnsolvableError", "LightsOutError", "InvalidBoardError", "InvalidTypeError", "BoardTooLargeError",
     "SettingError", "InternalError",

@@ -357,7 +357,8 @@ class Solution:
                 neighbours and keep every light.  None (default): the board's
                 own symmetries that keep its lights: each axis reversed or not
                 and equal axes exchanged (the square's 8, a rectangle's 4, a
-                cube's 48; a torus's translations are not included), or every
+                cube's 48; a torus's translations are not included:
+                :func:`lightsout.board_symmetries` adds them), or every
                 automorphism of a graph (needs networkx).
 
         Returns:

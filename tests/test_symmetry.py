@@ -379,3 +379,57 @@ def test_the_two_by_two_board_whose_rows_wrap_is_a_square():
         assert wrapped.count_up_to_symmetry() == orbits_of_vectors(
             listed_solutions((2, 2), (True, False), False, states, lights.ravel(), wrapped),
             action_symmetries((2, 2), (True, False), False), lights.ravel())
+
+
+# --- the board's own group, translations included (lightsout.board_symmetries) ------------------
+
+def _closure_order(generators, cells):
+    return len(_closure_brute([tuple(int(v) for v in g) for g in generators], cells))
+
+
+@pytest.mark.parametrize("shape, torus", [
+    ((5,), True), ((6,), False), ((3, 3), True), ((3, 5), True), ((5, 5), True), ((3, 3), (True, False)),
+    ((2, 3), True), ((2, 2), (True, False)), ((3, 3, 3), True), ((5, 5), False), ((1, 5), True),
+])
+def test_board_symmetries_generate_every_automorphism(shape, torus):
+    # every automorphism of the board's graph, found vertex by vertex (no code shared with the package)
+    cells = int(np.prod(shape))
+    sets = oracle.neighbour_sets(shape, torus, False)
+    edges = sorted({tuple(sorted((i, j))) for i in range(cells) for j in sets[i]})
+    expected = len(graph_automorphisms_brute(cells, edges, np.zeros(cells, dtype=int)))
+    generators = lightsout.board_symmetries(shape, torus=torus)
+    assert _closure_order(generators, cells) == expected
+
+
+def test_the_four_by_four_torus_has_more_symmetries_than_it_lists():
+    # its graph is the 4-cube's (384 automorphisms); the translations and the square's 8 give 128 of them
+    sets = oracle.neighbour_sets((4, 4), True, False)
+    edges = sorted({tuple(sorted((i, j))) for i in range(16) for j in sets[i]})
+    assert len(graph_automorphisms_brute(16, edges, np.zeros(16, dtype=int))) == 384
+    assert _closure_order(lightsout.board_symmetries((4, 4), torus=True), 16) == 128
+
+
+@pytest.mark.parametrize("shape, torus, states", [((5, 5), True, 2), ((3, 3), True, 2), ((4, 4), True, 3),
+                                                  ((6,), True, 3), ((3, 6), True, 2)])
+def test_board_symmetries_count_the_orbits_of_a_torus(shape, torus, states):
+    cells = int(np.prod(shape))
+    lights = np.zeros(cells, dtype=np.int64)    # the dark board: its solutions are the quiet patterns
+    s = lightsout.solve(lights.reshape(shape), torus=torus, states=states)
+    solutions = listed_solutions(shape, torus, True, states, lights, s)
+    assert solutions is not None and len(solutions) == s.count > 1
+    group = _closure_brute([tuple(int(v) for v in g) for g in lightsout.board_symmetries(shape, torus=torus)], cells)
+    images = [np.array(g) for g in group]
+    # every element is a symmetry of the press rule, checked by the oracle's neighbour sets
+    sets = oracle.neighbour_sets(shape, torus, True)
+    for g in images:
+        assert all({int(g[j]) for j in sets[i]} == sets[int(g[i])] for i in range(cells))
+    expected = orbits_of_vectors(solutions, images, lights)
+    assert s.count_up_to_symmetry(group=lightsout.board_symmetries(shape, torus=torus)) == expected
+    assert expected < s.count_up_to_symmetry()     # the translations join more solutions than the box's group
+
+
+def test_board_symmetries_refuse_a_huge_board_before_listing():
+    with pytest.raises(lightsout.BoardTooLargeError, match="pass group="):
+        lightsout.board_symmetries((1 << 15, 1 << 15), torus=True)
+    with pytest.raises(lightsout.InvalidBoardError, match="torus"):
+        lightsout.board_symmetries((3, 3), torus=(True,))

@@ -32,10 +32,11 @@ import numpy.typing as npt
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError
 from lightsout._base.extras import import_optional
 from lightsout._base.packing import unpack_row
+from lightsout._base.validate import board_shape, torus_axes
 from lightsout._core.modring import solve_mod
 from lightsout import _kernels as kernels
 
-__all__ = ["MAX_GROUP_CELLS", "MAX_GROUP_ORDER", "box_symmetries", "close_group", "count_orbits", "fixed_by_coordinates",
+__all__ = ["MAX_GROUP_CELLS", "MAX_GROUP_ORDER", "board_symmetries", "box_symmetries", "close_group", "count_orbits", "fixed_by_coordinates",
            "fixed_by_cycles", "graph_automorphisms", "grid_symmetries"]
 
 #: The largest group whose elements are listed one by one (Burnside sums over every element).
@@ -60,7 +61,7 @@ def grid_symmetries(shape: tuple[int, ...], wraps: tuple[bool, ...]) -> list[Per
     neighbours (:func:`axis_graph`: the same length, and both cycles or both
     paths); so a square has 8, a non-square rectangle 4, a cube 48, and a 2 x 2
     board whose rows alone wrap is still a square.  The translations of a torus
-    are symmetries too, but are not listed (pass them as ``group=``).
+    are symmetries too, but are not listed (:func:`board_symmetries` adds them).
     Each is the image of every cell, in row-major order.
 
     Example:
@@ -100,6 +101,64 @@ def axis_graph(size: int, wrap: bool) -> tuple[int, bool]:
         (True, False)
     """
     return int(size), bool(wrap) and size > 2
+
+
+def board_symmetries(shape: Any, *, torus: Any = False) -> list[Permutation]:
+    """Generators of a board's symmetry group, ready for ``Solution.count_up_to_symmetry(group=...)``.
+
+    The group of a box of cells with its wrapping axes: every axis reversed,
+    axes that make the same graph of neighbours exchanged, and, along every
+    axis that wraps (and is longer than 2), every translation.  On a square
+    torus that is the square's 8 symmetries with the n**2 translations, 8 n**2
+    in all; on an open board, the point symmetries the default group lists.
+    (A few small boards have more symmetries still: the 4 x 4 torus's graph is
+    the 4-cube's, with 384.)  The generators are few (one a reversal, an
+    exchange or a one-step translation); ``count_up_to_symmetry`` closes them
+    into the group.  Each is a permutation of the flat cell indices in
+    row-major order.  Every one keeps an all-lit or all-dark board; on other
+    boards pass those that keep the lights.
+
+    Args:
+        shape: the board's shape: a tuple of axis lengths (an int for a line).
+        torus: True/False, or one bool per axis: that axis wraps around.
+
+    Returns:
+        A list of int64 arrays, one permutation of the cells each.
+
+    Raises:
+        BoardTooLargeError: the generators would take more than 1 GiB
+            (:data:`MAX_GROUP_CELLS` entries); pass ``group=`` with fewer.
+
+    Example:
+        >>> import lightsout
+        >>> s = lightsout.solve(lightsout.all_lit(5), torus=True)
+        >>> group = lightsout.board_symmetries((5, 5), torus=True)
+        >>> s.count, s.count_up_to_symmetry(), s.count_up_to_symmetry(group=group)
+        (256, 43, 7)
+        >>> len(lightsout.board_symmetries(6))       # a line: its reversal
+        1
+    """
+    dims = board_shape(shape)
+    wraps = torus_axes(torus, len(dims))
+    ndim, cells = len(dims), math.prod(dims)
+    graphs = [axis_graph(size, wrap) for size, wrap in zip(dims, wraps)]
+    flips = [axis for axis in range(ndim) if dims[axis] > 1]
+    exchanges = []
+    for axis in range(ndim):  # each axis with the next one of the same graph: they generate every exchange
+        following = [other for other in range(axis + 1, ndim) if graphs[other] == graphs[axis]]
+        if following and dims[axis] > 1:
+            exchanges.append((axis, following[0]))
+    shifts = [axis for axis in range(ndim) if graphs[axis][1]]
+    count = len(flips) + len(exchanges) + len(shifts)
+    if count * cells > MAX_GROUP_CELLS:
+        raise BoardTooLargeError(
+            f"{count} symmetries of {cells} cells are over the limit of {MAX_GROUP_CELLS} element-cells "
+            f"(1 GiB); pass group= with fewer symmetries")
+    index = np.arange(cells, dtype=np.int64).reshape(dims)
+    moved = [np.flip(index, axis) for axis in flips]
+    moved += [np.swapaxes(index, a, b) for a, b in exchanges]
+    moved += [np.roll(index, 1, axis) for axis in shifts]
+    return [np.ascontiguousarray(image).ravel() for image in moved]
 
 
 def close_group(generators: Iterable[Permutation], cells: int) -> list[Permutation]:
