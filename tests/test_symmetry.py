@@ -241,10 +241,21 @@ def square():
     ("abc", lightsout.InvalidTypeError, "sequence of permutations"),
     (3, lightsout.InvalidTypeError, "sequence of permutations"),
     ([{0: 1}], lightsout.InvalidTypeError, "node labels"),
+    (np.arange(16)[::-1], lightsout.InvalidTypeError, "sequence of permutations, got one permutation"),
+    (list(range(16)), lightsout.InvalidTypeError, "sequence of permutations, got one permutation"),
+    (np.arange(16).reshape(4, 4)[:, ::-1], lightsout.InvalidTypeError, "got one permutation in the board's shape"),
+    (np.arange(16).reshape(4, 4).T.tolist(), lightsout.InvalidTypeError, "got one permutation in the board's shape"),
+    ({0: 1}, lightsout.InvalidTypeError, "sequence of permutations"),
 ])
 def test_bad_groups_are_refused(square, group, error, words):
     with pytest.raises(error, match=words):
         square.count_up_to_symmetry(group=group)
+
+
+def test_one_permutation_in_a_list_is_the_group_it_generates(square):
+    mirror = np.arange(16).reshape(4, 4)[:, ::-1]
+    assert square.count_up_to_symmetry(group=[mirror]) == square.count_up_to_symmetry(group=[mirror.ravel()])
+    assert square.count_up_to_symmetry(group=[mirror.ravel().tolist()]) == square.count_up_to_symmetry(group=[mirror])
 
 
 def test_a_symmetry_that_moves_a_light_is_refused():

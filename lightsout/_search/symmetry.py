@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 from collections.abc import Iterable, Sequence
 from typing import Any, Optional
 
@@ -220,6 +221,37 @@ def permutation_of(value: Any, cells: int, nodes: Optional[list[Any]], position:
         raise InvalidBoardError(f"group element {position} is not a permutation of the {cells} cell indices "
                                 f"0..{cells - 1}")
     return image
+
+
+def group_elements(group: Any, shape: tuple[int, ...]) -> list[Any]:
+    """The elements of a ``group=`` argument, refusing one permutation given where a sequence of them is expected.
+
+    Example:
+        >>> len(group_elements([np.arange(4), np.arange(4)], (2, 2)))
+        2
+        >>> group_elements(np.arange(4)[::-1], (2, 2))
+        Traceback (most recent call last):
+        ...
+        lightsout.InvalidTypeError: group must be a sequence of permutations, got one permutation ...
+    """
+    accepted = ("a sequence of permutations, each an array of flat cell indices (or, for a graph, a dict "
+                "from node to node)")
+    if isinstance(group, (str, bytes, dict)) or not isinstance(group, Iterable):
+        raise InvalidTypeError(f"group must be {accepted}, got {type(group).__name__}")
+    elements = list(group)
+    one = "group must be a sequence of permutations, got one permutation"
+    if any(isinstance(value, (numbers.Number, np.generic)) for value in elements):
+        raise InvalidTypeError(f"{one} (a sequence of numbers); pass group=[permutation] for the group it "
+                               f"generates, or {accepted}")
+    if len(shape) > 1 and len(elements) == shape[0]:
+        try:
+            as_array = np.asarray(elements)
+        except ValueError:  # ragged: not one board-shaped array
+            as_array = None
+        if as_array is not None and as_array.shape == shape and as_array.dtype.kind in "iu":
+            raise InvalidTypeError(f"{one} in the board's shape {shape}; pass group=[permutation] for the group "
+                                   f"it generates, or {accepted}")
+    return elements
 
 
 def edges_of_grid(shape: tuple[int, ...], wraps: tuple[bool, ...]) -> tuple[Permutation, Permutation]:
@@ -462,10 +494,7 @@ def count_orbits(presses: np.ndarray, lights: np.ndarray, *, shape: tuple[int, .
         else:
             elements = graph_automorphisms(adjacency[0], adjacency[1], lights)
     else:
-        if isinstance(group, (str, bytes)) or not isinstance(group, Iterable):
-            raise InvalidTypeError(f"group must be a sequence of permutations of the cells, got "
-                                   f"{type(group).__name__}")
-        generators = [permutation_of(value, cells, nodes, i) for i, value in enumerate(group)]
+        generators = [permutation_of(value, cells, nodes, i) for i, value in enumerate(group_elements(group, shape))]
         for i, generator in enumerate(generators):
             check_symmetry(generator, edges, lights, i)
         elements = close_group(generators, cells)
