@@ -93,3 +93,67 @@ def test_bad_npy_and_png(tmp_path):
     (tmp_path / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 20)
     with pytest.raises(lightsout.InvalidBoardError, match="not a readable PNG"):
         lightsout.read_board(tmp_path / "broken.png")
+
+
+#: Widths of the PNG round trips: every one to 300 (Pillow 10-13 read one-bit pictures from 256
+#: pixels wide as bools holding the byte 255, which the solvers refused), and some larger.
+PNG_WIDTHS = list(range(1, 301)) + [511, 512, 513, 1000, 1023, 1025, 4096]
+
+
+def test_one_bit_png_of_every_width_reads_back(tmp_path):
+    Image = _pil()
+    rng = np.random.default_rng(256)
+    for width in PNG_WIDTHS:
+        board = rng.random((1 + width % 5, width)) < 0.5
+        ours, theirs = tmp_path / "ours.png", tmp_path / "pillow.png"
+        lightsout.write_board(ours, board)           # our one-bit writer
+        Image.fromarray(board).save(theirs)          # Pillow's own, mode "1"
+        for path in (ours, theirs):
+            back = lightsout.read_board(path)
+            assert back.dtype == bool and np.array_equal(back, board), (path.name, width)
+            assert back.view(np.uint8).max(initial=0) <= 1, (path.name, width)   # a bool's byte is 0 or 1
+            if width in (255, 256, 257, 300):
+                x = lightsout.solve(back, method="nd") if back.shape[0] == 1 else None
+                assert x is None or not lightsout.press(back, x.presses).any()
+    wide = rng.random((3, 256)) < 0.5
+    Image.fromarray(wide).save(tmp_path / "wide.png")
+    s = lightsout.solve(lightsout.read_board(tmp_path / "wide.png"))
+    assert s.verify()
+
+
+@pytest.mark.parametrize("mode", ["L", "LA", "P", "RGB", "RGBA", "I;16", "1"])
+@pytest.mark.parametrize("width", [1, 255, 256, 300])
+def test_png_in_every_mode_the_files_page_promises(tmp_path, mode, width):
+    # a dark pixel is off, a light one lit (grey level >= 128); k states: grey levels in even steps
+    Image = _pil()
+    rng = np.random.default_rng(width)
+    board = (rng.random((4, width)) < 0.5).astype(np.uint8)
+    grey = board * 255
+    if mode == "I;16":
+        image = Image.fromarray(board.astype(np.uint16) * 65535)
+        assert image.mode == "I;16"
+    elif mode == "1":
+        image = Image.fromarray(board.astype(bool))
+    else:
+        image = Image.fromarray(grey.astype(np.uint8)).convert(mode)
+    image.save(tmp_path / "board.png")
+    back = lightsout.read_board(tmp_path / "board.png")
+    assert back.dtype == bool and np.array_equal(back, board.astype(bool))
+    assert back.view(np.uint8).max() <= 1
+    if mode in ("1", "I;16"):
+        return
+    levels = rng.integers(0, 5, (4, width)).astype(np.uint8)        # five states, written by Pillow
+    grey5 = ((levels.astype(np.int64) * 510 + 4) // 8).astype(np.uint8)
+    Image.fromarray(grey5).convert(mode).save(tmp_path / "five.png")
+    assert np.array_equal(lightsout.read_board(tmp_path / "five.png", states=5), levels)
+
+
+def test_sixteen_bit_grey_scales_to_grey_levels(tmp_path):
+    Image = _pil()
+    for dark, lit in ((0, 65535), (257 * 127 + 128, 257 * 128 + 129)):    # 127 and 129 of 255
+        samples = np.array([[dark, lit, lit, dark]], dtype=np.uint16)
+        Image.fromarray(samples).save(tmp_path / "sixteen.png")
+        assert lightsout.read_board(tmp_path / "sixteen.png").astype(int).tolist() == [[0, 1, 1, 0]]
+    levels = np.array([[0, 1, 2]], dtype=np.uint16) * 32768 - np.array([[0, 0, 1]], dtype=np.uint16)  # 0, 128, 255
+    Image.fromarray(levels).save(tmp_path / "three.png")
+    assert lightsout.read_board(tmp_path / "three.png", states=3).tolist() == [[0, 1, 2]]

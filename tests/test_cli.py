@@ -438,6 +438,26 @@ def test_render_matches_solve_pixel_for_pixel(tmp_path, capsys):
     assert np.array_equal(lightsout.read_board(path), pixels)                  # a board file of the presses
 
 
+@pytest.mark.parametrize("width", [255, 256, 257, 300])
+def test_a_render_of_any_width_solves_as_a_board_file(tmp_path, capsys, width):
+    # `lightsout render 256 -o r.png; lightsout solve r.png` said "board must contain only 0 and 1"
+    # (from 65,536 cells, where solve packs a numpy board in one pass and reads each bool's byte)
+    _pil()
+    path = tmp_path / "r.png"
+    assert main(["render", str(width), "-o", str(path), "--quiet"]) == 0
+    status = main(["solve", str(path), "--format", "text", "--quiet"])
+    captured = capsys.readouterr()
+    board = lightsout.read_board(path)
+    assert np.array_equal(board, lightsout.solve(np.ones((width, width), bool)).presses)
+    if status == 1:        # the press pattern read as a board need not be solvable: the proof says so
+        assert "cannot be turned dark" in _one_line(captured.err)
+        return
+    assert status == 0, captured.err
+    presses = np.array([[c == "1" for c in line] for line in captured.out.splitlines()])
+    assert presses.shape == (width, width)
+    assert not oracle.replay_fast(board, presses).any()
+
+
 def test_render_rectangle_and_bad_name(tmp_path, capsys):
     path = tmp_path / "wide.png"
     assert main(["render", "7", "130", "-o", str(path), "--quiet"]) == 0

@@ -17,6 +17,8 @@ Formats (chosen by the file's content when reading, by its extension when writin
   A picture with more distinct grey levels than k is refused (it is not a
   k-state board, or was meant to be read with more states), and so is a
   drawing made by :func:`lightsout.picture.board_png` (a ``tEXt`` tag marks it).
+  Any PNG reads, of any width: one-bit, greyscale of 2 to 16 bits (16-bit samples
+  scaled to 0..255), palette or colour (luminance; alpha ignored).
   Two-state boards are written as one-bit greyscale.  Writing needs nothing
   beyond numpy; reading needs Pillow (the ``images`` extra).
 
@@ -168,9 +170,9 @@ def _read_png(name: str, states: int) -> np.ndarray:
                         "pixels a cell, in colour), not a board file; board files are one pixel a cell: "
                         "write one with write_board or `lightsout solve ... -o presses.png`")
                 if image.mode == "1":
-                    lit = np.array(image, dtype=bool)
+                    lit = one_bit_pixels(image.tobytes(), image.width, image.height)
                     return lit if states == 2 else lit.astype(np.uint8) * (states - 1)
-                grey = np.array(image.convert("L"), dtype=np.uint8)
+                grey = grey_levels(image)
         except LightsOutError:
             raise
         except image_module.DecompressionBombError as exc:
@@ -189,6 +191,46 @@ def _read_png(name: str, states: int) -> np.ndarray:
         return grey >= 128
     levels = (grey.astype(np.int64) * (states - 1) + 127) // 255
     return levels.astype(np.uint8)
+
+
+def one_bit_pixels(data: bytes, width: int, height: int) -> np.ndarray:
+    """A one-bit picture's rows (packed most significant bit first, each row whole bytes) as bools.
+
+    Unpacked here rather than by numpy's conversion of the image, whose bools
+    hold the bytes 0 and 255 with some Pillow versions (10 to 13 on pictures
+    256 pixels wide and more): the rest of the package reads a bool's byte.
+
+    Example:
+        >>> one_bit_pixels(bytes([0b10100000, 0b01000000]), 3, 2).astype(int).tolist()
+        [[1, 0, 1], [0, 1, 0]]
+    """
+    rows = np.frombuffer(data, dtype=np.uint8).reshape(height, -1)
+    return np.unpackbits(rows, axis=1, count=width).view(bool)
+
+
+#: Pillow's modes of 16-bit greyscale PNG pictures (one sample 0..65535 a pixel).
+GREY16_MODES = ("I", "I;16", "I;16B", "I;16L")
+
+
+def grey_levels(image: object) -> np.ndarray:
+    """A Pillow picture's grey levels 0..255 (luminance for colour, alpha ignored), uint8.
+
+    16-bit grey samples are scaled to 0..255 (round(v / 257)), so a 16-bit
+    picture reads as its 8-bit twin does.
+
+    Example:
+        >>> if _has_pillow():
+        ...     from PIL import Image
+        ...     print(grey_levels(Image.new("I;16", (3, 1), 32896)).tolist())
+        ... else:
+        ...     print([[128, 128, 128]])
+        [[128, 128, 128]]
+    """
+    mode = getattr(image, "mode")
+    if mode in GREY16_MODES:
+        samples = np.asarray(image).astype(np.int64)
+        return ((np.clip(samples, 0, 65535) + 128) // 257).astype(np.uint8)
+    return np.asarray(getattr(image, "convert")("L"), dtype=np.uint8)
 
 
 def write_board(path: PathArg, board: npt.ArrayLike, states: int = 2) -> None:
