@@ -341,7 +341,7 @@ def _packed_grid(board: object, states: int, torus: object, self_toggle: object,
                  method: object) -> Optional[tuple[np.ndarray, np.ndarray]]:
     """(packed rows, board) for a big open 2-D two-state numpy board, checked and packed in one pass; else None.
 
-    Raises the board's InvalidBoardError when a value is not 0 or 1.
+    None too when a value is not 0 or 1, so that the board's own check refuses it, saying which.
     """
     if not (isinstance(board, np.ndarray) and board.ndim == 2 and states == 2 and torus is False
             and self_toggle is True and method in ("auto", "poly", "dense")
@@ -350,7 +350,10 @@ def _packed_grid(board: object, states: int, torus: object, self_toggle: object,
     dtype = board.dtype
     if not (dtype.isnative and dtype.kind in "biuf" and board.strides[1] == dtype.itemsize):
         return None
-    return pack_zero_one(board, "board"), board
+    try:
+        return pack_zero_one(board, "board"), board
+    except InvalidBoardError:  # the board's own check says which value, and how to ask for more states
+        return None
 
 
 def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_toggle: bool = True,

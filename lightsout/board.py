@@ -177,4 +177,4 @@ def parse_board(text: str, *, states: int = 2) -> np.ndarray:
     """
     if not isinstance(text, str):
         raise InvalidTypeError(f"parse_board expects a str, got {type(text).__name__}")
-    return board_from_text(text, states, None, columns=False, states_hint="")
+    return board_from_text(text, states, None, columns=False, states_hint=", states=K for K states")

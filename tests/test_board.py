@@ -63,3 +63,58 @@ def test_bad_arguments():
         lightsout.parse_board(b"101")
     with pytest.raises(InvalidTypeError):
         lightsout.all_lit(2.0)
+
+
+# --- boards of k states given where two are the default: the message says how to ask for more ----
+
+STATES_HINT = "lights with more states need states=K, K from 3 to 255"
+
+
+@pytest.mark.parametrize("call", [
+    lambda: lightsout.solve([[0, 1, 2]]),
+    lambda: lightsout.solve(np.full((300, 300), 2, dtype=np.uint8)),     # the big boards' packed path
+    lambda: lightsout.is_solvable([[2, 0], [0, 0]]),
+    lambda: lightsout.press([[0, 2]], [[0, 0]]),
+    lambda: lightsout.format_board([[0, 1, 2]], states=2),
+])
+def test_a_value_of_more_states_says_how_to_pass_them(call):
+    with pytest.raises(InvalidBoardError, match="found 2") as error:
+        call()
+    assert STATES_HINT in str(error.value)
+
+
+def test_other_values_are_named_without_the_hint():
+    for board, found in (([[0, -1]], "found -1"), ([[0.5, 1]], "found 0.5")):
+        with pytest.raises(InvalidBoardError, match=found) as error:
+            lightsout.solve(board)
+        assert "states=K" not in str(error.value)
+
+
+def test_parse_board_says_how_to_read_more_states():
+    with pytest.raises(InvalidBoardError, match="light state 2 is out of range 0..1.*states=K for K states"):
+        lightsout.parse_board("012")
+
+
+@pytest.mark.parametrize("states", [3, 4, 11])
+def test_format_board_writes_a_k_state_solution_without_being_told(states):
+    rng = np.random.default_rng(states)
+    for _ in range(20):
+        board = rng.integers(0, states, (3, 4))
+        try:
+            s = lightsout.solve(board, states=states)
+        except lightsout.UnsolvableError:
+            continue
+        text = lightsout.format_board(s.presses)
+        top = int(s.presses.max())
+        assert text == lightsout.format_board(s.presses, states=max(top + 1, 2))
+        presses = lightsout.parse_board(text, states=max(top + 1, 2))   # the states it was written with
+        assert np.array_equal(presses, s.presses)
+        assert not oracle.replay_nd(board, presses, states=states).any()   # the text's presses clear it
+        return
+    pytest.fail("no solvable board drawn")
+
+
+def test_format_board_infers_two_states_for_zero_one_and_bools():
+    assert lightsout.format_board([[True, False]]) == "10"
+    assert lightsout.format_board(np.array([[1.0, 0.0]])) == "10"
+    assert lightsout.format_board([[0, 12]]) == "0 12"        # 13 states: numbers separated by spaces

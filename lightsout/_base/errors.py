@@ -215,6 +215,34 @@ def unsolvable_error(subject: str, nullity: int, states: int = 2, *, lit_cells_m
     return UnsolvableError(message, quiet_pattern, quiet_first_row, nullity)
 
 
+def two_states_error(name: str, values: object, most_states: int) -> InvalidBoardError:
+    """The one message for a two-state board that holds another value: which, and how to ask for more states.
+
+    A whole number from 2 up is most likely a light state of a board with more
+    states (or a press count of its solution), so the message says how to pass
+    them, to Python and to the command line; ``most_states`` is the largest
+    number of states accepted.
+
+    Example:
+        >>> print(two_states_error("board", np.array([[0, 1, 2]]), 255))
+        board must contain only 0 and 1 (or False/True), found 2; lights with more states need states=K, K from 3 to 255 (--states K on the command line)
+        >>> print(two_states_error("board", [0.5], 255))
+        board must contain only 0 and 1 (or False/True), found 0.5
+    """
+    flat = np.asarray(values).ravel()
+    message = f"{name} must contain only 0 and 1 (or False/True)"
+    if flat.dtype.kind in "iuf":
+        bad = flat[(flat != 0) & (flat != 1)]
+        if bad.size:
+            found = bad[0].item()
+            message += f", found {found}"
+            whole = isinstance(found, int) or (isinstance(found, float) and found.is_integer())
+            if whole and 2 <= found < most_states:
+                message += (f"; lights with more states need states=K, K from {int(found) + 1} to {most_states} "
+                            f"(--states K on the command line)")
+    return InvalidBoardError(message)
+
+
 class MinimumNotProvenError(LightsOutError, TimeoutError):
     """A time limit ran out before the fewest-press search covered every solution.
 

@@ -7,7 +7,7 @@ import operator
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, two_states_error
 
 
 def board_size(value: object, name: str) -> int:
@@ -114,7 +114,7 @@ def _zero_one(arr: np.ndarray, name: str) -> np.ndarray:
         bits = arr.astype(bool)
         if np.array_equal(arr, bits):
             return bits
-    raise InvalidBoardError(f"{name} must contain only 0 and 1 (or False/True)")
+    raise two_states_error(name, arr, MAX_STATES)
 
 
 #: Most light states a board may have: counts are kept in one byte.

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import InvalidBoardError
-from lightsout._base.validate import board_values, cell_symbol, states_count
+from lightsout._base.validate import MAX_STATES, board_values, cell_symbol, numeric_array, states_count
 
 __all__ = ["LIT_CHARS", "DARK_CHARS", "COMMENT", "board_from_text", "format_board"]
 
@@ -130,13 +130,37 @@ def board_from_text(text: str, states: int = 2, source: Optional[str] = "board t
     return out.astype(bool) if states == 2 else out
 
 
-def format_board(board: npt.ArrayLike, lit: str = "1", dark: str = "0", *, states: int = 2) -> str:
+def fewest_states(board: npt.ArrayLike) -> int:
+    """The fewest light states that hold a board's values: 2 for 0/1 (or bools), else the largest + 1.
+
+    Values that no number of states holds (negative, fractional, past 254)
+    give 2, so that the two-state check refuses them saying which.
+
+    Example:
+        >>> fewest_states([[0, 1]]), fewest_states([[0, 4]]), fewest_states([[0.5]])
+        (2, 5, 2)
+    """
+    values = numeric_array(board, "board", f"an array of light states 0..{MAX_STATES - 1}")
+    if values.dtype.kind == "b" or values.size == 0:
+        return 2
+    low, high = values.min(), values.max()
+    if low < 0 or not 1 < high < MAX_STATES or (values.dtype.kind == "f" and not np.array_equal(values,
+                                                                                               np.floor(values))):
+        return 2
+    return int(high) + 1
+
+
+def format_board(board: npt.ArrayLike, lit: str = "1", dark: str = "0", *, states: Optional[int] = None) -> str:
     """Write a 2-D board one row per line (the inverse of :func:`parse_board`).
 
     ``lit`` and ``dark`` are single characters that :func:`parse_board` reads
     back: one of ``1#*xXoO`` and one of ``0.-_``.  With
     ``states=k`` (k > 2) other states are written as digits, or for k > 10 as
-    numbers separated by spaces.
+    numbers separated by spaces.  ``states=None`` (the default) takes the
+    fewest states that hold the board's values: 2 for 0/1, and k = the largest
+    value + 1 for the light states or press counts of a k-state board (the
+    text reads back with ``states=`` that number: digits up to 10 states, numbers
+    separated by spaces beyond).
 
     Examples:
         >>> print(format_board([[1, 0], [0, 1]], lit="#", dark="."))
@@ -145,10 +169,13 @@ def format_board(board: npt.ArrayLike, lit: str = "1", dark: str = "0", *, state
         >>> print(format_board([[2, 0], [1, 1]], dark=".", states=3))
         2.
         11
+        >>> print(format_board([[2, 0], [1, 1]]))        # the presses of a 3-state solution, say
+        20
+        11
     """
     lit = cell_symbol(lit, "lit", LIT_CHARS)
     dark = cell_symbol(dark, "dark", DARK_CHARS)
-    states = states_count(states)
+    states = fewest_states(board) if states is None else states_count(states)
     cells = board_values(board, states)
     if cells.ndim != 2:
         raise InvalidBoardError(f"format_board writes 2-D boards, got shape {cells.shape}")
