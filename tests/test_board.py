@@ -118,3 +118,34 @@ def test_format_board_infers_two_states_for_zero_one_and_bools():
     assert lightsout.format_board([[True, False]]) == "10"
     assert lightsout.format_board(np.array([[1.0, 0.0]])) == "10"
     assert lightsout.format_board([[0, 12]]) == "0 12"        # 13 states: numbers separated by spaces
+
+
+# --- masked arrays: refused, not solved with their mask dropped ----------------------------------
+
+_MASKED = np.ma.masked_array(np.ones((3, 3), dtype=int), mask=np.eye(3, dtype=bool))
+_BIG_MASKED = np.ma.masked_array(np.ones((300, 300), dtype=np.uint8), mask=np.eye(300, dtype=bool))
+
+
+@pytest.mark.parametrize("name, call", [
+    ("board", lambda: lightsout.solve(_MASKED)),
+    ("board", lambda: lightsout.solve(_BIG_MASKED)),             # the big boards' packed path
+    ("board", lambda: lightsout.solve(_MASKED, states=3, torus=True)),
+    ("board", lambda: lightsout.is_solvable(_MASKED)),
+    ("board", lambda: lightsout.press(_MASKED, np.zeros((3, 3), int))),
+    ("presses", lambda: lightsout.press(np.zeros((3, 3), int), _MASKED)),
+    ("board", lambda: lightsout.chase(_MASKED, [1, 0, 1])),
+    ("first_row", lambda: lightsout.chase(np.ones((3, 3)), np.ma.masked_array([1, 0, 1], mask=[0, 1, 0]))),
+    ("board", lambda: lightsout.format_board(_MASKED)),
+    ("board", lambda: lightsout.write_board("never-written.txt", _MASKED)),     # refused before opening
+    ("board", lambda: lightsout.picture.board_svg(_MASKED)),
+    ("lit", lambda: lightsout.solve_graph([[0, 1], [1, 0]], np.ma.masked_array([1, 1], mask=[True, False]))),
+    ("boards", lambda: lightsout.solve_many(np.ma.masked_array(np.ones((2, 3, 3), int), mask=False))),
+])
+def test_masked_arrays_are_refused(name, call):
+    with pytest.raises(InvalidTypeError, match=f"{name} is a numpy masked array.*{name}.filled\\(0\\)"):
+        call()
+
+
+def test_the_filled_board_the_message_suggests_solves():
+    s = lightsout.solve(_MASKED.filled(0))
+    assert oracle.clears(_MASKED.filled(0), s.presses)

@@ -243,6 +243,19 @@ def two_states_error(name: str, values: object, most_states: int) -> InvalidBoar
     return InvalidBoardError(message)
 
 
+def masked_array_error(name: str) -> InvalidTypeError:
+    """The one refusal of a numpy masked array: lightsout gives a mask no meaning, so it will not drop one.
+
+    Example:
+        >>> print(masked_array_error("board"))
+        board is a numpy masked array, and lightsout gives masks no meaning (it would solve the data under the mask as if unmasked); pass board.filled(0) to make the masked cells dark, or board.data to ignore the mask
+    """
+    return InvalidTypeError(
+        f"{name} is a numpy masked array, and lightsout gives masks no meaning (it would solve the data under "
+        f"the mask as if unmasked); pass {name}.filled(0) to make the masked cells dark, or {name}.data to ignore "
+        f"the mask")
+
+
 class MinimumNotProvenError(LightsOutError, TimeoutError):
     """A time limit ran out before the fewest-press search covered every solution.
 

@@ -7,7 +7,9 @@ import operator
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, two_states_error
+from lightsout._base.errors import (
+    BoardTooLargeError, InvalidBoardError, InvalidTypeError, masked_array_error, two_states_error,
+)
 
 
 def board_size(value: object, name: str) -> int:
@@ -89,6 +91,8 @@ def numeric_array(value: object, name: str, what: str) -> np.ndarray:
         >>> numeric_array([[1, 0]], "a", "a 2-D array of 0/1 values").shape
         (1, 2)
     """
+    if isinstance(value, np.ma.MaskedArray):
+        raise masked_array_error(name)
     try:
         arr = np.asarray(value)
     except Exception as exc:  # ragged lists and the like
