@@ -343,7 +343,8 @@ def _packed_grid(board: object, states: int, torus: object, self_toggle: object,
 
     None too when a value is not 0 or 1, so that the board's own check refuses it, saying which.
     """
-    if not (type(board) is np.ndarray and board.ndim == 2 and states == 2 and torus is False
+    if not (isinstance(board, np.ndarray) and not isinstance(board, np.ma.MaskedArray) and board.ndim == 2
+            and states == 2 and torus is False
             and self_toggle is True and method in ("auto", "poly", "dense")
             and PACK_IN_ONE_PASS_CELLS <= board.size <= MAX_BOARD_CELLS):
         return None
