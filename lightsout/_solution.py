@@ -26,6 +26,7 @@ from lightsout._core.canonical import (
 from lightsout._core.coset import Coset
 from lightsout._core.modring import howell_form
 from lightsout._core.rules import Rules
+from lightsout._io.boardfile import write_board
 from lightsout._io.drawing import notebook_bundle, plot_board, solution_picture
 from lightsout import _kernels as kernels
 from lightsout._routes.nd import quiet_basis_words, solve_nd
@@ -385,6 +386,28 @@ class Solution:
             self.presses.astype(np.uint8).ravel(), lights, shape=self.board.shape, wraps=self.torus,
             self_toggle=self.self_toggle, states=self.states, count=self.count, adjacency=self.adjacency,
             nodes=self.nodes, quiet_words=self.packed_quiet_patterns, group=group)
+
+    def save(self, path: Any) -> None:
+        """Write the presses as a board file (:func:`lightsout.write_board`): the name's extension picks the format.
+
+        ``.npy`` holds any number of axes, ``.png`` a picture one pixel a cell
+        (white = press; k states: grey levels), any other name text (``1`` =
+        press; k states: press counts).  :func:`lightsout.read_board` reads it
+        back, with ``states=`` for k states.
+
+        Example:
+            >>> import lightsout, os, tempfile
+            >>> s = lightsout.solve(lightsout.all_lit(3))
+            >>> path = os.path.join(tempfile.mkdtemp(), "presses.txt")
+            >>> s.save(path)
+            >>> print(open(path).read(), end="")
+            101
+            010
+            101
+            >>> bool((lightsout.read_board(path) == s.presses).all())
+            True
+        """
+        write_board(path, self.presses, self.states)
 
     def verify(self) -> bool:
         """True when replaying ``presses`` on ``board`` turns every light off.

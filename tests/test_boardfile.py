@@ -157,3 +157,42 @@ def test_sixteen_bit_grey_scales_to_grey_levels(tmp_path):
     levels = np.array([[0, 1, 2]], dtype=np.uint16) * 32768 - np.array([[0, 0, 1]], dtype=np.uint16)  # 0, 128, 255
     Image.fromarray(levels).save(tmp_path / "three.png")
     assert lightsout.read_board(tmp_path / "three.png", states=3).tolist() == [[0, 1, 2]]
+
+
+# --- Solution.save: the presses as a board file -------------------------------------------------
+
+@pytest.mark.parametrize("name", ["presses.txt", "presses.npy", "presses.png", "presses"])
+@pytest.mark.parametrize("states", [2, 3, 12])
+def test_solution_save_reads_back_as_presses_that_clear_the_board(tmp_path, name, states):
+    import oracle
+
+    if name.endswith(".png"):
+        _pil()
+    rng = np.random.default_rng(states)
+    for _ in range(50):
+        board = rng.integers(0, states, (4, 5))
+        try:
+            s = lightsout.solve(board, states=states)
+        except lightsout.UnsolvableError:
+            continue
+        s.save(tmp_path / name)
+        back = lightsout.read_board(tmp_path / name, states=states)
+        assert np.array_equal(back, s.presses)
+        assert not oracle.replay_nd(board, back, states=states).any()
+        return
+    pytest.fail("no solvable board drawn")
+
+
+def test_solution_save_of_more_axes_and_of_a_graph(tmp_path):
+    import oracle
+
+    cube = np.ones((2, 3, 4), dtype=np.uint8)
+    s = lightsout.solve(cube)
+    s.save(tmp_path / "cube.npy")
+    back = lightsout.read_board(tmp_path / "cube.npy")
+    assert back.shape == (2, 3, 4) and not oracle.replay_nd(cube, back).any()
+    with pytest.raises(lightsout.InvalidBoardError, match="write a .npy file"):
+        s.save(tmp_path / "cube.txt")
+    path = lightsout.solve_graph([(0, 1), (1, 2)], [1, 1, 1])     # a path of three vertices
+    path.save(tmp_path / "graph.txt")
+    assert lightsout.read_board(tmp_path / "graph.txt").ravel().tolist() == path.presses.astype(int).tolist()
