@@ -37,8 +37,8 @@ from lightsout._base.validate import board_shape, torus_axes
 from lightsout._core.modring import solve_mod
 from lightsout import _kernels as kernels
 
-__all__ = ["MAX_GROUP_CELLS", "MAX_GROUP_ORDER", "board_symmetries", "box_symmetries", "close_group", "count_orbits", "fixed_by_coordinates",
-           "fixed_by_cycles", "graph_automorphisms", "grid_symmetries"]
+__all__ = ["MAX_GROUP_CELLS", "MAX_GROUP_ORDER", "board_symmetries", "box_symmetries", "close_group", "count_orbits",
+           "fixed_by_coordinates", "fixed_by_cycles", "graph_automorphisms", "grid_symmetries"]
 
 #: The largest group whose elements are listed one by one (Burnside sums over every element).
 MAX_GROUP_ORDER = 1 << 16
