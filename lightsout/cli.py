@@ -7,7 +7,10 @@ missing optional extra, or standard output closed), 130 interrupted (Ctrl-C),
 so a render in progress removes its partial file), 141 standard output closed
 by the reader (a broken pipe, as ``| head`` does: nothing is printed, the shell
 convention of 128 + SIGPIPE).  Every failure is one line on standard error,
-starting ``lightsout:``.
+starting ``lightsout:`` (argparse's refusals: its usage line, then its message);
+under ``--json`` (or ``--format json``) it is also one JSON object on standard
+output, ``{"error": message, "exit_status": status}``, and an unsolvable board
+the record of ``solve --json`` with the proof (``quiet_pattern``).
 
 Results go to standard output; summaries go to standard error as comment
 lines (``! ...``, the board files' comment mark), so either stream can be fed
@@ -26,7 +29,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Iterator, Optional, Sequence, TextIO
+from typing import Any, Iterator, NoReturn, Optional, Sequence, TextIO
 
 import numpy as np
 
@@ -36,7 +39,7 @@ from lightsout._base.validate import MAX_STATES, states_count
 from lightsout._io.boardfile import decode_text, read_board, write_board
 from lightsout._io.boardtext import board_from_text
 from lightsout._solve import METHODS, UnsolvableError, first_row, nullity, nullity_table, solve
-from lightsout.board import COMMENT, format_board
+from lightsout.board import COMMENT, all_lit, format_board
 
 EXIT_OK, EXIT_UNSOLVABLE, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 1, 2, 130, 141
 
@@ -50,6 +53,7 @@ examples:
   lightsout solve board.txt                     # solve a board file: text, .npy or .png
   lightsout solve board.txt --json              # the same for programs: JSON
   lightsout solve board.txt --minimal --svg solution.svg
+  lightsout solve --all-lit 6 --torus rows      # the all-lit 6 x 6 board whose rows wrap
   lightsout nullity 19                          # dimension of the quiet patterns of 19 x 19
   lightsout nullity --table 30 --csv            # nullities of 1 x 1 .. 30 x 30
   lightsout render 1000 -o presses.png          # the all-lit press pattern, a pixel a cell
@@ -68,12 +72,28 @@ output: results on standard output (solve: the presses in the board text
 
 exit status: 0 done, 1 unsolvable (the reason on standard error), 2 bad usage
   or input, 130 interrupted (Ctrl-C), 143 and 129 stopped by SIGTERM and SIGHUP,
-  141 standard output closed by its reader.
+  141 standard output closed by its reader. With --json every failure is also a
+  JSON object on standard output.
 """
 
 
 class UsageError(_errors.LightsOutError):
     """A combination of options the command line does not accept (exit 2)."""
+
+
+class ArgumentsRefused(Exception):
+    """argparse refused the arguments: the message, and the parser whose usage goes with it."""
+
+    def __init__(self, message: str, parser: argparse.ArgumentParser) -> None:
+        super().__init__(message)
+        self.parser = parser
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose refusals :func:`main` reports (as JSON under ``--json``) instead of exiting."""
+
+    def error(self, message: str) -> "NoReturn":
+        raise ArgumentsRefused(message, self)
 
 
 def _positive_int(text: str) -> int:
@@ -123,13 +143,13 @@ def build_parser() -> argparse.ArgumentParser:
     """
     from lightsout import __version__
 
-    quiet = argparse.ArgumentParser(add_help=False)
+    quiet = Parser(add_help=False)
     quiet.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no summary lines")
-    rules = argparse.ArgumentParser(add_help=False)
+    rules = Parser(add_help=False)
     _add_rules(rules)
     raw = argparse.RawDescriptionHelpFormatter
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="lightsout", formatter_class=raw, epilog=EPILOG,
         description="Solve Lights Out boards of any size over GF(2) (and Z/k): first rows of all-lit boards, "
                     "board files, nullities, pictures.")
@@ -168,14 +188,20 @@ def build_parser() -> argparse.ArgumentParser:
                "  json     one object: shape, states, torus, self_toggle, solvable, presses\n"
                "           (nested lists), press_count, nullity, count (a decimal string),\n"
                "           method; with --minimal also fewest and proven_minimal; an\n"
-               "           unsolvable board gives solvable false and the reason (exit 1)\n"
+               "           unsolvable board gives solvable false, the reason and its proof,\n"
+               "           quiet_pattern (and quiet_first_row) (exit 1); any other failure\n"
+               "           gives {\"error\": message, \"exit_status\": 2} (or 130, ...)\n"
                "  list     the cells to press, one 'row column' a line (0-based; K states:\n"
                "           'row column count')\n\n"
                "examples:\n  lightsout solve board.txt\n  lightsout solve board.txt --json\n"
+               "  lightsout solve --all-lit 6 --torus rows\n"
                "  lightsout solve board.txt --format list\n  lightsout solve board.txt --png solution.png\n"
                "  lightsout solve board.txt --minimal -o presses.txt")
-    p.add_argument("board", metavar="BOARD",
+    p.add_argument("board", metavar="BOARD", nargs="?",
                    help=f"board file: text ({COMMENT} comments), .npy or .png; '-' reads text from standard input")
+    p.add_argument("--all-lit", type=_positive_int, nargs="+", metavar="N",
+                   help="instead of a file: the all-lit board of N rows (and M columns: --all-lit N M; "
+                        "default M = N); with --states K every light in state 1")
     p.add_argument("--minimal", action="store_true", help="the solution with the fewest presses, proven")
     p.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",
                    help="with --minimal: stop searching after SECONDS, keep the best found")
@@ -226,9 +252,76 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: ``--torus AXES`` words: every axis, none, or the rows' axis (0) or the columns' axis (1) alone.
+TORUS_WORDS: dict[str, Any] = {"all": True, "none": False, "rows": "rows", "cols": "cols", "columns": "cols"}
+
+
+def torus_axes_arg(text: str) -> Any:
+    """``--torus AXES``: ``all``, ``none``, ``rows``, ``cols`` or one 0/1 per axis separated by commas.
+
+    Example:
+        >>> torus_axes_arg("1,0"), torus_axes_arg("rows"), torus_axes_arg("all")
+        ((True, False), 'rows', True)
+    """
+    word = text.strip().lower()
+    if word in TORUS_WORDS:
+        return TORUS_WORDS[word]
+    flags = [flag.strip() for flag in word.split(",")]
+    if len(flags) >= 2 and all(flag in ("0", "1") for flag in flags):
+        return tuple(flag == "1" for flag in flags)
+    raise argparse.ArgumentTypeError(f"expected all, none, rows, cols, or one 0/1 per axis separated by commas "
+                                     f"(1,0: the rows wrap), got {text!r}")
+
+
+def _is_torus_axes(text: str) -> bool:
+    try:
+        torus_axes_arg(text)
+    except argparse.ArgumentTypeError:
+        return False
+    return True
+
+
+def bare_torus_flags(argv: Sequence[str]) -> list[str]:
+    """``argv`` with a ``--torus`` not followed by AXES written ``--torus=all``.
+
+    So a bare ``--torus`` (every axis wraps, as before AXES existed) never takes
+    the next argument, a size or a board file, for its AXES.
+
+    Example:
+        >>> bare_torus_flags(["first-row", "--torus", "5"]), bare_torus_flags(["nullity", "4", "--torus", "1,0"])
+        (['first-row', '--torus=all', '5'], ['nullity', '4', '--torus', '1,0'])
+    """
+    out = list(argv)
+    for index, token in enumerate(out):
+        if token == "--":
+            break
+        if token == "--torus" and (index + 1 == len(out) or not _is_torus_axes(out[index + 1])):
+            out[index] = "--torus=all"
+    return out
+
+
+def wraps_of(torus: Any, ndim: int) -> Any:
+    """The ``torus=`` of the library for a ``--torus`` value on a board of ``ndim`` axes.
+
+    Example:
+        >>> wraps_of("rows", 2), wraps_of("cols", 3), wraps_of(True, 2)
+        ((True, False), (False, True, False), True)
+    """
+    if torus not in ("rows", "cols"):
+        return torus
+    axis = 0 if torus == "rows" else 1
+    if axis >= ndim:
+        raise UsageError(f"--torus cols names the columns' axis (1), and this board has {ndim} axis; "
+                         "use --torus or --torus all")
+    return tuple(a == axis for a in range(ndim))
+
+
 def _add_rules(p: argparse.ArgumentParser) -> None:
     """The board-rule options of first-row, solve and nullity."""
-    p.add_argument("--torus", action="store_true", help="both axes wrap around")
+    p.add_argument("--torus", nargs="?", const=True, default=False, type=torus_axes_arg, metavar="AXES",
+                   help="the board wraps around: every axis, or the AXES given: rows (the first and last rows "
+                        "are neighbours), cols (the first and last columns), all, none, or one 0/1 per axis "
+                        "(1,0 = rows)")
     p.add_argument("--sigma", action="store_true", help="the sigma game: a press skips its own cell")
     p.add_argument("--states", type=_states, default=2, metavar="K",
                    help="lights with K states, 2..255 (a press adds 1 mod K); default 2")
@@ -237,9 +330,9 @@ def _add_rules(p: argparse.ArgumentParser) -> None:
                    help="worker threads for the dense route (default: the usable CPUs)")
 
 
-def _rules(args: argparse.Namespace) -> dict[str, Any]:
-    return dict(torus=args.torus, self_toggle=not args.sigma, states=args.states, method=args.method,
-                threads=args.threads)
+def _rules(args: argparse.Namespace, ndim: int = 2) -> dict[str, Any]:
+    return dict(torus=wraps_of(args.torus, ndim), self_toggle=not args.sigma, states=args.states,
+                method=args.method, threads=args.threads)
 
 
 def _read_board_arg(name: str, states: int) -> np.ndarray:
@@ -250,6 +343,19 @@ def _read_board_arg(name: str, states: int) -> np.ndarray:
         raise OSError("standard input is closed")
     data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
     return board_from_text(decode_text(data, "standard input"), states, "standard input")
+
+
+def _board_arg(args: argparse.Namespace) -> np.ndarray:
+    """The board of ``solve``: the file named, or the all-lit board of ``--all-lit N [M]``."""
+    if (args.board is None) == (args.all_lit is None):
+        raise UsageError("solve takes a board file (or '-' for standard input) or --all-lit N [M]"
+                         + (", not both" if args.board is not None else ""))
+    if args.all_lit is None:
+        return _read_board_arg(args.board, args.states)
+    if len(args.all_lit) > 2:
+        raise UsageError(f"--all-lit takes N or N M (rows and columns), got {len(args.all_lit)} sizes")
+    lit = all_lit(*args.all_lit)
+    return lit if args.states == 2 else lit.astype(np.uint8)
 
 
 def _stdout() -> TextIO:
@@ -335,7 +441,9 @@ def _cmd_nullity(args: argparse.Namespace, progress: Any) -> int:
         m = args.m or args.n
         _emit(args, f"n,m,nullity\n{args.n},{m},{value}\n" if args.csv else f"{value}\n")
         return EXIT_OK
-    plain = not args.torus and not args.sigma and args.states == 2 and args.method in ("auto", "poly")
+    wraps = rules["torus"]
+    plain = (not any(wraps) if isinstance(wraps, tuple) else not wraps) and not args.sigma and args.states == 2 \
+        and args.method in ("auto", "poly")
     if plain:
         table = nullity_table(args.n, args.m, progress=progress)
     else:
@@ -367,7 +475,7 @@ def _cmd_solve(args: argparse.Namespace, progress: Any) -> int:
 
     if args.time_limit is not None and not args.minimal:
         raise UsageError("--time-limit bounds the --minimal search; give --minimal too")
-    board = _read_board_arg(args.board, args.states)
+    board = _board_arg(args)
     if (args.png or args.svg) and board.ndim > 2:
         raise UsageError(f"--png and --svg draw 1-D and 2-D boards; this board has shape {board.shape}")
     if args.png and board.size > picture.MAX_PNG_CELLS:
@@ -377,13 +485,18 @@ def _cmd_solve(args: argparse.Namespace, progress: Any) -> int:
         raise UsageError(f"--svg draws at most {picture.MAX_SVG_CELLS} cells; use --png or -o presses.png")
     fmt = args.format
     try:
-        solution = solve(board, minimal=args.minimal, time_limit=args.time_limit, progress=progress, **_rules(args))
+        solution = solve(board, minimal=args.minimal, time_limit=args.time_limit, progress=progress,
+                         **_rules(args, board.ndim))
     except UnsolvableError as exc:
         if fmt == "json":
+            pattern, first = exc.quiet_pattern, exc.quiet_first_row
             _emit(args, json.dumps({"shape": list(board.shape), "states": args.states,
                                     "torus": None if exc.torus is None else list(exc.torus),
-                                    "self_toggle": exc.self_toggle, "solvable": False, "reason": str(exc),
-                                    "nullity": exc.nullity, "method": exc.method}) + "\n")
+                                    "self_toggle": exc.self_toggle, "solvable": False,
+                                    "reason": unsolvable_message(exc), "nullity": exc.nullity, "method": exc.method,
+                                    "quiet_pattern": None if pattern is None else pattern.astype(int).tolist(),
+                                    "quiet_first_row": None if first is None else np.asarray(first).astype(int).tolist(),
+                                    }) + "\n")
         raise
     presses = solution.presses
     npress = int(presses.sum(dtype=np.int64))
@@ -424,6 +537,26 @@ def _cmd_solve(args: argparse.Namespace, progress: Any) -> int:
         _summary(args, f"{_plural(npress, 'press', 'presses')}{how}; nullity {solution.nullity}, "
                        f"{_plural(solution.count, 'solution')}")
     return EXIT_OK
+
+
+#: How the command line names the proof of an unsolvable board (Python names its attributes).
+CLI_WORDS = ("a quiet pattern (presses that change no light; solve --json prints it as quiet_pattern)",
+             "a quiet pattern (presses that change no light; solve --json prints its first row as quiet_first_row)")
+
+
+def unsolvable_message(error: UnsolvableError) -> str:
+    """Why a board is unsolvable, in the command line's words.
+
+    Example:
+        >>> from lightsout import solve
+        >>> try:
+        ...     solve([[1, 0, 0]], self_toggle=False)
+        ... except UnsolvableError as error:
+        ...     print(unsolvable_message(error))
+        this board of shape (1, 3) cannot be turned dark: a quiet pattern (presses that change no light; solve --json prints it as quiet_pattern) covers 1 lit cell, an odd number, and every solvable board meets every quiet pattern an even number of times
+    """
+    reason = getattr(error, "reason", None)
+    return str(error) if reason is None else str(reason.message(CLI_WORDS))
 
 
 def _plural(count: int, one: str, many: str = "") -> str:
@@ -538,33 +671,73 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             signal.signal(number, signal.SIG_DFL if handler is None else handler)
 
 
-def _interrupted(exc: KeyboardInterrupt) -> int:
+def _interrupted(exc: KeyboardInterrupt, as_json: bool) -> int:
     if isinstance(exc, Terminated):
-        _fail(f"stopped by {signal.Signals(exc.signum).name}")
-        return 128 + exc.signum
-    _fail("interrupted")
-    return EXIT_INTERRUPTED
+        return _failed(f"stopped by {signal.Signals(exc.signum).name}", 128 + exc.signum, as_json)
+    return _failed("interrupted", EXIT_INTERRUPTED, as_json)
+
+
+def _failed(message: str, status: int, as_json: bool) -> int:
+    """Report a failure: one line on standard error, and under ``--json`` a JSON object on standard output."""
+    _fail(message)
+    if as_json:
+        _json_failure(message, status)
+    return status
+
+
+def _json_failure(message: str, status: int) -> None:
+    """``{"error": message, "exit_status": status}`` on standard output (``--json``'s failures)."""
+    if sys.stdout is not None:
+        try:
+            sys.stdout.write(json.dumps({"error": message, "exit_status": status}) + "\n")
+            sys.stdout.flush()
+        except (OSError, ValueError):  # standard output closed too: the line on standard error says it
+            pass
+
+
+def asks_for_json(argv: Sequence[str]) -> bool:
+    """Whether the arguments ask for JSON (``--json``, ``--format json``): then every failure is JSON too.
+
+    Read from the arguments themselves, so that argparse's own refusals are JSON as well.
+
+    Example:
+        >>> asks_for_json(["solve", "b.txt", "--format", "json"]), asks_for_json(["solve", "b.txt"])
+        (True, False)
+    """
+    words = list(argv)
+    if "--" in words:
+        words = words[:words.index("--")]
+    return ("--json" in words or "--format=json" in words
+            or any(a == "--format" and b == "json" for a, b in zip(words, words[1:])))
 
 
 def _main(argv: Optional[Sequence[str]]) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    as_json = asks_for_json(words)
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(bare_torus_flags(words))
     except KeyboardInterrupt as exc:
-        return _interrupted(exc)
+        return _interrupted(exc, as_json)
+    except ArgumentsRefused as exc:  # argparse's usage line and message, as argparse prints them
+        if sys.stderr is not None:
+            exc.parser.print_usage(sys.stderr)
+            print(f"{exc.parser.prog}: error: {exc}", file=sys.stderr)
+        if as_json:
+            _json_failure(f"{exc.parser.prog}: {exc}", EXIT_USAGE)
+        return EXIT_USAGE
     try:
         return _run(args)
-    except UnsolvableError as exc:
-        _fail(str(exc))
+    except UnsolvableError as exc:  # under --json the record with the proof is out already
+        _fail(unsolvable_message(exc))
         return EXIT_UNSOLVABLE
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
     except KeyboardInterrupt as exc:
-        return _interrupted(exc)
+        return _interrupted(exc, as_json)
     except (_errors.LightsOutError, OSError, ImportError) as exc:
-        _fail(str(exc) if not isinstance(exc, OSError) or not exc.filename else
-              f"{exc.filename}: {exc.strerror or exc}")
-        return EXIT_USAGE
+        return _failed(str(exc) if not isinstance(exc, OSError) or not exc.filename else
+                       f"{exc.filename}: {exc.strerror or exc}", EXIT_USAGE, as_json)
     except MemoryError as exc:  # a limit the checks before allocating did not foresee
-        _fail(f"out of memory{': ' + str(exc) if str(exc) else ''}; try a smaller size")
-        return EXIT_USAGE
+        return _failed(f"out of memory{': ' + str(exc) if str(exc) else ''}; try a smaller size", EXIT_USAGE,
+                       as_json)

@@ -230,8 +230,8 @@ def test_rule_options_reach_the_solver(tmp_path, capsys):
     assert main(["first-row", "4", "--torus"]) == 0
     row = [int(c) for c in capsys.readouterr().out.strip()]
     assert row == lightsout.first_row(4, torus=True).astype(int).tolist()
-    with pytest.raises(SystemExit):
-        main(["nullity", "3", "--states", "1"])
+    assert main(["nullity", "3", "--states", "1"]) == 2     # argparse's refusal, returned as the status
+    assert "--states: expected an integer from 2 to 255" in capsys.readouterr().err
 
 
 def oracle_nullity(shape, torus, self_toggle, states):
@@ -533,8 +533,8 @@ def test_play_passes_options_and_maps_ctrl_c(monkeypatch, capsys):
     assert calls == [("0.0.0.0", 8123, False), ("127.0.0.1", 8000, True)]
     assert main(["play", "--port", "9999"]) == 130
     assert _one_line(capsys.readouterr().err) == "lightsout: interrupted"
-    with pytest.raises(SystemExit):
-        main(["play", "--port", "70000"])
+    assert main(["play", "--port", "70000"]) == 2
+    assert "port number 0..65535" in capsys.readouterr().err
 
 
 def test_play_without_the_package_is_one_line_and_2(monkeypatch, capsys):
@@ -586,3 +586,126 @@ def test_boards_of_other_axes(tmp_path, capsys):
     lightsout.write_board(tmp_path / "line.npy", np.ones(7, bool))
     assert main(["solve", str(tmp_path / "line.npy"), "--format", "picture"]) == 0
     assert capsys.readouterr().out.startswith("board")
+
+
+# --- issue 29: JSON failures, the proof in the command line's words, --all-lit, --torus AXES ------
+
+@pytest.mark.parametrize("make, argv, words", [
+    (None, ["solve", "missing.txt", "--json"], "missing.txt: No such file or directory"),
+    ("10\n1?\n", ["solve", "board.txt", "--json"], "line 2, column 2: unexpected character '?'"),
+    ("012\n", ["solve", "board.txt", "--format", "json"], "light state 2 is out of range 0..1"),
+    ("01\n", ["solve", "board.txt", "--format=json", "--time-limit", "2"], "--time-limit bounds the --minimal"),
+    (None, ["solve", "--json", "--time-limit", "-1", "board.txt"], "expected a positive number of seconds"),
+    (None, ["solve", "--json", "--all-lit", "2", "3", "4"], "--all-lit takes N or N M"),
+    (None, ["solve", "--json"], "solve takes a board file"),
+    (None, ["solve", "--json", "--all-lit", "3", "--torus=sideways"], "expected all, none, rows, cols"),
+])
+def test_every_failure_is_json_under_json(tmp_path, monkeypatch, capsys, make, argv, words):
+    monkeypatch.chdir(tmp_path)
+    if make is not None:
+        (tmp_path / "board.txt").write_text(make)
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    record = json.loads(captured.out)          # one object, nothing else on standard output
+    assert set(record) == {"error", "exit_status"} and record["exit_status"] == 2
+    assert words in record["error"]
+    assert words in captured.err               # and the usual line (or argparse's) on standard error
+
+
+def test_an_interrupt_is_json_under_json(monkeypatch, capsys):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "solve", interrupted)
+    assert main(["solve", "--all-lit", "4", "--json"]) == 130
+    assert json.loads(capsys.readouterr().out) == {"error": "interrupted", "exit_status": 130}
+
+
+def test_without_json_failures_stay_off_standard_output(tmp_path, capsys):
+    assert main(["solve", str(tmp_path / "missing.txt")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "No such file" in _one_line(captured.err)
+
+
+@pytest.mark.parametrize("text, states", [(UNSOLVABLE, 2), ("2000\n0000\n0000\n", 3)])
+def test_unsolvable_json_carries_the_proof_and_no_python_names(tmp_path, capsys, text, states):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    board = lightsout.parse_board(text, states=states).astype(int)
+    assert main(["solve", str(path), "--json", "--states", str(states)]) == 1
+    captured = capsys.readouterr()
+    record = json.loads(captured.out)
+    assert record["solvable"] is False
+    pattern = np.array(record["quiet_pattern"])
+    assert pattern.shape == board.shape and pattern.any()
+    assert not oracle.replay_nd(np.zeros_like(board), pattern, states=states).any()   # quiet
+    assert int((pattern * board).sum()) % states != 0                                 # meets the board
+    for message in (record["reason"], _one_line(captured.err)):
+        assert ".quiet_pattern" not in message and "quiet_pattern" in message and "--json" in message
+    assert main(["solve", str(path), "--states", str(states)]) == 1
+    assert ".quiet_" not in capsys.readouterr().err
+
+
+def test_solve_all_lit_without_a_file(capsys):
+    assert main(["solve", "--all-lit", "5", "--format", "text", "--quiet"]) == 0
+    presses = lightsout.parse_board(capsys.readouterr().out).astype(int)
+    assert presses.shape == (5, 5) and oracle.clears(np.ones((5, 5), int), presses)
+    assert main(["solve", "--all-lit", "4", "7", "--states", "3", "--format", "text", "--quiet"]) == 0
+    presses = lightsout.parse_board(capsys.readouterr().out, states=3)
+    assert presses.shape == (4, 7)
+    assert not oracle.replay_nd(np.ones((4, 7), int), presses, states=3).any()    # every light in state 1
+    assert main(["solve", "--all-lit", "6", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["shape"] == [6, 6]
+
+
+def test_solve_takes_a_file_or_all_lit_not_both(tmp_path, capsys):
+    (tmp_path / "b.txt").write_text("11\n")
+    assert main(["solve", str(tmp_path / "b.txt"), "--all-lit", "3"]) == 2
+    assert "not both" in _one_line(capsys.readouterr().err)
+    assert main(["solve"]) == 2
+    assert "--all-lit N [M]" in _one_line(capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("argv, shape, wraps", [
+    (["nullity", "6", "5", "--torus", "rows"], (6, 5), (True, False)),
+    (["nullity", "6", "5", "--torus", "cols"], (6, 5), (False, True)),
+    (["nullity", "6", "5", "--torus", "1,0"], (6, 5), (True, False)),
+    (["nullity", "6", "5", "--torus", "0,1"], (6, 5), (False, True)),
+    (["nullity", "6", "5", "--torus", "all"], (6, 5), (True, True)),
+    (["nullity", "6", "5", "--torus"], (6, 5), (True, True)),
+    (["nullity", "--torus", "6", "5"], (6, 5), (True, True)),         # a bare --torus takes no size
+    (["first-row", "--torus", "6", "5", "--format", "npy", "-o", "x.npy"], None, None),
+    (["nullity", "6", "5", "--torus=rows"], (6, 5), (True, False)),
+    (["nullity", "6", "5", "--torus", "none"], (6, 5), (False, False)),
+    (["nullity", "3", "8", "--torus", "rows", "--sigma"], (3, 8), (True, False)),
+])
+def test_torus_axes_reach_the_solver(tmp_path, monkeypatch, capsys, argv, shape, wraps):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 0
+    if shape is None:    # first-row of the 6 x 5 torus: the row chased down clears the all-lit board
+        first = np.load(tmp_path / "x.npy")
+        assert first.shape == (2, 5) or first.shape == (5,)
+        assert np.array_equal(first, lightsout.first_row(6, 5, torus=True))
+        return
+    self_toggle = "--sigma" not in argv
+    assert int(capsys.readouterr().out) == oracle_nullity(shape, wraps, self_toggle, 2)
+
+
+def test_torus_axes_on_a_board_of_three_axes(tmp_path, capsys):
+    board = np.ones((3, 4, 5), dtype=np.uint8)
+    np.save(tmp_path / "cube.npy", board)
+    assert main(["solve", str(tmp_path / "cube.npy"), "--torus", "0,1,1", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["torus"] == [False, True, True]
+    assert not oracle.replay_nd(board, np.array(record["presses"]), torus=(False, True, True)).any()
+    assert main(["solve", str(tmp_path / "cube.npy"), "--torus", "rows", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["torus"] == [True, False, False]
+    assert main(["solve", str(tmp_path / "cube.npy"), "--torus", "1,0"]) == 2
+    assert "2 values for a board with 3 axes" in _one_line(capsys.readouterr().err)
+
+
+def test_torus_cols_needs_a_second_axis(tmp_path, capsys):
+    np.save(tmp_path / "line.npy", np.ones(5, dtype=np.uint8))
+    assert main(["solve", str(tmp_path / "line.npy"), "--torus", "cols"]) == 2
+    assert "this board has 1 axis" in _one_line(capsys.readouterr().err)
+    assert main(["solve", str(tmp_path / "line.npy"), "--torus", "--format", "text", "--quiet"]) == 0

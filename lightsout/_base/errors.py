@@ -151,6 +151,8 @@ class UnsolvableError(LightsOutError, ValueError):
         self._packed_pattern: Optional[tuple[np.ndarray, int, bool]] = None
         self.quiet_first_row = quiet_first_row
         self.nullity = nullity
+        #: Why, said in other words (the command line's), when :func:`unsolvable_error` built the error.
+        self.reason: Optional[UnsolvableReason] = None
         #: The rules and the route, as on a Solution (set by :func:`solve`; None elsewhere).
         self.torus: Optional[tuple[bool, ...]] = None
         self.self_toggle: Optional[bool] = None
@@ -199,20 +201,46 @@ def unsolvable_error(subject: str, nullity: int, states: int = 2, *, lit_cells_m
         >>> str(error).split(":")[0]
         'this 1 x 3 board cannot be turned dark'
     """
-    seen = "the quiet pattern in .quiet_pattern (pressing it changes no light)"
-    if lit_cells_met is None and inner_product is None:
-        message = (f"{subject} cannot be turned dark (nullity {nullity}): the quiet pattern whose first row is "
-                   f".quiet_first_row (pressing it changes no light) covers an odd number of lit cells; the board "
-                   f"is too large to build that pattern")
-    elif states == 2:
-        cells = lit_cells_met if lit_cells_met is not None else 1
-        message = (f"{subject} cannot be turned dark: {seen} covers {cells} lit {'cell' if cells == 1 else 'cells'}, "
-                   f"an odd number, and every solvable board meets every quiet pattern an even number of times")
-    else:
-        message = (f"{subject} with {states} states cannot be turned dark: {seen} meets the board with inner "
-                   f"product {inner_product} (mod {states}), not 0, and every solvable board meets every quiet "
-                   f"pattern with inner product 0")
-    return UnsolvableError(message, quiet_pattern, quiet_first_row, nullity)
+    reason = UnsolvableReason(subject, nullity, states, lit_cells_met, inner_product)
+    error = UnsolvableError(reason.message(PYTHON_WORDS), quiet_pattern, quiet_first_row, nullity)
+    error.reason = reason
+    return error
+
+
+#: How a message names the proof: the quiet pattern, and its first row when the pattern is too large to build.
+PYTHON_WORDS = ("the quiet pattern in .quiet_pattern (pressing it changes no light)",
+                "the quiet pattern whose first row is .quiet_first_row (pressing it changes no light)")
+
+
+class UnsolvableReason:
+    """Why a board is unsolvable, in the words of whoever shows it (Python's attributes, the command line's output).
+
+    Example:
+        >>> reason = UnsolvableReason("this 1 x 3 board", 1, 2, 1, None)
+        >>> reason.message(("the pattern P", "the pattern whose first row is R"))
+        'this 1 x 3 board cannot be turned dark: the pattern P covers 1 lit cell, an odd number, and every ...'
+    """
+
+    def __init__(self, subject: str, nullity: int, states: int, lit_cells_met: Optional[int],
+                 inner_product: Optional[int]) -> None:
+        self.subject, self.nullity, self.states = subject, nullity, states
+        self.lit_cells_met, self.inner_product = lit_cells_met, inner_product
+
+    def message(self, words: tuple[str, str]) -> str:
+        """The one-line message; ``words`` names the quiet pattern, and the pattern known by its first row."""
+        pattern, by_first_row = words
+        subject, states = self.subject, self.states
+        if self.lit_cells_met is None and self.inner_product is None:
+            return (f"{subject} cannot be turned dark (nullity {self.nullity}): {by_first_row} covers an odd "
+                    f"number of lit cells; the board is too large to build that pattern")
+        if states == 2:
+            cells = self.lit_cells_met if self.lit_cells_met is not None else 1
+            lit = f"{cells} lit {'cell' if cells == 1 else 'cells'}"
+            return (f"{subject} cannot be turned dark: {pattern} covers {lit}, an odd number, and every solvable "
+                    f"board meets every quiet pattern an even number of times")
+        return (f"{subject} with {states} states cannot be turned dark: {pattern} meets the board with inner "
+                f"product {self.inner_product} (mod {states}), not 0, and every solvable board meets every quiet "
+                f"pattern with inner product 0")
 
 
 def two_states_error(name: str, values: object, most_states: int) -> InvalidBoardError:
