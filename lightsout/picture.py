@@ -29,8 +29,10 @@ Example:
 """
 from __future__ import annotations
 
+import errno
 import os
 import shutil
+import stat
 from typing import Optional
 
 import numpy as np
@@ -105,7 +107,8 @@ def render_presses(path: "str | os.PathLike[str]", n: int, m: Optional[int] = No
     ``threads``); the rest is chased band by band with the packed kernel and
     streamed to the file, so memory is a few MB whatever n.  The file is
     written under a temporary name and renamed when complete, so an
-    interrupted render leaves nothing behind.  ``progress(stage, done, total)``
+    interrupted render leaves nothing behind; a symbolic link ``path`` keeps
+    its place and the file it points to gets the picture.  ``progress(stage, done, total)``
     gets the first row's stages, then ``("render", rows_done, n)``.
 
     Raises:
@@ -113,6 +116,9 @@ def render_presses(path: "str | os.PathLike[str]", n: int, m: Optional[int] = No
             larger than the free space of the disk it goes to (the press pattern
             hardly compresses: a 10**6 x 10**6 render is about 125 GB); both
             checked before any work.
+        OSError: ``path`` is a folder, a named pipe or a device, or its folder
+            does not exist or cannot be written in; checked before any work
+            (:func:`render_target`).
 
     Example:
         >>> import os, tempfile, lightsout
@@ -123,11 +129,12 @@ def render_presses(path: "str | os.PathLike[str]", n: int, m: Optional[int] = No
     nrows, ncols = grid_shape(n, m)
     progress_callback(progress)
     name = os.fspath(path)
-    render_fits(name, nrows, ncols)
+    target = render_target(name)
+    render_fits(target, nrows, ncols)
     first = first_row(nrows, ncols, method=method, threads=threads, progress=progress)
     row_bytes = (ncols + 7) // 8
     total = 0
-    temporary = f"{name}.part{os.getpid()}"
+    temporary = f"{target}.part{os.getpid()}"
     try:
         with open(temporary, "wb") as handle:
             png = PngWriter(handle, ncols, nrows, bit_depth=1)
@@ -137,8 +144,52 @@ def render_presses(path: "str | os.PathLike[str]", n: int, m: Optional[int] = No
                 if progress is not None:
                     progress("render", start + len(presses), nrows)
             png.close()
-        os.replace(temporary, name)
+        os.replace(temporary, target)
+    except OSError as exc:  # a full disk, say: named by the user's path, not the temporary one
+        if exc.filename in (temporary, target):
+            raise type(exc)(exc.errno, exc.strerror, name) from None
+        raise
     finally:
         if os.path.exists(temporary):
             os.remove(temporary)
     return total
+
+
+def render_target(name: str) -> str:
+    """The file a render of ``name`` replaces, checked before any work: ``name``, or the file its link points to.
+
+    A render writes a temporary file beside its target and renames it into
+    place, so a symbolic link keeps pointing where it did and the file it
+    points to gets the picture.  Refused, naming ``name``: a folder
+    (IsADirectoryError), a named pipe, device or socket (OSError: a render
+    writes a file), a folder that does not exist (FileNotFoundError) or that
+    cannot be written in (PermissionError).
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> render_target(os.path.join(folder, "p.png")) == os.path.realpath(os.path.join(folder, "p.png"))
+        True
+        >>> render_target(folder)
+        Traceback (most recent call last):
+        ...
+        IsADirectoryError: [Errno 21] is a folder; give the name of a PNG file to write: '...'
+    """
+    target = os.path.realpath(name)
+    try:
+        mode: Optional[int] = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "is a folder; give the name of a PNG file to write", name)
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+        raise OSError(errno.EINVAL, f"is {kind}; a render writes a file (under a temporary name, then renamed into "
+                                    f"place): give the name of a PNG file", name)
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(errno.ENOENT, f"no such folder {os.path.dirname(name) or folder!r} to write in", name)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, f"cannot write in the folder {folder!r}", name)
+    return target

@@ -4,6 +4,7 @@ from __future__ import annotations
 import base64
 import io
 import os
+import stat
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -238,3 +239,71 @@ def test_ipython_display_bundle():
         image.load()
     data, _ = formatters.DisplayFormatter().format(picture.Picture(np.eye(4, dtype=bool)))
     assert set(data) == {"text/html", "text/plain"} and "<svg" in data["text/html"]
+
+
+# --- where a render goes: checked before any work, named as the user wrote it ------------------
+
+def _no_first_row(monkeypatch):
+    """Make the render's work fail loudly: the target must be refused before it starts."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("the render started before its target was checked")
+
+    monkeypatch.setattr(picture, "first_row", refuse)
+
+
+def test_render_into_a_folder_is_refused_before_rendering(tmp_path, monkeypatch):
+    _no_first_row(monkeypatch)
+    (tmp_path / "dir.png").mkdir()
+    with pytest.raises(IsADirectoryError, match="is a folder") as error:
+        picture.render_presses(tmp_path / "dir.png", 50)
+    assert error.value.filename == str(tmp_path / "dir.png")
+    assert list(tmp_path.iterdir()) == [tmp_path / "dir.png"]           # no temporary left
+
+
+def test_render_into_a_missing_folder_names_the_path(tmp_path, monkeypatch):
+    _no_first_row(monkeypatch)
+    with pytest.raises(FileNotFoundError, match="no such folder") as error:
+        picture.render_presses(tmp_path / "missing" / "x.png", 50)
+    assert error.value.filename == str(tmp_path / "missing" / "x.png") and ".part" not in str(error.value)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_render_into_a_fifo_is_refused_and_the_fifo_kept(tmp_path, monkeypatch):
+    _no_first_row(monkeypatch)
+    fifo = tmp_path / "fifo.png"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="named pipe"):
+        picture.render_presses(fifo, 50)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_render_into_a_device_is_refused(monkeypatch):
+    if not os.path.exists("/dev/null"):
+        pytest.skip("no /dev/null here")
+    _no_first_row(monkeypatch)
+    with pytest.raises(OSError, match="a device"):
+        picture.render_presses("/dev/null", 50)
+
+
+def test_render_writes_through_a_symbolic_link(tmp_path):
+    real = tmp_path / "pictures" / "real.png"
+    real.parent.mkdir()
+    real.write_bytes(b"old")
+    link = tmp_path / "link.png"
+    link.symlink_to(real)
+    count = picture.render_presses(link, 30)
+    assert link.is_symlink() and os.readlink(link) == str(real)           # the link stays a link
+    presses = lightsout.read_board(real)
+    assert int(presses.sum()) == count and oracle.clears(np.ones((30, 30), int), presses)
+    assert sorted(p.name for p in real.parent.iterdir()) == ["real.png"]  # the temporary went
+
+
+def test_cli_render_targets_are_one_line_naming_the_path(tmp_path, monkeypatch, capsys):
+    from lightsout.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "dir.png").mkdir()
+    for target, words in (("dir.png", "dir.png: is a folder"), ("missing/x.png", "missing/x.png: no such folder")):
+        assert main(["render", "40", "-o", target]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith(f"lightsout: {words}") and ".part" not in err and "\n" not in err
