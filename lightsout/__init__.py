@@ -18,22 +18,32 @@ except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by t
 
     raise ImportError(_import_failure_message(__file__, _exc)) from None
 
-from lightsout._base.errors import (
-    BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError, MinimumNotProvenError,
-    MissingExtraError, SettingError, UnsolvableError,
-)
-from lightsout._include import get_include
-from lightsout._io.boardfile import read_board, write_board
-from lightsout._search.symmetry import board_symmetries
-from lightsout._solve import (
-    METHODS, Solution, first_row, is_solvable, nullity, nullity_table, solve,
-)
-from lightsout.board import all_lit, chase, format_board, parse_board, press
-from lightsout.fewest import distance_distribution, fewest_presses, fewest_presses_table, proven_fewest_presses
-from lightsout import gf2, packed
-from lightsout.graph import solve_graph
-from lightsout.many import ManySolutions, solve_many
-from lightsout import picture
+from lightsout._version import DISTRIBUTION as _DISTRIBUTION  # the mark of this distribution's package
+
+try:  # another distribution's lightsout/board.py (python-lightsout installs one) fails here: say so in one line
+    from lightsout._base.errors import (
+        BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError, MinimumNotProvenError,
+        MissingExtraError, SettingError, UnsolvableError,
+    )
+    from lightsout._include import get_include
+    from lightsout._io.boardfile import read_board, write_board
+    from lightsout._search.symmetry import board_symmetries
+    from lightsout._solve import (
+        METHODS, Solution, first_row, is_solvable, nullity, nullity_table, solve,
+    )
+    from lightsout.board import all_lit, chase, format_board, parse_board, press
+    from lightsout.fewest import distance_distribution, fewest_presses, fewest_presses_table, proven_fewest_presses
+    from lightsout import gf2, packed
+    from lightsout.graph import solve_graph
+    from lightsout.many import ManySolutions, solve_many
+    from lightsout import picture
+except ImportError as _exc:
+    from lightsout._import_help import board_clash_message as _board_clash_message
+
+    _clash = _board_clash_message()
+    if _clash is None:
+        raise
+    raise ImportError(_clash) from None
 
 from lightsout._version import __version__
 

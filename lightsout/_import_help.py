@@ -1,9 +1,19 @@
-"""The message shown when ``import lightsout`` finds no usable compiled modules.
+"""The messages shown when ``import lightsout`` finds no usable compiled modules, or finds another package's files.
 
-The usual cause is Python started inside the source checkout: the folder
-``lightsout/`` there shadows the installed package and holds no built extensions.
-The message says first what helps in that case (leave the folder, or build in
-place), as numpy's own message does, and names an installed copy when one exists.
+The usual cause of the first is Python started inside the source checkout: the
+folder ``lightsout/`` there shadows the installed package and holds no built
+extensions.  The message says first what helps in that case (leave the folder,
+or build in place), as numpy's own message does, and names an installed copy
+when one exists.
+
+The second: the distribution ``python-lightsout`` installs ``lightsout/__init__.py``
+and ``lightsout/board.py`` too, into the same folder, so with both installed
+``import lightsout`` gives whichever was installed last, mixed with the other's
+files, and uninstalling either takes the shared files with it.  This package's
+own ``__init__.py`` and ``board.py`` carry a mark (``_DISTRIBUTION``), which the
+command line checks before it imports anything else (:func:`clash_message`) and
+``import lightsout`` checks when an import of its own fails
+(:func:`board_clash_message`): either says what happened in one line.
 """
 from __future__ import annotations
 
@@ -11,6 +21,77 @@ import importlib.machinery
 import importlib.util
 import os
 import sys
+from types import ModuleType
+from typing import Optional
+
+from lightsout._version import DISTRIBUTION
+
+#: The other distribution known to install a ``lightsout`` package (PyPI, Python >= 3.13).
+OTHER_DISTRIBUTION = "python-lightsout"
+#: What to do about a clash, said once.
+CLASH_REMEDY = (f"the two cannot share an environment: `pip uninstall {OTHER_DISTRIBUTION}` then "
+                f"`pip install --force-reinstall {DISTRIBUTION}`, or install them in separate virtualenvs")
+
+
+def is_ours(module: Optional[ModuleType]) -> bool:
+    """Whether a module of the ``lightsout`` name is this distribution's (it carries the mark).
+
+    Example:
+        >>> import lightsout, lightsout.board
+        >>> is_ours(lightsout), is_ours(lightsout.board), is_ours(None)
+        (True, True, False)
+    """
+    return getattr(module, "_DISTRIBUTION", None) == DISTRIBUTION
+
+
+def clash_message() -> Optional[str]:
+    """What is wrong with the ``lightsout`` package imported, in one line, or None when it is this one.
+
+    Run by the command line before it imports anything that needs the package
+    whole: ``lightsout`` itself is imported by then (it is the command's
+    parent package), but maybe not this distribution's.
+
+    Example:
+        >>> clash_message() is None
+        True
+    """
+    package = sys.modules.get("lightsout")
+    if package is None or is_ours(package):
+        return None
+    init = getattr(package, "__file__", None)
+    if init is None:  # a namespace package: the folder lost its __init__.py
+        where = ", ".join(getattr(package, "__path__", [])) or "its folder"
+        return (f"the lightsout package in {where} has no __init__.py: another distribution that shared the folder "
+                f"({OTHER_DISTRIBUTION} installs lightsout/__init__.py and lightsout/board.py too) was uninstalled "
+                f"and took them; reinstall with `pip install --force-reinstall {DISTRIBUTION}`")
+    return (f"`import lightsout` found another distribution's package ({init}), not {DISTRIBUTION}'s: "
+            f"{OTHER_DISTRIBUTION} installs lightsout/__init__.py and lightsout/board.py over this one's; "
+            + CLASH_REMEDY)
+
+
+def board_clash_message() -> Optional[str]:
+    """Why this package's own ``__init__.py`` could not import its modules, when another's ``board.py`` is the cause.
+
+    Example:
+        >>> board_clash_message() is None       # lightsout.board is this distribution's
+        True
+    """
+    board = sys.modules.get("lightsout.board")
+    if board is None:
+        try:
+            found = importlib.util.find_spec("lightsout.board") is not None
+        except (ImportError, ValueError):
+            found = False
+        if found:
+            return None
+        return (f"lightsout/board.py is missing: another distribution that shared the folder ({OTHER_DISTRIBUTION} "
+                f"installs lightsout/board.py too) was uninstalled and took it; reinstall with "
+                f"`pip install --force-reinstall {DISTRIBUTION}`")
+    if is_ours(board):
+        return None
+    return (f"lightsout/board.py ({getattr(board, '__file__', '?')}) is another distribution's, not "
+            f"{DISTRIBUTION}'s: {OTHER_DISTRIBUTION} installs lightsout/__init__.py and lightsout/board.py over "
+            f"this one's; " + CLASH_REMEDY)
 
 
 def installed_copy(package_dir: str) -> str | None:

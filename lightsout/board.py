@@ -15,6 +15,7 @@ from lightsout._core.rules import Rules, neighbour_pairs
 from lightsout._io.boardtext import COMMENT, DARK_CHARS, LIT_CHARS, board_from_text, format_board
 from lightsout import _kernels as kernels
 from lightsout._routes.nd import chase_nd
+from lightsout._version import DISTRIBUTION as _DISTRIBUTION  # marks this file as lightsout-gf2's (see _import_help)
 
 #: A ``torus=`` argument: one bool for every axis, or one per axis.
 TorusArg = Union[bool, Sequence[bool]]

@@ -33,7 +33,13 @@ from typing import Any, Iterator, NoReturn, Optional, Sequence, TextIO
 
 import numpy as np
 
-from lightsout._base import errors as _errors
+from lightsout._import_help import clash_message
+
+_CLASH = clash_message()
+if _CLASH is not None:  # another distribution's lightsout: the imports below would fail obscurely
+    raise ImportError(_CLASH)
+
+from lightsout._base import errors as _errors  # noqa: E402 (after the check)
 from lightsout._base.progress import ProgressBar
 from lightsout._base.validate import MAX_STATES, states_count
 from lightsout._io.boardfile import decode_text, read_board, write_board

@@ -127,3 +127,101 @@ def test_every_error_class_lives_in_one_module():
     copy = pickle.loads(pickle.dumps(caught.value))
     assert type(copy) is gf2.NoSolutionError and copy.rank == 1 and str(copy) == str(caught.value)
     assert gf2.NoSolutionError.__module__ == "lightsout.gf2"
+
+
+# --- issue 29: another distribution's lightsout package (python-lightsout) in the same place ------
+
+#: The other distribution's files, in miniature: its __init__ imports its own board module.
+FOREIGN_INIT = "from .board import Board\n__all__ = ['Board']\n"
+FOREIGN_BOARD = "class Board:\n    pass\n"
+OURS = lightsout.__path__[0]
+
+
+def _run(folder, *args, code=None):
+    """``python -m lightsout ARGS`` (or ``python -c CODE``) with ``folder`` first on the path, in a fresh process."""
+    import os
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(folder), os.path.dirname(OURS)]))
+    command = [sys.executable, "-c", code] if code is not None else [sys.executable, "-m", "lightsout", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, env=env, cwd=tempfile.gettempdir())
+
+
+def _foreign_over_ours(tmp_path):
+    """Their __init__.py and board.py, over our other modules: the folder pip leaves when both are installed."""
+    package = tmp_path / "site" / "lightsout"
+    package.mkdir(parents=True)
+    # their __init__ finds our modules beside it, as in the one folder both distributions install into
+    (package / "__init__.py").write_text(f"__path__.append({OURS!r})\n" + FOREIGN_INIT)
+    (package / "board.py").write_text(FOREIGN_BOARD)
+    return package.parent
+
+
+def _one_line(text):
+    lines = text.strip().splitlines()
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+def test_the_command_says_another_distributions_package_was_found(tmp_path):
+    site = _foreign_over_ours(tmp_path)
+    done = _run(site, "first-row", "3")
+    assert done.returncode == 2 and done.stdout == ""
+    line = _one_line(done.stderr)
+    assert line.startswith("lightsout: `import lightsout` found another distribution's package")
+    assert "python-lightsout" in line and "pip uninstall python-lightsout" in line and "Traceback" not in line
+    # the console script's own entry point does the same
+    script = "import sys; from lightsout.__main__ import console; sys.argv[1:] = ['first-row', '3']; sys.exit(console())"
+    done = _run(site, code=script)
+    assert done.returncode == 2 and "python-lightsout" in _one_line(done.stderr)
+    # importing the command line module says it too, in the error's one line
+    done = _run(site, code="import lightsout.cli")
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1].startswith("ImportError: `import lightsout` found another")
+
+
+def test_the_import_says_when_another_distributions_board_module_is_loaded():
+    # our __init__ with their board.py (already loaded, as their package's import leaves it)
+    code = ("import sys, types\n"
+            "board = types.ModuleType('lightsout.board'); board.Board = object\n"
+            "sys.modules['lightsout.board'] = board\n"
+            "import lightsout\n")
+    done = _run(tempfile.gettempdir(), code=code)
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: lightsout/board.py") and "another distribution's" in last
+    assert "python-lightsout" in last and "TorusArg" not in done.stderr
+
+
+def test_the_command_says_when_the_shared_files_were_uninstalled():
+    # what uninstalling python-lightsout leaves: our modules without __init__.py (a namespace package)
+    code = ("import sys, types\n"
+            "package = types.ModuleType('lightsout'); package.__path__ = [%r]; package.__file__ = None\n"
+            "sys.modules['lightsout'] = package\n"
+            "from lightsout.__main__ import console\n"
+            "sys.argv[1:] = ['first-row', '3']\n"
+            "sys.exit(console())\n") % OURS
+    done = _run(tempfile.gettempdir(), code=code)
+    assert done.returncode == 2 and done.stdout == ""
+    line = _one_line(done.stderr)
+    assert "has no __init__.py" in line and "pip install --force-reinstall lightsout-gf2" in line
+
+
+def test_our_board_module_missing_is_said_by_the_import():
+    code = ("import importlib.util, sys\n"
+            "find = importlib.util.find_spec\n"
+            "importlib.util.find_spec = lambda name, *a: None if name == 'lightsout.board' else find(name, *a)\n"
+            "class Gone:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'lightsout.board':\n"
+            "            raise ModuleNotFoundError(\"No module named 'lightsout.board'\", name=name)\n"
+            "sys.meta_path.insert(0, Gone())\n"
+            "import lightsout\n")
+    done = _run(tempfile.gettempdir(), code=code)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1].startswith("ImportError: lightsout/board.py is missing")
+
+
+def test_our_package_and_board_module_carry_the_mark():
+    from lightsout._import_help import clash_message, is_ours
+
+    assert is_ours(lightsout) and is_ours(lightsout.board) and clash_message() is None

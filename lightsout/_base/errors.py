@@ -20,12 +20,10 @@ from typing import TYPE_CHECKING, Any, Optional
 import numpy as np
 
 from lightsout._base.packing import unpack_rows
+from lightsout._version import DISTRIBUTION  # the distribution's name, for install hints
 
 if TYPE_CHECKING:
     from lightsout._solution import Solution
-
-#: The distribution name, for install hints.
-DISTRIBUTION = "lightsout-gf2"
 
 
 class LightsOutError(Exception):
