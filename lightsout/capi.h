@@ -23,7 +23,14 @@
  *
  * Versions: abi_version grows when fields are appended to a table; existing
  * fields never change.  A client compiled against version V accepts a table
- * whose abi_version >= V (lightsout/capi.pxd's import functions check this).
+ * whose abi_version >= V (the import functions at the end check this).
+ *
+ * Fetching a table: a C extension that includes Python.h before this header
+ * calls lightsout_import_gf2elim_api() or lightsout_import_kernels_api() (at the
+ * end of this file) once, holding the GIL, for instance in its module's init;
+ * Cython code cimports lightsout/capi.pxd, whose import functions call them.
+ * examples/embed_c/ (plain C) and examples/embed/ (Cython) are complete
+ * extensions.
  */
 #ifndef LIGHTSOUT_CAPI_H
 #define LIGHTSOUT_CAPI_H
@@ -36,8 +43,12 @@
 #define LIGHTSOUT_ENOMEM (-1)
 #define LIGHTSOUT_EINVAL (-2)
 
-/* Table exported by lightsout._kernels.gf2elim (capsule name "lightsout._gf2elim._capi", kept from
- * before the kernels moved into lightsout._kernels). */
+/* The names of the capsules that hold the tables (the first kept from before the kernels moved into
+ * lightsout._kernels); the import functions below know them, so a client need not. */
+#define LIGHTSOUT_GF2ELIM_CAPSULE "lightsout._gf2elim._capi"
+#define LIGHTSOUT_KERNELS_CAPSULE "lightsout._kernels._capi"
+
+/* Table exported by lightsout._kernels.gf2elim (capsule LIGHTSOUT_GF2ELIM_CAPSULE). */
 typedef struct lightsout_gf2elim_api {
     int abi_version;          /* LIGHTSOUT_CAPI_VERSION */
     const char *simd_level;   /* "generic", "avx2" or "avx512" */
@@ -54,7 +65,7 @@ typedef struct lightsout_gf2elim_api {
                       ptrdiff_t npivot_cols, int64_t *pivots);
 } lightsout_gf2elim_api;
 
-/* Table exported by lightsout._kernels.chase (capsule name "lightsout._kernels._capi"). */
+/* Table exported by lightsout._kernels.chase (capsule LIGHTSOUT_KERNELS_CAPSULE). */
 typedef struct lightsout_kernels_api {
     int abi_version;          /* LIGHTSOUT_CAPI_VERSION */
     const char *simd_level;   /* "generic", "avx2" or "avx512" */
@@ -67,5 +78,56 @@ typedef struct lightsout_kernels_api {
     int (*chase)(const uint64_t *board, ptrdiff_t nrows, ptrdiff_t ncols, const uint64_t *first_row,
                  uint64_t *residue, uint64_t *presses);
 } lightsout_kernels_api;
+
+#ifdef Py_PYTHON_H
+/* The table of lightsout._kernels.<module> (module "gf2elim" or "chase") in the build the
+ * dispatcher picks: the widest SIMD level this CPU runs, or the one LIGHTSOUT_SIMD forces.
+ * Call with the GIL held.  Returns the table, which stays valid while the process runs
+ * (the kernel module stays imported), or NULL with a Python exception set: ImportError when
+ * lightsout is missing, exports no such table, or is older than this header; ValueError
+ * (lightsout.SettingError) when LIGHTSOUT_SIMD names a level this CPU lacks. */
+static inline const void *lightsout_import_table(const char *module, const char *capsule_name)
+{
+    PyObject *kernels, *capsule;
+    const int *version;
+
+    kernels = PyImport_ImportModule("lightsout._kernels");
+    if (kernels == NULL)
+        return NULL;
+    capsule = PyObject_CallMethod(kernels, "c_api", "s", module);
+    Py_DECREF(kernels);
+    if (capsule == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ImportError,
+                         "lightsout._kernels.%s of this installation exports no C API (_capi)", module);
+        }
+        return NULL;
+    }
+    version = (const int *)PyCapsule_GetPointer(capsule, capsule_name);
+    Py_DECREF(capsule); /* the table is static data of the kernel module, which sys.modules keeps */
+    if (version == NULL)
+        return NULL;
+    if (version[0] < LIGHTSOUT_CAPI_VERSION) {
+        PyErr_Format(PyExc_ImportError,
+                     "lightsout._kernels.%s C API version %d is older than version %d this extension was "
+                     "compiled against; upgrade lightsout", module, version[0], LIGHTSOUT_CAPI_VERSION);
+        return NULL;
+    }
+    return (const void *)version;
+}
+
+/* The elimination table (lightsout._kernels.gf2elim), or NULL with an exception set. */
+static inline const lightsout_gf2elim_api *lightsout_import_gf2elim_api(void)
+{
+    return (const lightsout_gf2elim_api *)lightsout_import_table("gf2elim", LIGHTSOUT_GF2ELIM_CAPSULE);
+}
+
+/* The chase table (lightsout._kernels.chase), or NULL with an exception set. */
+static inline const lightsout_kernels_api *lightsout_import_kernels_api(void)
+{
+    return (const lightsout_kernels_api *)lightsout_import_table("chase", LIGHTSOUT_KERNELS_CAPSULE);
+}
+#endif /* Py_PYTHON_H */
 
 #endif

@@ -16,7 +16,6 @@
 
 from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport int64_t, uint64_t
-from cpython.pycapsule cimport PyCapsule_GetPointer
 
 
 cdef extern from "lightsout/capi.h" nogil:
@@ -38,18 +37,10 @@ cdef extern from "lightsout/capi.h" nogil:
                      uint64_t* residue, uint64_t* presses) noexcept nogil
 
 
-cdef inline const void* _import_table(str module, bytes capsule_name) except NULL:
-    """The C API table of the selected build of lightsout.<module>, version-checked."""
-    from lightsout._kernels import load
-    capsule = getattr(load(module), "_capi", None)
-    if capsule is None:
-        raise ImportError(f"lightsout._kernels.{module} of this installation exports no C API (_capi)")
-    cdef const int* version = <const int*>PyCapsule_GetPointer(capsule, capsule_name)
-    if version[0] < LIGHTSOUT_CAPI_VERSION:
-        raise ImportError(f"lightsout._kernels.{module} C API version {version[0]} is older than "
-                          f"version {LIGHTSOUT_CAPI_VERSION} this extension was compiled against; "
-                          "upgrade lightsout")
-    return <const void*>version
+cdef extern from "lightsout/capi.h":
+    # the header's own import functions (one copy of the capsule names and the version check)
+    const lightsout_gf2elim_api* lightsout_import_gf2elim_api() except NULL
+    const lightsout_kernels_api* lightsout_import_kernels_api() except NULL
 
 
 cdef inline const lightsout_gf2elim_api* import_gf2elim_api() except NULL:
@@ -58,9 +49,9 @@ cdef inline const lightsout_gf2elim_api* import_gf2elim_api() except NULL:
     Raises ImportError when the installed lightsout is older than this
     contract, ValueError when LIGHTSOUT_SIMD names a level the CPU lacks.
     """
-    return <const lightsout_gf2elim_api*>_import_table("gf2elim", b"lightsout._gf2elim._capi")
+    return lightsout_import_gf2elim_api()
 
 
 cdef inline const lightsout_kernels_api* import_kernels_api() except NULL:
     """The chase table of the widest lightsout._kernels.chase build this CPU runs (as import_gf2elim_api)."""
-    return <const lightsout_kernels_api*>_import_table("chase", b"lightsout._kernels._capi")
+    return lightsout_import_kernels_api()
