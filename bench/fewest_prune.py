@@ -44,7 +44,7 @@ def coset(case: str) -> tuple[int, np.ndarray, np.ndarray]:
 
 def main(cases: list[str]) -> None:
     from lightsout._search import minweight as _fewest, prune as _prune
-    from lightsout._core.blockpool import default_threads
+    from lightsout._core.runner import default_threads
     from lightsout._search.minweight import coset_min_weight
 
     print(f"{'case':>12} {'nullity':>7} {'plain s':>8} {'pruned s':>9} {'tasks weighed':>16}  same")

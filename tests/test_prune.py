@@ -79,7 +79,7 @@ def test_random_cosets_match_brute_force_at_every_layout(seed):
         for threads in (1, 3):
             complete, total, index, stats = _prune.pruned_search(
                 problem.forms, problem.values, problem.nullity, problem.bound, problem.wide, layout,
-                lambda: False, threads=threads)
+                threads=threads)
             assert complete and (total, index) == (expected_sum, expected_index), (layout, threads)
             assert stats.weighed + stats.skipped == 1 << layout[2]
             result = _fewest._result(coset, particular, index, True)
@@ -93,7 +93,7 @@ def test_exact_bounds_weigh_about_one_task(seed):
     particular = np.asarray(rng.integers(0, 2, size=basis.shape[1]), dtype=np.uint8)
     problem = _fewest._problem(_fewest._reduce_coset(particular, basis))
     complete, total, index, stats = _prune.pruned_search(
-        problem.forms, problem.values, problem.nullity, problem.bound, problem.wide, (0, 1, 14), lambda: False)
+        problem.forms, problem.values, problem.nullity, problem.bound, problem.wide, (0, 1, 14))
     assert complete and (total, index) == brute_signed_min(problem.forms, problem.values, problem.nullity)
     assert stats.weighed <= 2 and stats.nodes <= 2 * 15      # one leaf, and maybe a tied one
 
@@ -242,5 +242,5 @@ def test_every_order_of_children_and_threads_agrees():
     problem = _fewest._problem(_fewest._reduce_coset(particular, basis))
     for layout, threads in itertools.product(layouts(8), (1, 2, 5)):
         complete, total, index, _ = _prune.pruned_search(problem.forms, problem.values, 8, problem.bound,
-                                                         problem.wide, layout, lambda: False, threads=threads)
+                                                         problem.wide, layout, threads=threads)
         assert complete and (total, index) == brute_signed_min(problem.forms, problem.values, 8)

@@ -10,6 +10,6 @@
 - ``modring``: linear algebra over Z/k (solving, kernels, Howell forms).
 - ``orientation``: transposes and first columns of packed boards.
 - ``bitmatrix``: packed matrices and their limits.
-- ``blockpool``: threads that one Ctrl-C stops (blocks of a kernel, workers of a search).
+- ``runner``: the cancellation token (stop flag and deadline) and the one chunked runner over threads.
 - ``tasks``: jobs on any ``concurrent.futures`` executor, resubmitted when a worker is lost.
 """

@@ -53,8 +53,8 @@ import numpy.typing as npt
 
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError
 from lightsout._base.types import Progress
-from lightsout._base.validate import states_count
-from lightsout._core.blockpool import Pace, default_threads, run_workers
+from lightsout._base.validate import states_count, thread_count, time_limit_seconds
+from lightsout._core.runner import CancelToken, Pace, default_threads, run_chunks
 from lightsout._core.modring import rref_prime
 from lightsout._core.rules import search_seconds
 from lightsout._core.tasks import completed_tasks
@@ -263,6 +263,7 @@ class _JobResult(NamedTuple):
     coordinate: int
     ties: tuple[int, ...] = ()
     ties_overflow: bool = False
+    resume: Optional[int] = None   # where the job stopped when its time was up (None: it finished)
 
 
 Report = Callable[[bool, int, int, int, Sequence[int]], None]
@@ -270,7 +271,7 @@ Report = Callable[[bool, int, int, int, Sequence[int]], None]
 
 def _run_tasks(problem: _Problem, layout: tuple[int, int, int], start: int, stop: int,
                expired: Callable[[], bool], report: Report, pace: Pace) -> bool:
-    """Run tasks [start, stop) in calls of about CALL_SECONDS (lightsout._core.blockpool); True if all ran.
+    """Run tasks [start, stop) in calls of about CALL_SECONDS (lightsout._core.runner); True if all ran.
 
     ``report(found, sum, index, tasks, ties)`` after each call: its best, the number of
     tasks it covered, and (symmetric search, which runs only the least task of each
@@ -300,68 +301,68 @@ def _run_tasks(problem: _Problem, layout: tuple[int, int, int], start: int, stop
     return True
 
 
-def _search_job(problem: _Problem, split_bits: int, job: int, deadline: Optional[float]) -> _JobResult:
-    """One executor job: the tasks whose top ``split_bits`` coordinates equal ``job``.
+#: Seconds of work one executor job does before it returns what it found and where it
+#: stopped; the caller submits the rest as a new job.  Short jobs are what lets Ctrl-C (and
+#: a time limit) end the search soon on any executor: a job already dispatched to a worker
+#: cannot be cancelled, but it ends within this time.
+JOB_SECONDS = 0.25
+
+
+def _search_job(problem: _Problem, split_bits: int, job: int, deadline: Optional[float],
+                resume: Optional[int] = None) -> _JobResult:
+    """One executor job: the tasks whose top ``split_bits`` coordinates equal ``job``,
+    from task ``resume`` on (default: the first), for about :data:`JOB_SECONDS`.
 
     Runs on the worker with the worker's own SIMD build; stops between kernel calls once
-    the wall clock (``time.time()``) passes ``deadline``.  Idempotent: a job that is run
-    again (say after its worker died) returns the same answer.
+    the wall clock (``time.time()``) passes ``deadline`` or the job's time is up, and then
+    says where to resume.  Idempotent: a job that is run again (say after its worker
+    died) returns the same answer.
     """
     layout = _layout(problem, split_bits)
     per_job = 1 << (layout[2] - split_bits)
+    stop = (job + 1) * per_job
+    first = job * per_job if resume is None else resume
     best = _Best(problem.bound)
     found_any = [False]
+    reached = [first]
+    quit_at = time.time() + JOB_SECONDS
+    if deadline is not None:
+        quit_at = min(quit_at, deadline)
 
-    def report(found: bool, total: int, index: int, _count: int, ties: Sequence[int]) -> None:
+    def report(found: bool, total: int, index: int, count: int, ties: Sequence[int]) -> None:
+        reached[0] += count
         if found:
             found_any[0] = True
             best.offer(found, total, index, ties)
 
-    complete = _run_tasks(problem, layout, job * per_job, (job + 1) * per_job,
-                          lambda: deadline is not None and time.time() >= deadline, report, Pace())
-    return _JobResult(complete, found_any[0], best.sum, best.index, tuple(best.ties), best.ties_overflow)
+    complete = _run_tasks(problem, layout, first, stop, lambda: time.time() >= quit_at, report, Pace())
+    return _JobResult(complete, found_any[0], best.sum, best.index, tuple(best.ties), best.ties_overflow,
+                      None if complete else reached[0])
 
 
-def _search_local(problem: _Problem, split_bits: int, deadline: Optional[float], progress: Progress,
+def _search_local(problem: _Problem, split_bits: int, token: CancelToken, progress: Progress,
                   threads: int) -> tuple[bool, _Best]:
-    """All tasks in this process: the calling thread plus ``threads - 1`` helpers, pulling
-    chunks of tasks from a shared counter.  Ctrl-C reaches the calling thread between two
-    of its kernel calls; the helpers are then told to stop and joined."""
+    """All tasks in this process, in chunks over ``threads`` threads
+    (:func:`lightsout._core.runner.run_chunks`): Ctrl-C, an error or the token's deadline
+    stop every thread at its next kernel call."""
     layout = _layout(problem, split_bits)
     total_tasks = 1 << layout[2]
     best = _Best(problem.bound)
-    lock = threading.Lock()
-    state = {"next": 0, "done": 0, "stop": False}
-    block = max(1, total_tasks // (16 * max(1, threads)))  # tasks handed out at a time
+    block = max(1, total_tasks // (16 * max(1, min(threads, total_tasks))))  # tasks handed out at a time
+    paces = threading.local()
 
-    def expired() -> bool:
-        if state["stop"]:
-            return True
-        return deadline is not None and time.monotonic() >= deadline
-
-    def report(found: bool, total: int, index: int, count: int, ties: Sequence[int]) -> None:
+    def report(found: bool, total: int, index: int, _count: int, ties: Sequence[int]) -> None:
         best.offer(found, total, index, ties)
-        with lock:
-            state["done"] += count
 
-    def work(main: bool) -> None:
-        pace = Pace()
-        while True:
-            with lock:
-                start = state["next"]
-                state["next"] = min(total_tasks, start + block)
-            if start >= total_tasks or expired():
-                return
-            if not _run_tasks(problem, layout, start, min(total_tasks, start + block), expired, report,
-                              pace):
-                return
-            if main and progress is not None:
-                progress(_PROGRESS_STAGE, state["done"], total_tasks)
+    def chunk(number: int, token: CancelToken) -> bool:
+        pace = getattr(paces, "pace", None)
+        if pace is None:
+            pace = paces.pace = Pace()
+        start = number * block
+        return _run_tasks(problem, layout, start, min(total_tasks, start + block), token.expired, report, pace)
 
-    run_workers(work, min(threads, total_tasks) - 1, lambda: state.__setitem__("stop", True))
-    complete = state["done"] == total_tasks
-    if progress is not None:
-        progress(_PROGRESS_STAGE, state["done"], total_tasks)
+    complete = run_chunks(chunk, -(-total_tasks // block), threads=threads, token=token, progress=progress,
+                          stage=_PROGRESS_STAGE)
     return complete, best
 
 
@@ -377,32 +378,45 @@ def _default_split(problem: _Problem, group_order: int = 1) -> int:
 
 
 def _search_executor(problem: _Problem, executor: concurrent.futures.Executor, split_bits: int,
-                     time_limit: Optional[float], progress: Progress) -> tuple[bool, _Best]:
-    """Every job submitted to ``executor``; waits for them (or for the time limit).
+                     token: CancelToken, progress: Progress) -> tuple[bool, _Best]:
+    """Every job submitted to ``executor``; waits for them (or for the token's deadline).
 
-    A job whose future fails with anything but one of lightsout's own errors
-    (a killed worker, a result lost with its worker, a broken pool) is
-    submitted again (:func:`lightsout._core.tasks.completed_tasks`): jobs are
-    idempotent, and the search still covers every coset element, so a proven
-    answer stays proven.
+    A job works for about :data:`JOB_SECONDS` and says where it stopped; the rest is
+    submitted again as a new job, so on Ctrl-C (or past the deadline) the jobs already
+    dispatched end within that time and leaving an executor's ``with`` block does not wait
+    for a long search.  A job whose future fails with anything but one of lightsout's own
+    errors (a killed worker, a result lost with its worker, a broken pool) is submitted
+    again (:func:`lightsout._core.tasks.completed_tasks`): jobs are idempotent, and the
+    search still covers every coset element, so a proven answer stays proven.
     """
-    deadline = None if time_limit is None else time.time() + time_limit
+    deadline = token.wall_deadline()
     jobs = 1 << split_bits
     best = _Best(problem.bound)
     complete = True
     finished = 0
     arguments = [(problem, split_bits, job, deadline) for job in range(jobs)]
-    with contextlib.closing(completed_tasks(executor, _search_job, arguments, deadline=deadline)) as results:
+
+    def rest(index: int, result: _JobResult) -> Optional[tuple[object, ...]]:
+        if result.resume is None or token.expired():
+            return None
+        return (problem, split_bits, index, deadline, result.resume)
+
+    with contextlib.closing(completed_tasks(executor, _search_job, arguments, deadline=deadline,
+                                            follow=rest)) as results:
         for _, result in results:
-            complete &= result.complete
             best.offer(result.found, result.sum, result.coordinate, result.ties, result.ties_overflow)
+            if result.resume is not None:
+                if token.expired():
+                    complete = False
+                continue
+            complete &= result.complete
             finished += 1
             if progress is not None:
                 progress(_PROGRESS_STAGE, finished, jobs)
     return complete and finished == jobs, best
 
 
-def _check_limits(problem: _Problem, time_limit: Optional[float], executor: object, threads: int,
+def _check_limits(problem: _Problem, deadline: Optional[float], executor: object, threads: int,
                   group_order: int, exact: bool = False) -> None:
     """Refuse a search beyond the limits; the symmetric cut divides the work by ``group_order``;
     ``exact``: the branch and bound's bounds are exact (:func:`_splits`), so it weighs about one
@@ -411,7 +425,7 @@ def _check_limits(problem: _Problem, time_limit: Optional[float], executor: obje
     if d > MAX_NULLITY:
         raise BoardTooLargeError(f"the fewest-presses search handles nullity up to {MAX_NULLITY}; "
                                  f"this coset has nullity {d}")
-    if time_limit is not None or exact:
+    if deadline is not None or exact:
         return
     seconds = search_seconds(d, len(problem.forms)) / group_order
     if d - math.log2(group_order) > MAX_UNTIMED_NULLITY:
@@ -433,7 +447,7 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
                      executor: Optional[concurrent.futures.Executor] = None, split_bits: Optional[int] = None,
                      progress: Progress = None, threads: Optional[int] = None,
                      symmetry: Optional[Sequence[npt.ArrayLike]] = None,
-                     prune: Optional[bool] = None) -> CosetMinimum:
+                     prune: Optional[bool] = None, token: Optional[CancelToken] = None) -> CosetMinimum:
     """The fewest-presses element of ``particular + span(basis)`` over GF(2).
 
     All 2^d elements are weighed by Walsh-Hadamard transforms (module docstring), in
@@ -446,8 +460,13 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     Args:
         particular: ``(cells,)`` 0/1 (uint8, bool or any integer dtype), one element.
         basis: ``(d, cells)`` 0/1, linearly independent rows (d may be 0).
-        time_limit: seconds; no new task starts after it, and the best found so far is
-            returned with ``proven=False`` (unless every task had finished).
+        time_limit: seconds (>= 0; :func:`lightsout._base.validate.time_limit_seconds`);
+            every stage (the reduction, the symmetric cut, the search) stops at it, and
+            the best found so far is returned with ``proven=False`` (unless every task
+            had finished).
+        token: a :class:`lightsout._core.runner.CancelToken` whose deadline and stop flag
+            the search honours (a caller's deadline that started earlier); with
+            ``time_limit`` too, the earlier deadline binds.
         executor: any ``concurrent.futures.Executor`` (``ProcessPoolExecutor``,
             ``dask.distributed.Client(...).get_executor()``, ...); the 2^split_bits jobs
             are submitted to it.  Without one, the tasks run in this process on
@@ -456,7 +475,8 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
             jobs (0 <= split_bits <= d); default: about one second of work per job.
         progress: ``progress(stage, done, total)``, called between chunks (tasks in
             process, jobs with an executor).
-        threads: threads in this process when there is no executor.
+        threads: the most threads of this process (default: every usable core); one
+            runs the search in the calling thread and starts none.
         symmetry: permutations of the cells (``image[p]`` = where cell p goes, as for
             :meth:`lightsout.Solution.count_up_to_symmetry`) that map the coset onto
             itself.  The search then weighs one task of each orbit of the group they
@@ -502,16 +522,13 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     basis = _zero_one(basis, "basis", 2)
     if basis.shape[1] != particular.shape[0]:
         raise InvalidBoardError(f"basis rows have {basis.shape[1]} cells, particular has {particular.shape[0]}")
-    if time_limit is not None:
-        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit >= 0:
-            raise InvalidBoardError(f"time_limit must be a number of seconds >= 0, got {time_limit!r}")
+    time_limit = time_limit_seconds(time_limit)
+    token = _token_for(token, time_limit)
     d = basis.shape[0]
     if d > MAX_NULLITY:
         raise BoardTooLargeError(f"the fewest-presses search handles nullity up to {MAX_NULLITY}; "
                                  f"this coset has nullity {d}")
-    nthreads = default_threads() if threads is None else threads
-    if isinstance(nthreads, bool) or not isinstance(nthreads, int) or nthreads < 1:
-        raise InvalidBoardError(f"threads must be a positive int, got {threads!r}")
+    nthreads = thread_count(threads) or default_threads()
     images = None if symmetry is None else _permutations(symmetry, particular.shape[0])
     _check_prune(prune, images, executor)
     coset = _reduce_coset(particular, basis)
@@ -527,8 +544,8 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
             raise InvalidBoardError(f"split_bits must be in [0, {d}] (the nullity), got {split}")
     cut = None
     if images is not None:
-        cut = _cut(images, coset, problem, split)   # the default split keeps the tasks of split 0
-        if cut.order > 1:
+        cut = _cut(images, coset, problem, split, token)   # the default split keeps the tasks of split 0
+        if cut is not None and cut.order > 1:
             problem = _histogram(cut.rows, coset.reduced, cut.orbits)
         else:
             cut = None
@@ -537,22 +554,17 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     splits = prune is not False and images is None and executor is None and _splits(problem)
     if prune is None:
         prune = splits and _layout(problem, 0)[2] > 0
-    _check_limits(problem, time_limit, executor, nthreads, 1 if cut is None else cut.order, bool(prune) and splits)
-    began = time.monotonic()
-
-    def expired() -> bool:
-        return time_limit is not None and time.monotonic() >= began + time_limit
-
+    _check_limits(problem, token.deadline, executor, nthreads, 1 if cut is None else cut.order,
+                  bool(prune) and splits)
     if prune:
         complete, total, index, _ = pruned_search(problem.forms, problem.values, d, problem.bound, problem.wide,
-                                                  _layout(problem, 0), expired, progress, nthreads)
+                                                  _layout(problem, 0), token, progress, nthreads)
         return _checked_result(coset, particular, index, complete, total)
     if executor is not None:
-        complete, best = _search_executor(problem, executor, split, time_limit, progress)
+        complete, best = _search_executor(problem, executor, split, token, progress)
     else:
-        deadline = None if time_limit is None else began + time_limit
-        complete, best = _search_local(problem, split, deadline, progress, nthreads)
-    index = best.index if cut is None else _first_tie(cut, problem, plain, best, expired)
+        complete, best = _search_local(problem, split, token, progress, nthreads)
+    index = best.index if cut is None else _first_tie(cut, problem, plain, best, token.expired)
     return _checked_result(coset, particular, index, complete, best.sum)
 
 
@@ -590,10 +602,22 @@ def _permutations(symmetry: object, cells: int) -> list[np.ndarray]:
     return [permutation_of(value, cells, None, i) for i, value in enumerate(symmetry)]
 
 
-def _cut(images: list[np.ndarray], coset: _ReducedCoset, problem: _Problem, split: int) -> OrbitCut:
-    """The symmetric cut by the checked permutations, with tasks as the layout makes them."""
+def _cut(images: list[np.ndarray], coset: _ReducedCoset, problem: _Problem, split: int,
+         token: CancelToken) -> Optional[OrbitCut]:
+    """The symmetric cut by the checked permutations, with tasks as the layout makes them;
+    None when the token's deadline came first (the search then runs without the cut)."""
     lanes, m, _ = _layout(problem, split)
-    return prepare_cut(images, coset.rows, coset.pivots, coset.reduced, lanes + m)
+    return prepare_cut(images, coset.rows, coset.pivots, coset.reduced, lanes + m, expired=token.expired)
+
+
+def _token_for(token: Optional[CancelToken], time_limit: Optional[float]) -> CancelToken:
+    """The search's token: the caller's, with the earlier of its deadline and ``time_limit`` from now."""
+    own = CancelToken.after(time_limit)
+    if token is None:
+        return own
+    if own.deadline is not None and (token.deadline is None or own.deadline < token.deadline):
+        token.deadline = own.deadline
+    return token
 
 
 def _first_tie(cut: OrbitCut, problem: _Problem, plain: _Problem, best: _Best, expired: Callable[[], bool]) -> int:
@@ -818,34 +842,20 @@ def distance_distribution_mod(quiet: npt.ArrayLike, modulus: int, *, threads: Op
     ncounts = cells * (k - 1) + 1
     total = k ** len(outer)
     module = kernels.walsh
-    nthreads = default_threads() if threads is None else threads
-    if isinstance(nthreads, bool) or not isinstance(nthreads, int) or nthreads < 1:
-        raise InvalidBoardError(f"threads must be a positive int, got {threads!r}")
+    nthreads = thread_count(threads) or default_threads()
     # chunks of about 2^22 lane-minimums (a few milliseconds): Ctrl-C and progress between them
     per_chunk = max(1, (1 << 22) // (lanes * max(1, nk // 8)))
     chunks = -(-total // per_chunk)
     counts = np.zeros(ncounts, dtype=np.int64)
     lock = threading.Lock()
-    state = {"next": 0, "done": 0, "stop": False}
 
-    def work(main: bool) -> None:
-        while not state["stop"]:
-            with lock:
-                chunk = state["next"]
-                state["next"] += 1
-            if chunk >= chunks:
-                return
-            part = module.coset_leader_counts(inner, delta, base, k, k ** r, chunk * per_chunk,
-                                              min(total, (chunk + 1) * per_chunk), ncounts)
-            with lock:
-                counts[:] += part
-                state["done"] += 1
-            if main and progress is not None:
-                progress("distance table", state["done"], chunks)
+    def chunk(number: int, _token: CancelToken) -> None:
+        part = module.coset_leader_counts(inner, delta, base, k, k ** r, number * per_chunk,
+                                          min(total, (number + 1) * per_chunk), ncounts)
+        with lock:
+            counts[:] += part
 
-    run_workers(work, min(nthreads, chunks) - 1, lambda: state.__setitem__("stop", True))
-    if progress is not None:
-        progress("distance table", chunks, chunks)
+    run_chunks(chunk, chunks, threads=nthreads, progress=progress, stage="distance table")
     assert int(counts.sum()) == k ** (cells - d)
     last = int(np.flatnonzero(counts).max())
     return counts[: last + 1].copy()
