@@ -17,17 +17,20 @@ from __future__ import annotations
 
 import concurrent.futures
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import InvalidBoardError, UnsolvableError
-from lightsout._base.validate import board_values, flag, states_count
+from lightsout._base.types import Progress
+from lightsout._base.validate import board_values, flag, progress_callback, states_count, thread_count
 from lightsout._core.rules import Rules, neighbour_pairs
+from lightsout._core.runner import CancelToken, run_chunks
 from lightsout._core.tasks import checked_executor, run_tasks
 from lightsout._search.manyboards import apply_bit_matrix_many, bit_operator, coset_min_many, reduced_operator
 from lightsout._solve import solve_checked
+from lightsout.board import TorusArg
 from lightsout.gf2 import rref
 
 __all__ = ["solve_many", "ManySolutions"]
@@ -112,8 +115,10 @@ def _operator(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     return reduced_operator(p, q) if len(q) else p, q
 
 
-def _solve_chunk(boards: np.ndarray, rules: Rules, minimal: bool) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """Solve a stack (a top-level function, so that executor workers can run it)."""
+def _solve_chunk(boards: np.ndarray, rules: Rules, minimal: bool,
+                 operator: Optional[tuple[np.ndarray, np.ndarray]] = None) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Solve a stack (a top-level function, so that executor workers can run it); ``operator``:
+    :func:`_operator` of the rules when the caller already has it."""
     n = len(boards)
     cells = rules.cells
     if rules.states != 2 or not operator_fits(cells):
@@ -130,7 +135,7 @@ def _solve_chunk(boards: np.ndarray, rules: Rules, minimal: bool) -> tuple[np.nd
             presses[i], ok[i], nullity, count = s.presses.ravel(), True, s.nullity, s.count
         return presses, ok, nullity, count
 
-    p, q = _operator(rules)
+    p, q = _operator(rules) if operator is None else operator
     result = apply_bit_matrix_many(np.ascontiguousarray(boards.reshape(n, cells), dtype=np.uint8),
                                    bit_operator(p, q if len(q) else None), packed_output=minimal and len(q) > 0)
     ok = np.ones(n, dtype=bool) if result.ok is None else result.ok
@@ -143,8 +148,9 @@ def _solve_chunk(boards: np.ndarray, rules: Rules, minimal: bool) -> tuple[np.nd
     return values, ok, len(q), 1 << len(q)
 
 
-def solve_many(boards: npt.ArrayLike, *, torus: object = False, self_toggle: bool = True, states: int = 2,
-               minimal: bool = False, executor: Optional[concurrent.futures.Executor] = None) -> ManySolutions:
+def solve_many(boards: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: bool = True, states: int = 2,
+               minimal: bool = False, executor: Optional[concurrent.futures.Executor] = None,
+               threads: Optional[int] = None, progress: Progress = None) -> ManySolutions:
     """Solve a stack of same-shape boards, ``(N,) + shape``, with one solution operator.
 
     Every answer equals ``solve(board)`` (``solve(board, minimal=True)`` with
@@ -158,6 +164,8 @@ def solve_many(boards: npt.ArrayLike, *, torus: object = False, self_toggle: boo
         minimal: the fewest presses of each board instead of the canonical ones.
         executor: a ``concurrent.futures.Executor``; the stack is split into
             chunks of ``CHUNK_BOARDS`` boards that run on it (same answers).
+        threads, progress: as for :func:`lightsout.solve`; without an executor
+            the chunks run on ``threads`` threads of this process.
 
     Boards of more than 5,180 cells (where the operator would pass
     ``MAX_OPERATOR_BYTES``, 256 MiB) and boards with k > 2 states are solved
@@ -178,12 +186,25 @@ def solve_many(boards: npt.ArrayLike, *, torus: object = False, self_toggle: boo
     rules = Rules.check(stack.shape[1:], torus, self_toggle, k)
     want_min = flag(minimal, "minimal")
     pool = checked_executor(executor)
+    threads = thread_count(threads)
+    progress_callback(progress)
     flat = np.ascontiguousarray(stack, dtype=np.uint8).reshape(len(stack), -1)
-    if pool is None or len(flat) <= CHUNK_BOARDS:
+    chunks = [(flat[i:i + CHUNK_BOARDS], rules, want_min) for i in range(0, len(flat), CHUNK_BOARDS)]
+    if len(chunks) == 1:
         presses, ok, nullity, count = _solve_chunk(flat, rules, want_min)
+        if progress is not None:
+            progress("solve_many", 1, 1)
     else:
-        parts = run_tasks(pool, _solve_chunk, [(flat[i:i + CHUNK_BOARDS], rules, want_min)
-                                               for i in range(0, len(flat), CHUNK_BOARDS)], stage="solve_many")
+        if pool is None:
+            parts: list[Any] = [None] * len(chunks)
+            shared = _operator(rules) if rules.states == 2 and operator_fits(rules.cells) else None
+
+            def run(number: int, _token: CancelToken) -> None:
+                parts[number] = _solve_chunk(*chunks[number], shared)
+
+            run_chunks(run, len(chunks), threads=threads, progress=progress, stage="solve_many")
+        else:
+            parts = run_tasks(pool, _solve_chunk, chunks, stage="solve_many", progress=progress)
         presses = np.concatenate([part[0] for part in parts])
         ok = np.concatenate([part[1] for part in parts])
         nullity, count = parts[0][2], parts[0][3]

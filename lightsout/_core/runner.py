@@ -80,6 +80,19 @@ class CancelToken:
         """A token whose deadline is ``seconds`` from now (None: no deadline)."""
         return cls(None if seconds is None else time.monotonic() + seconds)
 
+    def within(self, seconds: Optional[float]) -> "CancelToken":
+        """This token, its deadline brought forward to ``seconds`` from now if that is sooner.
+
+        Example:
+            >>> CancelToken().within(None).deadline is None, CancelToken().within(5).deadline is not None
+            (True, True)
+        """
+        if seconds is not None:
+            deadline = time.monotonic() + seconds
+            if self.deadline is None or deadline < self.deadline:
+                self.deadline = deadline
+        return self
+
     @property
     def cancelled(self) -> bool:
         """True once :meth:`cancel` was called (by Ctrl-C, an error or a caller)."""

@@ -530,7 +530,7 @@ def quiet_basis_words(rules: Rules, *, threads: Optional[int] = None,
     return out
 
 
-def nullity_nd(rules: Rules, *, threads: Optional[int] = None) -> tuple[int, int]:
+def nullity_nd(rules: Rules, *, threads: Optional[int] = None, progress: Progress = None) -> tuple[int, int]:
     """(nullity, number of quiet patterns) of a board shape, without expanding any pattern.
 
     The nullity is the fewest quiet patterns that generate them all (the
@@ -545,7 +545,7 @@ def nullity_nd(rules: Rules, *, threads: Optional[int] = None) -> tuple[int, int
         (3, 108)
     """
     plan = _Plan(rules)
-    system = _reduce(plan, None, False, threads, None)
+    system = _reduce(plan, None, False, threads, progress)
     states = rules.states
     if states == 2:
         rank, _ = kernels.gf2elim.rref_inplace(system, plan.U)

@@ -523,7 +523,7 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     if basis.shape[1] != particular.shape[0]:
         raise InvalidBoardError(f"basis rows have {basis.shape[1]} cells, particular has {particular.shape[0]}")
     time_limit = time_limit_seconds(time_limit)
-    token = _token_for(token, time_limit)
+    token = (CancelToken() if token is None else token).within(time_limit)
     d = basis.shape[0]
     if d > MAX_NULLITY:
         raise BoardTooLargeError(f"the fewest-presses search handles nullity up to {MAX_NULLITY}; "
@@ -609,15 +609,6 @@ def _cut(images: list[np.ndarray], coset: _ReducedCoset, problem: _Problem, spli
     lanes, m, _ = _layout(problem, split)
     return prepare_cut(images, coset.rows, coset.pivots, coset.reduced, lanes + m, expired=token.expired)
 
-
-def _token_for(token: Optional[CancelToken], time_limit: Optional[float]) -> CancelToken:
-    """The search's token: the caller's, with the earlier of its deadline and ``time_limit`` from now."""
-    own = CancelToken.after(time_limit)
-    if token is None:
-        return own
-    if own.deadline is not None and (token.deadline is None or own.deadline < token.deadline):
-        token.deadline = own.deadline
-    return token
 
 
 def _first_tie(cut: OrbitCut, problem: _Problem, plain: _Problem, best: _Best, expired: Callable[[], bool]) -> int:
