@@ -37,6 +37,8 @@ __all__ = ["solve_many", "ManySolutions"]
 
 #: Boards handed to one executor task.
 CHUNK_BOARDS = 1 << 18
+#: Cells of the boards of one chunk when the stack is solved in this process (a few tens of milliseconds).
+LOCAL_CHUNK_CELLS = 1 << 26
 #: Most memory the solution operator of one shape may take; larger boards are solved one by one.
 MAX_OPERATOR_BYTES = 256 << 20
 #: Peak bytes of building and applying the operator, per cells**2 (9.3 measured at 60 x 60).
@@ -116,9 +118,11 @@ def _operator(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _solve_chunk(boards: np.ndarray, rules: Rules, minimal: bool,
-                 operator: Optional[tuple[np.ndarray, np.ndarray]] = None) -> tuple[np.ndarray, np.ndarray, int, int]:
+                 operator: Optional[tuple[np.ndarray, np.ndarray]] = None,
+                 token: Optional[CancelToken] = None) -> tuple[np.ndarray, np.ndarray, int, int]:
     """Solve a stack (a top-level function, so that executor workers can run it); ``operator``:
-    :func:`_operator` of the rules when the caller already has it."""
+    :func:`_operator` of the rules when the caller already has it; ``token``: boards solved one
+    by one stop once it is cancelled."""
     n = len(boards)
     cells = rules.cells
     if rules.states != 2 or not operator_fits(cells):
@@ -126,6 +130,8 @@ def _solve_chunk(boards: np.ndarray, rules: Rules, minimal: bool,
         ok = np.zeros(n, dtype=bool)
         nullity, count = 0, 1
         for i, board in enumerate(boards):
+            if token is not None and token.cancelled:
+                break
             try:
                 s = solve_checked(rules, board.reshape(rules.shape).astype(rules.light_dtype, copy=False))
                 s = s.minimal() if minimal else s
@@ -163,7 +169,9 @@ def solve_many(boards: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: b
         torus, self_toggle, states: the boards' rules, as in :func:`lightsout.solve`.
         minimal: the fewest presses of each board instead of the canonical ones.
         executor: a ``concurrent.futures.Executor``; the stack is split into
-            chunks of ``CHUNK_BOARDS`` boards that run on it (same answers).
+            chunks of ``CHUNK_BOARDS`` boards that run on it (same answers);
+            without one, into chunks of at most ``LOCAL_CHUNK_CELLS`` cells
+            (so that Ctrl-C stops a large stack between two of them).
         threads, progress: as for :func:`lightsout.solve`; without an executor
             the chunks run on ``threads`` threads of this process.
 
@@ -189,7 +197,8 @@ def solve_many(boards: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: b
     threads = thread_count(threads)
     progress_callback(progress)
     flat = np.ascontiguousarray(stack, dtype=np.uint8).reshape(len(stack), -1)
-    chunks = [(flat[i:i + CHUNK_BOARDS], rules, want_min) for i in range(0, len(flat), CHUNK_BOARDS)]
+    size = CHUNK_BOARDS if pool is not None else max(1024, min(CHUNK_BOARDS, LOCAL_CHUNK_CELLS // rules.cells))
+    chunks = [(flat[i:i + size], rules, want_min) for i in range(0, len(flat), size)]
     if len(chunks) == 1:
         presses, ok, nullity, count = _solve_chunk(flat, rules, want_min)
         if progress is not None:
@@ -199,8 +208,8 @@ def solve_many(boards: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: b
             parts: list[Any] = [None] * len(chunks)
             shared = _operator(rules) if rules.states == 2 and operator_fits(rules.cells) else None
 
-            def run(number: int, _token: CancelToken) -> None:
-                parts[number] = _solve_chunk(*chunks[number], shared)
+            def run(number: int, token: CancelToken) -> None:
+                parts[number] = _solve_chunk(*chunks[number], shared, token)
 
             run_chunks(run, len(chunks), threads=threads, progress=progress, stage="solve_many")
         else:

@@ -125,6 +125,9 @@ def test_ctrl_c_stops_the_searches_within_half_a_second(threads):
     assert solution.nullity >= 40
     assert _interrupted_after(0.5, solution.minimal, time_limit=600, threads=threads) < 0.5
     assert _interrupted_after(0.3, lightsout.distance_distribution, 6, 6, threads=threads) < 0.5
+    assert _interrupted_after(0.5, lightsout.fewest_presses, 203, threads=threads, time_limit=600) < 0.5
+    boards = np.random.default_rng(5).integers(0, 3, (400_000, 4, 4))     # three states: one by one, minutes
+    assert _interrupted_after(0.5, lightsout.solve_many, boards, states=3, threads=threads) < 0.5
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")
