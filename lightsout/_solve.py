@@ -24,7 +24,7 @@ so this is the solution whose first row is smallest, reading column 0 first.
 from __future__ import annotations
 
 import concurrent.futures
-from typing import Any, Optional, Sequence, Union
+from typing import Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt

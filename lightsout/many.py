@@ -2,10 +2,10 @@
 
 The solution operator of a board shape is computed once.  Over GF(2) it is a
 cells x cells bit matrix P (``P b`` solves every solvable board b), reduced so
-that it gives the canonical solution (``lightsout._search.manyboards.reduced_operator``),
+that it gives the canonical solution (``lightsout._core.manyboards.reduced_operator``),
 together with the quiet patterns Q (b is solvable exactly when ``Q b = 0``:
 the press matrix is symmetric, docs/algebra.md section 7).  Applying [P; Q] to N
-boards is a GF(2) matrix product done with byte tables (``lightsout._search.manyboards``).
+boards is a GF(2) matrix product done with byte tables (``lightsout._core.manyboards``).
 With ``minimal=True`` each board's fewest-press solution is picked among its
 2^nullity solutions.  Boards with k > 2 states, and boards too large for the
 operator (its cells x cells bit matrices and byte tables would pass
@@ -28,7 +28,7 @@ from lightsout._base.validate import board_values, flag, progress_callback, stat
 from lightsout._core.rules import Rules, neighbour_pairs
 from lightsout._core.runner import CancelToken, run_chunks
 from lightsout._core.tasks import checked_executor, run_tasks
-from lightsout._search.manyboards import apply_bit_matrix_many, bit_operator, coset_min_many, reduced_operator
+from lightsout._core.manyboards import apply_bit_matrix_many, bit_operator, coset_min_many, reduced_operator
 from lightsout._solve import solve_checked
 from lightsout.board import TorusArg
 from lightsout.gf2 import rref

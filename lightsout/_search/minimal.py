@@ -19,7 +19,8 @@ from lightsout._base.types import Progress
 from lightsout._base.validate import thread_count, time_limit_seconds
 from lightsout._core.runner import CancelToken
 from lightsout._core.tasks import checked_executor
-from lightsout._search.minweight import MAX_MOD_ELEMENTS, coset_min_weight, coset_min_weight_mod
+from lightsout._search.minweight import coset_min_weight
+from lightsout._search.modsearch import MAX_MOD_ELEMENTS, coset_min_weight_mod
 from lightsout._search.symmetry import box_symmetries
 
 if TYPE_CHECKING:
