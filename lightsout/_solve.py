@@ -88,8 +88,8 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
             every light in state 1.
         method: "auto" (the polynomial route where it applies, else "nd"),
             "poly", "dense" or "nd".
-        threads: worker threads for the dense route (default: the usable CPUs).
-        progress: optional ``progress(stage, done, total)`` callback for long runs.
+        threads, progress: as for :func:`solve` (the polynomial route runs on one
+            thread).
 
     Returns:
         Array of length m: bool for two states, uint8 press counts otherwise.
