@@ -338,3 +338,16 @@ def test_the_deadline_binds_the_symmetric_cut():
     best = caught.value.best
     assert not best.proven_minimal
     assert not oracle.replay_nd(np.ones((4, 4, 4, 4), np.uint8), best.presses.astype(np.uint8)).any()
+
+
+def test_a_solved_board_past_the_search_limit_is_refused_before_its_quiet_patterns_are_written(monkeypatch):
+    solution = lightsout.solve(np.ones((5, 5, 5, 5), bool))               # nullity 68
+    assert solution.nullity > 64
+
+    def unexpected(*args, **kwargs):
+        raise AssertionError("the quiet patterns were written out")
+
+    monkeypatch.setattr(type(solution), "quiet_patterns", unexpected)
+    for time_limit in (None, 1):
+        with pytest.raises(lightsout.BoardTooLargeError, match="nullity 68"):
+            solution.minimal(time_limit=time_limit)

@@ -572,7 +572,7 @@ BAD_OPTIONS = [
     ("lit text", {"board": "101"}, InvalidTypeError, "lit"),
     ("lit strings", {"board": ["1", "0", "1"]}, InvalidTypeError, "lit"),
     ("lit dict bad key", {"board": {7: 1}}, InvalidBoardError, "not a vertex"),
-    ("lit dict bad value", {"lit": {0: 5}}, InvalidBoardError, "0 and 1"),
+    ("lit dict bad value", {"board": {0: 5}}, InvalidBoardError, "0 and 1"),
     ("states 1", {"states": 1}, InvalidBoardError, "states"),
     ("states 256", {"states": 256}, InvalidBoardError, "states"),
     ("states str", {"states": "3"}, InvalidTypeError, "states"),

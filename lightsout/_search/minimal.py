@@ -19,7 +19,7 @@ from lightsout._base.types import Progress
 from lightsout._base.validate import thread_count, time_limit_seconds
 from lightsout._core.runner import CancelToken
 from lightsout._core.tasks import checked_executor
-from lightsout._search.minweight import coset_min_weight
+from lightsout._search.minweight import MAX_NULLITY, coset_min_weight
 from lightsout._search.modsearch import MAX_MOD_ELEMENTS, coset_min_weight_mod
 from lightsout._search.symmetry import box_symmetries
 
@@ -90,6 +90,11 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
         return replace(solution, proven_minimal=True)
     if solution.states != 2:
         mod_search_fits(solution.count, cells, solution.states, solution.board.shape)
+    elif solution.nullity > MAX_NULLITY:    # refused before the quiet patterns are written out
+        raise BoardTooLargeError(
+            f"the fewest-presses search handles nullity up to {MAX_NULLITY} "
+            f"(lightsout._search.minweight.MAX_NULLITY), time limit or not; this board has nullity "
+            f"{solution.nullity} (2^{solution.nullity} solutions)")
     patterns = solution.quiet_patterns().reshape(-1, cells).astype(np.uint8)
     if solution.states == 2:
         symmetry = None
