@@ -1,10 +1,12 @@
-"""Benchmarks of the fewest-presses engines (lightsout._search.minweight): coset search and distance tables.
+"""Benchmarks of the fewest-presses engines: the coset search (lightsout._search.minweight) and distance tables
+(lightsout._search.distance).
 
 Run: python -m pytest bench/bench_fewest.py --benchmark-only
-The engines are internal until the public API (``solve(minimal=True)``,
-``fewest_presses``, ``distance_distribution``) is wired to them; the benchmarks look
-them up at run time through ``lightsout._search.minweight`` (``lightsout._fewest`` at the reference commit).  One thread, as for the dense route:
-a two-thread figure on the shared 2-core machine measures the neighbours.
+The public API (``solve(minimal=True)``, ``fewest_presses``, ``distance_distribution``)
+calls these engines; the benchmarks look them up at run time through the private
+modules, in this checkout's layout or the reference commit's (bench/private.py).  One
+thread, as for the dense route: a two-thread figure on the shared 2-core machine
+measures the neighbours.
 """
 from __future__ import annotations
 
@@ -16,6 +18,10 @@ import lightsout
 from private import private
 
 minweight = private("lightsout._search.minweight", "lightsout._fewest")
+try:
+    distance = private("lightsout._search.distance", "lightsout._fewest")
+except ModuleNotFoundError:  # a reference commit whose minweight held the distance tables
+    distance = minweight
 
 
 def _all_lit_coset(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -70,6 +76,6 @@ def test_fewest_distance_5x5(gate):
     # the 5 x 5 distance table: 2^25 press vectors
     s = lightsout.solve(np.ones((5, 5), bool))
     quiet = s.quiet_patterns().reshape(s.nullity, 25)
-    table = gate(minweight.distance_distribution_gf2, quiet, threads=1)
+    table = gate(distance.distance_distribution_gf2, quiet, threads=1)
     assert int(table.sum()) == 2**23
     gate.benchmark.extra_info["vectors_per_s"] = 2.0**25 / gate.benchmark.stats.stats.min

@@ -1,4 +1,4 @@
-"""Benchmarks of linear algebra over Z/N (lightsout._core.modring) and its kernel (lightsout._modelim).
+"""Benchmarks of linear algebra over Z/N (lightsout._core.modring) and its kernel (lightsout._kernels.modelim).
 
 Run:  python -m pytest bench/bench_modring.py --benchmark-only -m "not slow"
       python -m pytest bench/bench_modring.py --benchmark-only            (adds 2000 x 2000 mod 5)

@@ -28,14 +28,14 @@ def parity(values: np.ndarray) -> np.ndarray:
 
 def main(cases: list[tuple[int, int]]) -> None:
     import lightsout   # here, not at the top: see bench/fewest_cut.py
-    from lightsout._search import minweight as _fewest
+    from lightsout._search import cosetform as _fewest
 
     rng = np.random.default_rng(0)
     for n, fewest in cases:
         s = lightsout.solve(np.ones((n, n), bool))
         particular = s.presses.ravel().astype(np.uint8)
         basis = s.quiet_patterns().reshape(s.nullity, n * n).astype(np.uint8)
-        problem = _fewest._problem(_fewest._reduce_coset(particular, basis))
+        problem = _fewest.search_problem(_fewest.reduce_coset(particular, basis))
         target = 2 * fewest - problem.cells
         shares = []
         for free in (30, 24, 18, 12, 8, 4):

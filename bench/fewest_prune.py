@@ -43,8 +43,8 @@ def coset(case: str) -> tuple[int, np.ndarray, np.ndarray]:
 
 
 def main(cases: list[str]) -> None:
-    from lightsout._search import minweight as _fewest, prune as _prune
-    from lightsout._core.blockpool import default_threads
+    from lightsout._search import cosetform as _fewest, prune as _prune
+    from lightsout._core.runner import default_threads
     from lightsout._search.minweight import coset_min_weight
 
     print(f"{'case':>12} {'nullity':>7} {'plain s':>8} {'pruned s':>9} {'tasks weighed':>16}  same")
@@ -58,8 +58,8 @@ def main(cases: list[str]) -> None:
         began = time.perf_counter()
         pruned = coset_min_weight(particular, basis, prune=True)
         pruned_seconds = time.perf_counter() - began
-        problem = _fewest._problem(_fewest._reduce_coset(particular, basis))
-        layout = _fewest._layout(problem, 0)
+        problem = _fewest.search_problem(_fewest.reduce_coset(particular, basis))
+        layout = _fewest.task_layout(problem, 0)
         *_, stats = _prune.pruned_search(problem.forms, problem.values, nullity, problem.bound, problem.wide,
                                          layout, lambda: False, threads=default_threads())
         share = f"{stats.weighed}/{1 << layout[2]}"

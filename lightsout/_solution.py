@@ -10,6 +10,7 @@ entry points that pick a route and call this module.
 """
 from __future__ import annotations
 
+import concurrent.futures
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -329,9 +330,15 @@ class Solution:
             current = (current + direction * rows[digit].astype(np.int64)) % k
             yield current.astype(np.uint8).reshape(shape)
 
-    def minimal(self, *, time_limit: Optional[float] = None, executor: Optional[Any] = None,
-                progress: Progress = None) -> "Solution":
+    def minimal(self, *, time_limit: Optional[float] = None, executor: Optional[concurrent.futures.Executor] = None,
+                progress: Progress = None, threads: Optional[int] = None) -> "Solution":
         """The solution of this board with the fewest presses, proven (the search of :func:`lightsout.fewest_presses`).
+
+        Ties go to the lexicographically smallest press vector.  ``time_limit``
+        (seconds >= 0): the search stops then and returns the best found so far,
+        with ``proven_minimal=False``.  ``executor``, ``threads`` and ``progress``
+        mean what they mean for :func:`lightsout.solve` (``threads=1``: the search
+        runs in the calling thread alone).
 
         Example:
             >>> import lightsout
@@ -339,7 +346,7 @@ class Solution:
             >>> int(s.presses.sum()), s.proven_minimal
             (15, True)
         """
-        return minimal_solution(self, time_limit=time_limit, executor=executor, progress=progress)
+        return minimal_solution(self, time_limit=time_limit, executor=executor, progress=progress, threads=threads)
 
     def count_up_to_symmetry(self, group: Optional[Iterable[Any]] = None) -> int:
         """Number of solutions counted up to symmetry: the orbits of the solutions under a group.

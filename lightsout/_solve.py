@@ -23,7 +23,8 @@ so this is the solution whose first row is smallest, reading column 0 first.
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Union
+import concurrent.futures
+from typing import Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -87,8 +88,8 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
             every light in state 1.
         method: "auto" (the polynomial route where it applies, else "nd"),
             "poly", "dense" or "nd".
-        threads: worker threads for the dense route (default: the usable CPUs).
-        progress: optional ``progress(stage, done, total)`` callback for long runs.
+        threads, progress: as for :func:`solve` (the polynomial route runs on one
+            thread).
 
     Returns:
         Array of length m: bool for two states, uint8 press counts otherwise.
@@ -143,12 +144,14 @@ def _all_lit_unsolvable(found: Coset, rules: Rules) -> Exception:
 
 
 def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: TorusArg = False,
-            self_toggle: bool = True, states: int = 2, method: str = "auto", threads: Optional[int] = None) -> int:
+            self_toggle: bool = True, states: int = 2, method: str = "auto", threads: Optional[int] = None,
+            progress: Progress = None) -> int:
     """Dimension of the quiet-pattern space of the n x m board (``m=None``: square).
 
     A board with nullity d has 2**d solutions when it is solvable, and exactly
-    one of every 2**d start states is solvable.  ``threads`` is used by the
-    dense route (the polynomial route runs on one thread).  ``n`` may also be
+    one of every 2**d start states is solvable.  ``threads`` and ``progress``
+    mean what they mean for :func:`solve` (the polynomial route runs on one
+    thread and reports no progress).  ``n`` may also be
     a whole shape (a tuple, any number of axes; then ``m`` must be None).  For
     k states the nullity is the fewest quiet patterns that generate all the
     others: the dimension over GF(k) for prime k, and for other k the
@@ -168,10 +171,12 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
         shape = grid_shape(n, m)
     rules = Rules.of_grid(*shape, torus, self_toggle, states) if len(shape) == 2 else Rules.check(
         shape, torus, self_toggle, states)
-    return _route_for(method, rules).nullity(rules, threads=thread_count(threads))
+    threads = thread_count(threads)
+    progress_callback(progress)
+    return _route_for(method, rules).nullity(rules, threads=threads, progress=progress)
 
 
-def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[Any] = None,
+def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[concurrent.futures.Executor] = None,
                   progress: Progress = None) -> np.ndarray:
     """Nullities of the n x n boards for n = 1 .. nmax (index 0 is n = 1), as an int64 array.
 
@@ -252,7 +257,7 @@ def _nullity_rows(first: int, stop: int, mmax: Optional[int]) -> np.ndarray:
 
 
 def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_toggle: bool = True, states: int = 2,
-          minimal: bool = False, time_limit: Optional[float] = None, executor: Optional[Any] = None,
+          minimal: bool = False, time_limit: Optional[float] = None, executor: Optional[concurrent.futures.Executor] = None,
           method: str = "auto", threads: Optional[int] = None, progress: Progress = None) -> Solution:
     """Find presses that turn every light of ``board`` off.
 
@@ -267,13 +272,21 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
         minimal: return the solution with the fewest presses (counted with
             multiplicity when k > 2), proven by searching every solution
             (``Solution.proven_minimal``); see :meth:`Solution.minimal`.
-        time_limit, executor: for ``minimal=True``: stop after ``time_limit``
-            seconds with the best found (``proven_minimal=False``); spread the
-            search over a ``concurrent.futures.Executor``.
+        time_limit: for ``minimal=True``: seconds (>= 0; numpy numbers too) after
+            which the search stops and the best solution found so far is returned,
+            with ``proven_minimal=False``.
+        executor: for ``minimal=True``: a ``concurrent.futures.Executor`` (a
+            ``ProcessPoolExecutor``, ``dask.distributed.Client(...).get_executor()``)
+            to spread the search over, instead of this process's threads.
         method: "auto" (the polynomial route for open 2-D two-state boards,
             else "nd"), "poly", "dense" or "nd".
-        threads: worker threads for the dense route.
-        progress: optional ``progress(stage, done, total)`` callback.
+        threads: the most threads this call works on, in every step (the route's
+            column blocks, the fewest-presses search); None (default) means every
+            CPU this process may use, 1 means the calling thread alone.  The same
+            on every function that takes it.
+        progress: None, or ``progress(stage, done, total)``, called from the
+            calling thread between chunks of work; the same on every function
+            that takes it.
 
     Returns:
         A :class:`Solution` with the canonical presses (see the module docstring).
@@ -307,7 +320,9 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
     threads = thread_count(threads)
     progress_callback(progress)
     found = solve_checked(rules, lights, route, words=words, threads=threads, progress=progress)
-    return found.minimal(time_limit=time_limit, executor=executor, progress=progress) if minimal else found
+    if not minimal:
+        return found
+    return found.minimal(time_limit=time_limit, executor=executor, progress=progress, threads=threads)
 
 
 def solve_checked(rules: Rules, lights: np.ndarray, route: Optional[Route] = None, *,
@@ -358,10 +373,11 @@ def _packed_grid(board: object, states: int, torus: object, self_toggle: object,
 
 
 def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_toggle: bool = True,
-                states: int = 2, method: str = "auto", threads: Optional[int] = None) -> bool:
+                states: int = 2, method: str = "auto", threads: Optional[int] = None,
+                progress: Progress = None) -> bool:
     """Whether some set of presses turns every light of ``board`` off.
 
-    The keywords are those of :func:`solve`; ``threads`` is used by the dense route.
+    The keywords are those of :func:`solve`.
 
     Examples:
         >>> is_solvable([[1, 1], [1, 1]]), is_solvable([[1, 0, 0, 0]] * 4)
@@ -373,4 +389,6 @@ def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, se
     lights = _board.as_board(board, states)
     rules = Rules.check(lights.shape, torus, self_toggle, states)
     route = _route_for(method, rules)
-    return route.solve(rules, lights, threads=thread_count(threads), kernel=False).solvable
+    threads = thread_count(threads)
+    progress_callback(progress)
+    return route.solve(rules, lights, threads=threads, progress=progress, kernel=False).solvable

@@ -13,23 +13,28 @@ from __future__ import annotations
 
 import concurrent.futures
 import csv
+import functools
 import io
+import warnings
 from importlib import resources
 from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from lightsout._base.errors import BoardTooLargeError, MinimumNotProvenError
+from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, MinimumNotProvenError
 from lightsout._base.types import Progress
 from lightsout._base.validate import (
-    board_shape, board_size, grid_shape,
+    board_shape, board_size, grid_shape, progress_callback, thread_count, time_limit_seconds,
 )
 from lightsout._core.rules import Rules
+from lightsout._core.runner import CancelToken
 from lightsout._core.tasks import checked_executor, run_tasks
 from lightsout._routes.bandchase import all_lit_press_count
-from lightsout._search.minweight import distance_distribution_gf2, distance_distribution_mod
-from lightsout._search.minimal import minimal_solution, time_limit_seconds
+from lightsout._search.distance import distance_distribution_gf2, distance_distribution_mod
+from lightsout._search.minweight import MAX_NULLITY
+from lightsout._search.minimal import minimal_solution
 from lightsout._solve import first_row, nullity, solve_checked
+from lightsout.board import TorusArg
 
 __all__ = ["minimal_solution", "fewest_presses", "fewest_presses_table", "proven_fewest_presses",
            "distance_distribution", "MinimumNotProvenError"]
@@ -62,19 +67,34 @@ def _fewest_of_a_big_grid(nrows: int, ncols: int) -> int:
 MAX_STREAM_CELLS = 1 << 36
 
 
-def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: object = False,
+def _rules_of(function: str, n: object, m: object, torus: object, self_toggle: object, states: object) -> Rules:
+    """The rules of an ``n, m`` board argument (``n`` alone may be a whole shape), checked."""
+    if isinstance(n, (tuple, list)):
+        if m is not None:
+            raise InvalidBoardError(f"{function} takes a shape or (n, m), not both: got n={n!r} and m={m!r}")
+        return Rules.check(board_shape(n, "n"), torus, self_toggle, states)
+    return Rules.of_grid(*grid_shape(n, m), torus, self_toggle, states)
+
+
+def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: TorusArg = False,
                    self_toggle: bool = True, states: int = 2, time_limit: Optional[float] = None,
-                   executor: Optional[concurrent.futures.Executor] = None, progress: Progress = None) -> int:
+                   executor: Optional[concurrent.futures.Executor] = None, progress: Progress = None,
+                   threads: Optional[int] = None) -> int:
     """The fewest presses that clear the all-lit n x m board (``n`` may be a whole shape), proven.
+
+    The all-lit squares of the shipped table (:func:`proven_fewest_presses`) are
+    answered from it at once; any other board is searched.
 
     Args:
         n, m: the board (``m=None``: square; a tuple ``n`` is a shape of any axes).
         torus, self_toggle, states: the board's rules, as in :func:`lightsout.solve`.
-        time_limit: seconds; when the search is cut short, MinimumNotProvenError
-            (carrying ``.best``) is raised instead of an unproven number.
+        time_limit: seconds (>= 0), counted from the call; every stage stops at it.
+            A number cannot say that it is not proven, so when the search is cut
+            short MinimumNotProvenError (carrying the best solution found as
+            ``.best``) is raised instead.
         executor: a ``concurrent.futures.Executor`` to spread the search over
             (a ``ProcessPoolExecutor``, or ``dask.distributed.Client(...).get_executor()``).
-        progress: ``progress(stage, done, total)``.
+        progress, threads: as for :func:`lightsout.solve`.
 
     Raises:
         UnsolvableError: the all-lit board has no solution (possible with the
@@ -86,30 +106,67 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
             Such a grid of nullity 0 is not built: its one solution is chased
             from its first row a band of rows at a time (up to
             ``MAX_STREAM_CELLS``, 2**36 cells, about a minute); with k states,
-            over ``MAX_MOD_SEARCH_BYTES`` of solutions to write out.
+            over ``MAX_MOD_SEARCH_BYTES`` of solutions to write out.  A
+            two-state board whose nullity is above the search's limit (64) is
+            refused before it is solved.
 
     Examples:
         >>> fewest_presses(5), fewest_presses(4), fewest_presses((3, 3, 3, 3))
         (15, 4, 41)
     """
-    if isinstance(n, (tuple, list)):
-        rules = Rules.check(board_shape(n, "n"), torus, self_toggle, states)
-    else:
-        rules = Rules.of_grid(*grid_shape(n, m), torus, self_toggle, states)
+    rules = _rules_of("fewest_presses", n, m, torus, self_toggle, states)
     shape = rules.shape
-    time_limit_seconds(time_limit)
+    limit = time_limit_seconds(time_limit)
+    token = CancelToken.after(limit)          # the deadline binds every stage, the solve's included
+    threads = thread_count(threads)
+    pool = checked_executor(executor)
+    progress_callback(progress)
+    shipped = _shipped_fewest(rules)
+    if shipped is not None:
+        return shipped
     if rules.is_plain_grid and not any(rules.wraps) and rules.cells > STREAM_CELLS:
         return _fewest_of_a_big_grid(*shape)
-    rules.refuse_unpacked("the all-lit board")
+    _refuse_before_solving(rules, threads)
     lights = np.ones(shape, dtype=rules.light_dtype)
-    best = minimal_solution(solve_checked(rules, lights), time_limit=time_limit, executor=executor,
-                            progress=progress)
+    best = minimal_solution(solve_checked(rules, lights, threads=threads, progress=progress), executor=pool,
+                            progress=progress, threads=threads, token=token)
     weight = int(best.presses.sum(dtype=np.int64))
     if not best.proven_minimal:
         raise MinimumNotProvenError(
             f"the time limit of {time_limit} s ran out before every one of the {best.count} solutions of the "
             f"all-lit board of shape {shape} was weighed; the best found has {weight} presses (.best)", best)
     return weight
+
+
+def _shipped_fewest(rules: Rules) -> Optional[int]:
+    """The fewest presses of an all-lit open square from the shipped table, or None when it has none."""
+    nrows, ncols = rules.shape if len(rules.shape) == 2 else (0, 1)
+    if nrows != ncols or not rules.is_plain_grid or any(rules.wraps):
+        return None
+    row = _proven_table().get(nrows)
+    return None if row is None else int(row["fewest"])
+
+
+def _refuse_before_solving(rules: Rules, threads: Optional[int]) -> None:
+    """Refuse, from the nullity alone (which the routes find without the quiet patterns), a two-state
+    board the search cannot take: the solve and its quiet patterns are not built for nothing."""
+    rules.refuse_unpacked("the all-lit board")
+    if rules.states != 2:
+        return
+    quiet = nullity(rules.shape, torus=rules.wraps, self_toggle=rules.self_toggle, threads=threads)
+    if quiet > MAX_NULLITY:
+        raise BoardTooLargeError(
+            f"the all-lit board of shape {rules.shape} has nullity {quiet} (2^{quiet} solutions); the fewest-presses "
+            f"search handles nullity up to {MAX_NULLITY} (lightsout.fewest.MAX_NULLITY), time limit or not")
+    if quiet * rules.cells > MAX_SEARCH_BYTES:
+        raise BoardTooLargeError(
+            f"the all-lit board of shape {rules.shape} has {rules.cells} cells and nullity {quiet}: its "
+            f"{quiet} quiet patterns would take {quiet * rules.cells / 2**30:.3g} GiB, over the search's limit of "
+            f"{MAX_SEARCH_BYTES / 2**30:g} GiB (lightsout.fewest.MAX_SEARCH_BYTES)")
+
+
+#: The fewest-presses search of a board holds its quiet patterns a byte a cell: up to this many bytes.
+MAX_SEARCH_BYTES = 1 << 29
 
 
 def fewest_presses_table(nmax: int, *, executor: Optional[concurrent.futures.Executor] = None,
@@ -156,6 +213,12 @@ def proven_fewest_presses() -> dict[int, dict[str, Union[int, float, str]]]:
         >>> sorted(n for n, row in table.items() if row["nullity"] >= 40)
         [61, 65, 119, 185, 197]
     """
+    return {n: dict(row) for n, row in _proven_table().items()}
+
+
+@functools.lru_cache(maxsize=1)
+def _proven_table() -> dict[int, dict[str, Union[int, float, str]]]:
+    """The shipped table, read once (callers copy what they hand out)."""
     text = resources.files("lightsout").joinpath(PROVEN_TABLE).read_text(encoding="utf-8")
     table: dict[int, dict[str, Union[int, float, str]]] = {}
     for row in csv.DictReader(io.StringIO(text)):
@@ -164,13 +227,23 @@ def proven_fewest_presses() -> dict[int, dict[str, Union[int, float, str]]]:
     return dict(sorted(table.items()))
 
 
-def distance_distribution(shape: Union[int, Sequence[int]], *, torus: object = False, self_toggle: bool = True,
-                          states: int = 2, progress: Progress = None) -> np.ndarray:
+def distance_distribution(n: Union[int, Sequence[int], None] = None, m: Optional[int] = None, *,
+                          torus: TorusArg = False, self_toggle: bool = True, states: int = 2,
+                          progress: Progress = None, threads: Optional[int] = None,
+                          shape: Union[int, Sequence[int], None] = None) -> np.ndarray:
     """How many solvable start states need exactly j presses, j = 0, 1, ..., for a small board.
 
     Every solvable state is walked (k^(cells - nullity) of them), so the board
     must be small (a 5 x 5 board: 2^23 states, about a second).  With k states
     (k prime) presses count with multiplicity.
+
+    Args:
+        n, m: the board, as for :func:`fewest_presses` (``m=None``: square; a
+            tuple ``n`` is a shape of any axes).
+        torus, self_toggle, states: the board's rules, as in :func:`lightsout.solve`.
+        progress, threads: as for :func:`lightsout.solve`.
+        shape: deprecated spelling of ``n`` (a DeprecationWarning); so is one
+            int without ``m``, still read as a line of that many cells.
 
     Returns:
         int64 array; entry j counts the states whose fewest presses is j.
@@ -180,10 +253,26 @@ def distance_distribution(shape: Union[int, Sequence[int]], *, torus: object = F
         >>> int(table.sum()), len(table) - 1        # every 3 x 3 state is solvable, in at most 9 presses
         (512, 9)
     """
-    rules = Rules.check(shape, torus, self_toggle, states)
+    if shape is not None:
+        if n is not None:
+            raise InvalidTypeError("distance_distribution takes n (and m), or the deprecated shape=, not both")
+        warnings.warn("distance_distribution(shape=...) is deprecated: pass the board as n, m as elsewhere "
+                      "(distance_distribution((5, 5)) or distance_distribution(5, 5))",
+                      DeprecationWarning, stacklevel=2)
+        n = shape
+    if n is None:
+        raise InvalidTypeError("distance_distribution needs the board: n (and m), or a shape tuple as n")
+    if m is None and not isinstance(n, (tuple, list)):
+        warnings.warn(f"distance_distribution({n!r}) with one size is a line of {n!r} cells, as the old shape "
+                      "argument read it, and is deprecated: elsewhere one size is a square; pass "
+                      f"({n!r},) for the line or {n!r}, {n!r} for the square", DeprecationWarning, stacklevel=2)
+        n = (n,) if isinstance(n, int) and not isinstance(n, bool) else n
+    rules = _rules_of("distance_distribution", n, m, torus, self_toggle, states)
+    threads = thread_count(threads)
+    progress_callback(progress)
     k = rules.states
-    zero = solve_checked(rules, np.zeros(rules.shape, dtype=rules.light_dtype))
+    zero = solve_checked(rules, np.zeros(rules.shape, dtype=rules.light_dtype), threads=threads)
     quiet = zero.quiet_patterns().reshape(-1, rules.cells).astype(np.uint8)
     if k == 2:
-        return distance_distribution_gf2(quiet, progress=progress)
-    return distance_distribution_mod(quiet, k, progress=progress)
+        return distance_distribution_gf2(quiet, progress=progress, threads=threads)
+    return distance_distribution_mod(quiet, k, progress=progress, threads=threads)

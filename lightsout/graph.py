@@ -43,17 +43,20 @@ Example:
 """
 from __future__ import annotations
 
+import concurrent.futures
 import itertools
 import sys
+import warnings
 from typing import Any, NamedTuple, Optional
 
 import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._base.types import Progress
 from lightsout._base.validate import (
     GRAPH_FORMS, flag, graph_adjacency_values, graph_edge_list, graph_lights, graph_pattern, graph_square,
-    graph_vertex_count, method_name, states_count,
+    graph_vertex_count, method_name, progress_callback, states_count, thread_count,
 )
 from lightsout import _kernels as kernels
 from lightsout._routes.forcing import MAX_GRAPH_BYTES, METHODS, solve_graph_linear
@@ -248,24 +251,34 @@ def _from_networkx(graph: Any) -> GraphCSR:
     return GraphCSR(n, indptr, indices, nodes)
 
 
-def solve_graph(graph: object, lit: object = None, *, nvertices: Optional[int] = None, self_toggle: bool = True,
+def solve_graph(graph: object, board: object = None, *, nvertices: Optional[int] = None, self_toggle: bool = True,
                 states: int = 2, minimal: bool = False, time_limit: Optional[float] = None,
-                executor: Optional[Any] = None, method: str = "auto") -> Solution:
+                executor: Optional[concurrent.futures.Executor] = None, method: str = "auto", threads: Optional[int] = None,
+                progress: Progress = None, lit: object = None) -> Solution:
     """Solve Lights Out on an undirected graph: the canonical presses that turn every vertex dark.
 
     Args:
         graph: a networkx graph, a scipy.sparse or dense adjacency matrix, or
             an edge list (see the module docstring for each form's rules and
             vertex order).
-        lit: None (every vertex lit), one light state 0..states-1 per vertex in
-            vertex order, or a dict vertex -> state (vertices left out are dark).
+        board: the lights: None (every vertex lit), one light state
+            0..states-1 per vertex in vertex order, or a dict vertex -> state
+            (vertices left out are dark).  ``lit=`` is its deprecated name (a
+            DeprecationWarning).
         nvertices: the number of vertices of an edge list (default: one more
             than the largest endpoint); only for edge lists.
         self_toggle: True (a press changes its own vertex and its neighbours)
             or False (the sigma rule: only the neighbours).
         states: k, 2..255: a press adds 1 mod k.
-        minimal, time_limit, executor: the fewest presses instead of the
-            canonical solution, as in :func:`lightsout.solve`.
+        minimal: the fewest presses instead of the canonical solution, as in
+            :func:`lightsout.solve`.
+        time_limit: for ``minimal=True``: seconds (>= 0) after which the best
+            solution found so far is returned, with ``proven_minimal=False``.
+        executor: for ``minimal=True``: a ``concurrent.futures.Executor`` to
+            spread the search over.
+        threads, progress: as for :func:`lightsout.solve` (the forcing and
+            elimination solves run on one thread; ``threads`` bounds the
+            fewest-presses search).
         method: "auto", "forcing" (generalised light chasing through a greedy
             zero-forcing set) or "elimination" (the whole n x n system); see
             lightsout._routes.forcing.
@@ -305,16 +318,28 @@ def solve_graph(graph: object, lit: object = None, *, nvertices: Optional[int] =
     References:
         Wang, Xu & Zhou, "Lights Out on graphs", arXiv:2208.09731 (the forcing reduction).
     """
+    if lit is not None:
+        if board is not None:
+            raise InvalidTypeError("solve_graph takes the lights as board (lit= is its deprecated name), not both")
+        warnings.warn("solve_graph(lit=...) is deprecated: pass the lights as board= (or second), as elsewhere",
+                      DeprecationWarning, stacklevel=2)
+        board = lit
     toggle = flag(self_toggle, "self_toggle")
     minimal = flag(minimal, "minimal")
     k = states_count(states)
     how = method_name(method, METHODS)
+    threads = thread_count(threads)
+    progress_callback(progress)
     g = graph_csr(graph, nvertices=nvertices)
-    board = graph_lights(lit, g.n, k, g.nodes)
-    result = solve_graph_linear(g.n, g.indptr, g.indices, np.ascontiguousarray(board, dtype=np.uint8), self_toggle=toggle, states=k,
+    lights = graph_lights(board, g.n, k, g.nodes)
+    if progress is not None:
+        progress("solve_graph", 0, 1)
+    result = solve_graph_linear(g.n, g.indptr, g.indices, np.ascontiguousarray(lights, dtype=np.uint8), self_toggle=toggle, states=k,
                                 method=how)
-    solution = solution_from_result(result, board, torus=(), self_toggle=toggle, states=k, nodes=g.nodes,
+    if progress is not None:
+        progress("solve_graph", 1, 1)
+    solution = solution_from_result(result, lights, torus=(), self_toggle=toggle, states=k, nodes=g.nodes,
                                     adjacency=(g.indptr, g.indices))
     if minimal:
-        return solution.minimal(time_limit=time_limit, executor=executor)
+        return solution.minimal(time_limit=time_limit, executor=executor, progress=progress, threads=threads)
     return solution

@@ -2,10 +2,10 @@
 
 The solution operator of a board shape is computed once.  Over GF(2) it is a
 cells x cells bit matrix P (``P b`` solves every solvable board b), reduced so
-that it gives the canonical solution (``lightsout._search.manyboards.reduced_operator``),
+that it gives the canonical solution (``lightsout._core.manyboards.reduced_operator``),
 together with the quiet patterns Q (b is solvable exactly when ``Q b = 0``:
 the press matrix is symmetric, docs/algebra.md section 7).  Applying [P; Q] to N
-boards is a GF(2) matrix product done with byte tables (``lightsout._search.manyboards``).
+boards is a GF(2) matrix product done with byte tables (``lightsout._core.manyboards``).
 With ``minimal=True`` each board's fewest-press solution is picked among its
 2^nullity solutions.  Boards with k > 2 states, and boards too large for the
 operator (its cells x cells bit matrices and byte tables would pass
@@ -17,23 +17,28 @@ from __future__ import annotations
 
 import concurrent.futures
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import InvalidBoardError, UnsolvableError
-from lightsout._base.validate import board_values, flag, states_count
+from lightsout._base.types import Progress
+from lightsout._base.validate import board_values, flag, progress_callback, states_count, thread_count
 from lightsout._core.rules import Rules, neighbour_pairs
+from lightsout._core.runner import CancelToken, run_chunks
 from lightsout._core.tasks import checked_executor, run_tasks
-from lightsout._search.manyboards import apply_bit_matrix_many, bit_operator, coset_min_many, reduced_operator
+from lightsout._core.manyboards import apply_bit_matrix_many, bit_operator, coset_min_many, reduced_operator
 from lightsout._solve import solve_checked
+from lightsout.board import TorusArg
 from lightsout.gf2 import rref
 
 __all__ = ["solve_many", "ManySolutions"]
 
 #: Boards handed to one executor task.
 CHUNK_BOARDS = 1 << 18
+#: Cells of the boards of one chunk when the stack is solved in this process (a few tens of milliseconds).
+LOCAL_CHUNK_CELLS = 1 << 26
 #: Most memory the solution operator of one shape may take; larger boards are solved one by one.
 MAX_OPERATOR_BYTES = 256 << 20
 #: Peak bytes of building and applying the operator, per cells**2 (9.3 measured at 60 x 60).
@@ -112,8 +117,12 @@ def _operator(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     return reduced_operator(p, q) if len(q) else p, q
 
 
-def _solve_chunk(boards: np.ndarray, rules: Rules, minimal: bool) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """Solve a stack (a top-level function, so that executor workers can run it)."""
+def _solve_chunk(boards: np.ndarray, rules: Rules, minimal: bool,
+                 operator: Optional[tuple[np.ndarray, np.ndarray]] = None,
+                 token: Optional[CancelToken] = None) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Solve a stack (a top-level function, so that executor workers can run it); ``operator``:
+    :func:`_operator` of the rules when the caller already has it; ``token``: boards solved one
+    by one stop once it is cancelled."""
     n = len(boards)
     cells = rules.cells
     if rules.states != 2 or not operator_fits(cells):
@@ -121,6 +130,8 @@ def _solve_chunk(boards: np.ndarray, rules: Rules, minimal: bool) -> tuple[np.nd
         ok = np.zeros(n, dtype=bool)
         nullity, count = 0, 1
         for i, board in enumerate(boards):
+            if token is not None and token.cancelled:
+                break
             try:
                 s = solve_checked(rules, board.reshape(rules.shape).astype(rules.light_dtype, copy=False))
                 s = s.minimal() if minimal else s
@@ -130,7 +141,7 @@ def _solve_chunk(boards: np.ndarray, rules: Rules, minimal: bool) -> tuple[np.nd
             presses[i], ok[i], nullity, count = s.presses.ravel(), True, s.nullity, s.count
         return presses, ok, nullity, count
 
-    p, q = _operator(rules)
+    p, q = _operator(rules) if operator is None else operator
     result = apply_bit_matrix_many(np.ascontiguousarray(boards.reshape(n, cells), dtype=np.uint8),
                                    bit_operator(p, q if len(q) else None), packed_output=minimal and len(q) > 0)
     ok = np.ones(n, dtype=bool) if result.ok is None else result.ok
@@ -143,8 +154,9 @@ def _solve_chunk(boards: np.ndarray, rules: Rules, minimal: bool) -> tuple[np.nd
     return values, ok, len(q), 1 << len(q)
 
 
-def solve_many(boards: npt.ArrayLike, *, torus: object = False, self_toggle: bool = True, states: int = 2,
-               minimal: bool = False, executor: Optional[concurrent.futures.Executor] = None) -> ManySolutions:
+def solve_many(boards: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: bool = True, states: int = 2,
+               minimal: bool = False, executor: Optional[concurrent.futures.Executor] = None,
+               threads: Optional[int] = None, progress: Progress = None) -> ManySolutions:
     """Solve a stack of same-shape boards, ``(N,) + shape``, with one solution operator.
 
     Every answer equals ``solve(board)`` (``solve(board, minimal=True)`` with
@@ -157,7 +169,11 @@ def solve_many(boards: npt.ArrayLike, *, torus: object = False, self_toggle: boo
         torus, self_toggle, states: the boards' rules, as in :func:`lightsout.solve`.
         minimal: the fewest presses of each board instead of the canonical ones.
         executor: a ``concurrent.futures.Executor``; the stack is split into
-            chunks of ``CHUNK_BOARDS`` boards that run on it (same answers).
+            chunks of ``CHUNK_BOARDS`` boards that run on it (same answers);
+            without one, into chunks of at most ``LOCAL_CHUNK_CELLS`` cells
+            (so that Ctrl-C stops a large stack between two of them).
+        threads, progress: as for :func:`lightsout.solve`; without an executor
+            the chunks run on ``threads`` threads of this process.
 
     Boards of more than 5,180 cells (where the operator would pass
     ``MAX_OPERATOR_BYTES``, 256 MiB) and boards with k > 2 states are solved
@@ -178,12 +194,26 @@ def solve_many(boards: npt.ArrayLike, *, torus: object = False, self_toggle: boo
     rules = Rules.check(stack.shape[1:], torus, self_toggle, k)
     want_min = flag(minimal, "minimal")
     pool = checked_executor(executor)
+    threads = thread_count(threads)
+    progress_callback(progress)
     flat = np.ascontiguousarray(stack, dtype=np.uint8).reshape(len(stack), -1)
-    if pool is None or len(flat) <= CHUNK_BOARDS:
+    size = CHUNK_BOARDS if pool is not None else max(1024, min(CHUNK_BOARDS, LOCAL_CHUNK_CELLS // rules.cells))
+    chunks = [(flat[i:i + size], rules, want_min) for i in range(0, len(flat), size)]
+    if len(chunks) == 1:
         presses, ok, nullity, count = _solve_chunk(flat, rules, want_min)
+        if progress is not None:
+            progress("solve_many", 1, 1)
     else:
-        parts = run_tasks(pool, _solve_chunk, [(flat[i:i + CHUNK_BOARDS], rules, want_min)
-                                               for i in range(0, len(flat), CHUNK_BOARDS)], stage="solve_many")
+        if pool is None:
+            parts: list[Any] = [None] * len(chunks)
+            shared = _operator(rules) if rules.states == 2 and operator_fits(rules.cells) else None
+
+            def run(number: int, token: CancelToken) -> None:
+                parts[number] = _solve_chunk(*chunks[number], shared, token)
+
+            run_chunks(run, len(chunks), threads=threads, progress=progress, stage="solve_many")
+        else:
+            parts = run_tasks(pool, _solve_chunk, chunks, stage="solve_many", progress=progress)
         presses = np.concatenate([part[0] for part in parts])
         ok = np.concatenate([part[1] for part in parts])
         nullity, count = parts[0][2], parts[0][3]

@@ -32,9 +32,11 @@ import lightsout
 import oracle
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 from lightsout._kernels import available_levels, load
-from lightsout._search import minweight as _fewest
-from lightsout._search.minweight import (CosetMinimum, coset_min_weight, coset_min_weight_mod, distance_distribution_gf2,
-                               distance_distribution_mod)
+from lightsout._search import cosetform, jobs, minweight as _fewest
+from lightsout._search.cosetform import CosetMinimum
+from lightsout._search.distance import distance_distribution_gf2, distance_distribution_mod
+from lightsout._search.minweight import coset_min_weight
+from lightsout._search.modsearch import coset_min_weight_mod
 
 A075464 = [1, 4, 5, 4, 15, 28, 33, 40, 25, 44, 55, 72, 105, 56, 117, 104, 147, 188, 141, 224, 245, 276, 231, 270,
            353, 356, 405, 416, 345, 376, 553, 428, 469, 520, 563, 600, 761, 772, 561, 696, 891, 940, 953, 772,
@@ -364,11 +366,11 @@ def test_jobs_are_idempotent_and_cover_the_coset():
     # what a Dask worker runs: the same job twice gives the same answer, and the jobs
     # of a split together find the serial minimum
     particular, basis = all_lit_coset(19)
-    coset = _fewest._reduce_coset(particular, basis)
-    problem = _fewest._problem(coset)
+    coset = cosetform.reduce_coset(particular, basis)
+    problem = cosetform.search_problem(coset)
     reference = coset_min_weight(particular, basis)
-    results = [_fewest._search_job(problem, 3, job, None) for job in range(8)]
-    assert results == [_fewest._search_job(problem, 3, job, None) for job in range(8)]
+    results = [jobs.search_job(problem, 3, job, None) for job in range(8)]
+    assert results == [jobs.search_job(problem, 3, job, None) for job in range(8)]
     assert all(r.complete for r in results)
     best = min((r.sum, r.coordinate) for r in results if r.found)
     assert 2 * reference.weight == problem.cells + best[0]
@@ -406,7 +408,7 @@ def test_time_limit_returns_unproven_best(threads):
     assert not result.proven
     assert elapsed < 5                              # stops soon after the limit
     check_result(result, particular, basis)
-    assert result.weight <= int(particular.sum()) or result.weight <= int(_fewest._reduce_coset(
+    assert result.weight <= int(particular.sum()) or result.weight <= int(cosetform.reduce_coset(
         particular, basis).reduced.sum())
 
 
@@ -516,13 +518,13 @@ def test_kernel_bound_and_validation(simd_level):
 
 def test_levels_agree_on_a_large_search(monkeypatch):
     particular, basis = all_lit_coset(30)            # d = 20
-    coset = _fewest._reduce_coset(particular, basis)
-    problem = _fewest._problem(coset)
+    coset = cosetform.reduce_coset(particular, basis)
+    problem = cosetform.search_problem(coset)
     answers = set()
     for level in available_levels():
         kernel = load("walsh", level)
         monkeypatch.setenv("LIGHTSOUT_SIMD", level)  # the layout is the selected build's
-        lanes, m, t = _fewest._layout(problem, 0)
+        lanes, m, t = cosetform.task_layout(problem, 0)
         answers.add(kernel.search_tasks(problem.forms, problem.values, problem.nullity, m, lanes, 0, 1 << t,
                                         problem.bound, False))
     assert len(answers) == 1
@@ -552,7 +554,7 @@ except KeyboardInterrupt:
 INTERRUPT_TABLE_CHILD = r"""
 import sys
 import numpy as np
-from lightsout._search.minweight import distance_distribution_mod
+from lightsout._search.distance import distance_distribution_mod
 # the 3-state 5 x 5 table: about a minute of work; quiet patterns over GF(3) given directly
 quiet = np.array([[1, 2, 0, 1, 2, 0, 0, 0, 0, 0, 2, 1, 0, 2, 1, 0, 0, 0, 0, 0, 1, 2, 0, 1, 2]])
 try:
@@ -726,3 +728,10 @@ def test_minimal_with_a_time_limit_at_nullity_64():
     best = found.minimal(time_limit=0.2)
     assert not best.proven_minimal and best.verify()
     assert best.presses.sum() <= found.presses.sum()
+
+
+def test_the_cost_model_grows_with_the_nullity_and_the_forms():
+    from lightsout._search.cost import search_seconds
+    times = [search_seconds(d, 67 * 67) for d in range(20, 50, 4)]
+    assert times == sorted(times) and len(set(times)) == len(times)
+    assert search_seconds(32, 100) < search_seconds(32, 4000)

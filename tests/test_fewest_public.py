@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -116,7 +118,8 @@ def test_the_shipped_table_agrees_with_a_search_now_up_to_nullity_36():
     table = lightsout.proven_fewest_presses()
     for n, row in table.items():
         if 12 < row["nullity"] <= 36:
-            assert lightsout.fewest_presses(n) == row["fewest"], n
+            found = lightsout.solve(lightsout.all_lit(n), minimal=True)    # searched, not read from the table
+            assert found.proven_minimal and int(found.presses.sum()) == row["fewest"], n
 
 
 def test_unproven_answers_are_never_labelled_minimal():
@@ -178,3 +181,173 @@ def test_the_table_command_resumes_after_an_interruption(tmp_path):
         return sorted(tuple(line.split(",")[:3]) for line in text.splitlines())
 
     assert facts(out.read_text()) == facts(whole)
+
+
+# ---------------------------------------------------------------------------------------
+# The same parameter means the same thing everywhere (issue 29)
+
+
+def _thread_starts(call):
+    """(result, threads started) of ``call()``."""
+    started = threading.Thread.start
+    count = [0]
+
+    def counting(self):
+        count[0] += 1
+        started(self)
+
+    threading.Thread.start = counting
+    try:
+        result = call()
+    finally:
+        threading.Thread.start = started
+    return result, count[0]
+
+
+def test_threads_one_searches_in_the_calling_thread_alone():
+    board = np.ones((64, 64), bool)                                  # nullity 28: the search has many tasks
+    one, started = _thread_starts(lambda: lightsout.solve(board, minimal=True, threads=1))
+    assert started == 0 and one.proven_minimal
+    two, started = _thread_starts(lambda: lightsout.solve(board, minimal=True, threads=2))
+    assert started >= 1                                               # the count does see the helpers
+    assert np.array_equal(one.presses, two.presses)
+    assert oracle.clears(board.astype(np.uint8), one.presses.astype(np.uint8))
+    again, started = _thread_starts(lambda: lightsout.solve(board).minimal(threads=1))
+    assert started == 0 and np.array_equal(again.presses, one.presses)
+
+
+def test_numpy_numbers_are_accepted_for_threads_and_time_limit_and_bools_are_not():
+    board = np.ones((6, 6), bool)
+    plain = lightsout.solve(board, minimal=True)
+    numpy = lightsout.solve(board, minimal=True, threads=np.int64(2), time_limit=np.int64(3))
+    assert np.array_equal(plain.presses, numpy.presses) and numpy.proven_minimal
+    assert lightsout.fewest_presses(6, 7, time_limit=np.float64(30), threads=np.int32(1)) == int(
+        lightsout.solve(np.ones((6, 7), bool), minimal=True).presses.sum())
+    for bad in (True, np.bool_(False)):
+        with pytest.raises(lightsout.InvalidTypeError, match="threads"):
+            lightsout.solve(board, threads=bad)
+        with pytest.raises(lightsout.InvalidTypeError, match="time_limit"):
+            lightsout.solve(board, minimal=True, time_limit=bad)
+    for bad in (-1, float("nan"), np.float64(-0.5)):
+        with pytest.raises(lightsout.InvalidBoardError, match="time_limit"):
+            lightsout.fewest_presses(6, 7, time_limit=bad)
+    with pytest.raises(lightsout.InvalidTypeError, match="time_limit"):
+        lightsout.solve(board, minimal=True, time_limit="1")
+
+
+def test_a_zero_time_limit_means_the_same_for_a_solution_and_a_number():
+    found = lightsout.solve(np.ones((30, 30), bool), minimal=True, time_limit=0)
+    assert found.nullity > 0 and not found.proven_minimal            # nothing weighed: the best so far
+    assert oracle.clears(np.ones((30, 30), np.uint8), found.presses.astype(np.uint8))
+    with pytest.raises(lightsout.MinimumNotProvenError) as caught:
+        lightsout.fewest_presses(203, time_limit=0)                  # past the shipped table, nullity 38
+    assert not caught.value.best.proven_minimal
+    assert oracle.clears(np.ones((203, 203), np.uint8), caught.value.best.presses.astype(np.uint8))
+
+
+def test_progress_on_every_long_running_function():
+    import networkx as nx
+    seen = []
+
+    def progress(stage, done, total):
+        seen.append((stage, done, total))
+
+    calls = [
+        lambda: lightsout.nullity(40, method="dense", progress=progress),
+        lambda: lightsout.nullity((6, 6, 6), progress=progress),
+        lambda: lightsout.is_solvable(np.ones((6, 6, 6), bool), progress=progress),
+        lambda: lightsout.solve_graph(nx.cycle_graph(7), progress=progress, minimal=True),
+        lambda: lightsout.solve_many(np.ones((3, 4, 4), bool), progress=progress, threads=1),
+        lambda: lightsout.distance_distribution((4, 4), progress=progress, threads=1),
+    ]
+    for call in calls:
+        seen.clear()
+        call()
+        assert seen and all(isinstance(stage, str) and 0 <= done <= total for stage, done, total in seen), call
+        assert seen[-1][1] == seen[-1][2]
+    for call in (lambda: lightsout.nullity(4, progress=3), lambda: lightsout.solve_many(np.ones((1, 2, 2)), progress=3),
+                 lambda: lightsout.solve_graph(nx.cycle_graph(3), progress="no")):
+        with pytest.raises(lightsout.InvalidTypeError, match="progress"):
+            call()
+
+
+def test_threads_on_every_search_and_route_give_the_same_answers():
+    import networkx as nx
+    boards = np.random.default_rng(3).integers(0, 2, (5, 4, 4)).astype(bool)
+    for threads in (1, 2):
+        many = lightsout.solve_many(boards, minimal=True, threads=threads)
+        for board, presses, ok in zip(boards, many.presses, many.solvable):
+            if ok:
+                assert oracle.clears(board.astype(np.uint8), presses.astype(np.uint8))
+        graph = lightsout.solve_graph(nx.petersen_graph(), minimal=True, threads=threads)
+        assert graph.proven_minimal and graph.verify()
+    assert np.array_equal(lightsout.distance_distribution((4, 4), threads=1),
+                          lightsout.distance_distribution(4, 4, threads=2))
+
+
+def test_the_old_spellings_work_with_a_deprecation_warning():
+    import networkx as nx
+    with pytest.warns(DeprecationWarning, match="lit"):
+        old = lightsout.solve_graph(nx.path_graph(3), lit=[1, 1, 0])
+    assert np.array_equal(old.presses, lightsout.solve_graph(nx.path_graph(3), board=[1, 1, 0]).presses)
+    assert np.array_equal(old.presses, lightsout.solve_graph(nx.path_graph(3), [1, 1, 0]).presses)
+    with pytest.raises(lightsout.InvalidTypeError, match="not both"):
+        lightsout.solve_graph(nx.path_graph(3), [1, 1, 0], lit=[1, 1, 0])
+    with pytest.warns(DeprecationWarning, match="shape"):
+        old_table = lightsout.distance_distribution(shape=(3, 3))
+    assert np.array_equal(old_table, lightsout.distance_distribution(3, 3))
+    assert np.array_equal(old_table, lightsout.distance_distribution((3, 3)))
+    with pytest.warns(DeprecationWarning, match="line"):
+        line = lightsout.distance_distribution(4)                    # the old shape=4: a line of 4 cells
+    assert np.array_equal(line, lightsout.distance_distribution((4,)))
+    assert int(line.sum()) == 2 ** (4 - lightsout.nullity((4,)))
+
+
+# ---------------------------------------------------------------------------------------
+# The adversary's items in the searches (issue 29)
+
+
+def test_the_shipped_table_answers_at_once_what_it_holds():
+    table = lightsout.proven_fewest_presses()
+    assert lightsout.fewest_presses(185, time_limit=2) == table[185]["fewest"]
+    assert lightsout.fewest_presses(119) == table[119]["fewest"]
+    table[185]["fewest"] = -1                                        # a copy: the shipped table stays
+    assert lightsout.fewest_presses(185) == lightsout.proven_fewest_presses()[185]["fewest"]
+
+
+@pytest.mark.parametrize("call", [
+    lambda: lightsout.fewest_presses((2,) * 31),
+    lambda: lightsout.fewest_presses((2,) * 32),
+    lambda: lightsout.fewest_presses(3000, torus=True),
+    lambda: lightsout.fewest_presses(3000, torus=True, time_limit=1),
+], ids=["2^31", "2^32", "3000 torus", "3000 torus timed"])
+def test_searches_refuse_before_the_work(call):
+    tracemalloc.start()
+    try:
+        with pytest.raises(lightsout.BoardTooLargeError, match="nullity|limit"):
+            call()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 200 * 2**20                                       # refused before the board was built
+
+
+def test_the_deadline_binds_the_symmetric_cut():
+    with pytest.raises(lightsout.MinimumNotProvenError) as caught:
+        lightsout.fewest_presses((4, 4, 4, 4), time_limit=0.2)        # the cut alone took a minute
+    best = caught.value.best
+    assert not best.proven_minimal
+    assert not oracle.replay_nd(np.ones((4, 4, 4, 4), np.uint8), best.presses.astype(np.uint8)).any()
+
+
+def test_a_solved_board_past_the_search_limit_is_refused_before_its_quiet_patterns_are_written(monkeypatch):
+    solution = lightsout.solve(np.ones((5, 5, 5, 5), bool))               # nullity 68
+    assert solution.nullity > 64
+
+    def unexpected(*args, **kwargs):
+        raise AssertionError("the quiet patterns were written out")
+
+    monkeypatch.setattr(type(solution), "quiet_patterns", unexpected)
+    for time_limit in (None, 1):
+        with pytest.raises(lightsout.BoardTooLargeError, match="nullity 68"):
+            solution.minimal(time_limit=time_limit)

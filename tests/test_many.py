@@ -1,4 +1,4 @@
-"""Tests of lightsout._search.manyboards (many boards at once) and the lightsout._kernels.many kernel.
+"""Tests of lightsout._core.manyboards (many boards at once) and the lightsout._kernels.many kernel.
 
 References are computed here: numpy matrix products mod 2, and brute force over every
 solution of a board (tests/oracle.py's press matrix and plain loops), never by lightsout.
@@ -12,7 +12,7 @@ import oracle
 from conftest import AWKWARD_BITS
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 from lightsout._kernels import load
-from lightsout._search.manyboards import (BitOperator, apply_bit_matrix_many, bit_operator, coset_min_many,
+from lightsout._core.manyboards import (BitOperator, apply_bit_matrix_many, bit_operator, coset_min_many,
                              reduced_operator)
 
 
@@ -139,7 +139,7 @@ def test_input_checks():
 
 
 def test_refuses_huge_tables(monkeypatch):
-    import lightsout._search.manyboards as many
+    import lightsout._core.manyboards as many
     monkeypatch.setattr(many, "MAX_TABLE_BYTES", 1000)
     with pytest.raises(BoardTooLargeError, match="GiB"):
         bit_operator(np.zeros((10, 100), np.uint8))

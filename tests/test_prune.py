@@ -16,7 +16,7 @@ import pytest
 import lightsout
 import oracle
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
-from lightsout._search import minweight as _fewest, prune as _prune
+from lightsout._search import cosetform, minweight as _fewest, prune as _prune
 from lightsout._search.minweight import coset_min_weight
 from test_fewest import A075464, brute_coset_min, random_basis
 from test_orbitcut import coset_of, square_cases
@@ -53,7 +53,7 @@ def layouts(nullity: int) -> list[tuple[int, int, int]]:
     return sorted(layout for layout in found if layout[2] >= 0)
 
 
-def random_problem(seed: int) -> tuple[np.ndarray, np.ndarray, _fewest._Problem, _fewest._ReducedCoset]:
+def random_problem(seed: int) -> tuple[np.ndarray, np.ndarray, cosetform.SearchProblem, cosetform.ReducedCoset]:
     rng = np.random.default_rng(seed)
     kind = seed % 3
     if kind == 0:    # dense: every quiet pattern spans the cells
@@ -66,8 +66,8 @@ def random_problem(seed: int) -> tuple[np.ndarray, np.ndarray, _fewest._Problem,
         basis = block_basis(rng, [int(rng.integers(3, 7))] + [int(v) for v in rng.integers(1, 3, size=2)],
                             int(rng.integers(6, 24)))
     particular = np.asarray(rng.integers(0, 2, size=basis.shape[1]), dtype=np.uint8)
-    coset = _fewest._reduce_coset(particular, basis)
-    return particular, basis, _fewest._problem(coset), coset
+    coset = cosetform.reduce_coset(particular, basis)
+    return particular, basis, cosetform.search_problem(coset), coset
 
 
 @pytest.mark.parametrize("seed", range(90))
@@ -79,10 +79,10 @@ def test_random_cosets_match_brute_force_at_every_layout(seed):
         for threads in (1, 3):
             complete, total, index, stats = _prune.pruned_search(
                 problem.forms, problem.values, problem.nullity, problem.bound, problem.wide, layout,
-                lambda: False, threads=threads)
+                threads=threads)
             assert complete and (total, index) == (expected_sum, expected_index), (layout, threads)
             assert stats.weighed + stats.skipped == 1 << layout[2]
-            result = _fewest._result(coset, particular, index, True)
+            result = cosetform.coset_element(coset, particular, index, True)
             assert (result.weight, tuple(int(v) for v in result.presses)) == expected
 
 
@@ -91,9 +91,9 @@ def test_exact_bounds_weigh_about_one_task(seed):
     rng = np.random.default_rng(100 + seed)
     basis = block_basis(rng, [3] * 5, 12)                   # 15 coordinates in five parts of 3
     particular = np.asarray(rng.integers(0, 2, size=basis.shape[1]), dtype=np.uint8)
-    problem = _fewest._problem(_fewest._reduce_coset(particular, basis))
+    problem = cosetform.search_problem(cosetform.reduce_coset(particular, basis))
     complete, total, index, stats = _prune.pruned_search(
-        problem.forms, problem.values, problem.nullity, problem.bound, problem.wide, (0, 1, 14), lambda: False)
+        problem.forms, problem.values, problem.nullity, problem.bound, problem.wide, (0, 1, 14))
     assert complete and (total, index) == brute_signed_min(problem.forms, problem.values, problem.nullity)
     assert stats.weighed <= 2 and stats.nodes <= 2 * 15      # one leaf, and maybe a tied one
 
@@ -166,7 +166,7 @@ def test_random_boards_of_every_kind_match_the_plain_search(seed, monkeypatch):
     particular, basis = random_board_case(seed)
     plain = coset_min_weight(particular, basis, prune=False)
     # small tasks, so that the tree has leaves to skip even at nullity 1..20
-    monkeypatch.setattr(_fewest, "_layout", lambda problem, split: (0, min(2, problem.nullity),
+    monkeypatch.setattr(_fewest, "task_layout", lambda problem, split: (0, min(2, problem.nullity),
                                                                      problem.nullity - min(2, problem.nullity)))
     for threads in (1, 2):
         pruned = coset_min_weight(particular, basis, prune=True, threads=threads)
@@ -239,8 +239,8 @@ def test_every_order_of_children_and_threads_agrees():
     for i in range(8):
         basis[i, 2 * i:2 * i + 2] = 1                       # each pattern swaps a pair of cells
     particular = np.tile(np.array([1, 0], np.uint8), 8)
-    problem = _fewest._problem(_fewest._reduce_coset(particular, basis))
+    problem = cosetform.search_problem(cosetform.reduce_coset(particular, basis))
     for layout, threads in itertools.product(layouts(8), (1, 2, 5)):
         complete, total, index, _ = _prune.pruned_search(problem.forms, problem.values, 8, problem.bound,
-                                                         problem.wide, layout, lambda: False, threads=threads)
+                                                         problem.wide, layout, threads=threads)
         assert complete and (total, index) == brute_signed_min(problem.forms, problem.values, 8)

@@ -1,6 +1,7 @@
 """One place for input checks, so every public function words each mistake the same way."""
 from __future__ import annotations
 
+import math
 import numbers
 import operator
 
@@ -344,13 +345,45 @@ def poly_memory(side: int) -> None:
 def thread_count(threads: object) -> int | None:
     """Check a ``threads=`` argument: None (use every usable CPU) or a positive int.
 
+    ``threads`` means the same on every entry point: the most threads of this process
+    the call works on (None: every CPU this process may use).  numpy integers are
+    accepted, bools are not.
+
     Example:
-        >>> thread_count(None), thread_count(2)
-        (None, 2)
+        >>> thread_count(None), thread_count(2), thread_count(np.int64(2))
+        (None, 2, 2)
     """
     if threads is None:
         return None
     return board_size(threads, "threads")
+
+
+def time_limit_seconds(value: object) -> float | None:
+    """Check a ``time_limit=`` argument: None, or a number of seconds >= 0, as a float.
+
+    ``time_limit`` means the same on every entry point: the search stops within about
+    that many seconds of the call (0: weigh nothing beyond the first solution), and the
+    result says that it was cut short (a :class:`lightsout.Solution` with
+    ``proven_minimal=False``; a number, which cannot say so, raises
+    ``MinimumNotProvenError`` instead).  numpy numbers are accepted; bools, NaN and
+    negative numbers are not.
+
+    Example:
+        >>> time_limit_seconds(30), time_limit_seconds(np.int64(3)), time_limit_seconds(None)
+        (30.0, 3.0, None)
+    """
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InvalidTypeError(f"time_limit must be None or a number of seconds >= 0, got "
+                               f"{type(value).__name__} {value!r}")
+    try:
+        seconds = float(value)
+    except OverflowError:  # an int beyond a float's range: no limit in practice
+        return math.inf
+    if not seconds >= 0:
+        raise InvalidBoardError(f"time_limit must be a number of seconds >= 0, got {value!r}")
+    return seconds
 
 
 def cell_symbol(value: object, name: str, allowed: str) -> str:

@@ -1,15 +1,16 @@
 """The core, above the kernels: the board model, the results of the routes, and the algebra they share.
 
 - ``rules``: the board model, a frozen ``Rules`` (shape, wrap per axis, self toggle, states)
-  checked once where a call comes in, with its size budgets and cost estimate.
+  checked once where a call comes in, with its size budgets.
 - ``coset``: what every route finds about a board, a coset of solutions (one solution,
   the quiet basis, packed or lazy, the exact count, the proof), by whole press vectors or,
   for the 2-D grid routes, by first rows.
 - ``canonical``: the canonical (lexicographically smallest) solution and the proof of
   unsolvability, for every route.
+- ``manyboards``: one GF(2) solution operator applied to many boards at once (byte tables).
 - ``modring``: linear algebra over Z/k (solving, kernels, Howell forms).
 - ``orientation``: transposes and first columns of packed boards.
 - ``bitmatrix``: packed matrices and their limits.
-- ``blockpool``: threads that one Ctrl-C stops (blocks of a kernel, workers of a search).
+- ``runner``: the cancellation token (stop flag and deadline) and the one chunked runner over threads.
 - ``tasks``: jobs on any ``concurrent.futures`` executor, resubmitted when a worker is lost.
 """

@@ -6,7 +6,7 @@ its own cell, and the number of light states.  The entry points build it with
 :meth:`Rules.check`; the routes and searches below them receive it and never
 check those arguments again.  It also answers the questions several floors ask
 of a board: how many cells, whether the 2-D grid routes apply, whether a route
-fits its budget, and how long a fewest-press search would take.
+fits its budget (how long a fewest-press search would take is lightsout/_search/cost.py's question).
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from lightsout._base.validate import (
     MAX_BOARD_CELLS, board_shape, dense_limits, flag, poly_memory, states_count, torus_axes,
 )
 
-__all__ = ["Rules", "neighbour_pairs", "search_seconds"]
+__all__ = ["Rules", "neighbour_pairs"]
 
 
 @dataclass(frozen=True)
@@ -149,16 +149,6 @@ class Rules:
         """
         poly_memory(max(self.shape))
 
-    def search_seconds(self, nullity: int) -> float:
-        """Rough single-core seconds of a two-state fewest-press search over ``2**nullity`` solutions.
-
-        Example:
-            >>> rules = Rules.check((67, 67))
-            >>> rules.search_seconds(32) < 5 < rules.search_seconds(40)
-            True
-        """
-        return search_seconds(nullity, self.cells)
-
 
 def neighbour_pairs(axis: int, ndim: int, size: int, wrap: bool) -> list[tuple[tuple[slice, ...], tuple[slice, ...]]]:
     """Index pairs (target, source) along one axis: every cell gets the presses of its neighbours there.
@@ -181,26 +171,3 @@ def neighbour_pairs(axis: int, ndim: int, size: int, wrap: bool) -> list[tuple[t
     if wrap and size > 2:
         pairs += [(at(slice(0, 1)), at(slice(-1, None))), (at(slice(-1, None)), at(slice(0, 1)))]
     return pairs
-
-
-# Measured on the development machine (AMD EPYC, AVX-512 build, CPU time of one core): the
-# search's transform costs about 0.09 ns per coset element, and each (entry, task) scatter
-# 1.5 ns, where a task is 2^18 elements (2^13 vectors of 32 lanes).  The all-lit 67 x 67 board
-# (nullity 32, 3872 forms) takes 0.47 s of CPU.
-SECONDS_PER_ELEMENT = 0.09e-9
-SECONDS_PER_SCATTER = 1.5e-9
-
-
-def search_seconds(nullity: int, entries: int) -> float:
-    """Rough single-core seconds of the search over 2^nullity solutions with ``entries`` forms.
-
-    From the speed of the development machine's AVX-512 build (see the constants in this
-    module); other machines and builds differ by small factors.
-
-    Example:
-        >>> 0.1 < search_seconds(32, 4000) < 5 < search_seconds(36, 4000)
-        True
-    """
-    m = max(6, min(13, int(math.ceil(math.log2(entries + 1))) + 1))
-    tasks = 2.0 ** max(0, nullity - 5 - m)
-    return float(2.0 ** nullity * SECONDS_PER_ELEMENT + tasks * entries * SECONDS_PER_SCATTER)

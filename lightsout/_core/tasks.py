@@ -38,15 +38,19 @@ def checked_executor(executor: object) -> Optional[concurrent.futures.Executor]:
 
 def completed_tasks(executor: concurrent.futures.Executor, function: Callable[..., Any],
                     arguments: Sequence[tuple[Any, ...]], *,
-                    deadline: Optional[float] = None) -> Generator[tuple[int, Any], None, None]:
+                    deadline: Optional[float] = None,
+                    follow: Optional[Callable[[int, Any], Optional[tuple[Any, ...]]]] = None,
+                    ) -> Generator[tuple[int, Any], None, None]:
     """``(i, function(*arguments[i]))`` for every task, computed on ``executor``, as the tasks finish.
 
     A task whose future fails for a reason of the executor's own is submitted
     again, up to ``TASK_RETRIES`` times; lightsout's own errors and Ctrl-C are
     raised at once.  With ``deadline`` (a ``time.time()`` value) the waiting
     stops ``DEADLINE_GRACE`` seconds after it, and the tasks not finished by
-    then are missing.  Closing the iterator (or leaving it by an exception)
-    cancels the tasks left.
+    then are missing.  ``follow(i, result)`` may return the arguments of a task that
+    continues task i (a short job that stopped part way): it is submitted under the
+    same i before ``(i, result)`` is yielded.  Closing the iterator (or leaving it by
+    an exception) cancels the tasks left.
 
     Example:
         >>> from concurrent.futures import ThreadPoolExecutor
@@ -56,6 +60,7 @@ def completed_tasks(executor: concurrent.futures.Executor, function: Callable[..
     """
     futures = {executor.submit(function, *args): i for i, args in enumerate(arguments)}
     retries = [0] * len(arguments)
+    latest = list(arguments)    # a retry resubmits a task's latest arguments
     pending = set(futures)
     try:
         while pending:
@@ -74,10 +79,17 @@ def completed_tasks(executor: concurrent.futures.Executor, function: Callable[..
                     if retries[index] >= TASK_RETRIES:
                         raise
                     retries[index] += 1
-                    again = executor.submit(function, *arguments[index])
+                    again = executor.submit(function, *latest[index])
                     futures[again] = index
                     pending.add(again)
                     continue
+                more = None if follow is None else follow(index, result)
+                if more is not None:
+                    again = executor.submit(function, *more)
+                    futures[again] = index
+                    pending.add(again)
+                    retries[index] = 0
+                    latest[index] = more
                 yield index, result
     finally:
         for future in futures:

@@ -1,4 +1,4 @@
-# Kernels of lightsout._search.manyboards: one GF(2) matrix applied to many bit rows by byte tables.
+# Kernels of lightsout._core.manyboards: one GF(2) matrix applied to many bit rows by byte tables.
 #
 # For an operator with `nout` output bits and `ncells` input bits, table k (one per
 # input byte: cells 8k..8k+7) has 256 entries of `out_words` uint64 words: entry v is

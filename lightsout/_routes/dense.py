@@ -23,7 +23,7 @@ import numpy.typing as npt
 from lightsout._base.packing import unpack_rows, words_for_bits
 from lightsout._base.types import Progress
 from lightsout._base.validate import dense_limits
-from lightsout._core.blockpool import run_blocks
+from lightsout._core.runner import run_chunks
 from lightsout._core.coset import Coset
 from lightsout._core.orientation import first_column_of_chase, transpose_packed
 from lightsout import _kernels as kernels
@@ -52,7 +52,8 @@ def reduced_system(nrows: int, ncols: int, board_words: Optional[np.ndarray] = N
     def run(lo: int, hi: int, cancel: npt.NDArray[np.uint8]) -> bool:  # interface 3: kernels poll cancel[0]
         return bool(chase.ab_reduce(board_words, nrows, ncols, system, lo, hi, cancel=cancel))
 
-    run_blocks(run, nblocks, threads, progress, "ab_iteration")
+    run_chunks(lambda block, token: run(block, block + 1, token.flag), nblocks, threads=threads, progress=progress,
+               stage="ab_iteration")
     return system
 
 

@@ -50,7 +50,7 @@ import numpy.typing as npt
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError
 from lightsout._base.packing import pack_rows, transpose_bits, unpack_rows, words_for_bits
 from lightsout._base.types import Progress
-from lightsout._core.blockpool import run_blocks
+from lightsout._core.runner import run_chunks
 from lightsout._core.canonical import lexmin_solution, proof_pattern
 from lightsout._core.coset import Coset
 from lightsout._core.modring import solve_mod
@@ -237,7 +237,8 @@ def _reduce(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], with_constant: 
                                        const_col=const_col, lights=values, block_start=lo, block_stop=hi,
                                        cancel=cancel)
         system = values
-    run_blocks(run, gridchase.block_count(ncols, states == 2), threads, progress, "nd_reduce")
+    run_chunks(lambda block, token: run(block, block + 1, token.flag), gridchase.block_count(ncols, states == 2),
+               threads=threads, progress=progress, stage="nd_reduce")
     return system
 
 
@@ -529,7 +530,7 @@ def quiet_basis_words(rules: Rules, *, threads: Optional[int] = None,
     return out
 
 
-def nullity_nd(rules: Rules, *, threads: Optional[int] = None) -> tuple[int, int]:
+def nullity_nd(rules: Rules, *, threads: Optional[int] = None, progress: Progress = None) -> tuple[int, int]:
     """(nullity, number of quiet patterns) of a board shape, without expanding any pattern.
 
     The nullity is the fewest quiet patterns that generate them all (the
@@ -544,7 +545,7 @@ def nullity_nd(rules: Rules, *, threads: Optional[int] = None) -> tuple[int, int
         (3, 108)
     """
     plan = _Plan(rules)
-    system = _reduce(plan, None, False, threads, None)
+    system = _reduce(plan, None, False, threads, progress)
     states = rules.states
     if states == 2:
         rank, _ = kernels.gf2elim.rref_inplace(system, plan.U)

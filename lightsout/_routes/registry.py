@@ -50,7 +50,7 @@ class Route(Protocol):
         """Whether the route solves boards with these rules."""
         ...
 
-    def nullity(self, rules: Rules, *, threads: Optional[int] = None) -> int:
+    def nullity(self, rules: Rules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
         """The nullity of the board's press matrix."""
         ...
 
@@ -79,7 +79,7 @@ class PolyRoute(_PlainGridRoute):
 
     name = "poly"
 
-    def nullity(self, rules: Rules, *, threads: Optional[int] = None) -> int:
+    def nullity(self, rules: Rules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
         rules.refuse_poly()
         nrows, ncols = rules.shape
         return nullity_poly(nrows, ncols)
@@ -97,10 +97,10 @@ class DenseRoute(_PlainGridRoute):
 
     name = "dense"
 
-    def nullity(self, rules: Rules, *, threads: Optional[int] = None) -> int:
+    def nullity(self, rules: Rules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
         rules.refuse_dense()
         nrows, ncols = rules.shape
-        return solve_grid_dense(nrows, ncols, threads=threads).nullity
+        return solve_grid_dense(nrows, ncols, threads=threads, progress=progress).nullity
 
     def solve(self, rules: Rules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
               threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:
@@ -122,8 +122,8 @@ class NDRoute:
     def accepts(self, rules: Rules) -> bool:
         return True
 
-    def nullity(self, rules: Rules, *, threads: Optional[int] = None) -> int:
-        return nullity_nd(rules, threads=threads)[0]
+    def nullity(self, rules: Rules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
+        return nullity_nd(rules, threads=threads, progress=progress)[0]
 
     def solve(self, rules: Rules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
               threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:

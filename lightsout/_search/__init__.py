@@ -1,10 +1,15 @@
 """The searches over the solutions of a board.
 
-- ``minweight``: the fewest-press element of a coset by Walsh-Hadamard weighing, and the
-  distance tables.
-- ``orbitcut``: its symmetric cut (one task of each orbit of the board's symmetries).
-- ``prune``: its branch and bound, for cosets that fall apart.
-- ``symmetry``: the symmetries of boards and graphs, and Burnside's counts.
 - ``minimal``: a solved board's minimal solution (which search, which cut, which limits).
-- ``manyboards``: one solution operator applied to many boards at once.
+- ``minweight``: the fewest-press element of a GF(2) coset by Walsh-Hadamard weighing (its limits,
+  its tie rule, which way it runs).
+- ``distance``: the distance tables (how many solvable states need j presses).
+- ``jobs``: the search as short, idempotent jobs on any ``concurrent.futures`` executor.
+- ``tasksearch``: the search in this process, ranges of tasks over threads.
+- ``cosetform``: the coset in the search's terms (reduced form, histogram of forms, task layout).
+- ``modsearch``: the fewest presses with k states, the coset written out.
+- ``orbitcut``: the symmetric cut (one task of each orbit of the board's symmetries).
+- ``prune``: the branch and bound, for cosets that fall apart.
+- ``symmetry``: the symmetries of boards and graphs, and Burnside's counts.
+- ``cost``: the search's cost model (how long a search takes, before it starts).
 """

@@ -9,42 +9,25 @@ GF(2), cut by the box's symmetries (``lightsout._search.orbitcut``) or pruned
 from __future__ import annotations
 
 import concurrent.futures
-import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Optional
 
 import numpy as np
 
-from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._base.errors import BoardTooLargeError
 from lightsout._base.types import Progress
+from lightsout._base.validate import thread_count, time_limit_seconds
+from lightsout._core.runner import CancelToken
 from lightsout._core.tasks import checked_executor
-from lightsout._search.minweight import MAX_MOD_ELEMENTS, coset_min_weight, coset_min_weight_mod
+from lightsout._search.minweight import MAX_NULLITY, coset_min_weight
+from lightsout._search.modsearch import MAX_MOD_ELEMENTS, coset_min_weight_mod
 from lightsout._search.symmetry import box_symmetries
 
 if TYPE_CHECKING:
     from lightsout._solution import Solution
 
-__all__ = ["minimal_solution", "mod_search_fits", "time_limit_seconds", "SYMMETRY_MIN_NULLITY",
+__all__ = ["minimal_solution", "mod_search_fits", "SYMMETRY_MIN_NULLITY",
            "MAX_MOD_SEARCH_BYTES"]
-
-
-def time_limit_seconds(value: object) -> Optional[float]:
-    """A ``time_limit=`` argument checked: None, or a positive number of seconds as a float.
-
-    Example:
-        >>> time_limit_seconds(30), time_limit_seconds(None)
-        (30.0, None)
-    """
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidTypeError(f"time_limit must be None or a positive number of seconds, got {value!r}")
-    if not value > 0:
-        raise InvalidBoardError(f"time_limit must be a positive number of seconds, got {value!r}")
-    try:
-        return float(value)
-    except OverflowError:  # an int beyond a float's range: no limit in practice
-        return math.inf
 
 
 #: Largest coset (solutions x cells x states) the k-state search may write out: it enumerates every
@@ -81,12 +64,15 @@ SYMMETRY_MIN_NULLITY = 28
 
 def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None,
                      executor: Optional[concurrent.futures.Executor] = None,
-                     progress: Progress = None) -> "Solution":
+                     progress: Progress = None, threads: Optional[int] = None,
+                     token: Optional[CancelToken] = None) -> "Solution":
     """The solution of the same board with the fewest presses (:meth:`lightsout.Solution.minimal`).
 
     Ties go to the lexicographically smallest press vector.  The result has
     ``proven_minimal=True`` when every solution was weighed; with a
     ``time_limit`` that ran out, it is the best found, with ``proven_minimal=False``.
+    ``token``: a caller's :class:`lightsout._core.runner.CancelToken` (a deadline
+    that began before this call: the earlier one binds).
 
     Example:
         >>> import lightsout, numpy as np
@@ -95,6 +81,8 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
         (4, True)
     """
     limit = time_limit_seconds(time_limit)
+    token = (CancelToken() if token is None else token).within(limit)
+    threads = thread_count(threads)
     pool = checked_executor(executor)
     cells = solution.board.size
     flat = np.ascontiguousarray(solution.presses, dtype=np.uint8).reshape(cells)
@@ -102,14 +90,19 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
         return replace(solution, proven_minimal=True)
     if solution.states != 2:
         mod_search_fits(solution.count, cells, solution.states, solution.board.shape)
+    elif solution.nullity > MAX_NULLITY:    # refused before the quiet patterns are written out
+        raise BoardTooLargeError(
+            f"the fewest-presses search handles nullity up to {MAX_NULLITY} "
+            f"(lightsout._search.minweight.MAX_NULLITY), time limit or not; this board has nullity "
+            f"{solution.nullity} (2^{solution.nullity} solutions)")
     patterns = solution.quiet_patterns().reshape(-1, cells).astype(np.uint8)
     if solution.states == 2:
         symmetry = None
         if solution.nullity >= SYMMETRY_MIN_NULLITY and not solution.is_graph:
             lights = np.asarray(solution.board, dtype=np.uint8).reshape(cells)
             symmetry = box_symmetries(solution.board.shape, solution.torus, lights)
-        found = coset_min_weight(flat, patterns, time_limit=limit, executor=pool, progress=progress,
-                                 symmetry=symmetry)
+        found = coset_min_weight(flat, patterns, executor=pool, progress=progress,
+                                 symmetry=symmetry, threads=threads, token=token)
     else:
         found = coset_min_weight_mod(flat, patterns, solution.states)
     presses = found.presses.reshape(solution.board.shape)

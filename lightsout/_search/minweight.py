@@ -9,7 +9,7 @@ form a not pressed), the weight of every solution is
     w(c) = (N + S(c)) / 2,      S(c) = sum_a g[a] (-1)^(a . c),
 
 and S is the Walsh-Hadamard transform of the sparse signed histogram g: all 2^d weights
-cost O(d 2^d) additions, whatever the board's size.  The kernel (lightsout/_walsh.h)
+cost O(d 2^d) additions, whatever the board's size.  The kernel (lightsout/_kernels/walsh.h)
 never holds 2^d counters: the coordinates split as ``c = [task | lane | low]``; one task
 fixes the top bits, puts the next 3-5 in the lanes of a SIMD vector (their signs come
 from a small table, no transform work) and transforms the low m bits (m about 13, so a
@@ -30,379 +30,48 @@ c_i, c_(i+1), ...; so the lexicographic order of the press vectors (cell 0 first
 numeric order of c read with c_1 as the most significant bit.  The search keeps the
 smallest (S, c) pair, which is therefore the lexicographically smallest minimum-weight
 solution; the tie rule costs nothing.
-
-Distance tables (:func:`distance_distribution_gf2`, :func:`distance_distribution_mod` for
-k states): every solvable start state is a coset of the quiet space, met exactly once by
-the press vectors with no press on the pivot cells; the kernel walks those in a (modular)
-Gray code and takes the minimum weight over the k^d quiet patterns of each, 32 cosets at
-a time: k^cells / 32 vector steps, no table of states.
 """
 from __future__ import annotations
 
 import concurrent.futures
-import contextlib
 import math
-import threading
-import time
-from dataclasses import dataclass
 from collections.abc import Sequence
-from typing import Callable, NamedTuple, Optional
+from typing import Callable, Optional
 
 import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError
 from lightsout._base.types import Progress
-from lightsout._base.validate import states_count
-from lightsout._core.blockpool import Pace, default_threads, run_workers
-from lightsout._core.modring import rref_prime
-from lightsout._core.rules import search_seconds
-from lightsout._core.tasks import completed_tasks
-from lightsout import _kernels as kernels
-from lightsout._search.orbitcut import (MAX_TIE_ELEMENTS, OrbitCut, TaskOrbits, prepare_cut, representatives, smallest_image,
-                                 task_minima)
+from lightsout._base.validate import thread_count, time_limit_seconds
+from lightsout._core.runner import CancelToken, default_threads
+from lightsout._search.cosetform import (CosetMinimum, ReducedCoset, SearchProblem, coset_element, histogram,
+                                         reduce_coset, search_problem, task_layout, zero_one_array)
+from lightsout._search.cost import search_seconds
+from lightsout._search.jobs import default_split, search_executor
+from lightsout._search.orbitcut import MAX_TIE_ELEMENTS, OrbitCut, prepare_cut, smallest_image, task_minima
 from lightsout._search.prune import EXACT_BITS, components, pruned_search
 from lightsout._search.symmetry import permutation_of
+from lightsout._search.tasksearch import Best, ordered_scan, search_local
 
-__all__ = ["CosetMinimum", "coset_min_weight", "coset_min_weight_mod", "distance_distribution_gf2",
-           "distance_distribution_mod", "MAX_UNTIMED_NULLITY",
-           "MAX_UNTIMED_SECONDS", "MAX_NULLITY", "MAX_MOD_ELEMENTS", "MAX_DISTANCE_LOG2"]
+__all__ = ["CosetMinimum", "coset_min_weight", "MAX_UNTIMED_NULLITY", "MAX_UNTIMED_SECONDS", "MAX_NULLITY"]
+
 
 #: Without ``time_limit``, :func:`coset_min_weight` refuses a nullity above this (2^44
 #: solutions: about 20 minutes on the two cores of the development machine).
 MAX_UNTIMED_NULLITY = 44
+
+
 #: Without ``time_limit`` and without an executor, it also refuses a search estimated to
-#: take longer than this many seconds on the usable cores (see :func:`lightsout._core.rules.search_seconds`).
+#: take longer than this many seconds on the usable cores (see :func:`lightsout._search.cost.search_seconds`).
 MAX_UNTIMED_SECONDS = 3600.0
+
+
 #: Forms are 64-bit words: no search beyond this nullity, time limit or not.
 MAX_NULLITY = 64
-#: The distance tables walk k^cells press vectors (in blocks of 32); up to 2^this many
-#: (2^40: the 3-state 5 x 5 board's 3^25 fits, about half a minute on two cores).
-MAX_DISTANCE_LOG2 = 40
-
-# A task's counters are kept to this many bytes (half the L2 cache of one core).
-_TASK_BYTES = 1 << 19
-
-_PROGRESS_STAGE = "fewest presses"
 
 
-@dataclass(frozen=True, eq=False)  # holds an array: == would be ambiguous (and raises on Python 3.13)
-class CosetMinimum:
-    """The fewest-presses element of a coset ``particular + span(basis)``.
-
-    Attributes:
-        presses: ``(cells,)`` uint8 0/1, a minimum-weight element (see
-            :func:`coset_min_weight` for which one).
-        weight: its number of presses.
-        proven: True when every element of the coset was examined, so ``weight``
-            is the minimum; False when a time limit cut the search short (then
-            ``presses`` is the best element found).
-        coefficients: the c with ``presses = particular + sum_i c_i basis[i]``,
-            bit i of the int being c_i.
-    """
-
-    presses: np.ndarray
-    weight: int
-    proven: bool
-    coefficients: int
-
-
-class _Problem(NamedTuple):
-    """The search in the kernel's terms, ready to ship to a worker (a few arrays)."""
-
-    forms: np.ndarray      # (E,) uint64: the distinct forms, c_1 at bit d-1
-    values: np.ndarray     # (E,) int32: g at each form (nonzero)
-    nullity: int           # d
-    cells: int             # N
-    bound: int             # S at c = 0 (the reduced particular): the minimum is <= it
-    wide: bool             # 32-bit counters (N above the 16-bit range)
-    orbits: Optional[TaskOrbits] = None  # the symmetric cut: run only the least task of each orbit
-
-
-class _ReducedCoset(NamedTuple):
-    """The coset in reduced form: rref rows, reduced particular, and the way back."""
-
-    rows: np.ndarray       # (d, N) uint8: the basis in reduced row echelon form
-    pivots: list[int]      # pivot cell of each row, increasing
-    reduced: np.ndarray    # (N,) uint8: particular reduced to no press at any pivot
-    offset: int            # rows added to particular to get `reduced` (bit i: row i)
-    transform: list[int]   # rows[i] = sum of basis rows in the bits of transform[i]
-
-
-def _zero_one(array: object, name: str, ndim: int) -> np.ndarray:
-    """An (internal) 0/1 array of the given number of axes, as uint8."""
-    if not isinstance(array, np.ndarray):
-        raise InvalidTypeError(f"{name} must be a numpy array, got {type(array).__name__}")
-    if array.ndim != ndim:
-        raise InvalidBoardError(f"{name} must have {ndim} axes, got shape {array.shape}")
-    if array.dtype != np.bool_ and not np.issubdtype(array.dtype, np.integer):
-        raise InvalidTypeError(f"{name} must hold 0/1 integers or bools, got dtype {array.dtype}")
-    values = np.ascontiguousarray(array, dtype=np.uint8) if array.dtype == np.bool_ else array
-    if values.size and (values.min() < 0 or values.max() > 1):
-        raise InvalidBoardError(f"{name} must hold only 0 and 1")
-    return np.ascontiguousarray(values, dtype=np.uint8)
-
-
-def _reduce_coset(particular: np.ndarray, basis: np.ndarray) -> _ReducedCoset:
-    """Bring the basis to reduced row echelon form (leftmost pivots) and reduce particular.
-
-    Rows are packed into bytes for the row operations; d <= 64 pivot steps.
-    """
-    d, n = basis.shape
-    packed = [np.packbits(basis[i], bitorder="little") for i in range(d)]
-    trans = [1 << i for i in range(d)]
-    rows: list[np.ndarray] = []
-    row_trans: list[int] = []
-    pivots: list[int] = []
-    remaining = list(range(d))
-    while remaining:
-        leads = []
-        for i in remaining:
-            nz = np.flatnonzero(packed[i])
-            if nz.size == 0:
-                raise InvalidBoardError("basis rows must be linearly independent over GF(2)")
-            byte = int(nz[0])
-            leads.append(8 * byte + (int(packed[i][byte]) & -int(packed[i][byte])).bit_length() - 1)
-        k = int(np.argmin(leads))
-        pivot, i = leads[k], remaining.pop(k)
-        byte, bit = divmod(pivot, 8)
-        for j in remaining:
-            if packed[j][byte] >> bit & 1:
-                packed[j] ^= packed[i]
-                trans[j] ^= trans[i]
-        for r, row in enumerate(rows):
-            if row[byte] >> bit & 1:
-                row ^= packed[i]
-                row_trans[r] ^= trans[i]
-        rows.append(packed[i])
-        row_trans.append(trans[i])
-        pivots.append(pivot)
-    reduced = particular.copy()
-    offset = 0
-    unpacked = (np.unpackbits(np.array(rows), axis=1, count=n, bitorder="little") if d
-                else np.zeros((0, n), dtype=np.uint8))
-    for r, p in enumerate(pivots):
-        if reduced[p]:
-            reduced ^= unpacked[r]
-            offset |= 1 << r
-    return _ReducedCoset(unpacked, pivots, reduced, offset, row_trans)
-
-
-def _problem(coset: _ReducedCoset) -> _Problem:
-    """The sparse signed histogram of the cells by form."""
-    return _histogram(coset.rows, coset.reduced)
-
-
-def _histogram(rows: np.ndarray, reduced: np.ndarray, orbits: Optional[TaskOrbits] = None) -> _Problem:
-    """The search problem of the coset ``reduced + span(rows)`` in the basis ``rows``."""
-    d, n = rows.shape
-    forms = np.zeros(n, dtype=np.uint64)
-    for i in range(d):
-        forms |= rows[i].astype(np.uint64) << np.uint64(d - 1 - i)
-    signs = np.where(reduced == 1, 1, -1).astype(np.int64)
-    distinct, inverse = np.unique(forms, return_inverse=True)
-    values = np.bincount(inverse.ravel(), weights=signs, minlength=distinct.size).astype(np.int64)
-    keep = values != 0
-    return _Problem(np.ascontiguousarray(distinct[keep]), values[keep].astype(np.int32), d, n,
-                    int(signs.sum()), n > kernels.walsh.MAX_SUM16, orbits)
-
-
-def _layout(problem: _Problem, split_bits: int) -> tuple[int, int, int]:
-    """(lane bits, array bits m, task bits t) for this build, with t >= split_bits.
-
-    m is the smallest size whose transform outweighs the scatter of the entries
-    (2^m about twice the number of entries), capped so a task fits _TASK_BYTES.
-    """
-    d = problem.nullity
-    module = kernels.walsh
-    lane_max = module.LANE_BITS32 if problem.wide else module.LANE_BITS16
-    lanes = min(lane_max, d - split_bits)
-    cap = max(0, int(math.log2(_TASK_BYTES // module.VEC_BYTES)))
-    want = max(6, int(math.ceil(math.log2(len(problem.forms) + 1))) + 1)
-    m = max(0, min(d - split_bits - lanes, cap, want))
-    return lanes, m, d - lanes - m
-
-
-#: Tasks that tie for the minimum that the symmetric search keeps for its tie rule; beyond
-#: this many it finds the lexicographically first minimum by an ordered scan instead.
-MAX_TIE_TASKS = 256
-
-
-class _Best:
-    """The smallest (sum, index) seen, and (symmetric search) the tasks that reach it; thread-safe."""
-
-    def __init__(self, bound: int) -> None:
-        self.sum = bound
-        self.index = 0          # c = 0 is the reduced particular: its sum is the bound
-        self.ties: list[int] = []
-        self.ties_overflow = False
-        self.lock = threading.Lock()
-
-    def offer(self, found: bool, total: int, index: int, ties: Sequence[int] = (), overflow: bool = False) -> None:
-        """Merge a result; ``ties`` are tasks whose minimum is ``total``."""
-        if not found:
-            return
-        with self.lock:
-            if total < self.sum:
-                self.ties, self.ties_overflow = [], False
-            if (total, index) < (self.sum, self.index):
-                self.sum, self.index = total, index
-            if total == self.sum and not self.ties_overflow:
-                self.ties.extend(int(task) for task in ties)
-                if overflow or len(self.ties) > MAX_TIE_TASKS:
-                    self.ties, self.ties_overflow = [], True
-
-
-class _JobResult(NamedTuple):
-    """What one executor job returns: whether all its tasks ran, its best (sum, c), and
-    (symmetric search) the tasks that reach that sum."""
-
-    complete: bool
-    found: bool
-    sum: int
-    coordinate: int
-    ties: tuple[int, ...] = ()
-    ties_overflow: bool = False
-
-
-Report = Callable[[bool, int, int, int, Sequence[int]], None]
-
-
-def _run_tasks(problem: _Problem, layout: tuple[int, int, int], start: int, stop: int,
-               expired: Callable[[], bool], report: Report, pace: Pace) -> bool:
-    """Run tasks [start, stop) in calls of about CALL_SECONDS (lightsout._core.blockpool); True if all ran.
-
-    ``report(found, sum, index, tasks, ties)`` after each call: its best, the number of
-    tasks it covered, and (symmetric search, which runs only the least task of each
-    orbit) the tasks it ran whose minimum is that best.
-    """
-    lanes, m, _ = layout
-    module = kernels.walsh
-    task = start
-    while task < stop:
-        if expired():
-            return False
-        end = min(stop, task + pace.size)
-        began = time.perf_counter()
-        ties: Sequence[int] = ()
-        if problem.orbits is None:
-            found, total, index = module.search_tasks(problem.forms, problem.values, problem.nullity, m, lanes,
-                                                      task, end, problem.bound, problem.wide)
-        else:
-            chosen = representatives(problem.orbits, task, end)
-            found, total, index, sums = module.search_task_list(problem.forms, problem.values, problem.nullity, m,
-                                                                lanes, chosen, problem.bound, problem.wide)
-            if found:
-                ties = chosen[sums == total].tolist()
-        pace.update(time.perf_counter() - began)
-        report(found, total, index, end - task, ties)
-        task = end
-    return True
-
-
-def _search_job(problem: _Problem, split_bits: int, job: int, deadline: Optional[float]) -> _JobResult:
-    """One executor job: the tasks whose top ``split_bits`` coordinates equal ``job``.
-
-    Runs on the worker with the worker's own SIMD build; stops between kernel calls once
-    the wall clock (``time.time()``) passes ``deadline``.  Idempotent: a job that is run
-    again (say after its worker died) returns the same answer.
-    """
-    layout = _layout(problem, split_bits)
-    per_job = 1 << (layout[2] - split_bits)
-    best = _Best(problem.bound)
-    found_any = [False]
-
-    def report(found: bool, total: int, index: int, _count: int, ties: Sequence[int]) -> None:
-        if found:
-            found_any[0] = True
-            best.offer(found, total, index, ties)
-
-    complete = _run_tasks(problem, layout, job * per_job, (job + 1) * per_job,
-                          lambda: deadline is not None and time.time() >= deadline, report, Pace())
-    return _JobResult(complete, found_any[0], best.sum, best.index, tuple(best.ties), best.ties_overflow)
-
-
-def _search_local(problem: _Problem, split_bits: int, deadline: Optional[float], progress: Progress,
-                  threads: int) -> tuple[bool, _Best]:
-    """All tasks in this process: the calling thread plus ``threads - 1`` helpers, pulling
-    chunks of tasks from a shared counter.  Ctrl-C reaches the calling thread between two
-    of its kernel calls; the helpers are then told to stop and joined."""
-    layout = _layout(problem, split_bits)
-    total_tasks = 1 << layout[2]
-    best = _Best(problem.bound)
-    lock = threading.Lock()
-    state = {"next": 0, "done": 0, "stop": False}
-    block = max(1, total_tasks // (16 * max(1, threads)))  # tasks handed out at a time
-
-    def expired() -> bool:
-        if state["stop"]:
-            return True
-        return deadline is not None and time.monotonic() >= deadline
-
-    def report(found: bool, total: int, index: int, count: int, ties: Sequence[int]) -> None:
-        best.offer(found, total, index, ties)
-        with lock:
-            state["done"] += count
-
-    def work(main: bool) -> None:
-        pace = Pace()
-        while True:
-            with lock:
-                start = state["next"]
-                state["next"] = min(total_tasks, start + block)
-            if start >= total_tasks or expired():
-                return
-            if not _run_tasks(problem, layout, start, min(total_tasks, start + block), expired, report,
-                              pace):
-                return
-            if main and progress is not None:
-                progress(_PROGRESS_STAGE, state["done"], total_tasks)
-
-    run_workers(work, min(threads, total_tasks) - 1, lambda: state.__setitem__("stop", True))
-    complete = state["done"] == total_tasks
-    if progress is not None:
-        progress(_PROGRESS_STAGE, state["done"], total_tasks)
-    return complete, best
-
-
-def _default_split(problem: _Problem, group_order: int = 1) -> int:
-    """Jobs for an executor: one for a small search, else about a second of work each
-    (at least 16, at most 2^16), never finer than the coordinates allow.  The symmetric
-    cut runs one task in about ``group_order``, so its jobs cover that many more."""
-    seconds = search_seconds(problem.nullity, len(problem.forms)) / group_order
-    if seconds < 0.5:
-        return 0
-    jobs = min(1 << 16, max(16, 1 << int(math.ceil(math.log2(seconds)))))
-    return min(int(math.log2(jobs)), max(0, problem.nullity - 5), _layout(problem, 0)[2])
-
-
-def _search_executor(problem: _Problem, executor: concurrent.futures.Executor, split_bits: int,
-                     time_limit: Optional[float], progress: Progress) -> tuple[bool, _Best]:
-    """Every job submitted to ``executor``; waits for them (or for the time limit).
-
-    A job whose future fails with anything but one of lightsout's own errors
-    (a killed worker, a result lost with its worker, a broken pool) is
-    submitted again (:func:`lightsout._core.tasks.completed_tasks`): jobs are
-    idempotent, and the search still covers every coset element, so a proven
-    answer stays proven.
-    """
-    deadline = None if time_limit is None else time.time() + time_limit
-    jobs = 1 << split_bits
-    best = _Best(problem.bound)
-    complete = True
-    finished = 0
-    arguments = [(problem, split_bits, job, deadline) for job in range(jobs)]
-    with contextlib.closing(completed_tasks(executor, _search_job, arguments, deadline=deadline)) as results:
-        for _, result in results:
-            complete &= result.complete
-            best.offer(result.found, result.sum, result.coordinate, result.ties, result.ties_overflow)
-            finished += 1
-            if progress is not None:
-                progress(_PROGRESS_STAGE, finished, jobs)
-    return complete and finished == jobs, best
-
-
-def _check_limits(problem: _Problem, time_limit: Optional[float], executor: object, threads: int,
+def _check_limits(problem: SearchProblem, deadline: Optional[float], executor: object, threads: int,
                   group_order: int, exact: bool = False) -> None:
     """Refuse a search beyond the limits; the symmetric cut divides the work by ``group_order``;
     ``exact``: the branch and bound's bounds are exact (:func:`_splits`), so it weighs about one
@@ -411,7 +80,7 @@ def _check_limits(problem: _Problem, time_limit: Optional[float], executor: obje
     if d > MAX_NULLITY:
         raise BoardTooLargeError(f"the fewest-presses search handles nullity up to {MAX_NULLITY}; "
                                  f"this coset has nullity {d}")
-    if time_limit is not None or exact:
+    if deadline is not None or exact:
         return
     seconds = search_seconds(d, len(problem.forms)) / group_order
     if d - math.log2(group_order) > MAX_UNTIMED_NULLITY:
@@ -433,7 +102,7 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
                      executor: Optional[concurrent.futures.Executor] = None, split_bits: Optional[int] = None,
                      progress: Progress = None, threads: Optional[int] = None,
                      symmetry: Optional[Sequence[npt.ArrayLike]] = None,
-                     prune: Optional[bool] = None) -> CosetMinimum:
+                     prune: Optional[bool] = None, token: Optional[CancelToken] = None) -> CosetMinimum:
     """The fewest-presses element of ``particular + span(basis)`` over GF(2).
 
     All 2^d elements are weighed by Walsh-Hadamard transforms (module docstring), in
@@ -446,8 +115,13 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     Args:
         particular: ``(cells,)`` 0/1 (uint8, bool or any integer dtype), one element.
         basis: ``(d, cells)`` 0/1, linearly independent rows (d may be 0).
-        time_limit: seconds; no new task starts after it, and the best found so far is
-            returned with ``proven=False`` (unless every task had finished).
+        time_limit: seconds (>= 0; :func:`lightsout._base.validate.time_limit_seconds`);
+            every stage (the reduction, the symmetric cut, the search) stops at it, and
+            the best found so far is returned with ``proven=False`` (unless every task
+            had finished).
+        token: a :class:`lightsout._core.runner.CancelToken` whose deadline and stop flag
+            the search honours (a caller's deadline that started earlier); with
+            ``time_limit`` too, the earlier deadline binds.
         executor: any ``concurrent.futures.Executor`` (``ProcessPoolExecutor``,
             ``dask.distributed.Client(...).get_executor()``, ...); the 2^split_bits jobs
             are submitted to it.  Without one, the tasks run in this process on
@@ -456,7 +130,8 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
             jobs (0 <= split_bits <= d); default: about one second of work per job.
         progress: ``progress(stage, done, total)``, called between chunks (tasks in
             process, jobs with an executor).
-        threads: threads in this process when there is no executor.
+        threads: the most threads of this process (default: every usable core); one
+            runs the search in the calling thread and starts none.
         symmetry: permutations of the cells (``image[p]`` = where cell p goes, as for
             :meth:`lightsout.Solution.count_up_to_symmetry`) that map the coset onto
             itself.  The search then weighs one task of each orbit of the group they
@@ -498,26 +173,23 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
         >>> best.presses.reshape(5, 5).tolist()[0]
         [0, 0, 0, 1, 1]
     """
-    particular = _zero_one(particular, "particular", 1)
-    basis = _zero_one(basis, "basis", 2)
+    particular = zero_one_array(particular, "particular", 1)
+    basis = zero_one_array(basis, "basis", 2)
     if basis.shape[1] != particular.shape[0]:
         raise InvalidBoardError(f"basis rows have {basis.shape[1]} cells, particular has {particular.shape[0]}")
-    if time_limit is not None:
-        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit >= 0:
-            raise InvalidBoardError(f"time_limit must be a number of seconds >= 0, got {time_limit!r}")
+    time_limit = time_limit_seconds(time_limit)
+    token = (CancelToken() if token is None else token).within(time_limit)
     d = basis.shape[0]
     if d > MAX_NULLITY:
         raise BoardTooLargeError(f"the fewest-presses search handles nullity up to {MAX_NULLITY}; "
                                  f"this coset has nullity {d}")
-    nthreads = default_threads() if threads is None else threads
-    if isinstance(nthreads, bool) or not isinstance(nthreads, int) or nthreads < 1:
-        raise InvalidBoardError(f"threads must be a positive int, got {threads!r}")
+    nthreads = thread_count(threads) or default_threads()
     images = None if symmetry is None else _permutations(symmetry, particular.shape[0])
     _check_prune(prune, images, executor)
-    coset = _reduce_coset(particular, basis)
+    coset = reduce_coset(particular, basis)
     if d == 0:
-        return _result(coset, particular, 0, True)
-    plain = problem = _problem(coset)
+        return coset_element(coset, particular, 0, True)
+    plain = problem = search_problem(coset)
     split = 0
     if split_bits is not None:
         if isinstance(split_bits, bool) or not isinstance(split_bits, (int, np.integer)):
@@ -527,32 +199,27 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
             raise InvalidBoardError(f"split_bits must be in [0, {d}] (the nullity), got {split}")
     cut = None
     if images is not None:
-        cut = _cut(images, coset, problem, split)   # the default split keeps the tasks of split 0
-        if cut.order > 1:
-            problem = _histogram(cut.rows, coset.reduced, cut.orbits)
+        cut = _cut(images, coset, problem, split, token)   # the default split keeps the tasks of split 0
+        if cut is not None and cut.order > 1:
+            problem = histogram(cut.rows, coset.reduced, cut.orbits)
         else:
             cut = None
     if split_bits is None and executor is not None:
-        split = _default_split(problem, 1 if cut is None else cut.order)
+        split = default_split(problem, 1 if cut is None else cut.order)
     splits = prune is not False and images is None and executor is None and _splits(problem)
     if prune is None:
-        prune = splits and _layout(problem, 0)[2] > 0
-    _check_limits(problem, time_limit, executor, nthreads, 1 if cut is None else cut.order, bool(prune) and splits)
-    began = time.monotonic()
-
-    def expired() -> bool:
-        return time_limit is not None and time.monotonic() >= began + time_limit
-
+        prune = splits and task_layout(problem, 0)[2] > 0
+    _check_limits(problem, token.deadline, executor, nthreads, 1 if cut is None else cut.order,
+                  bool(prune) and splits)
     if prune:
         complete, total, index, _ = pruned_search(problem.forms, problem.values, d, problem.bound, problem.wide,
-                                                  _layout(problem, 0), expired, progress, nthreads)
+                                                  task_layout(problem, 0), token, progress, nthreads)
         return _checked_result(coset, particular, index, complete, total)
     if executor is not None:
-        complete, best = _search_executor(problem, executor, split, time_limit, progress)
+        complete, best = search_executor(problem, executor, split, token, progress)
     else:
-        deadline = None if time_limit is None else began + time_limit
-        complete, best = _search_local(problem, split, deadline, progress, nthreads)
-    index = best.index if cut is None else _first_tie(cut, problem, plain, best, expired)
+        complete, best = search_local(problem, split, token, progress, nthreads)
+    index = best.index if cut is None else _first_tie(cut, problem, plain, best, token.expired)
     return _checked_result(coset, particular, index, complete, best.sum)
 
 
@@ -565,16 +232,16 @@ def _check_prune(prune: object, images: object, executor: object) -> None:
                                 "symmetry= or executor= (pass prune=False or leave them out)")
 
 
-def _splits(problem: _Problem) -> bool:
+def _splits(problem: SearchProblem) -> bool:
     """Whether the forms split the coordinates into independent parts of at most
     :data:`~lightsout._search.prune.EXACT_BITS` each (every bound of the branch and bound is then exact)."""
     parts = components(problem.forms, problem.nullity, problem.nullity)
     return len(parts) > 1 and max(bin(part).count("1") for part in parts) <= EXACT_BITS
 
 
-def _checked_result(coset: _ReducedCoset, particular: np.ndarray, index: int, complete: bool, total: int) -> CosetMinimum:
+def _checked_result(coset: ReducedCoset, particular: np.ndarray, index: int, complete: bool, total: int) -> CosetMinimum:
     """The element at ``index``; its weight checked against the search's sum when complete."""
-    result = _result(coset, particular, index, complete)
+    result = coset_element(coset, particular, index, complete)
     if complete and 2 * result.weight != particular.shape[0] + total:  # pragma: no cover - kernel bug guard
         raise InternalError(f"weight {result.weight} does not match sum {total}")
     return result
@@ -590,13 +257,15 @@ def _permutations(symmetry: object, cells: int) -> list[np.ndarray]:
     return [permutation_of(value, cells, None, i) for i, value in enumerate(symmetry)]
 
 
-def _cut(images: list[np.ndarray], coset: _ReducedCoset, problem: _Problem, split: int) -> OrbitCut:
-    """The symmetric cut by the checked permutations, with tasks as the layout makes them."""
-    lanes, m, _ = _layout(problem, split)
-    return prepare_cut(images, coset.rows, coset.pivots, coset.reduced, lanes + m)
+def _cut(images: list[np.ndarray], coset: ReducedCoset, problem: SearchProblem, split: int,
+         token: CancelToken) -> Optional[OrbitCut]:
+    """The symmetric cut by the checked permutations, with tasks as the layout makes them;
+    None when the token's deadline came first (the search then runs without the cut)."""
+    lanes, m, _ = task_layout(problem, split)
+    return prepare_cut(images, coset.rows, coset.pivots, coset.reduced, lanes + m, expired=token.expired)
 
 
-def _first_tie(cut: OrbitCut, problem: _Problem, plain: _Problem, best: _Best, expired: Callable[[], bool]) -> int:
+def _first_tie(cut: OrbitCut, problem: SearchProblem, plain: SearchProblem, best: Best, expired: Callable[[], bool]) -> int:
     """The reduced coordinate of the lexicographically first element of sum ``best.sum``
     (lightsout/_search/orbitcut.py, point 3): the smallest image of the minima of the tasks that
     tie; an ordered scan of the plain search (``plain``) when there are too many of them."""
@@ -605,251 +274,7 @@ def _first_tie(cut: OrbitCut, problem: _Problem, plain: _Problem, best: _Best, e
         if sum(part.size for part in found) * cut.order <= MAX_TIE_ELEMENTS:
             return smallest_image(cut, np.concatenate(found))
     if best.ties or best.ties_overflow:
-        first = _ordered_scan(plain, best.sum, expired)
+        first = ordered_scan(plain, best.sum, expired)
         if first is not None:
             return first
     return smallest_image(cut, np.array([best.index], dtype=np.uint64))
-
-
-def _ordered_scan(problem: _Problem, target: int, expired: Callable[[], bool]) -> Optional[int]:
-    """The smallest coordinate whose sum is at most ``target``: tasks in increasing order,
-    stopping at the first call that finds one (None if the time ran out first)."""
-    layout = _layout(problem, 0)
-    first: list[int] = []
-
-    def report(found: bool, _total: int, index: int, _count: int, _ties: Sequence[int]) -> None:
-        if found and not first:
-            first.append(index)
-
-    _run_tasks(problem._replace(bound=target), layout, 0, 1 << layout[2], lambda: bool(first) or expired(), report,
-               Pace())
-    return first[0] if first else None
-
-
-def _result(coset: _ReducedCoset, particular: np.ndarray, index: int, proven: bool) -> CosetMinimum:
-    """The element at search coordinate ``index`` (c_1 at bit d-1), with its coefficients."""
-    d = len(coset.pivots)
-    presses = coset.reduced.copy()
-    chosen = coset.offset
-    for i in range(d):
-        if index >> (d - 1 - i) & 1:
-            presses ^= coset.rows[i]
-            chosen ^= 1 << i
-    coefficients = 0
-    for i in range(d):
-        if chosen >> i & 1:
-            coefficients ^= coset.transform[i]
-    return CosetMinimum(presses, int(presses.sum()), proven, coefficients)
-
-
-#: :func:`coset_min_weight_mod` enumerates the coset; up to this many elements.
-MAX_MOD_ELEMENTS = 1 << 22
-
-
-def coset_min_weight_mod(particular: npt.ArrayLike, generators: npt.ArrayLike, modulus: int) -> CosetMinimum:
-    """The fewest presses over Z/k, presses counted with multiplicity, by enumeration.
-
-    The coset is ``particular + span(generators)`` over Z/k (any k from 2 to 255; for
-    composite k the generators may have different orders, as in a Howell form), and
-    the weight of an element is the sum of its values 0..k-1.  Every element is
-    written out, so the span may have at most :data:`MAX_MOD_ELEMENTS` elements.
-
-    Returns:
-        A :class:`CosetMinimum` (always proven) with the lexicographically smallest
-        element of minimum weight (cell 0 most significant); ``coefficients`` is 0
-        (combinations over Z/k are not unique in general).
-
-    Raises:
-        BoardTooLargeError: a span with more than MAX_MOD_ELEMENTS elements.
-
-    Example:
-        >>> import numpy as np       # 1 x 2 board, 3 states: quiet pattern (1, 2)
-        >>> best = coset_min_weight_mod(np.array([2, 2]), np.array([[1, 2]]), 3)
-        >>> best.presses.tolist(), best.weight        # (2, 2), (0, 1), (1, 0): a tie, (0, 1) first
-        ([0, 1], 1)
-    """
-    k = states_count(modulus, "modulus")
-    x0 = np.asarray(particular)
-    gens = np.asarray(generators)
-    if x0.ndim != 1 or gens.ndim != 2 or gens.shape[1] != x0.shape[0]:
-        raise InvalidBoardError(f"particular must be (cells,) and generators (r, cells), got {x0.shape}, {gens.shape}")
-    for name, arr in (("particular", x0), ("generators", gens)):
-        if arr.dtype != np.bool_ and not np.issubdtype(arr.dtype, np.integer):
-            raise InvalidTypeError(f"{name} must hold integers, got dtype {arr.dtype}")
-        if arr.size and (arr.min() < 0 or arr.max() >= k):
-            raise InvalidBoardError(f"{name} must hold values in 0..{k - 1}")
-    cells = x0.shape[0]
-    too_many = BoardTooLargeError(f"the coset over Z/{k} has more than {MAX_MOD_ELEMENTS} elements "
-                                  f"(lightsout._search.minweight.MAX_MOD_ELEMENTS); too many to enumerate")
-    span = np.zeros((1, cells), dtype=np.uint8)
-    if _is_prime(k):
-        basis, _ = rref_prime(gens.astype(np.int64), k)
-        if k ** len(basis) > MAX_MOD_ELEMENTS:
-            raise too_many
-        for row in basis:
-            span = np.concatenate([((span.astype(np.int64) + t * row) % k).astype(np.uint8) for t in range(k)])
-    else:
-        for g in gens.astype(np.int64):
-            if cells == 0 or not g.any():
-                continue
-            if span.shape[0] * k > 4 * MAX_MOD_ELEMENTS:
-                raise too_many
-            grown = np.concatenate([((span.astype(np.int64) + t * g) % k).astype(np.uint8) for t in range(k)])
-            keys = np.ascontiguousarray(grown).view(np.dtype((np.void, cells)))[:, 0]
-            _, first = np.unique(keys, return_index=True)
-            span = grown[np.sort(first)]
-            if span.shape[0] > MAX_MOD_ELEMENTS:
-                raise too_many
-    elements = (span.astype(np.int64) + x0.astype(np.int64)) % k
-    weights = elements.sum(axis=1)
-    best = elements[weights == weights.min()]
-    order = np.lexsort(best.T[::-1]) if cells else np.zeros(1, dtype=np.int64)
-    presses = best[order[0]].astype(np.uint8)
-    return CosetMinimum(presses, int(presses.astype(np.int64).sum()), True, 0)
-
-
-# ---------------------------------------------------------------------------------------
-# Distance tables
-
-
-def distance_distribution_gf2(quiet: npt.ArrayLike, *, threads: Optional[int] = None,
-                              progress: Progress = None) -> npt.NDArray[np.int64]:
-    """How many solvable start states need exactly j presses, j = 0, 1, ..., max (two states).
-
-    A board's press-effect matrix A (cells x cells, symmetric) enters only through its
-    quiet patterns (the kernel of A): the solvable states are the cosets of that
-    kernel, and a state's fewest presses is its coset's minimum weight.  This is
-    :func:`distance_distribution_mod` with modulus 2.
-
-    Args:
-        quiet: ``(d, cells)`` 0/1, a basis (or any generating rows) of the quiet
-            patterns.
-        threads: threads to use (default: every usable core).
-        progress: ``progress(stage, done, total)`` between chunks.
-
-    Returns:
-        int64 counts, entry j = number of solvable states whose fewest presses is j;
-        they sum to 2^(cells - rank).
-
-    Raises:
-        BoardTooLargeError: more than 2^MAX_DISTANCE_LOG2 press vectors to walk.
-
-    Example:
-        >>> import numpy as np
-        >>> import lightsout
-        >>> q = lightsout.solve(np.ones((5, 5), bool)).quiet_patterns().reshape(2, 25)
-        >>> table = distance_distribution_gf2(q)
-        >>> table.tolist()[:6], len(table) - 1, int(table.sum())
-        ([1, 25, 300, 2300, 12650, 53130], 15, 8388608)
-    """
-    return distance_distribution_mod(quiet, 2, threads=threads, progress=progress)
-
-
-def distance_distribution_mod(quiet: npt.ArrayLike, modulus: int, *, threads: Optional[int] = None,
-                              progress: Progress = None) -> npt.NDArray[np.int64]:
-    """The distance table of a k-state board (k prime): presses counted with multiplicity.
-
-    A press adds 1 mod k to its cells; pressing a cell t times costs t presses, so the
-    fewest presses of a state is the minimum of ``sum(x)`` (values 0..k-1) over its
-    solutions x, a coset of the quiet patterns over GF(k).  Each coset is met once by
-    the press vectors with no press on the pivot cells of the quiet basis (in reduced
-    row echelon form); the kernel walks those in a modular Gray code and, for blocks
-    of 32 at once, takes the minimum over the k^d quiet patterns (lightsout/_walsh.pyx).
-
-    Args:
-        quiet: ``(d, cells)`` values in 0..k-1, generating rows of the quiet patterns
-            over GF(k) (dependent rows are dropped).
-        modulus: k, a prime (2, 3, 5, 7, ...).
-        threads, progress: as for :func:`distance_distribution_gf2`.
-
-    Returns:
-        int64 counts, entry j = number of solvable states whose fewest presses is j;
-        they sum to k^(cells - rank).
-
-    Raises:
-        BoardTooLargeError: more than 2^MAX_DISTANCE_LOG2 press vectors (k^cells) to walk.
-        InvalidBoardError: a modulus that is not a prime, values out of range.
-
-    Example:
-        >>> import numpy as np                     # a 1 x 2 board with 3 states: A = [[1, 1], [1, 1]]
-        >>> distance_distribution_mod(np.array([[1, 2]]), 3).tolist()    # states (s, s): 0, 1 or 2 presses
-        [1, 1, 1]
-    """
-    k = states_count(modulus, "modulus")
-    if not _is_prime(k):
-        raise InvalidBoardError(f"distance tables need a prime modulus (a field), got {k}")
-    rows = np.asarray(quiet)
-    if rows.ndim != 2:
-        raise InvalidBoardError(f"quiet must be 2-D (patterns, cells), got shape {rows.shape}")
-    if rows.dtype != np.bool_ and not np.issubdtype(rows.dtype, np.integer):
-        raise InvalidTypeError(f"quiet must hold integers, got dtype {rows.dtype}")
-    if rows.size and (rows.min() < 0 or rows.max() >= k):
-        raise InvalidBoardError(f"quiet must hold values in 0..{k - 1}")
-    rows = rows.astype(np.int64)
-    cells = rows.shape[1]
-    if cells * math.log2(k) > MAX_DISTANCE_LOG2 + 1e-9:
-        raise BoardTooLargeError(
-            f"a distance table walks k^cells = {k}^{cells} press vectors; the limit is 2^{MAX_DISTANCE_LOG2} "
-            f"(lightsout._search.minweight.MAX_DISTANCE_LOG2): {cells} cells is too many for {k} states")
-    basis, pivots = rref_prime(rows, k)
-    d = len(pivots)
-    span = np.zeros((1, cells), dtype=np.int64)
-    for row in basis:
-        span = np.concatenate([(span + t * row) % k for t in range(k)])
-    nk = span.shape[0]
-    pivot_set = set(pivots)
-    free = [j for j in range(cells) if j not in pivot_set]
-    r = 0
-    while r < len(free) and k ** (r + 1) <= 1024:
-        r += 1
-    outer, inner_cells = free[: len(free) - r], free[len(free) - r:]
-    digits = np.zeros((k ** r, r), dtype=np.int64)
-    for j in range(r):
-        digits[:, j] = (np.arange(k ** r) // k ** j) % k
-    inner_w = ((digits[None, :, :] + span[:, None, inner_cells]) % k).sum(axis=2)     # (nk, k^r)
-    lanes = -(-(k ** r) // 32) * 32
-    inner = np.zeros((nk, lanes), dtype=np.int16)
-    inner[:, : k ** r] = inner_w
-    g = np.arange(k)[None, :, None]
-    outer_vals = span[:, outer].T[:, None, :]                                          # (fout, 1, nk)
-    delta = (((g + 1 + outer_vals) % k) - ((g + outer_vals) % k)).astype(np.int16)      # (fout, k, nk)
-    # weights of the pivot and outer cells when every free value is 0 (the Gray code's start)
-    base = span[:, pivots + outer].sum(axis=1).astype(np.int16)
-    ncounts = cells * (k - 1) + 1
-    total = k ** len(outer)
-    module = kernels.walsh
-    nthreads = default_threads() if threads is None else threads
-    if isinstance(nthreads, bool) or not isinstance(nthreads, int) or nthreads < 1:
-        raise InvalidBoardError(f"threads must be a positive int, got {threads!r}")
-    # chunks of about 2^22 lane-minimums (a few milliseconds): Ctrl-C and progress between them
-    per_chunk = max(1, (1 << 22) // (lanes * max(1, nk // 8)))
-    chunks = -(-total // per_chunk)
-    counts = np.zeros(ncounts, dtype=np.int64)
-    lock = threading.Lock()
-    state = {"next": 0, "done": 0, "stop": False}
-
-    def work(main: bool) -> None:
-        while not state["stop"]:
-            with lock:
-                chunk = state["next"]
-                state["next"] += 1
-            if chunk >= chunks:
-                return
-            part = module.coset_leader_counts(inner, delta, base, k, k ** r, chunk * per_chunk,
-                                              min(total, (chunk + 1) * per_chunk), ncounts)
-            with lock:
-                counts[:] += part
-                state["done"] += 1
-            if main and progress is not None:
-                progress("distance table", state["done"], chunks)
-
-    run_workers(work, min(nthreads, chunks) - 1, lambda: state.__setitem__("stop", True))
-    if progress is not None:
-        progress("distance table", chunks, chunks)
-    assert int(counts.sum()) == k ** (cells - d)
-    last = int(np.flatnonzero(counts).max())
-    return counts[: last + 1].copy()
-
-
-def _is_prime(k: int) -> bool:
-    return k >= 2 and all(k % q for q in range(2, int(math.isqrt(k)) + 1))

@@ -34,7 +34,7 @@ reduced basis, or of the cut's basis b); the kernel's coordinate ``c`` has b_1 a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, Optional
+from typing import Callable, NamedTuple, Optional
 
 import numpy as np
 import numpy.typing as npt
@@ -154,14 +154,26 @@ def _coset_action(image: np.ndarray, rows: np.ndarray, pivots: np.ndarray, reduc
     return tuple(ints[:-1]), ints[-1]
 
 
-def _closed(generators: list[Affine], d: int, limit: int = MAX_CUT_GROUP) -> Optional[dict[Affine, None]]:
-    """The group the maps generate (the identity first), or None once it has more than ``limit``."""
+class CutExpired(Exception):
+    """The deadline passed while the cut was being prepared (the search then goes on without it)."""
+
+
+def _never() -> bool:
+    return False
+
+
+def _closed(generators: list[Affine], d: int, limit: int = MAX_CUT_GROUP,
+            expired: Callable[[], bool] = _never) -> Optional[dict[Affine, None]]:
+    """The group the maps generate (the identity first), or None once it has more than ``limit``;
+    :class:`CutExpired` once ``expired()`` (checked between elements)."""
     identity: Affine = (tuple(1 << i for i in range(d)), 0)
     elements = {identity: None}
     frontier = [identity]
     while frontier:
         grown = []
         for element in frontier:
+            if expired():
+                raise CutExpired
             for generator in generators:
                 product = _compose(generator, element)
                 if product not in elements:
@@ -173,7 +185,8 @@ def _closed(generators: list[Affine], d: int, limit: int = MAX_CUT_GROUP) -> Opt
     return elements
 
 
-def _two_subgroup(elements: list[Affine], d: int) -> tuple[list[Affine], list[Affine]]:
+def _two_subgroup(elements: list[Affine], d: int,
+                  expired: Callable[[], bool] = _never) -> tuple[list[Affine], list[Affine]]:
     """A Sylow 2-subgroup (its elements, the identity first) and generators of it.
 
     An element joins when the group it generates with those before is a 2-group; each
@@ -189,7 +202,7 @@ def _two_subgroup(elements: list[Affine], d: int) -> tuple[list[Affine], list[Af
             break
         if element in group:
             continue
-        trial = _closed(generators + [element], d, full)
+        trial = _closed(generators + [element], d, full, expired)
         if trial is not None and len(trial) & (len(trial) - 1) == 0:
             group = trial
             generators.append(element)
@@ -244,8 +257,12 @@ def _apply_tables(tables: np.ndarray, offset: int, values: np.ndarray) -> np.nda
 
 
 def prepare_cut(symmetries: Sequence[np.ndarray], rows: np.ndarray, pivots: Sequence[int], reduced: np.ndarray,
-                low_bits: int) -> OrbitCut:
+                low_bits: int, expired: Callable[[], bool] = _never) -> Optional[OrbitCut]:
     """The cut for the coset ``reduced + span(rows)`` (rows in reduced echelon form).
+
+    ``expired()`` is checked between the steps of finding the group and its maps: once
+    it is True the preparation stops and the result is None (a time limit binds this
+    stage too; the search then runs without the cut).
 
     ``symmetries``: cell permutations (``image[p]`` = where cell p goes) that generate
     the group; each is checked to map the coset onto itself.  ``low_bits``: L, the
@@ -261,15 +278,23 @@ def prepare_cut(symmetries: Sequence[np.ndarray], rows: np.ndarray, pivots: Sequ
         >>> cut.order, representatives(cut.orbits, 0, 2).tolist()    # the swap exchanges b_1 and b_2
         (2, [0, 1])
     """
+    try:
+        return _prepare_cut(symmetries, rows, pivots, reduced, low_bits, expired)
+    except CutExpired:
+        return None
+
+
+def _prepare_cut(symmetries: Sequence[np.ndarray], rows: np.ndarray, pivots: Sequence[int], reduced: np.ndarray,
+                 low_bits: int, expired: Callable[[], bool]) -> OrbitCut:
     d, cells = rows.shape
     pivot_array = np.asarray(pivots, dtype=np.int64)
     generators = [_coset_action(np.asarray(image, dtype=np.int64), rows, pivot_array, reduced, i)
                   for i, image in enumerate(symmetries)]
-    whole = _closed(generators, d)
+    whole = _closed(generators, d, MAX_CUT_GROUP, expired)
     if whole is None:
         raise BoardTooLargeError(f"the symmetries generate more than {MAX_CUT_GROUP} maps of the coset "
                                  f"(lightsout._search.orbitcut.MAX_CUT_GROUP); pass fewer")
-    elements, two_generators = _two_subgroup(list(whole), d)
+    elements, two_generators = _two_subgroup(list(whole), d, expired)
     flag = _invariant_flag(two_generators, d, low_bits) if len(elements) > 1 else []
     chosen = set(_flag_pivots(flag))
     top = [1 << i for i in range(d) if i not in chosen][: d - low_bits]
@@ -290,6 +315,8 @@ def prepare_cut(symmetries: Sequence[np.ndarray], rows: np.ndarray, pivots: Sequ
     task_bits = d - low_bits
     maps, offsets, task_tables, task_offsets = [], [], [], []
     for images, shift in elements:
+        if expired():
+            raise CutExpired
         # the element in the cut's basis, each image in the kernel's order (b_1 at bit d-1)
         columns = [_reverse(coordinates(_apply(images, column)), d) for column in basis]
         kernel_images = [columns[d - 1 - j] for j in range(d)]          # image of kernel bit j

@@ -39,12 +39,12 @@ import math
 import threading
 import time
 from collections.abc import Sequence
-from typing import Callable, NamedTuple, Optional
+from typing import NamedTuple, Optional
 
 import numpy as np
 
 from lightsout._base.types import Progress
-from lightsout._core.blockpool import Pace, run_workers
+from lightsout._core.runner import CancelToken, Pace, run_chunks
 from lightsout import _kernels as kernels
 
 __all__ = ["EXACT_BITS", "PruneStats", "components", "pruned_search"]
@@ -187,7 +187,6 @@ class _Shared:
         self.tries = [0] * (task_bits + 1)
         self.saved = [0] * (task_bits + 1)
         self.task_bits = task_bits
-        self.stop = False
         self.lock = threading.Lock()
 
     def offer(self, total: int, index: int) -> None:
@@ -221,7 +220,7 @@ _WARM_UP = 16
 
 
 def pruned_search(forms: np.ndarray, values: np.ndarray, nullity: int, start_sum: int, wide: bool,
-                  layout: tuple[int, int, int], expired: Callable[[], bool], progress: Progress = None,
+                  layout: tuple[int, int, int], token: Optional[CancelToken] = None, progress: Progress = None,
                   threads: int = 1) -> tuple[bool, int, int, PruneStats]:
     """The smallest (S, c) over the coset by branch and bound (module docstring).
 
@@ -234,9 +233,11 @@ def pruned_search(forms: np.ndarray, values: np.ndarray, nullity: int, start_sum
         forms, values, nullity, wide: the search problem as the kernel takes it.
         start_sum: S at c = 0 (the search starts with that element as its best).
         layout: (lane bits, array bits, task bits) of the kernel's tasks: the leaves.
-        expired: True once the search must stop (time limit or a stop request).
-        progress: ``progress(stage, tasks done or skipped, tasks)`` between subtrees.
-        threads: threads in this process, each taking subtrees in increasing order.
+        token: the :class:`lightsout._core.runner.CancelToken` whose deadline or stop
+            flag ends the search (default: none).
+        progress: ``progress(stage, subtrees done, subtrees)`` between subtrees.
+        threads: threads in this process, each taking subtrees in increasing order
+            (:func:`lightsout._core.runner.run_chunks`).
 
     Returns:
         ``(complete, sum, index, stats)``: whether every task was weighed or skipped by a
@@ -246,7 +247,7 @@ def pruned_search(forms: np.ndarray, values: np.ndarray, nullity: int, start_sum
         >>> forms = np.array([1, 2, 4, 8, 16, 32, 64, 128], dtype=np.uint64)   # 8 independent cells
         >>> values = np.array([1, -1, 1, 1, -1, 1, 1, -1], dtype=np.int32)
         >>> complete, total, index, stats = pruned_search(forms, values, 8, int(values.sum()), False,
-        ...                                               (0, 2, 6), lambda: False)
+        ...                                               (0, 2, 6))
         >>> complete, total, bin(index)           # c flips the five pressed cells: no press left
         (True, -8, '0b1101101')
         >>> stats.weighed, stats.skipped                  # one task of the 64 weighed
@@ -261,10 +262,9 @@ def pruned_search(forms: np.ndarray, values: np.ndarray, nullity: int, start_sum
     base = values.astype(np.int64)
     split = min(task_bits, max(0, (threads - 1).bit_length() + 3)) if threads > 1 else 0
     roots = 1 << split
-    state = {"next": 0}
-
-    def stopped() -> bool:
-        return shared.stop or expired()
+    token = CancelToken() if token is None else token
+    stopped = token.expired
+    paces = threading.local()
 
     def weigh(start: int, stop: int, pace: Pace) -> bool:
         """Tasks [start, stop) by the kernel, in calls of about CALL_SECONDS."""
@@ -312,20 +312,13 @@ def pruned_search(forms: np.ndarray, values: np.ndarray, nullity: int, start_sum
                 signed *= levels[depth].flip
         return descend(split, prefix, signed, bound(split, signed), pace)
 
-    def work(main: bool) -> None:
-        pace = Pace()
-        while not stopped():
-            with shared.lock:
-                prefix = state["next"]
-                state["next"] += 1
-            if prefix >= roots or not root(prefix, pace):
-                return
-            if main and progress is not None:
-                progress(_PROGRESS_STAGE, shared.weighed + shared.skipped, 1 << task_bits)
+    def chunk(prefix: int, _token: CancelToken) -> bool:
+        pace = getattr(paces, "pace", None)
+        if pace is None:
+            pace = paces.pace = Pace()
+        return root(prefix, pace)
 
-    run_workers(work, min(threads, roots) - 1, lambda: setattr(shared, "stop", True))
+    run_chunks(chunk, roots, threads=threads, token=token, progress=progress, stage=_PROGRESS_STAGE)
     done = shared.weighed + shared.skipped
-    if progress is not None:
-        progress(_PROGRESS_STAGE, done, 1 << task_bits)
     stats = PruneStats(shared.weighed, shared.skipped, shared.nodes)
     return done == 1 << task_bits, shared.sum, shared.index, stats

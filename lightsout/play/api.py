@@ -29,7 +29,7 @@ import numpy as np
 import lightsout
 from lightsout._base.errors import LightsOutError
 from lightsout._base.validate import MAX_STATES
-from lightsout._core.rules import search_seconds
+from lightsout._search.cost import search_seconds
 from lightsout._search.minweight import MAX_NULLITY
 
 __all__ = [

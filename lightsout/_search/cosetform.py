@@ -1,0 +1,186 @@
+"""The fewest-presses search's problem: a GF(2) coset in the search's terms, and its answer.
+
+A coset ``particular + span(basis)`` is brought to reduced row echelon form (:func:`reduce_coset`:
+the tie rule costs nothing then, lightsout/_search/minweight.py), its cells grouped by their linear
+form into the sparse signed histogram the Walsh-Hadamard kernel weighs (:func:`search_problem`),
+split into tasks that fit a core's L2 cache (:func:`task_layout`); :func:`coset_element` turns the
+search's coordinate back into a press vector.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import NamedTuple, Optional
+
+import numpy as np
+
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError
+from lightsout import _kernels as kernels
+from lightsout._search.orbitcut import TaskOrbits
+
+__all__ = ["CosetMinimum", "ReducedCoset", "SearchProblem", "TASK_BYTES", "coset_element", "histogram",
+           "reduce_coset", "search_problem", "task_layout", "zero_one_array"]
+
+
+# A task's counters are kept to this many bytes (half the L2 cache of one core).
+TASK_BYTES = 1 << 19
+
+
+@dataclass(frozen=True, eq=False)  # holds an array: == would be ambiguous (and raises on Python 3.13)
+class CosetMinimum:
+    """The fewest-presses element of a coset ``particular + span(basis)``.
+
+    Attributes:
+        presses: ``(cells,)`` uint8 0/1, a minimum-weight element (see
+            :func:`coset_min_weight` for which one).
+        weight: its number of presses.
+        proven: True when every element of the coset was examined, so ``weight``
+            is the minimum; False when a time limit cut the search short (then
+            ``presses`` is the best element found).
+        coefficients: the c with ``presses = particular + sum_i c_i basis[i]``,
+            bit i of the int being c_i.
+    """
+
+    presses: np.ndarray
+    weight: int
+    proven: bool
+    coefficients: int
+
+
+class SearchProblem(NamedTuple):
+    """The search in the kernel's terms, ready to ship to a worker (a few arrays)."""
+
+    forms: np.ndarray      # (E,) uint64: the distinct forms, c_1 at bit d-1
+    values: np.ndarray     # (E,) int32: g at each form (nonzero)
+    nullity: int           # d
+    cells: int             # N
+    bound: int             # S at c = 0 (the reduced particular): the minimum is <= it
+    wide: bool             # 32-bit counters (N above the 16-bit range)
+    orbits: Optional[TaskOrbits] = None  # the symmetric cut: run only the least task of each orbit
+
+
+class ReducedCoset(NamedTuple):
+    """The coset in reduced form: rref rows, reduced particular, and the way back."""
+
+    rows: np.ndarray       # (d, N) uint8: the basis in reduced row echelon form
+    pivots: list[int]      # pivot cell of each row, increasing
+    reduced: np.ndarray    # (N,) uint8: particular reduced to no press at any pivot
+    offset: int            # rows added to particular to get `reduced` (bit i: row i)
+    transform: list[int]   # rows[i] = sum of basis rows in the bits of transform[i]
+
+
+def zero_one_array(array: object, name: str, ndim: int) -> np.ndarray:
+    """An (internal) 0/1 array of the given number of axes, as uint8."""
+    if not isinstance(array, np.ndarray):
+        raise InvalidTypeError(f"{name} must be a numpy array, got {type(array).__name__}")
+    if array.ndim != ndim:
+        raise InvalidBoardError(f"{name} must have {ndim} axes, got shape {array.shape}")
+    if array.dtype != np.bool_ and not np.issubdtype(array.dtype, np.integer):
+        raise InvalidTypeError(f"{name} must hold 0/1 integers or bools, got dtype {array.dtype}")
+    values = np.ascontiguousarray(array, dtype=np.uint8) if array.dtype == np.bool_ else array
+    if values.size and (values.min() < 0 or values.max() > 1):
+        raise InvalidBoardError(f"{name} must hold only 0 and 1")
+    return np.ascontiguousarray(values, dtype=np.uint8)
+
+
+def reduce_coset(particular: np.ndarray, basis: np.ndarray) -> ReducedCoset:
+    """Bring the basis to reduced row echelon form (leftmost pivots) and reduce particular.
+
+    Rows are packed into bytes for the row operations; d <= 64 pivot steps.
+
+    Example:
+        >>> coset = reduce_coset(np.array([1, 1, 0], np.uint8), np.array([[0, 1, 1], [1, 1, 0]], np.uint8))
+        >>> coset.rows.tolist(), coset.pivots, coset.reduced.tolist()   # no press left on a pivot cell
+        ([[1, 0, 1], [0, 1, 1]], [0, 1], [0, 0, 0])
+        >>> coset_element(coset, np.array([1, 1, 0], np.uint8), 0, True).presses.tolist()
+        [0, 0, 0]
+    """
+    d, n = basis.shape
+    packed = [np.packbits(basis[i], bitorder="little") for i in range(d)]
+    trans = [1 << i for i in range(d)]
+    rows: list[np.ndarray] = []
+    row_trans: list[int] = []
+    pivots: list[int] = []
+    remaining = list(range(d))
+    while remaining:
+        leads = []
+        for i in remaining:
+            nz = np.flatnonzero(packed[i])
+            if nz.size == 0:
+                raise InvalidBoardError("basis rows must be linearly independent over GF(2)")
+            byte = int(nz[0])
+            leads.append(8 * byte + (int(packed[i][byte]) & -int(packed[i][byte])).bit_length() - 1)
+        k = int(np.argmin(leads))
+        pivot, i = leads[k], remaining.pop(k)
+        byte, bit = divmod(pivot, 8)
+        for j in remaining:
+            if packed[j][byte] >> bit & 1:
+                packed[j] ^= packed[i]
+                trans[j] ^= trans[i]
+        for r, row in enumerate(rows):
+            if row[byte] >> bit & 1:
+                row ^= packed[i]
+                row_trans[r] ^= trans[i]
+        rows.append(packed[i])
+        row_trans.append(trans[i])
+        pivots.append(pivot)
+    reduced = particular.copy()
+    offset = 0
+    unpacked = (np.unpackbits(np.array(rows), axis=1, count=n, bitorder="little") if d
+                else np.zeros((0, n), dtype=np.uint8))
+    for r, p in enumerate(pivots):
+        if reduced[p]:
+            reduced ^= unpacked[r]
+            offset |= 1 << r
+    return ReducedCoset(unpacked, pivots, reduced, offset, row_trans)
+
+
+def search_problem(coset: ReducedCoset) -> SearchProblem:
+    """The sparse signed histogram of the cells by form."""
+    return histogram(coset.rows, coset.reduced)
+
+
+def histogram(rows: np.ndarray, reduced: np.ndarray, orbits: Optional[TaskOrbits] = None) -> SearchProblem:
+    """The search problem of the coset ``reduced + span(rows)`` in the basis ``rows``."""
+    d, n = rows.shape
+    forms = np.zeros(n, dtype=np.uint64)
+    for i in range(d):
+        forms |= rows[i].astype(np.uint64) << np.uint64(d - 1 - i)
+    signs = np.where(reduced == 1, 1, -1).astype(np.int64)
+    distinct, inverse = np.unique(forms, return_inverse=True)
+    values = np.bincount(inverse.ravel(), weights=signs, minlength=distinct.size).astype(np.int64)
+    keep = values != 0
+    return SearchProblem(np.ascontiguousarray(distinct[keep]), values[keep].astype(np.int32), d, n,
+                    int(signs.sum()), n > kernels.walsh.MAX_SUM16, orbits)
+
+
+def task_layout(problem: SearchProblem, split_bits: int) -> tuple[int, int, int]:
+    """(lane bits, array bits m, task bits t) for this build, with t >= split_bits.
+
+    m is the smallest size whose transform outweighs the scatter of the entries
+    (2^m about twice the number of entries), capped so a task fits TASK_BYTES.
+    """
+    d = problem.nullity
+    module = kernels.walsh
+    lane_max = module.LANE_BITS32 if problem.wide else module.LANE_BITS16
+    lanes = min(lane_max, d - split_bits)
+    cap = max(0, int(math.log2(TASK_BYTES // module.VEC_BYTES)))
+    want = max(6, int(math.ceil(math.log2(len(problem.forms) + 1))) + 1)
+    m = max(0, min(d - split_bits - lanes, cap, want))
+    return lanes, m, d - lanes - m
+
+
+def coset_element(coset: ReducedCoset, particular: np.ndarray, index: int, proven: bool) -> CosetMinimum:
+    """The element at search coordinate ``index`` (c_1 at bit d-1), with its coefficients."""
+    d = len(coset.pivots)
+    presses = coset.reduced.copy()
+    chosen = coset.offset
+    for i in range(d):
+        if index >> (d - 1 - i) & 1:
+            presses ^= coset.rows[i]
+            chosen ^= 1 << i
+    coefficients = 0
+    for i in range(d):
+        if chosen >> i & 1:
+            coefficients ^= coset.transform[i]
+    return CosetMinimum(presses, int(presses.sum()), proven, coefficients)

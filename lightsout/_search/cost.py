@@ -1,0 +1,33 @@
+"""The search's cost model: how long a two-state fewest-press search takes, before it starts.
+
+The limits of the search (lightsout/_search/minweight.py), the jobs' split for an executor
+(lightsout/_search/jobs.py) and the play page's refusal (lightsout/play/api.py) all ask it.
+"""
+from __future__ import annotations
+
+import math
+
+__all__ = ["SECONDS_PER_ELEMENT", "SECONDS_PER_SCATTER", "search_seconds"]
+
+
+# Measured on the development machine (AMD EPYC, AVX-512 build, CPU time of one core): the
+# search's transform costs about 0.09 ns per coset element, and each (entry, task) scatter
+# 1.5 ns, where a task is 2^18 elements (2^13 vectors of 32 lanes).  The all-lit 67 x 67 board
+# (nullity 32, 3872 forms) takes 0.47 s of CPU.
+SECONDS_PER_ELEMENT = 0.09e-9
+SECONDS_PER_SCATTER = 1.5e-9
+
+
+def search_seconds(nullity: int, entries: int) -> float:
+    """Rough single-core seconds of the search over 2^nullity solutions with ``entries`` forms.
+
+    From the speed of the development machine's AVX-512 build (see the constants in this
+    module); other machines and builds differ by small factors.
+
+    Example:
+        >>> 0.1 < search_seconds(32, 4000) < 5 < search_seconds(36, 4000)
+        True
+    """
+    m = max(6, min(13, int(math.ceil(math.log2(entries + 1))) + 1))
+    tasks = 2.0 ** max(0, nullity - 5 - m)
+    return float(2.0 ** nullity * SECONDS_PER_ELEMENT + tasks * entries * SECONDS_PER_SCATTER)

@@ -1,0 +1,135 @@
+"""The fewest-presses search on any ``concurrent.futures.Executor``: short, idempotent jobs.
+
+The tasks are grouped by their top ``split_bits`` coordinates into jobs (:func:`default_split`:
+about a second of work each); a job is a top-level function of small arguments (the sparse
+histogram), runs about :data:`JOB_SECONDS` and says where it stopped, and the rest is
+submitted as a new job (:func:`search_executor`), so Ctrl-C and time limits end the search
+soon on a process pool or a Dask cluster.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import math
+import time
+from collections.abc import Sequence
+from typing import NamedTuple, Optional
+
+from lightsout._base.types import Progress
+from lightsout._core.runner import CancelToken, Pace
+from lightsout._core.tasks import completed_tasks
+from lightsout._search.cosetform import SearchProblem, task_layout
+from lightsout._search.cost import search_seconds
+from lightsout._search.tasksearch import PROGRESS_STAGE, Best, run_task_range
+
+__all__ = ["JOB_SECONDS", "JobResult", "default_split", "search_executor", "search_job"]
+
+
+class JobResult(NamedTuple):
+    """What one executor job returns: whether all its tasks ran, its best (sum, c), and
+    (symmetric search) the tasks that reach that sum."""
+
+    complete: bool
+    found: bool
+    sum: int
+    coordinate: int
+    ties: tuple[int, ...] = ()
+    ties_overflow: bool = False
+    resume: Optional[int] = None   # where the job stopped when its time was up (None: it finished)
+
+
+#: Seconds of work one executor job does before it returns what it found and where it
+#: stopped; the caller submits the rest as a new job.  Short jobs are what lets Ctrl-C (and
+#: a time limit) end the search soon on any executor: a job already dispatched to a worker
+#: cannot be cancelled, but it ends within this time.
+JOB_SECONDS = 0.25
+
+
+def search_job(problem: SearchProblem, split_bits: int, job: int, deadline: Optional[float],
+                resume: Optional[int] = None) -> JobResult:
+    """One executor job: the tasks whose top ``split_bits`` coordinates equal ``job``,
+    from task ``resume`` on (default: the first), for about :data:`JOB_SECONDS`.
+
+    Runs on the worker with the worker's own SIMD build; stops between kernel calls once
+    the wall clock (``time.time()``) passes ``deadline`` or the job's time is up, and then
+    says where to resume.  Idempotent: a job that is run again (say after its worker
+    died) returns the same answer.
+
+    Example:
+        >>> import numpy as np
+        >>> from lightsout._search.cosetform import reduce_coset, search_problem
+        >>> problem = search_problem(reduce_coset(np.ones(4, np.uint8), np.eye(4, dtype=np.uint8)))
+        >>> job = search_job(problem, 0, 0, None)
+        >>> job.complete, job.resume, (problem.cells + job.sum) // 2     # every press can be undone
+        (True, None, 0)
+    """
+    layout = task_layout(problem, split_bits)
+    per_job = 1 << (layout[2] - split_bits)
+    stop = (job + 1) * per_job
+    first = job * per_job if resume is None else resume
+    best = Best(problem.bound)
+    found_any = [False]
+    reached = [first]
+    quit_at = time.time() + JOB_SECONDS
+    if deadline is not None:
+        quit_at = min(quit_at, deadline)
+
+    def report(found: bool, total: int, index: int, count: int, ties: Sequence[int]) -> None:
+        reached[0] += count
+        if found:
+            found_any[0] = True
+            best.offer(found, total, index, ties)
+
+    complete = run_task_range(problem, layout, first, stop, lambda: time.time() >= quit_at, report, Pace())
+    return JobResult(complete, found_any[0], best.sum, best.index, tuple(best.ties), best.ties_overflow,
+                      None if complete else reached[0])
+
+
+def default_split(problem: SearchProblem, group_order: int = 1) -> int:
+    """Jobs for an executor: one for a small search, else about a second of work each
+    (at least 16, at most 2^16), never finer than the coordinates allow.  The symmetric
+    cut runs one task in about ``group_order``, so its jobs cover that many more."""
+    seconds = search_seconds(problem.nullity, len(problem.forms)) / group_order
+    if seconds < 0.5:
+        return 0
+    jobs = min(1 << 16, max(16, 1 << int(math.ceil(math.log2(seconds)))))
+    return min(int(math.log2(jobs)), max(0, problem.nullity - 5), task_layout(problem, 0)[2])
+
+
+def search_executor(problem: SearchProblem, executor: concurrent.futures.Executor, split_bits: int,
+                     token: CancelToken, progress: Progress) -> tuple[bool, Best]:
+    """Every job submitted to ``executor``; waits for them (or for the token's deadline).
+
+    A job works for about :data:`JOB_SECONDS` and says where it stopped; the rest is
+    submitted again as a new job, so on Ctrl-C (or past the deadline) the jobs already
+    dispatched end within that time and leaving an executor's ``with`` block does not wait
+    for a long search.  A job whose future fails with anything but one of lightsout's own
+    errors (a killed worker, a result lost with its worker, a broken pool) is submitted
+    again (:func:`lightsout._core.tasks.completed_tasks`): jobs are idempotent, and the
+    search still covers every coset element, so a proven answer stays proven.
+    """
+    deadline = token.wall_deadline()
+    jobs = 1 << split_bits
+    best = Best(problem.bound)
+    complete = True
+    finished = 0
+    arguments = [(problem, split_bits, job, deadline) for job in range(jobs)]
+
+    def rest(index: int, result: JobResult) -> Optional[tuple[object, ...]]:
+        if result.resume is None or token.expired():
+            return None
+        return (problem, split_bits, index, deadline, result.resume)
+
+    with contextlib.closing(completed_tasks(executor, search_job, arguments, deadline=deadline,
+                                            follow=rest)) as results:
+        for _, result in results:
+            best.offer(result.found, result.sum, result.coordinate, result.ties, result.ties_overflow)
+            if result.resume is not None:
+                if token.expired():
+                    complete = False
+                continue
+            complete &= result.complete
+            finished += 1
+            if progress is not None:
+                progress(PROGRESS_STAGE, finished, jobs)
+    return complete and finished == jobs, best
