@@ -1,0 +1,166 @@
+"""Every module path the project names exists, and no message sends a user to a private module.
+
+Modules move (issue 17 moved most of them into floors); a dotted ``lightsout.``
+path or a ``lightsout/`` file path left behind in a docstring, a guide page, a
+test or a benchmark sends its reader nowhere.  These tests read every tracked
+text file of the checkout (the changelogs excepted: they describe the past) and
+resolve every such name: a dotted path by importing its longest module prefix
+and looking the rest up as attributes, a file path against the checkout.
+
+Users see the messages of the package's exceptions and warnings; a message that
+names a private module path (``lightsout._search...``) goes stale at the next
+move and points at nothing a user can read, so messages name the public
+``lightsout.limits`` (or another public name) instead.
+"""
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import lightsout
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The folders and files whose text is read for names.
+SCANNED = ("lightsout", "docs", "tests", "bench", "examples", "scripts", "README.md", "setup.py",
+           "pyproject.toml", ".ci")
+#: Text files only; the changelogs tell history, in the names of their day.
+SUFFIXES = {".py", ".pyx", ".pxd", ".pyi", ".h", ".c", ".md", ".rst", ".txt", ".toml", ".cfg", ".sh", ".js",
+            ".html", ".ipynb", ""}
+HISTORY = {"CHANGELOG.md", "docs/changelog.md"}
+
+DOTTED = re.compile(r"(?<![\w.])lightsout(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+FILE_PATH = re.compile(r"(?<![\w./-])lightsout/[A-Za-z0-9_./*-]*[A-Za-z0-9_*/]")
+#: File names that are build products: they exist after a build, not in a checkout.
+BUILD_PRODUCT = re.compile(r"\.(c|so|pyd|o)$|_cyutility")
+#: The flat layout of the gate's reference commit (bench/reference), which the benchmarks still find
+#: their modules in (bench/private.py, bench/compiled.py): allowed under bench/ only.
+REFERENCE_LAYOUT = {"lightsout._dispatch", "lightsout._fewest", "lightsout._gf2poly", "lightsout._many",
+                    "lightsout._modelim", "lightsout._modring", "lightsout._ndroute", "lightsout._packing",
+                    "lightsout._search.manyboards"}
+
+
+def _tracked_files() -> list[Path]:
+    try:
+        listed = subprocess.run(["git", "ls-files", "--", *SCANNED], cwd=ROOT, capture_output=True,
+                                text=True, check=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout: the names are checked in the source tree")
+    files = [ROOT / name for name in listed if name not in HISTORY]
+    return [path for path in files if path.suffix in SUFFIXES and path.is_file()]
+
+
+def _names(pattern: re.Pattern[str]) -> dict[str, list[str]]:
+    """Every match of ``pattern`` in the tracked text files: name -> the places it stands."""
+    found: dict[str, list[str]] = {}
+    for path in _tracked_files():
+        if path == Path(__file__).resolve():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        where = str(path.relative_to(ROOT))
+        for number, line in enumerate(text.splitlines(), 1):
+            for match in pattern.finditer(line):
+                name = match.group(0)
+                if line[match.end():match.end() + 1] in ("{", "<"):
+                    continue  # a template: lightsout._kernels.chase_{level}
+                if where.startswith("bench/") and name in REFERENCE_LAYOUT:
+                    continue
+                found.setdefault(name, []).append(f"{where}:{number}")
+    return found
+
+
+def _resolves(dotted: str) -> bool:
+    """Whether ``dotted`` names a module, an attribute reached from its longest importable module prefix,
+    or a Cython declaration file (``cimport lightsout._kernels.bitrow``)."""
+    parts = dotted.split(".")
+    if parts[-1] == "_capi":
+        return True  # a PyCapsule's name (lightsout/capi.h), not a module path
+    if any((ROOT / Path(*parts)).with_suffix(suffix).is_file() for suffix in (".pxd", ".pyx")):
+        return True
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attribute in parts[cut:]:
+            if not hasattr(obj, attribute):
+                return False
+            obj = getattr(obj, attribute)
+        return True
+    return False
+
+
+def test_every_dotted_lightsout_path_resolves():
+    names = _names(DOTTED)
+    assert names, "no dotted lightsout paths found: the scan itself is broken"
+    stale = {name: places for name, places in names.items() if not _resolves(name)}
+    assert not stale, "dotted paths that name nothing (module or attribute moved?):\n" + "\n".join(
+        f"  {name}: {', '.join(places[:4])}" for name, places in sorted(stale.items()))
+
+
+def test_every_lightsout_file_path_exists():
+    names = _names(FILE_PATH)
+    assert names, "no lightsout/ file paths found: the scan itself is broken"
+    stale = {}
+    for name, places in names.items():
+        path = name.rstrip("/.")
+        if "*" in path or BUILD_PRODUCT.search(path):
+            exists = (ROOT / path).parent.is_dir()  # a pattern or a build product: its folder exists
+        else:
+            exists = (ROOT / path).exists()
+        if not exists:
+            stale[name] = places
+    assert not stale, "file paths that name nothing (file moved?):\n" + "\n".join(
+        f"  {name}: {', '.join(places[:4])}" for name, places in sorted(stale.items()))
+
+
+def _message_strings(tree: ast.AST) -> list[tuple[int, str]]:
+    """The literal text of every exception made and warning issued in a module: (line, text)."""
+    texts: list[tuple[int, str]] = []
+
+    def literal_parts(node: ast.AST) -> list[str]:
+        return [piece.value for piece in ast.walk(node)
+                if isinstance(piece, ast.Constant) and isinstance(piece.value, str)]
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            # AttributeError keeps Python's own wording ("module 'lightsout._kernels' has no attribute ...")
+            if name in {"warn", "unsolvable_error"} or (name.endswith("Error") and name != "AttributeError"):
+                texts += [(node.lineno, text) for text in literal_parts(node)]
+    return sorted(set(texts))
+
+
+PRIVATE_PATH = re.compile(r"lightsout[./]_[a-z]")
+
+
+def test_no_message_names_a_private_module_path():
+    package = Path(lightsout.__file__).resolve().parent
+    offenders = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for line, text in _message_strings(tree):
+            if PRIVATE_PATH.search(text):
+                offenders.append(f"{path.relative_to(package.parent)}:{line}: {text.strip()[:100]}")
+    assert not offenders, "messages that name a private module path (name lightsout.limits or a public name):\n" + \
+        "\n".join(offenders)
+
+
+def test_the_scans_catch_what_they_look_for():
+    # the checks above pass on a clean tree; make sure they would fail on a stale one
+    assert not _resolves("lightsout._no_such_module.MAX_X")
+    assert not _resolves("lightsout.solve.no_such_attribute")
+    assert _resolves("lightsout.Solution.minimal") and _resolves("lightsout._kernels.registry")
+    assert DOTTED.findall("see lightsout._search.minweight.MAX_UNTIMED_NULLITY.") == [
+        "lightsout._search.minweight.MAX_UNTIMED_NULLITY"]
+    assert FILE_PATH.findall("(`lightsout/_core/rules.py`)") == ["lightsout/_core/rules.py"]
+    tree = ast.parse("raise ValueError(f'over the limit ({x}, lightsout._base.validate.MAX_X)')")
+    assert any(PRIVATE_PATH.search(text) for _, text in _message_strings(tree))
