@@ -43,14 +43,11 @@
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memcpy, memset
 
-import threading
+from lightsout._kernels.cancel cimport STOP_NONE, Poll, make_poll, poll_work, raise_if_interrupted
 
 import numpy as np
 
 from lightsout._base.errors import InvalidBoardError
-
-cdef extern from "Python.h":
-    int check_signals "PyErr_CheckSignals"() noexcept
 
 cdef extern from *:
     """
@@ -93,9 +90,6 @@ SIMD_LEVEL = LIGHTSOUT_SIMD_LEVEL.decode()
 cdef enum:
     # Units of work (row words or bytes touched, or adjacency entries) between signal checks.
     SIGNAL_WORK = 1 << 22
-    INTERRUPTED = -1
-
-_MAIN_THREAD_ID = threading.main_thread().ident
 
 
 cdef struct Graph:
@@ -103,22 +97,6 @@ cdef struct Graph:
     const int64_t* indptr
     const int32_t* indices
     bint self_toggle
-
-
-cdef struct Poll:
-    bint signals
-    Py_ssize_t work
-
-
-cdef inline bint poll(Poll* p, Py_ssize_t work) noexcept nogil:
-    """Count work; every SIGNAL_WORK units check for signals (main thread only). True = interrupted."""
-    p.work += work
-    if p.signals and p.work >= SIGNAL_WORK:
-        p.work = 0
-        with gil:
-            if check_signals() != 0:
-                return True
-    return False
 
 
 cdef inline Py_ssize_t nsize(const Graph* g, Py_ssize_t v) noexcept nogil:
@@ -141,18 +119,6 @@ cdef Graph make_graph(const int64_t[::1] indptr, const int32_t[::1] indices, bin
     g.indices = &indices[0] if indices.shape[0] else NULL
     g.self_toggle = self_toggle
     return g
-
-
-cdef Poll make_poll():
-    cdef Poll p
-    p.signals = threading.get_ident() == _MAIN_THREAD_ID
-    p.work = 0
-    return p
-
-
-cdef int _reraise() except -1:
-    """Propagate the exception a signal handler left set."""
-    return -1
 
 
 # ---------------------------------------------------------------------------
@@ -226,6 +192,7 @@ cdef void plan_determine(const Graph* g, PlanState* s, int32_t u, int32_t eq) no
 cdef int plan_run(const Graph* g, PlanState* s, Py_ssize_t maxc, Poll* p) noexcept nogil:
     cdef Py_ssize_t n = g.n, i, size_e, c, freed, scan = 0
     cdef int32_t e, w = -1
+    cdef int status
     for e in range(n):
         size_e = nsize(g, e)
         s.cnt[e] = <int32_t>size_e
@@ -235,8 +202,9 @@ cdef int plan_run(const Graph* g, PlanState* s, Py_ssize_t maxc, Poll* p) noexce
         else:
             bucket_push(s, e, <int32_t>size_e)
     while s.nsteps < n:
-        if poll(p, 16):
-            return INTERRUPTED
+        status = poll_work(p, 16)
+        if status != STOP_NONE:
+            return status
         e = s.head[1]
         if e >= 0:
             bucket_remove(s, e, 1)
@@ -314,7 +282,7 @@ def forcing_plan(const int64_t[::1] indptr not None, const int32_t[::1] indices 
     cdef uint8_t[:, ::1] flags_v = flags
     cdef int32_t[:, ::1] links_v = links, steps_v = steps
     cdef PlanState s
-    cdef Poll p = make_poll()
+    cdef Poll p = make_poll(None, SIGNAL_WORK)
     cdef int status
     if n == 0:
         return steps[0], steps[1], final, 0
@@ -332,8 +300,7 @@ def forcing_plan(const int64_t[::1] indptr not None, const int32_t[::1] indices 
     s.lo = maxc + 1
     with nogil:
         status = plan_run(&g, &s, maxc, &p)
-    if status == INTERRUPTED:
-        _reraise()
+    raise_if_interrupted(status)
     if s.nsteps != n or s.nfinal != s.nfree:  # cannot happen: the counting argument of the header
         raise AssertionError(f"forcing plan: {s.nsteps} steps, {s.nfinal} final equations, {s.nfree} free")
     return steps[0].copy(), steps[1].copy(), final[:s.nfinal].copy(), int(s.peak)
@@ -376,6 +343,7 @@ cdef int system_gf2(const Graph* g, Replay* r, const int32_t* steps_var, const i
     cdef int32_t u, e, f, v, slot, row
     cdef uint64_t* x
     cdef uint64_t* out
+    cdef int status
     cdef uint64_t const_bit = (<uint64_t>1) << (nz & 63)
     cdef Py_ssize_t const_word = nz >> 6
     for s in range(n):
@@ -397,8 +365,9 @@ cdef int system_gf2(const Graph* g, Replay* r, const int32_t* steps_var, const i
                     v = nitem(g, e, i)
                     if v != u:
                         xor_into(x, slots + r.slot_of[v] * nwords, nwords)
-                if poll(p, nsize(g, e) * nwords):
-                    return INTERRUPTED
+                status = poll_work(p, nsize(g, e) * nwords)
+                if status != STOP_NONE:
+                    return status
         if e < 0:
             zj += 1
         for i in range(size_u):
@@ -412,8 +381,9 @@ cdef int system_gf2(const Graph* g, Replay* r, const int32_t* steps_var, const i
                         out[const_word] ^= const_bit
                     for j in range(nsize(g, f)):
                         xor_into(out, slots + r.slot_of[nitem(g, f, j)] * nwords, nwords)
-                    if poll(p, nsize(g, f) * nwords):
-                        return INTERRUPTED
+                    status = poll_work(p, nsize(g, f) * nwords)
+                    if status != STOP_NONE:
+                        return status
                 release_vars(g, r, f)
     return 0
 
@@ -427,6 +397,7 @@ cdef int system_mod(const Graph* g, Replay* r, const int32_t* steps_var, const i
     cdef uint8_t* x
     cdef uint8_t* out
     cdef unsigned t
+    cdef int status
     for s in range(n):
         u = steps_var[s]
         e = steps_eq[s]
@@ -447,8 +418,9 @@ cdef int system_mod(const Graph* g, Replay* r, const int32_t* steps_var, const i
                     if v != u:
                         add_mod(x, slots + r.slot_of[v] * width, width, k)
                 neg_mod(x, width, k)
-                if poll(p, nsize(g, e) * width):
-                    return INTERRUPTED
+                status = poll_work(p, nsize(g, e) * width)
+                if status != STOP_NONE:
+                    return status
         if e < 0:
             zj += 1
         for i in range(size_u):
@@ -462,8 +434,9 @@ cdef int system_mod(const Graph* g, Replay* r, const int32_t* steps_var, const i
                     out[nz] = <uint8_t>(t % k)
                     for j in range(nsize(g, f)):
                         add_mod(out, slots + r.slot_of[nitem(g, f, j)] * width, width, k)
-                    if poll(p, nsize(g, f) * width):
-                        return INTERRUPTED
+                    status = poll_work(p, nsize(g, f) * width)
+                    if status != STOP_NONE:
+                        return status
                 release_vars(g, r, f)
     return 0
 
@@ -518,7 +491,7 @@ def forcing_system_gf2(const int64_t[::1] indptr not None, const int32_t[::1] in
     cdef Replay r
     r.cnt, r.ref, r.slot_of, r.free_slots, r.row_of_eq = &cnt_v[0], &ref_v[0], &slot_v[0], &free_v[0], &row_v[0]
     r.nfree_slots = free_slots.shape[0]
-    cdef Poll p = make_poll()
+    cdef Poll p = make_poll(None, SIGNAL_WORK)
     cdef int status = 0
     cdef uint64_t* sys_ptr = &sys_v[0, 0] if nz else NULL
     if g.n == 0:
@@ -530,8 +503,7 @@ def forcing_system_gf2(const int64_t[::1] indptr not None, const int32_t[::1] in
                 sys_ptr[r.row_of_eq[v] * nwords + (nz >> 6)] ^= (<uint64_t>1) << (nz & 63)
         status = system_gf2(&g, &r, &steps_var[0], &steps_eq[0], &lit[0], &slots_v[0, 0], sys_ptr,
                             nz, nwords, &p)
-    if status == INTERRUPTED:
-        _reraise()
+    raise_if_interrupted(status)
     return system
 
 
@@ -571,7 +543,7 @@ def forcing_system_mod(const int64_t[::1] indptr not None, const int32_t[::1] in
     cdef Replay r
     r.cnt, r.ref, r.slot_of, r.free_slots, r.row_of_eq = &cnt_v[0], &ref_v[0], &slot_v[0], &free_v[0], &row_v[0]
     r.nfree_slots = free_slots.shape[0]
-    cdef Poll p = make_poll()
+    cdef Poll p = make_poll(None, SIGNAL_WORK)
     cdef int status = 0
     cdef uint8_t* sys_ptr = &sys_v[0, 0] if nz else NULL
     if g.n == 0:
@@ -582,8 +554,7 @@ def forcing_system_mod(const int64_t[::1] indptr not None, const int32_t[::1] in
                 sys_ptr[r.row_of_eq[v] * width + nz] = lit[v] % modulus
         status = system_mod(&g, &r, &steps_var[0], &steps_eq[0], &lit[0], &slots_v[0, 0], sys_ptr,
                             nz, <unsigned>modulus, &p)
-    if status == INTERRUPTED:
-        _reraise()
+    raise_if_interrupted(status)
     return system
 
 
@@ -602,6 +573,7 @@ cdef int expand_gf2(const Graph* g, const int32_t* steps_var, const int32_t* ste
     cdef Py_ssize_t s, i, zj = 0
     cdef int32_t u, e, v
     cdef uint64_t* x
+    cdef int status
     for s in range(g.n):
         u = steps_var[s]
         e = steps_eq[s]
@@ -616,8 +588,9 @@ cdef int expand_gf2(const Graph* g, const int32_t* steps_var, const int32_t* ste
             v = nitem(g, e, i)
             if v != u:
                 xor_into(x, vals + v * nwords, nwords)
-        if poll(p, nsize(g, e) * nwords):
-            return INTERRUPTED
+        status = poll_work(p, nsize(g, e) * nwords)
+        if status != STOP_NONE:
+            return status
     return 0
 
 
@@ -626,6 +599,7 @@ cdef int expand_mod(const Graph* g, const int32_t* steps_var, const int32_t* ste
     cdef Py_ssize_t s, i, zj = 0
     cdef int32_t u, e, v
     cdef uint8_t* x
+    cdef int status
     for s in range(g.n):
         u = steps_var[s]
         e = steps_eq[s]
@@ -640,8 +614,9 @@ cdef int expand_mod(const Graph* g, const int32_t* steps_var, const int32_t* ste
             if v != u:
                 add_mod(x, vals + v * nvec, nvec, k)
         neg_mod(x, nvec, k)
-        if poll(p, nsize(g, e) * nvec):
-            return INTERRUPTED
+        status = poll_work(p, nsize(g, e) * nvec)
+        if status != STOP_NONE:
+            return status
     return 0
 
 
@@ -680,12 +655,11 @@ def forcing_expand_gf2(const int64_t[::1] indptr not None, const int32_t[::1] in
         return vals
     cdef uint64_t[:, ::1] vals_v = vals
     cdef const uint64_t* zptr = &zrows[0, 0] if nfree else NULL
-    cdef Poll p = make_poll()
+    cdef Poll p = make_poll(None, SIGNAL_WORK)
     cdef int status
     with nogil:
         status = expand_gf2(&g, &steps_var[0], &steps_eq[0], &lit[0], zptr, &vals_v[0, 0], nwords, &p)
-    if status == INTERRUPTED:
-        _reraise()
+    raise_if_interrupted(status)
     return vals
 
 
@@ -724,13 +698,12 @@ def forcing_expand_mod(const int64_t[::1] indptr not None, const int32_t[::1] in
         return vals
     cdef uint8_t[:, ::1] vals_v = vals
     cdef const uint8_t* zptr = &zvals[0, 0] if nfree else NULL
-    cdef Poll p = make_poll()
+    cdef Poll p = make_poll(None, SIGNAL_WORK)
     cdef int status
     with nogil:
         status = expand_mod(&g, &steps_var[0], &steps_eq[0], &lit[0], zptr, &vals_v[0, 0], nvec,
                             <unsigned>modulus, &p)
-    if status == INTERRUPTED:
-        _reraise()
+    raise_if_interrupted(status)
     return vals
 
 

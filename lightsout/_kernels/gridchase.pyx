@@ -35,7 +35,7 @@
 # circulant block of the reduced system for a slice that is a ring of cells.
 #
 # Cancelling: after every slice step the driver counts the work done; every
-# POLL_WORK words it reads the caller's cancel flag and, on the main thread,
+# POLL_WORK words it polls (cancel.pxd) the caller's cancel flag and, on the main thread,
 # runs Python's signal handlers, so Ctrl-C stops a long chase within
 # milliseconds.
 #
@@ -43,14 +43,14 @@
 # the small C functions below (restrict pointers, compile-time block width), so
 # GCC vectorises them for the level being built.
 
-from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
 from lightsout._kernels.bitrow cimport words_for_bits
-
-import threading
+from lightsout._kernels.cancel cimport (
+    STOP_CANCELLED, STOP_NONE, Poll, cancelled, make_poll, poll_work, raise_if_interrupted,
+)
 
 import numpy as np
 
@@ -89,11 +89,6 @@ cdef extern from *:
         *raw = p;
         if (p == NULL) return NULL;
         return (void *)(p + (64 - ((uintptr_t)p & 63)));
-    }
-
-    static int gc_cancelled(const uint8_t *flag)
-    {
-        return flag != NULL && *(volatile const uint8_t *)flag != 0;
     }
 
     /* ---- bits: dst[j] ^= (T cur)[j] for every row j (rows of W words). ---- */
@@ -368,7 +363,6 @@ cdef extern from *:
     void gc_bytes_to_columns(const uint8_t* rows, Py_ssize_t nrows, Py_ssize_t ncols, const int64_t* off,
                              Py_ssize_t S, Py_ssize_t axis_stride, uint8_t* out, Py_ssize_t cells) noexcept nogil
     void* gc_alloc_aligned(size_t nbytes, void** raw) noexcept nogil
-    bint gc_cancelled(const uint8_t* flag) noexcept nogil
     void gc_sum_bits(uint64_t* dst, const uint64_t* cur, const int32_t* nbr, Py_ssize_t maxdeg,
                      Py_ssize_t nrows, int self_toggle, Py_ssize_t width) noexcept nogil
     void gc_xor_bits(uint64_t* dst, const uint64_t* src, Py_ssize_t n) noexcept nogil
@@ -411,26 +405,6 @@ cdef struct Spec:
     const void* start           # (U, stride) rows of p_0 (and p_1), or NULL: the identity
     void* presses               # (n * S, stride) rows out, or NULL
     void* lights                # (U, stride) rows out, or NULL
-
-
-cdef struct Poll:
-    const uint8_t* cancel
-    bint check_signals
-    Py_ssize_t work
-
-
-cdef int _poll(Poll* poll, Py_ssize_t work) except -1 nogil:
-    """Count work; every POLL_WORK, 1 if cancelled, raise on a signal, else 0."""
-    poll.work += work
-    if poll.work < POLL_WORK:
-        return 0
-    poll.work = 0
-    if gc_cancelled(poll.cancel):
-        return 1
-    if poll.check_signals:
-        with gil:
-            PyErr_CheckSignals()
-    return 0
 
 
 # ---------------------------------------------------------------------------
@@ -509,8 +483,8 @@ cdef void _store(elem_t* out, const elem_t* src, const Spec* sp, Py_ssize_t row0
 
 
 cdef int _run_block(const Spec* sp, elem_t* buf, Py_ssize_t first, Py_ssize_t width,
-                    Poll* poll) except -1 nogil:
-    """Chase the block of columns [first, first + width); 1 if cancelled, else 0.
+                    Poll* poll) noexcept nogil:
+    """Chase the block of columns [first, first + width); 0 or a STOP_ status.
 
     buf holds 4 slices of S rows of `width` elements (the two rolling slices,
     p_0 and the slice-0 lights for a wrapping axis).
@@ -522,6 +496,7 @@ cdef int _run_block(const Spec* sp, elem_t* buf, Py_ssize_t first, Py_ssize_t wi
     cdef elem_t* p0 = buf + 2 * size
     cdef elem_t* q = buf + 3 * size
     cdef elem_t* swap
+    cdef int status
     cdef elem_t* presses = <elem_t*>sp.presses
     cdef elem_t* lights = <elem_t*>sp.lights
     _load(cur, sp, 0, first, width)                            # p_0
@@ -547,8 +522,9 @@ cdef int _run_block(const Spec* sp, elem_t* buf, Py_ssize_t first, Py_ssize_t wi
         swap = prev; prev = cur; cur = swap
         if presses != NULL:
             _store(presses, cur, sp, (t + 1) * S, first, width)
-        if _poll(poll, step_work):
-            return 1
+        status = poll_work(poll, step_work)
+        if status != STOP_NONE:
+            return status
     if lights == NULL:
         return 0
     # Lights of slice n-1 (in prev), and of slice 0 (in q) for a wrapping axis.
@@ -565,8 +541,8 @@ cdef int _run_block(const Spec* sp, elem_t* buf, Py_ssize_t first, Py_ssize_t wi
 
 
 cdef int _run_blocks(const Spec* sp, elem_t* kind, Py_ssize_t block_start, Py_ssize_t block_stop,
-                     Poll* poll) except -1 nogil:
-    """Every block in [block_start, block_stop); 0, 1 if cancelled, -2 if out of memory.
+                     Poll* poll) noexcept nogil:
+    """Every block in [block_start, block_stop); 0, a STOP_ status, -2 if out of memory.
 
     `kind` only selects the element type (pass NULL).
     """
@@ -581,8 +557,8 @@ cdef int _run_blocks(const Spec* sp, elem_t* kind, Py_ssize_t block_start, Py_ss
         return -2
     try:
         for block in range(block_start, block_stop):
-            if gc_cancelled(poll.cancel):
-                return 1
+            if cancelled(poll):
+                return STOP_CANCELLED
             first = block * block_elems
             status = _run_block(sp, buf, first, min(block_elems, nelems - first), poll)
             if status != 0:
@@ -594,9 +570,6 @@ cdef int _run_blocks(const Spec* sp, elem_t* kind, Py_ssize_t block_start, Py_ss
 
 # ---------------------------------------------------------------------------
 # Python entry points: check with the GIL, run without it.
-
-_MAIN_THREAD = threading.main_thread()
-
 
 def block_count(Py_ssize_t ncols, bint bits):
     """Number of column blocks :func:`chase_bits` (``bits=True``) or :func:`chase_bytes` splits ncols into.
@@ -671,15 +644,7 @@ cdef object _run(bint bits, object nbr, bint self_toggle, Py_ssize_t nslices, bi
         block_stop = nblocks
     if not 0 <= block_start <= block_stop <= nblocks:
         raise InvalidBoardError(f"block range [{block_start}, {block_stop}) is outside [0, {nblocks})")
-    cdef Poll poll
-    poll.cancel = NULL
-    poll.check_signals = threading.current_thread() is _MAIN_THREAD
-    poll.work = 0
-    cdef const uint8_t[::1] cancel_view
-    if cancel is not None:
-        _array(cancel, "cancel", np.uint8, (1,), False)
-        cancel_view = cancel
-        poll.cancel = &cancel_view[0]
+    cdef Poll poll = make_poll(cancel, POLL_WORK)
 
     cdef Spec sp
     cdef const int32_t[:, ::1] nbr_view = nbr
@@ -732,6 +697,7 @@ cdef object _run(bint bits, object nbr, bint self_toggle, Py_ssize_t nslices, bi
             status = _run_blocks(&sp, <uint64_t*>NULL, block_start, block_stop, &poll)
         else:
             status = _run_blocks(&sp, <uint8_t*>NULL, block_start, block_stop, &poll)
+    raise_if_interrupted(status)
     if status == -2:
         raise MemoryError("out of memory allocating the chase's slice buffers")
     return status == 0
@@ -767,7 +733,7 @@ def chase_bits(nbr, bint self_toggle, Py_ssize_t nslices, bint wrap, Py_ssize_t 
             (``wrap``); every other slice is dark.
         block_start, block_stop: the column blocks to run (see
             :func:`block_count`); the others are left untouched.
-        cancel: None or a ``(1,)`` uint8 array polled every millisecond or so;
+        cancel: None or a C-contiguous uint8 array whose byte 0 is polled every millisecond or so;
             nonzero stops the run early.  On the main thread, Ctrl-C raises
             KeyboardInterrupt within milliseconds.
 

@@ -55,16 +55,13 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
-import threading
+from lightsout._kernels.cancel cimport (
+    STOP_INTERRUPTED, STOP_NONE, Poll, make_poll, poll_work, raise_if_interrupted,
+)
 
 import numpy as np
 
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
-
-cdef extern from "Python.h":
-    # The raw C function: returns -1 with KeyboardInterrupt (or a handler's
-    # exception) set, which the caller re-raises once it is back in Python.
-    int check_signals "PyErr_CheckSignals"() noexcept
 
 cdef extern from *:
     """
@@ -203,7 +200,7 @@ cdef enum:
 # Status codes besides a count (>= 0).
 cdef enum:
     ME_NOMEM = -1
-    ME_INTERRUPTED = -3
+    ME_INTERRUPTED = STOP_INTERRUPTED   # a signal handler raised (cancel.pxd)
     ME_BUDGET = -4          # the saturation rows would exceed the caller's memory budget
 
 
@@ -250,7 +247,7 @@ ctypedef struct Ctx:
     Py_ssize_t ntargets
     Py_ssize_t cap_targets
     bint logging          # keep every step for replay on later stripes
-    Py_ssize_t work       # bytes updated since the last signal check
+    Poll poll             # counts the bytes updated; looks for Ctrl-C (cancel.pxd)
     Py_ssize_t budget     # bytes the saturation rows may take (-1: no limit)
 
 
@@ -382,16 +379,6 @@ cdef void free_ctx(Ctx* c) noexcept nogil:
     c.mult = NULL
 
 
-cdef inline int poll_signals(Ctx* c, bint signals) noexcept nogil:
-    """Every SIGNAL_WORK bytes of updates, from the main thread: ME_INTERRUPTED if a handler raised."""
-    if signals and c.work >= SIGNAL_WORK:
-        c.work = 0
-        with gil:
-            if check_signals() != 0:
-                return ME_INTERRUPTED
-    return 0
-
-
 # ---------------------------------------------------------------------------
 # The elimination (no GIL, no Python objects).
 
@@ -428,7 +415,7 @@ cdef void apply_step(Ctx* c, Step* s, Py_ssize_t lo, Py_ssize_t hi) noexcept nog
         sub_into(c.rows[tg[k].dst] + lo, m, n, qq)
     if s.new_factor != 0:
         mul_to(c.rows[s.new_row] + lo, src, <uint8_t>s.new_factor, n, <uint16_t>q, c.M)
-    c.work += n * (s.count + 2)
+    c.poll.work += n * (s.count + 2)
 
 
 cdef int add_target(Ctx* c, int32_t dst, int t) noexcept nogil:
@@ -507,7 +494,7 @@ cdef int pivot_step(Ctx* c, Py_ssize_t j, Py_ssize_t best, Py_ssize_t hi, bint r
     return 0
 
 
-cdef Py_ssize_t echelon_run(Ctx* c, bint reduce_above, bint signals) noexcept nogil:
+cdef Py_ssize_t echelon_run(Ctx* c, bint reduce_above) noexcept nogil:
     """Howell form (or, without reduce_above, an echelon form) of c.rows; returns
     the number of pivots, ME_NOMEM or ME_INTERRUPTED."""
     cdef Py_ssize_t c0, c1, jmax, j, a, best, f, si, logged
@@ -521,7 +508,7 @@ cdef Py_ssize_t echelon_run(Ctx* c, bint reduce_above, bint signals) noexcept no
         logged = c.nsteps if c.logging else 0
         for si in range(logged):
             apply_step(c, c.steps + si, c0, c1)
-            if poll_signals(c, signals) != 0:
+            if poll_work(&c.poll, 0) != STOP_NONE:
                 return ME_INTERRUPTED
         if c.nactive == 0 or c0 >= c.npiv:
             continue
@@ -551,7 +538,7 @@ cdef Py_ssize_t echelon_run(Ctx* c, bint reduce_above, bint signals) noexcept no
             status = pivot_step(c, j, best, c1, reduce_above)
             if status != 0:
                 return status
-            if poll_signals(c, signals) != 0:
+            if poll_work(&c.poll, 0) != STOP_NONE:
                 return ME_INTERRUPTED
     return c.npivots
 
@@ -634,8 +621,7 @@ cdef int arrange_in_place(Ctx* c, const int32_t* order, Py_ssize_t nout) noexcep
 # Vector reduction by a Howell form (any modulus N <= 255).
 
 cdef Py_ssize_t reduce_core(uint8_t* vec, Py_ssize_t ncols, const uint8_t* howell, Py_ssize_t nrows,
-                            const int64_t* cols, int N, uint16_t M, Py_ssize_t* work,
-                            bint signals) noexcept nogil:
+                            const int64_t* cols, int N, uint16_t M, Poll* poll) noexcept nogil:
     """For each Howell row in order, subtract the multiple of it that brings the
     vector's entry at the row's pivot column into [0, pivot)."""
     cdef Py_ssize_t i, j
@@ -649,20 +635,13 @@ cdef Py_ssize_t reduce_core(uint8_t* vec, Py_ssize_t ncols, const uint8_t* howel
         t = x // d
         if t:
             axpy(vec + j, row + j, <uint8_t>(N - t), ncols - j, <uint16_t>N, M)
-            work[0] += ncols - j
-            if signals and work[0] >= SIGNAL_WORK:
-                work[0] = 0
-                with gil:
-                    if check_signals() != 0:
-                        return ME_INTERRUPTED
+            if poll_work(poll, ncols - j) != STOP_NONE:
+                return ME_INTERRUPTED
     return 0
 
 
 # ---------------------------------------------------------------------------
 # Argument checks (GIL held).
-
-_MAIN_THREAD_ID = threading.main_thread().ident
-
 
 cdef object _u8_array(object array, str name, int ndim, bint writable):
     """A C-contiguous uint8 numpy array with ndim axes (or raise)."""
@@ -711,11 +690,6 @@ cdef int _check_residues(object array, int modulus, str name) except -1:
     if top >= modulus:
         raise InvalidBoardError(f"{name} has an entry {top} >= modulus {modulus}")
     return 0
-
-
-cdef int _reraise() except -1:
-    """Propagate the exception a signal handler left set."""
-    return -1
 
 
 cdef int _nomem(str what) except -1:
@@ -795,7 +769,6 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
     cdef Py_ssize_t npiv = ncols if npivot_cols == -1 else npivot_cols
     if nrows == 0 or ncols == 0:
         return work[:0], np.zeros(0, dtype=np.int64)
-    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
     cdef bint above = bool(reduce_above)
     cdef Py_ssize_t width, i, status, nout = 0
     if stripe_cols:
@@ -820,6 +793,7 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
     ctx.width = width
     ctx.logging = width < ncols
     ctx.budget = max_extra_bytes if max_extra_bytes >= 0 else -1
+    ctx.poll = make_poll(None, SIGNAL_WORK)
     try:
         with nogil:
             ring_tables(&ctx)
@@ -834,7 +808,7 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
                     ctx.active[i] = <int32_t>i
                 ctx.nrows = nrows
                 ctx.nactive = nrows
-                status = echelon_run(&ctx, above, signals)
+                status = echelon_run(&ctx, above)
             if status >= 0:
                 order = <int32_t*>malloc(<size_t>(ctx.nrows + 1) * sizeof(int32_t))
                 if order == NULL:
@@ -843,8 +817,7 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
                     nout = final_rows(&ctx, order)
                     if nout <= nrows:
                         status = arrange_in_place(&ctx, order, nout)
-        if status == ME_INTERRUPTED:
-            _reraise()
+        raise_if_interrupted(status)
         if status == ME_NOMEM:
             _nomem(f"the elimination of a {nrows} x {ncols} matrix")
         if status == ME_BUDGET or (nout > nrows and 0 <= max_extra_bytes < nout * ncols):
@@ -919,16 +892,15 @@ def reduce_rows_inplace(vectors, howell, pivot_cols, modulus):
     cdef uint8_t[:, ::1] vec_view = vectors
     cdef const uint8_t[:, ::1] h_view = howell
     cdef const int64_t[::1] col_view = cols
-    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
-    cdef Py_ssize_t work = 0, status = 0
+    cdef Poll poll = make_poll(None, SIGNAL_WORK)
+    cdef Py_ssize_t status = 0
     cdef uint16_t M = barrett(N)
     with nogil:
         for i in range(k):
-            status = reduce_core(&vec_view[i, 0], n, &h_view[0, 0], r, &col_view[0], N, M, &work, signals)
+            status = reduce_core(&vec_view[i, 0], n, &h_view[0, 0], r, &col_view[0], N, M, &poll)
             if status != 0:
                 break
-    if status == ME_INTERRUPTED:
-        _reraise()
+    raise_if_interrupted(status)
     return None
 
 
@@ -967,17 +939,16 @@ def reduce_above_inplace(howell, pivot_cols, modulus):
         return None
     cdef uint8_t[:, ::1] h_view = howell
     cdef const int64_t[::1] col_view = cols
-    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
-    cdef Py_ssize_t work = 0, status = 0
+    cdef Poll poll = make_poll(None, SIGNAL_WORK)
+    cdef Py_ssize_t status = 0
     cdef uint16_t M = barrett(N)
     with nogil:
         for i in range(r - 2, -1, -1):
             status = reduce_core(&h_view[i, 0], n, &h_view[i + 1, 0], r - 1 - i, &col_view[i + 1], N, M,
-                                 &work, signals)
+                                 &poll)
             if status != 0:
                 break
-    if status == ME_INTERRUPTED:
-        _reraise()
+    raise_if_interrupted(status)
     return None
 
 
@@ -1028,8 +999,7 @@ def back_substitute_inplace(echelon, pivot_cols, values, modulus):
     cdef const uint8_t[:, ::1] e_view = echelon
     cdef uint8_t[:, ::1] v_view = values
     cdef const int64_t[::1] c_view = cols
-    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
-    cdef Py_ssize_t work = 0
+    cdef Poll poll = make_poll(None, SIGNAL_WORK)
     cdef int t, status = 0
     cdef uint16_t M = barrett(p)
     cdef const uint8_t* row
@@ -1040,16 +1010,10 @@ def back_substitute_inplace(echelon, pivot_cols, values, modulus):
                 t = row[c_view[k]]
                 if t:
                     axpy(&v_view[i, 0], &v_view[k, 0], <uint8_t>(p - t), s, <uint16_t>p, M)
-            work += (r - i) * (s + 8)
-            if signals and work >= SIGNAL_WORK:
-                work = 0
-                with gil:
-                    if check_signals() != 0:
-                        status = ME_INTERRUPTED
-                if status:
-                    break
-    if status == ME_INTERRUPTED:
-        _reraise()
+            status = poll_work(&poll, (r - i) * (s + 8))
+            if status != STOP_NONE:
+                break
+    raise_if_interrupted(status)
     return None
 
 
@@ -1081,8 +1045,8 @@ def leading_columns(rows):
 
 
 cdef int _pass_kernel(int kind, uint8_t* dst, const uint8_t* src, Py_ssize_t n, int t, int N,
-                      bint signals) noexcept nogil:
-    """One pass over n bytes in blocks, checking signals between blocks.
+                      Poll* poll) noexcept nogil:
+    """One pass over n bytes in blocks, polling (a poll every PASS_BLOCK) between blocks.
     kind 0: dst = src mod N; 1: dst = dst + t * src mod N; 2: dst = t * dst mod N."""
     cdef Py_ssize_t lo = 0, m
     cdef uint16_t M = barrett(N)
@@ -1095,10 +1059,8 @@ cdef int _pass_kernel(int kind, uint8_t* dst, const uint8_t* src, Py_ssize_t n, 
         else:
             scale(dst + lo, <uint8_t>t, m, <uint16_t>N, M)
         lo += m
-        if signals and lo < n:
-            with gil:
-                if check_signals() != 0:
-                    return ME_INTERRUPTED
+        if lo < n and poll_work(poll, m) != STOP_NONE:
+            return ME_INTERRUPTED
     return 0
 
 
@@ -1139,12 +1101,11 @@ def remainder(src, modulus, out):
         return None
     cdef const uint8_t[::1] s = src.reshape(-1)
     cdef uint8_t[::1] d = out.reshape(-1)
-    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
+    cdef Poll poll = make_poll(None, PASS_BLOCK)
     cdef int status
     with nogil:
-        status = _pass_kernel(0, &d[0], &s[0], s.shape[0], 0, N, signals)
-    if status == ME_INTERRUPTED:
-        _reraise()
+        status = _pass_kernel(0, &d[0], &s[0], s.shape[0], 0, N, &poll)
+    raise_if_interrupted(status)
     return None
 
 
@@ -1178,12 +1139,11 @@ def axpy_inplace(x, y, t, modulus):
         return None
     cdef uint8_t[::1] xv = x.reshape(-1)
     cdef const uint8_t[::1] yv = y.reshape(-1)
-    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
+    cdef Poll poll = make_poll(None, PASS_BLOCK)
     cdef int status
     with nogil:
-        status = _pass_kernel(1, &xv[0], &yv[0], xv.shape[0], tt, N, signals)
-    if status == ME_INTERRUPTED:
-        _reraise()
+        status = _pass_kernel(1, &xv[0], &yv[0], xv.shape[0], tt, N, &poll)
+    raise_if_interrupted(status)
     return None
 
 
@@ -1205,10 +1165,9 @@ def scale_inplace(x, t, modulus):
     if x.size == 0:
         return None
     cdef uint8_t[::1] xv = x.reshape(-1)
-    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
+    cdef Poll poll = make_poll(None, PASS_BLOCK)
     cdef int status
     with nogil:
-        status = _pass_kernel(2, &xv[0], &xv[0], xv.shape[0], tt, N, signals)
-    if status == ME_INTERRUPTED:
-        _reraise()
+        status = _pass_kernel(2, &xv[0], &xv[0], xv.shape[0], tt, N, &poll)
+    raise_if_interrupted(status)
     return None
