@@ -1769,7 +1769,7 @@ def apply_T_row(v, Py_ssize_t ncols):
 # ---------------------------------------------------------------------------
 # Near-linear conversions (docs/algebra.md section 9): with t + 1 = x + 1/x,
 # W_j(t) = D_j(t + 1) / (t + 1), so sum_j c_j W_j is a Taylor shift away from a
-# sum of Dickson polynomials, and _polyconvert.pxd changes that basis in
+# sum of Dickson polynomials, and polyconvert.pxd changes that basis in
 # O(n log n) word operations.
 
 cdef uint64_t _FOLD_DOWN[2048]

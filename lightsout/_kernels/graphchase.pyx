@@ -37,7 +37,7 @@
 # when called from the main thread, check for signals every SIGNAL_WORK units
 # of work (a few milliseconds), so Ctrl-C stops them promptly.
 #
-# Compiled once per SIMD level (setup.py HOT_MODULES): the row loops below are
+# Compiled once per SIMD level (lightsout/_kernels/registry.py): the row loops below are
 # plain C loops on restrict pointers that GCC vectorises.
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t

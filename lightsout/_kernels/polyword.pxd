@@ -6,7 +6,7 @@
 # bounds each kernel states below are what tests/test_bitrow_probe.py checks
 # between guard words, at every SIMD level.
 #
-# _gf2poly.pyx is the body (Python-facing arithmetic, Euclid's driver); these
+# gf2poly.pyx is the body (Python-facing arithmetic, Euclid's driver); these
 # are its word loops, in a .pxd so that the test-only probe runs the very same
 # code.  Compiled into each module that cimports them, with its CPU flags:
 # the avx2/avx512 builds (-mpclmul) multiply with PCLMULQDQ, the portable one
