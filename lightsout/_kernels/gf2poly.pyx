@@ -36,6 +36,7 @@
 # lightsout._base.validate) and run the cdef cores inside `with nogil`.
 
 from cpython.exc cimport PyErr_CheckSignals
+from cpython.pyport cimport PY_SSIZE_T_MAX
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
 
@@ -50,7 +51,7 @@ from lightsout._kernels.polyconvert cimport basis_to_monomial_inplace, fill_fold
 
 import numpy as np
 
-from lightsout._base.errors import InvalidBoardError
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError
 from lightsout._base.validate import board_size, packed_vector
 
 # Word operations between two check-ins with Python (about a millisecond).
@@ -261,6 +262,11 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_word
     module settings (read once at the start of each call); tests use them to
     drive small inputs through the recursion and to call the slow paths.
 
+    Raises:
+        InvalidTypeError: a threshold that is not an int (bools refused).
+        InvalidBoardError: a threshold outside 1..PY_SSIZE_T_MAX (2**63 - 1);
+            nothing is set then.
+
     Example:
         >>> old = set_thresholds(gcd_words=2, hgcd_words=1)
         >>> poly_gcd(np.array([0b110], dtype=np.uint64), np.array([0b1010], dtype=np.uint64)).tolist()
@@ -269,10 +275,12 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_word
     """
     global _newton_words, _hgcd_words, _gcd_words, _toom_words, _fft_words
     old = thresholds()
-    for name, v in (("newton_words", newton_words), ("hgcd_words", hgcd_words), ("gcd_words", gcd_words),
-                    ("toom_words", toom_words), ("fft_words", fft_words)):
-        if v is not None and (not isinstance(v, int) or v < 1):
-            raise InvalidBoardError(f"set_thresholds: {name} must be an int >= 1, got {v!r}")
+    newton_words = _threshold("newton_words", newton_words)
+    hgcd_words = _threshold("hgcd_words", hgcd_words)
+    gcd_words = _threshold("gcd_words", gcd_words)
+    toom_words = _threshold("toom_words", toom_words)
+    fft_words = _threshold("fft_words", fft_words)
+    # every argument is checked before any is set: a refused call changes nothing
     if newton_words is not None:
         _newton_words = newton_words
     if hgcd_words is not None:
@@ -284,6 +292,19 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_word
     if fft_words is not None:
         _fft_words = fft_words
     return old
+
+
+cdef object _threshold(str name, object value):
+    """A threshold argument as a Python int in 1..PY_SSIZE_T_MAX, None left as it is (or raise)."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InvalidTypeError(f"set_thresholds: {name} must be an int (words), got {type(value).__name__}")
+    if not 1 <= value <= PY_SSIZE_T_MAX:
+        raise InvalidBoardError(f"set_thresholds: {name} must be in 1..{PY_SSIZE_T_MAX} words (2**63 - 1 "
+                                f"on 64-bit builds; a value past every operand turns that path off), "
+                                f"got {value}")
+    return int(value)
 
 
 def thresholds():
