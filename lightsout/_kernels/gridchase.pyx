@@ -47,6 +47,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
+from lightsout._kernels.arrays cimport raw_array
 from lightsout._kernels.bitrow cimport words_for_bits
 from lightsout._kernels.cancel cimport (
     STOP_CANCELLED, STOP_NONE, Poll, cancelled, make_poll, poll_work, raise_if_interrupted,
@@ -91,32 +92,35 @@ cdef extern from *:
         return (void *)(p + (64 - ((uintptr_t)p & 63)));
     }
 
-    /* ---- bits: dst[j] ^= (T cur)[j] for every row j (rows of W words). ---- */
-    #define GC_SUM_BITS(NAME, WDECL, WIDTH)                                              \
-    static void NAME(uint64_t *GC_RESTRICT dst, const uint64_t *GC_RESTRICT cur,       \
+    /* ---- dst[j] += (T cur)[j] for every row j (rows of WIDTH elements of type T): ----
+       bits in uint64 words (ADD a XOR, no modulus), or bytes mod k (ADD below). */
+    #define GC_SUM(NAME, T, ADD, KDECL, WDECL, WIDTH)                                    \
+    static void NAME(T *GC_RESTRICT dst, const T *GC_RESTRICT cur,                     \
                      const int32_t *GC_RESTRICT nbr, ptrdiff_t maxdeg, ptrdiff_t nrows,   \
-                     int self_toggle WDECL)                                               \
+                     int self_toggle KDECL WDECL)                                         \
     {                                                                                     \
         for (ptrdiff_t j = 0; j < nrows; j++) {                                           \
-            uint64_t *GC_RESTRICT d = dst + j * (WIDTH);                                  \
+            T *GC_RESTRICT d = dst + j * (WIDTH);                                         \
             const int32_t *nb = nbr + j * maxdeg;                                         \
             if (self_toggle) {                                                            \
-                const uint64_t *GC_RESTRICT s = cur + j * (WIDTH);                        \
-                for (ptrdiff_t w = 0; w < (WIDTH); w++) d[w] ^= s[w];                     \
+                const T *GC_RESTRICT s = cur + j * (WIDTH);                               \
+                for (ptrdiff_t w = 0; w < (WIDTH); w++) d[w] = ADD(d[w], s[w], k);        \
             }                                                                             \
             for (ptrdiff_t e = 0; e < maxdeg; e++) {                                      \
                 int32_t i = nb[e];                                                        \
                 if (i < 0) break;                                                         \
-                const uint64_t *GC_RESTRICT s = cur + (ptrdiff_t)i * (WIDTH);             \
-                for (ptrdiff_t w = 0; w < (WIDTH); w++) d[w] ^= s[w];                     \
+                const T *GC_RESTRICT s = cur + (ptrdiff_t)i * (WIDTH);                    \
+                for (ptrdiff_t w = 0; w < (WIDTH); w++) d[w] = ADD(d[w], s[w], k);        \
             }                                                                             \
         }                                                                                 \
     }
+    #define GC_XOR(a, b, k) ((a) ^ (b))
     #define GC_NOARG
     #define GC_WIDTH_ARG , ptrdiff_t width
-    GC_SUM_BITS(gc_sum_bits_full, GC_NOARG, GC_BLOCK_WORDS)
-    GC_SUM_BITS(gc_sum_bits_one, GC_NOARG, 1)
-    GC_SUM_BITS(gc_sum_bits_any, GC_WIDTH_ARG, width)
+    #define GC_K_ARG , uint8_t k
+    GC_SUM(gc_sum_bits_full, uint64_t, GC_XOR, GC_NOARG, GC_NOARG, GC_BLOCK_WORDS)
+    GC_SUM(gc_sum_bits_one, uint64_t, GC_XOR, GC_NOARG, GC_NOARG, 1)
+    GC_SUM(gc_sum_bits_any, uint64_t, GC_XOR, GC_NOARG, GC_WIDTH_ARG, width)
 
     static void gc_sum_bits(uint64_t *dst, const uint64_t *cur, const int32_t *nbr, ptrdiff_t maxdeg,
                             ptrdiff_t nrows, int self_toggle, ptrdiff_t width)
@@ -156,31 +160,11 @@ cdef extern from *:
         return t < u ? t : u;
     }
 
-    #define GC_SUM_BYTES(NAME, ADD, WDECL, WIDTH)                                        \
-    static void NAME(uint8_t *GC_RESTRICT dst, const uint8_t *GC_RESTRICT cur,         \
-                     const int32_t *GC_RESTRICT nbr, ptrdiff_t maxdeg, ptrdiff_t nrows,   \
-                     int self_toggle, uint8_t k WDECL)                                    \
-    {                                                                                     \
-        for (ptrdiff_t j = 0; j < nrows; j++) {                                           \
-            uint8_t *GC_RESTRICT d = dst + j * (WIDTH);                                   \
-            const int32_t *nb = nbr + j * maxdeg;                                         \
-            if (self_toggle) {                                                            \
-                const uint8_t *GC_RESTRICT s = cur + j * (WIDTH);                         \
-                for (ptrdiff_t w = 0; w < (WIDTH); w++) d[w] = ADD(d[w], s[w], k);        \
-            }                                                                             \
-            for (ptrdiff_t e = 0; e < maxdeg; e++) {                                      \
-                int32_t i = nb[e];                                                        \
-                if (i < 0) break;                                                         \
-                const uint8_t *GC_RESTRICT s = cur + (ptrdiff_t)i * (WIDTH);              \
-                for (ptrdiff_t w = 0; w < (WIDTH); w++) d[w] = ADD(d[w], s[w], k);        \
-            }                                                                             \
-        }                                                                                 \
-    }
-    GC_SUM_BYTES(gc_sum_small_full, gc_add_small, GC_NOARG, GC_BLOCK_BYTES)
-    GC_SUM_BYTES(gc_sum_small_one, gc_add_small, GC_NOARG, 1)
-    GC_SUM_BYTES(gc_sum_small_any, gc_add_small, GC_WIDTH_ARG, width)
-    GC_SUM_BYTES(gc_sum_large_full, gc_add_large, GC_NOARG, GC_BLOCK_BYTES)
-    GC_SUM_BYTES(gc_sum_large_any, gc_add_large, GC_WIDTH_ARG, width)
+    GC_SUM(gc_sum_small_full, uint8_t, gc_add_small, GC_K_ARG, GC_NOARG, GC_BLOCK_BYTES)
+    GC_SUM(gc_sum_small_one, uint8_t, gc_add_small, GC_K_ARG, GC_NOARG, 1)
+    GC_SUM(gc_sum_small_any, uint8_t, gc_add_small, GC_K_ARG, GC_WIDTH_ARG, width)
+    GC_SUM(gc_sum_large_full, uint8_t, gc_add_large, GC_K_ARG, GC_NOARG, GC_BLOCK_BYTES)
+    GC_SUM(gc_sum_large_any, uint8_t, gc_add_large, GC_K_ARG, GC_WIDTH_ARG, width)
 
     static void gc_sum_bytes(uint8_t *dst, const uint8_t *cur, const int32_t *nbr, ptrdiff_t maxdeg,
                              ptrdiff_t nrows, int self_toggle, uint8_t k, ptrdiff_t width)
@@ -585,18 +569,21 @@ def block_count(Py_ssize_t ncols, bint bits):
     return (ncols + GC_BLOCK_BYTES - 1) // GC_BLOCK_BYTES
 
 
-cdef _array(object value, str name, object dtype, tuple shape, bint writable):
-    """Check a C-contiguous numpy array of this dtype and shape (the kernel reads it raw)."""
-    if not isinstance(value, np.ndarray) or value.dtype != dtype:
-        got = f"dtype {value.dtype}" if isinstance(value, np.ndarray) else type(value).__name__
-        raise InvalidTypeError(f"{name} must be a numpy {np.dtype(dtype).name} array, got {got}")
-    if value.shape != shape:
-        raise InvalidBoardError(f"{name} must have shape {shape}, got {value.shape}")
-    if not value.flags.c_contiguous:
-        raise InvalidBoardError(f"{name} must be C-contiguous; pass numpy.ascontiguousarray({name})")
-    if writable and not value.flags.writeable:
-        raise InvalidBoardError(f"{name} is read-only, but this kernel writes to it")
-    return value
+cdef int _bind_rows(Spec* sp, elem_t* kind, object start, object presses, object lights) except -1:
+    """Point the spec at the row arrays that _run checked (`kind` selects their element type:
+    pass NULL); the caller's references keep the arrays alive for the run."""
+    cdef const elem_t[:, ::1] start_view
+    cdef elem_t[:, ::1] presses_view, lights_view
+    if start is not None:
+        start_view = start
+        sp.start = &start_view[0, 0]
+    if presses is not None:
+        presses_view = presses
+        sp.presses = &presses_view[0, 0]
+    if lights is not None:
+        lights_view = lights
+        sp.lights = &lights_view[0, 0]
+    return 0
 
 
 cdef object _run(bint bits, object nbr, bint self_toggle, Py_ssize_t nslices, bint wrap,
@@ -609,7 +596,7 @@ cdef object _run(bint bits, object nbr, bint self_toggle, Py_ssize_t nslices, bi
     cdef Py_ssize_t S = nbr.shape[0], maxdeg = nbr.shape[1]
     if S < 1 or maxdeg < 1:
         raise InvalidBoardError(f"nbr must have at least one row and one column, got shape {nbr.shape}")
-    _array(nbr, "nbr", np.int32, (S, maxdeg), False)
+    raw_array(nbr, "nbr", np.int32, (S, maxdeg), -1, False)
     if nbr.min() < -1 or nbr.max() >= S:
         raise InvalidBoardError(f"nbr entries must be cell indices 0..{S - 1} or -1")
     if nslices < 1:
@@ -630,15 +617,15 @@ cdef object _run(bint bits, object nbr, bint self_toggle, Py_ssize_t nslices, bi
     if start is None and ncols < nunknowns:
         raise InvalidBoardError(f"the identity start needs ncols >= {nunknowns} unknowns, got {ncols}")
     if start is not None:
-        _array(start, "start", dtype, (nunknowns, stride), False)
+        raw_array(start, "start", dtype, (nunknowns, stride), -1, False)
         if bits and ncols & 63 and (start[:, -1] >> np.uint64(ncols & 63)).any():
             raise InvalidBoardError(f"start has bits set past column {ncols}")
     if presses is not None:
-        _array(presses, "presses", dtype, (nslices * S, stride), True)
+        raw_array(presses, "presses", dtype, (nslices * S, stride), -1, True)
     if lights is not None:
-        _array(lights, "lights", dtype, (nunknowns, stride), True)
+        raw_array(lights, "lights", dtype, (nunknowns, stride), -1, True)
     if board is not None:
-        _array(board, "board", np.uint8, (nslices, S), False)
+        raw_array(board, "board", np.uint8, (nslices, S), -1, False)
     cdef Py_ssize_t nblocks = block_count(ncols, bits)
     if block_stop < 0:
         block_stop = nblocks
@@ -649,10 +636,6 @@ cdef object _run(bint bits, object nbr, bint self_toggle, Py_ssize_t nslices, bi
     cdef Spec sp
     cdef const int32_t[:, ::1] nbr_view = nbr
     cdef const uint8_t[:, ::1] board_view
-    cdef const uint64_t[:, ::1] start_bits
-    cdef const uint8_t[:, ::1] start_bytes
-    cdef uint64_t[:, ::1] presses_bits, lights_bits
-    cdef uint8_t[:, ::1] presses_bytes, lights_bytes
     sp.nbr = &nbr_view[0, 0]
     sp.maxdeg = maxdeg
     sp.S = S
@@ -672,25 +655,9 @@ cdef object _run(bint bits, object nbr, bint self_toggle, Py_ssize_t nslices, bi
         board_view = board
         sp.board = &board_view[0, 0]
     if bits:
-        if start is not None:
-            start_bits = start
-            sp.start = &start_bits[0, 0]
-        if presses is not None:
-            presses_bits = presses
-            sp.presses = &presses_bits[0, 0]
-        if lights is not None:
-            lights_bits = lights
-            sp.lights = &lights_bits[0, 0]
+        _bind_rows(&sp, <uint64_t*>NULL, start, presses, lights)
     else:
-        if start is not None:
-            start_bytes = start
-            sp.start = &start_bytes[0, 0]
-        if presses is not None:
-            presses_bytes = presses
-            sp.presses = &presses_bytes[0, 0]
-        if lights is not None:
-            lights_bytes = lights
-            sp.lights = &lights_bytes[0, 0]
+        _bind_rows(&sp, <uint8_t*>NULL, start, presses, lights)
     cdef int status
     with nogil:
         if bits:
@@ -810,15 +777,15 @@ def rows_to_columns(rows, Py_ssize_t ncols, slice_offsets, Py_ssize_t axis_strid
     cdef Py_ssize_t nrows = rows.shape[0]
     if ncols < 1:
         raise InvalidBoardError(f"ncols must be >= 1, got {ncols}")
-    _array(rows, "rows", rows.dtype, (nrows, words_for_bits(ncols) if bits else ncols), False)
+    raw_array(rows, "rows", rows.dtype, (nrows, words_for_bits(ncols) if bits else ncols), -1, False)
     if not isinstance(slice_offsets, np.ndarray) or slice_offsets.ndim != 1:
         raise InvalidTypeError("slice_offsets must be a 1-D numpy int64 array")
     cdef Py_ssize_t S = slice_offsets.shape[0]
-    _array(slice_offsets, "slice_offsets", np.int64, (S,), False)
+    raw_array(slice_offsets, "slice_offsets", np.int64, (S,), -1, False)
     if not isinstance(out, np.ndarray) or out.ndim != 2:
         raise InvalidTypeError("out must be a 2-D numpy uint8 array")
     cdef Py_ssize_t cells = out.shape[1]
-    _array(out, "out", np.uint8, (ncols, cells), True)
+    raw_array(out, "out", np.uint8, (ncols, cells), -1, True)
     if S < 1 or nrows % S:
         raise InvalidBoardError(f"rows ({nrows}) must be a whole number of slices of {S} cells")
     if nrows and (axis_stride < 0 or slice_offsets.min() < 0
@@ -863,10 +830,10 @@ def circulant_bits(values, out, Py_ssize_t row0, Py_ssize_t col0):
     if not isinstance(values, np.ndarray) or values.ndim != 1:
         raise InvalidTypeError("values must be a 1-D numpy uint8 array")
     cdef Py_ssize_t S = values.shape[0]
-    _array(values, "values", np.uint8, (S,), False)
+    raw_array(values, "values", np.uint8, (S,), -1, False)
     if not isinstance(out, np.ndarray) or out.ndim != 2:
         raise InvalidTypeError("out must be a 2-D numpy uint64 array")
-    _array(out, "out", np.uint64, out.shape, True)
+    raw_array(out, "out", np.uint64, None, -1, True)
     if S < 1 or row0 < 0 or col0 < 0 or row0 + S > out.shape[0] or col0 + S > 64 * out.shape[1]:
         raise InvalidBoardError(f"a {S} x {S} block at ({row0}, {col0}) does not fit in out {out.shape}")
     # w[m] = values[-m mod S], twice: row i of the block is bits S - i .. 2S - i - 1 of w.

@@ -55,6 +55,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
+from lightsout._kernels.arrays cimport raw_array
 from lightsout._kernels.cancel cimport (
     STOP_INTERRUPTED, STOP_NONE, Poll, make_poll, poll_work, raise_if_interrupted,
 )
@@ -290,70 +291,37 @@ cdef void ring_tables(Ctx* c) noexcept nogil:
         c.inv[x] = <uint8_t>inverse_mod(u, c.q)
 
 
-cdef int grow(void** buffer, Py_ssize_t* capacity, Py_ssize_t needed, size_t item) noexcept nogil:
-    """Make room for `needed` items (doubling); 0 on success, ME_NOMEM."""
+cdef int grow(Py_ssize_t* capacity, Py_ssize_t needed, void** a, size_t a_item, void** b, size_t b_item,
+              void** c, size_t c_item) noexcept nogil:
+    """Room for `needed` items in up to three parallel buffers (b, c: NULL when unused) that
+    share one capacity, doubled from 16 as often as needed; 0, or ME_NOMEM (the capacity
+    then unchanged)."""
     cdef Py_ssize_t new_cap
+    cdef void** buffers[3]
+    cdef size_t items[3]
     cdef void* fresh
+    cdef int i
     if needed <= capacity[0]:
         return 0
     new_cap = capacity[0] * 2 if capacity[0] > 0 else 16
     while new_cap < needed:
         new_cap *= 2
-    fresh = realloc(buffer[0], <size_t>new_cap * item)
-    if fresh == NULL:
-        return ME_NOMEM
-    buffer[0] = fresh
+    buffers[0], buffers[1], buffers[2] = a, b, c
+    items[0], items[1], items[2] = a_item, b_item, c_item
+    for i in range(3):
+        if buffers[i] != NULL:
+            fresh = realloc(buffers[i][0], <size_t>new_cap * items[i])
+            if fresh == NULL:
+                return ME_NOMEM
+            buffers[i][0] = fresh
     capacity[0] = new_cap
     return 0
 
 
 cdef int grow_rows(Ctx* c, Py_ssize_t needed) noexcept nogil:
     """Room for `needed` rows in rows, firstnz and active."""
-    cdef Py_ssize_t new_cap
-    cdef void* p1
-    cdef void* p2
-    cdef void* p3
-    if needed <= c.cap:
-        return 0
-    new_cap = c.cap * 2 if c.cap > 0 else 16
-    while new_cap < needed:
-        new_cap *= 2
-    p1 = realloc(c.rows, <size_t>new_cap * sizeof(uint8_t*))
-    if p1 == NULL:
-        return ME_NOMEM
-    c.rows = <uint8_t**>p1
-    p2 = realloc(c.firstnz, <size_t>new_cap * sizeof(Py_ssize_t))
-    if p2 == NULL:
-        return ME_NOMEM
-    c.firstnz = <Py_ssize_t*>p2
-    p3 = realloc(c.active, <size_t>new_cap * sizeof(int32_t))
-    if p3 == NULL:
-        return ME_NOMEM
-    c.active = <int32_t*>p3
-    c.cap = new_cap
-    return 0
-
-
-cdef int grow_pivots(Ctx* c, Py_ssize_t needed) noexcept nogil:
-    """Room for `needed` pivots in piv_row and piv_col."""
-    cdef Py_ssize_t new_cap
-    cdef void* p1
-    cdef void* p2
-    if needed <= c.cap_piv:
-        return 0
-    new_cap = c.cap_piv * 2 if c.cap_piv > 0 else 16
-    while new_cap < needed:
-        new_cap *= 2
-    p1 = realloc(c.piv_row, <size_t>new_cap * sizeof(int32_t))
-    if p1 == NULL:
-        return ME_NOMEM
-    c.piv_row = <int32_t*>p1
-    p2 = realloc(c.piv_col, <size_t>new_cap * sizeof(Py_ssize_t))
-    if p2 == NULL:
-        return ME_NOMEM
-    c.piv_col = <Py_ssize_t*>p2
-    c.cap_piv = new_cap
-    return 0
+    return grow(&c.cap, needed, <void**>&c.rows, sizeof(uint8_t*), <void**>&c.firstnz, sizeof(Py_ssize_t),
+                <void**>&c.active, sizeof(int32_t))
 
 
 cdef void free_ctx(Ctx* c) noexcept nogil:
@@ -369,14 +337,7 @@ cdef void free_ctx(Ctx* c) noexcept nogil:
     free(c.steps)
     free(c.targets)
     free(c.mult)
-    c.rows = NULL
-    c.firstnz = NULL
-    c.active = NULL
-    c.piv_row = NULL
-    c.piv_col = NULL
-    c.steps = NULL
-    c.targets = NULL
-    c.mult = NULL
+    memset(c, 0, sizeof(Ctx))     # nothing left to free: a second call is harmless
 
 
 # ---------------------------------------------------------------------------
@@ -419,7 +380,7 @@ cdef void apply_step(Ctx* c, Step* s, Py_ssize_t lo, Py_ssize_t hi) noexcept nog
 
 
 cdef int add_target(Ctx* c, int32_t dst, int t) noexcept nogil:
-    if grow(<void**>&c.targets, &c.cap_targets, c.ntargets + 1, sizeof(Target)) != 0:
+    if grow(&c.cap_targets, c.ntargets + 1, <void**>&c.targets, sizeof(Target), NULL, 0, NULL, 0) != 0:
         return ME_NOMEM
     c.targets[c.ntargets].dst = dst
     c.targets[c.ntargets].t = t
@@ -440,7 +401,7 @@ cdef int pivot_step(Ctx* c, Py_ssize_t j, Py_ssize_t best, Py_ssize_t hi, bint r
     if not c.logging:
         c.ntargets = 0
         c.nsteps = 0
-    if grow(<void**>&c.steps, &c.cap_steps, c.nsteps + 1, sizeof(Step)) != 0:
+    if grow(&c.cap_steps, c.nsteps + 1, <void**>&c.steps, sizeof(Step), NULL, 0, NULL, 0) != 0:
         return ME_NOMEM
     s = c.steps + c.nsteps
     s.src = src
@@ -476,7 +437,8 @@ cdef int pivot_step(Ctx* c, Py_ssize_t j, Py_ssize_t best, Py_ssize_t hi, bint r
         c.nrows += 1
     c.nsteps += 1
     apply_step(c, s, j, hi)
-    if grow_pivots(c, c.npivots + 1) != 0:
+    if grow(&c.cap_piv, c.npivots + 1, <void**>&c.piv_row, sizeof(int32_t), <void**>&c.piv_col,
+            sizeof(Py_ssize_t), NULL, 0) != 0:
         return ME_NOMEM
     c.piv_row[c.npivots] = src
     c.piv_col[c.npivots] = j
@@ -643,21 +605,6 @@ cdef Py_ssize_t reduce_core(uint8_t* vec, Py_ssize_t ncols, const uint8_t* howel
 # ---------------------------------------------------------------------------
 # Argument checks (GIL held).
 
-cdef object _u8_array(object array, str name, int ndim, bint writable):
-    """A C-contiguous uint8 numpy array with ndim axes (or raise)."""
-    if not isinstance(array, np.ndarray):
-        raise InvalidTypeError(f"{name} must be a numpy array, got {type(array).__name__}")
-    if array.dtype != np.uint8:
-        raise InvalidTypeError(f"{name} must have dtype uint8, got {array.dtype}")
-    if array.ndim != ndim:
-        raise InvalidBoardError(f"{name} must have {ndim} axes, got shape {array.shape}")
-    if not array.flags.c_contiguous:
-        raise InvalidBoardError(f"{name} must be C-contiguous")
-    if writable and not array.flags.writeable:
-        raise InvalidBoardError(f"{name} must be writable")
-    return array
-
-
 cdef int _modulus(object modulus) except -1:
     if isinstance(modulus, (bool, np.bool_)) or not isinstance(modulus, (int, np.integer)):
         raise InvalidTypeError(f"modulus must be an int, got {type(modulus).__name__}")
@@ -749,7 +696,7 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
         >>> rows.tolist(), cols.tolist()
         ([[1, 2, 0], [0, 0, 1]], [0, 2])
     """
-    _u8_array(work, "work", 2, True)
+    raw_array(work, "work", np.uint8, None, 2, True)
     cdef int q = _modulus(modulus)
     p_obj, e_obj = _prime_power(q)
     if isinstance(npivot_cols, (bool, np.bool_)) or not isinstance(npivot_cols, (int, np.integer)):
@@ -873,8 +820,8 @@ def reduce_rows_inplace(vectors, howell, pivot_cols, modulus):
         >>> v.tolist()
         [[1, 4]]
     """
-    _u8_array(vectors, "vectors", 2, True)
-    _u8_array(howell, "howell", 2, False)
+    raw_array(vectors, "vectors", np.uint8, None, 2, True)
+    raw_array(howell, "howell", np.uint8, None, 2, False)
     cdef int N = _modulus(modulus)
     cols = np.ascontiguousarray(pivot_cols, dtype=np.int64)
     cdef Py_ssize_t k = vectors.shape[0], n = vectors.shape[1], r = howell.shape[0], i
@@ -924,7 +871,7 @@ def reduce_above_inplace(howell, pivot_cols, modulus):
         >>> h.tolist()
         [[1, 1, 2], [0, 2, 1]]
     """
-    _u8_array(howell, "howell", 2, True)
+    raw_array(howell, "howell", np.uint8, None, 2, True)
     cdef int N = _modulus(modulus)
     cols = np.ascontiguousarray(pivot_cols, dtype=np.int64)
     cdef Py_ssize_t r = howell.shape[0], n = howell.shape[1], i
@@ -979,8 +926,8 @@ def back_substitute_inplace(echelon, pivot_cols, values, modulus):
         >>> values.tolist()
         [[2, 1], [0, 2]]
     """
-    _u8_array(echelon, "echelon", 2, False)
-    _u8_array(values, "values", 2, True)
+    raw_array(echelon, "echelon", np.uint8, None, 2, False)
+    raw_array(values, "values", np.uint8, None, 2, True)
     cdef int p = _modulus(modulus)
     p_obj, e_obj = _prime_power(p)
     if e_obj != 1:
@@ -1031,7 +978,7 @@ def leading_columns(rows):
         >>> leading_columns(np.array([[0, 3, 1], [0, 0, 0]], dtype=np.uint8)).tolist()
         [1, 3]
     """
-    _u8_array(rows, "rows", 2, False)
+    raw_array(rows, "rows", np.uint8, None, 2, False)
     cdef Py_ssize_t r = rows.shape[0], n = rows.shape[1], i
     out = np.full(r, n, dtype=np.int64)
     if r == 0 or n == 0:
@@ -1090,8 +1037,8 @@ def remainder(src, modulus, out):
     """
     if not isinstance(src, np.ndarray) or not isinstance(out, np.ndarray):
         raise InvalidTypeError("src and out must be numpy arrays")
-    _u8_array(src, "src", src.ndim, False)
-    _u8_array(out, "out", src.ndim, True)
+    raw_array(src, "src", np.uint8, None, src.ndim, False)
+    raw_array(out, "out", np.uint8, None, src.ndim, True)
     cdef int N = _modulus(modulus)
     if out.shape != src.shape:
         raise InvalidBoardError(f"out has shape {out.shape}, src {src.shape}")
@@ -1127,8 +1074,8 @@ def axpy_inplace(x, y, t, modulus):
     """
     if not isinstance(x, np.ndarray) or not isinstance(y, np.ndarray):
         raise InvalidTypeError("x and y must be numpy arrays")
-    _u8_array(x, "x", x.ndim, True)
-    _u8_array(y, "y", x.ndim, False)
+    raw_array(x, "x", np.uint8, None, x.ndim, True)
+    raw_array(y, "y", np.uint8, None, x.ndim, False)
     cdef int N = _modulus(modulus)
     cdef int tt = _factor(t, N)
     if x.shape != y.shape:
@@ -1159,7 +1106,7 @@ def scale_inplace(x, t, modulus):
     """
     if not isinstance(x, np.ndarray):
         raise InvalidTypeError("x must be a numpy array")
-    _u8_array(x, "x", x.ndim, True)
+    raw_array(x, "x", np.uint8, None, x.ndim, True)
     cdef int N = _modulus(modulus)
     cdef int tt = _factor(t, N)
     if x.size == 0:
