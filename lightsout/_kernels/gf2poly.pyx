@@ -168,7 +168,7 @@ cdef class _Euclid:
         """Up to 64 Euclid steps from the top words of A and B, applied as one matrix."""
         cdef Py_ssize_t na = words_for_bits(self.da + 1), ns
         cdef Mat2 m = lehmer_matrix(bits64_at(self.A, na, self.da - 63),
-                                    bits64_at(self.B, na, self.da - 63))
+                                    bits64_at(self.B, na, self.da - 63), -1, False)
         apply_mat2(m, &self.A, &self.B, &self.T1, &self.T2, na)
         self.da = highest_set_bit(self.A, na + 1)
         self.db = highest_set_bit(self.B, na + 1)
@@ -944,37 +944,6 @@ cdef int divmod_any(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb
 
 # --- Lehmer's steps with a stop degree and tracked matrix columns ---------
 
-cdef inline Mat2 lehmer_matrix_stop(uint64_t aw, uint64_t bw, int stop) noexcept nogil:
-    """lehmer_matrix, but never a step that divides by a B of window degree < stop, and
-    never a return with a B of uncertain degree: when A falls below B with an inexact
-    leading term, the rows stay unswapped (A the one being reduced), so that the caller,
-    which reduces A when the full degrees tie, continues the same division."""
-    cdef Mat2 m
-    cdef int la, lb, dra = 0, drb = 0, s
-    m.m00 = 1
-    m.m01 = 0
-    m.m10 = 0
-    m.m11 = 1
-    while True:
-        la = lead(aw)
-        lb = lead(bw)
-        if la < lb:
-            if la < dra:
-                return m
-            aw, bw = bw, aw
-            m.m00, m.m10 = m.m10, m.m00
-            m.m01, m.m11 = m.m11, m.m01
-            dra, drb = drb, dra
-            la, lb = lb, la
-        if lb < 0 or lb < drb or la < dra or lb < stop:
-            return m
-        s = la - lb
-        aw ^= bw << s
-        m.m00 ^= m.m10 << s
-        m.m01 ^= m.m11 << s
-        dra = lead(m.m00 | m.m01)
-
-
 cdef struct Lehm:
     # Rows (A, B) and up to two column pairs: pair p is (c[4p], c[4p+1]) with spares
     # c[4p+2], c[4p+3]; each window maps (A, B) and every pair by the same matrix.
@@ -1054,8 +1023,8 @@ cdef void lehm_run(Lehm* L, Py_ssize_t stop) noexcept nogil:
                     L.cd[2 * p] = highest_set_bit(L.c[4 * p], top)
         else:
             na = words_for_bits(L.da + 1)
-            m = lehmer_matrix_stop(bits64_at(L.A, na, L.da - 63), bits64_at(L.B, na, L.da - 63),
-                                   <int>max(-1, min(64, stop - (L.da - 63))))
+            m = lehmer_matrix(bits64_at(L.A, na, L.da - 63), bits64_at(L.B, na, L.da - 63),
+                              <int>max(-1, min(64, stop - (L.da - 63))), True)
             apply_mat2(m, &L.A, &L.B, &L.T1, &L.T2, na)
             L.da = highest_set_bit(L.A, na + 1)
             L.db = highest_set_bit(L.B, na + 1)
