@@ -40,7 +40,8 @@ MODULES: dict[str, CompiledModule] = {
     "cpu": CompiledModule(simd=False, purpose="CPU feature detection, run before any wide build is loaded"),
     "chase": CompiledModule(purpose="2-D boards: the chase and the A/B two-row iteration"),
     "gf2elim": CompiledModule(purpose="packed Gauss-Jordan elimination over GF(2)"),
-    "gf2poly": CompiledModule(headers=("gf2fft.h",), purpose="GF(2)[t] arithmetic: products, division, gcds, the polynomial route"),
+    "gf2poly": CompiledModule(headers=("gf2fft.h",), purpose="GF(2)[t] arithmetic: products, division, gcds"),
+    "polybasis": CompiledModule(purpose="the polynomial route's conversions between rows and polynomials"),
     "modelim": CompiledModule(purpose="elimination and Howell forms over Z/k"),
     # its byte chase runs a short inner loop once per cell: placed across a 32-byte boundary it
     # lost 30% on Zen 4 (test_nd_chase_line_1000000: 10.0 ms against 7.5 ms); aligned, 8.0 ms.
