@@ -178,6 +178,34 @@ def poly_mul(a, b):
     return _copy_trimmed_arr(out)
 
 
+cdef tuple _divide(object a, object b, str name, bint quotient):
+    """(q, r) of poly_divmod, or (None, r) for poly_mod, which builds no quotient."""
+    cdef const uint64_t[::1] av = _poly_arg(a, "a")
+    cdef const uint64_t[::1] bv = _poly_arg(b, "b")
+    cdef Py_ssize_t da = _deg(av), db = _deg(bv)
+    if db < 0:
+        raise ZeroDivisionError(f"{name}: division by the zero polynomial")
+    cdef Py_ssize_t nr = max(1, words_for_bits(da + 1)), nb = words_for_bits(db + 1)
+    cdef Py_ssize_t nq = max(1, words_for_bits(da - db + 1)) if quotient else 0
+    cdef Py_ssize_t newton_words = _newton_words
+    cdef int st
+    r = np.zeros(nr, dtype=np.uint64)
+    cdef uint64_t[::1] rv = r, qv
+    cdef uint64_t* q_ptr = NULL
+    q = None
+    if quotient:
+        q = np.zeros(nq, dtype=np.uint64)
+        qv = q
+        q_ptr = &qv[0]
+    copy_row(&rv[0], &av[0], words_for_bits(da + 1))
+    state = _PollState(None)
+    cdef void* ps = <void*>state
+    with nogil:
+        st = divmod_any(&rv[0], nr, &bv[0], nb, q_ptr, nq, newton_words, ps)
+    _raise_status(st, state, name)
+    return (_copy_trimmed_arr(q) if quotient else None), _copy_trimmed_arr(r)
+
+
 def poly_divmod(a, b):
     """(q, r) with a = q*b + r and deg r < deg b.  Raises ZeroDivisionError for b = 0.
 
@@ -186,25 +214,7 @@ def poly_divmod(a, b):
         >>> q.tolist(), r.tolist()
         ([6], [1])
     """
-    cdef const uint64_t[::1] av = _poly_arg(a, "a")
-    cdef const uint64_t[::1] bv = _poly_arg(b, "b")
-    cdef Py_ssize_t da = _deg(av), db = _deg(bv)
-    if db < 0:
-        raise ZeroDivisionError("poly_divmod: division by the zero polynomial")
-    cdef Py_ssize_t nr = max(1, words_for_bits(da + 1)), nb = words_for_bits(db + 1)
-    cdef Py_ssize_t nq = max(1, words_for_bits(da - db + 1))
-    cdef Py_ssize_t newton_words = _newton_words
-    cdef int st
-    r = np.zeros(nr, dtype=np.uint64)
-    q = np.zeros(nq, dtype=np.uint64)
-    cdef uint64_t[::1] rv = r, qv = q
-    copy_row(&rv[0], &av[0], words_for_bits(da + 1))
-    state = _PollState(None)
-    cdef void* ps = <void*>state
-    with nogil:
-        st = divmod_any(&rv[0], nr, &bv[0], nb, &qv[0], nq, newton_words, ps)
-    _raise_status(st, state, "poly_divmod")
-    return _copy_trimmed_arr(q), _copy_trimmed_arr(r)
+    return _divide(a, b, "poly_divmod", True)
 
 
 def poly_mod(a, b):
@@ -214,23 +224,7 @@ def poly_mod(a, b):
         >>> poly_mod(np.array([0b1011], dtype=np.uint64), np.array([0b11], dtype=np.uint64)).tolist()
         [1]
     """
-    cdef const uint64_t[::1] av = _poly_arg(a, "a")
-    cdef const uint64_t[::1] bv = _poly_arg(b, "b")
-    cdef Py_ssize_t da = _deg(av), db = _deg(bv)
-    if db < 0:
-        raise ZeroDivisionError("poly_mod: division by the zero polynomial")
-    cdef Py_ssize_t nr = max(1, words_for_bits(da + 1)), nb = words_for_bits(db + 1)
-    cdef Py_ssize_t newton_words = _newton_words
-    cdef int st
-    r = np.zeros(nr, dtype=np.uint64)
-    cdef uint64_t[::1] rv = r
-    copy_row(&rv[0], &av[0], words_for_bits(da + 1))
-    state = _PollState(None)
-    cdef void* ps = <void*>state
-    with nogil:
-        st = divmod_any(&rv[0], nr, &bv[0], nb, NULL, 0, newton_words, ps)
-    _raise_status(st, state, "poly_mod")
-    return _copy_trimmed_arr(r)
+    return _divide(a, b, "poly_mod", False)[1]
 
 
 def poly_gcd(a, b, progress=None):

@@ -605,6 +605,23 @@ cdef Py_ssize_t reduce_core(uint8_t* vec, Py_ssize_t ncols, const uint8_t* howel
 # ---------------------------------------------------------------------------
 # Argument checks (GIL held).
 
+cdef object _pivot_columns(object pivot_cols, object rows, bint unit_pivots):
+    """pivot_cols as a C-contiguous int64 array of increasing columns, one per row of `rows`, each
+    at a nonzero entry of its row (an entry 1 with unit_pivots); else raise."""
+    cols = np.ascontiguousarray(pivot_cols, dtype=np.int64)
+    cdef Py_ssize_t r = rows.shape[0], n = rows.shape[1]
+    if cols.shape != (r,):
+        raise InvalidBoardError(f"pivot_cols must have shape ({r},), got {cols.shape}")
+    if r and (cols.min() < 0 or cols.max() >= n or np.any(np.diff(cols) <= 0)):
+        raise InvalidBoardError(f"pivot_cols must be increasing column indices in 0..{n - 1}")
+    pivots = rows[np.arange(r), cols] if r else None
+    if r and unit_pivots and np.any(pivots != 1):
+        raise InvalidBoardError("every pivot of the echelon form must be 1")
+    if r and not unit_pivots and np.any(pivots == 0):
+        raise InvalidBoardError("every Howell row must be nonzero at its pivot column")
+    return cols
+
+
 cdef int _modulus(object modulus) except -1:
     if isinstance(modulus, (bool, np.bool_)) or not isinstance(modulus, (int, np.integer)):
         raise InvalidTypeError(f"modulus must be an int, got {type(modulus).__name__}")
@@ -823,17 +840,11 @@ def reduce_rows_inplace(vectors, howell, pivot_cols, modulus):
     raw_array(vectors, "vectors", np.uint8, None, 2, True)
     raw_array(howell, "howell", np.uint8, None, 2, False)
     cdef int N = _modulus(modulus)
-    cols = np.ascontiguousarray(pivot_cols, dtype=np.int64)
     cdef Py_ssize_t k = vectors.shape[0], n = vectors.shape[1], r = howell.shape[0], i
     if howell.shape[1] != n:
         raise InvalidBoardError(f"howell has {howell.shape[1]} columns, vectors {n}")
-    if cols.shape != (r,):
-        raise InvalidBoardError(f"pivot_cols must have shape ({r},), got {cols.shape}")
-    if r and (cols.min() < 0 or cols.max() >= n or np.any(np.diff(cols) <= 0)):
-        raise InvalidBoardError("pivot_cols must be increasing column indices in 0..n-1")
+    cols = _pivot_columns(pivot_cols, howell, False)
     _check_residues(vectors, N, "vectors")
-    if r and np.any(howell[np.arange(r), cols] == 0):
-        raise InvalidBoardError("every Howell row must be nonzero at its pivot column")
     if k == 0 or r == 0 or n == 0:
         return None
     cdef uint8_t[:, ::1] vec_view = vectors
@@ -873,15 +884,9 @@ def reduce_above_inplace(howell, pivot_cols, modulus):
     """
     raw_array(howell, "howell", np.uint8, None, 2, True)
     cdef int N = _modulus(modulus)
-    cols = np.ascontiguousarray(pivot_cols, dtype=np.int64)
     cdef Py_ssize_t r = howell.shape[0], n = howell.shape[1], i
-    if cols.shape != (r,):
-        raise InvalidBoardError(f"pivot_cols must have shape ({r},), got {cols.shape}")
-    if r and (cols.min() < 0 or cols.max() >= n or np.any(np.diff(cols) <= 0)):
-        raise InvalidBoardError("pivot_cols must be increasing column indices in 0..n-1")
     _check_residues(howell, N, "howell")
-    if r and np.any(howell[np.arange(r), cols] == 0):
-        raise InvalidBoardError("every Howell row must be nonzero at its pivot column")
+    cols = _pivot_columns(pivot_cols, howell, False)
     if r < 2:
         return None
     cdef uint8_t[:, ::1] h_view = howell
@@ -932,14 +937,10 @@ def back_substitute_inplace(echelon, pivot_cols, values, modulus):
     p_obj, e_obj = _prime_power(p)
     if e_obj != 1:
         raise InvalidBoardError(f"modulus must be a prime here, got {p}")
-    cols = np.ascontiguousarray(pivot_cols, dtype=np.int64)
     cdef Py_ssize_t r = echelon.shape[0], n = echelon.shape[1], s = values.shape[1], i, k
-    if cols.shape != (r,) or values.shape[0] != r:
-        raise InvalidBoardError(f"pivot_cols and values must have {r} rows, got {cols.shape} and {values.shape}")
-    if r and (cols.min() < 0 or cols.max() >= n or np.any(np.diff(cols) <= 0)):
-        raise InvalidBoardError("pivot_cols must be increasing column indices in 0..n-1")
-    if r and np.any(echelon[np.arange(r), cols] != 1):
-        raise InvalidBoardError("every pivot of the echelon form must be 1")
+    if values.shape[0] != r:
+        raise InvalidBoardError(f"values must have one row per pivot ({r}), got shape {values.shape}")
+    cols = _pivot_columns(pivot_cols, echelon, True)
     _check_residues(values, p, "values")
     if r < 2 or s == 0:
         return None
@@ -1011,6 +1012,29 @@ cdef int _pass_kernel(int kind, uint8_t* dst, const uint8_t* src, Py_ssize_t n, 
     return 0
 
 
+cdef int _written_and_read(object dst, str dst_name, object src, str src_name) except -1:
+    """The arrays of a pass: uint8, C-contiguous, one shape, dst writable, not overlapping src."""
+    raw_array(dst, dst_name, np.uint8, None, -1, True)
+    raw_array(src, src_name, np.uint8, dst.shape, -1, False)
+    if np.shares_memory(dst, src):
+        raise InvalidBoardError(f"{dst_name} and {src_name} must not overlap")
+    return 0
+
+
+cdef int _run_pass(int kind, object dst, object src, int t, int N) except -1:
+    """_pass_kernel's pass `kind` over the flattened arrays (checked), polling for Ctrl-C."""
+    if dst.size == 0:
+        return 0
+    cdef uint8_t[::1] d = dst.reshape(-1)
+    cdef const uint8_t[::1] s = src.reshape(-1)
+    cdef Poll poll = make_poll(None, PASS_BLOCK)
+    cdef int status
+    with nogil:
+        status = _pass_kernel(kind, &d[0], &s[0], d.shape[0], t, N, &poll)
+    raise_if_interrupted(status)
+    return 0
+
+
 cdef int _factor(object t, int N) except -1:
     if isinstance(t, (bool, np.bool_)) or not isinstance(t, (int, np.integer)):
         raise InvalidTypeError(f"t must be an int, got {type(t).__name__}")
@@ -1035,24 +1059,8 @@ def remainder(src, modulus, out):
         >>> out.tolist()
         [[0, 1, 3]]
     """
-    if not isinstance(src, np.ndarray) or not isinstance(out, np.ndarray):
-        raise InvalidTypeError("src and out must be numpy arrays")
-    raw_array(src, "src", np.uint8, None, src.ndim, False)
-    raw_array(out, "out", np.uint8, None, src.ndim, True)
-    cdef int N = _modulus(modulus)
-    if out.shape != src.shape:
-        raise InvalidBoardError(f"out has shape {out.shape}, src {src.shape}")
-    if np.shares_memory(out, src):
-        raise InvalidBoardError("out and src must not overlap")
-    if src.size == 0:
-        return None
-    cdef const uint8_t[::1] s = src.reshape(-1)
-    cdef uint8_t[::1] d = out.reshape(-1)
-    cdef Poll poll = make_poll(None, PASS_BLOCK)
-    cdef int status
-    with nogil:
-        status = _pass_kernel(0, &d[0], &s[0], s.shape[0], 0, N, &poll)
-    raise_if_interrupted(status)
+    _written_and_read(out, "out", src, "src")
+    _run_pass(0, out, src, 0, _modulus(modulus))
     return None
 
 
@@ -1072,25 +1080,9 @@ def axpy_inplace(x, y, t, modulus):
         >>> x.tolist()
         [4, 0, 3]
     """
-    if not isinstance(x, np.ndarray) or not isinstance(y, np.ndarray):
-        raise InvalidTypeError("x and y must be numpy arrays")
-    raw_array(x, "x", np.uint8, None, x.ndim, True)
-    raw_array(y, "y", np.uint8, None, x.ndim, False)
+    _written_and_read(x, "x", y, "y")
     cdef int N = _modulus(modulus)
-    cdef int tt = _factor(t, N)
-    if x.shape != y.shape:
-        raise InvalidBoardError(f"x has shape {x.shape}, y {y.shape}")
-    if np.shares_memory(x, y):
-        raise InvalidBoardError("x and y must not overlap")
-    if x.size == 0:
-        return None
-    cdef uint8_t[::1] xv = x.reshape(-1)
-    cdef const uint8_t[::1] yv = y.reshape(-1)
-    cdef Poll poll = make_poll(None, PASS_BLOCK)
-    cdef int status
-    with nogil:
-        status = _pass_kernel(1, &xv[0], &yv[0], xv.shape[0], tt, N, &poll)
-    raise_if_interrupted(status)
+    _run_pass(1, x, y, _factor(t, N), N)
     return None
 
 
@@ -1104,17 +1096,7 @@ def scale_inplace(x, t, modulus):
         >>> x.tolist()
         [4, 2, 0]
     """
-    if not isinstance(x, np.ndarray):
-        raise InvalidTypeError("x must be a numpy array")
-    raw_array(x, "x", np.uint8, None, x.ndim, True)
+    raw_array(x, "x", np.uint8, None, -1, True)
     cdef int N = _modulus(modulus)
-    cdef int tt = _factor(t, N)
-    if x.size == 0:
-        return None
-    cdef uint8_t[::1] xv = x.reshape(-1)
-    cdef Poll poll = make_poll(None, PASS_BLOCK)
-    cdef int status
-    with nogil:
-        status = _pass_kernel(2, &xv[0], &xv[0], xv.shape[0], tt, N, &poll)
-    raise_if_interrupted(status)
+    _run_pass(2, x, x, _factor(t, N), N)
     return None
