@@ -40,8 +40,8 @@ cdef extern from "lightsout/_kernels/gf2fft.h":
                       fft_poll_fn poll, void* ps) noexcept nogil
 
 if fft_init() != 0:
-    raise ImportError("lightsout._kernels.gf2poly: GF(2^64) has no Cantor basis of 32 elements "
-                      "(the field arithmetic of this build is broken)")
+    raise ImportError("the polynomial kernels of this lightsout build are broken: GF(2^64) has no Cantor "
+                      "basis of 32 elements (reinstall lightsout-gf2, or build it with another compiler)")
 
 
 
