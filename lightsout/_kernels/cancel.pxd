@@ -2,8 +2,8 @@
 #
 # A loop that can run for more than a few milliseconds stops for two reasons:
 #   * the caller's cancel flag: a C-contiguous numpy uint8 array whose byte 0 another
-#     thread sets nonzero (a sibling worker failed, or the caller gave up;
-#     lightsout/_core/blockpool.py is the Python side);
+#     thread sets nonzero (a sibling worker failed, or the caller gave up: the Python
+#     side's cancellation token holds the array);
 #   * Ctrl-C: Python's signal handlers, which run only on the main thread and only
 #     with the GIL.
 # The loop counts its work with poll(); every `every` units poll() reads the flag
