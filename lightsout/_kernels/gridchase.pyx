@@ -633,27 +633,16 @@ cdef object _run(bint bits, object nbr, bint self_toggle, Py_ssize_t nslices, bi
         raise InvalidBoardError(f"block range [{block_start}, {block_stop}) is outside [0, {nblocks})")
     cdef Poll poll = make_poll(cancel, POLL_WORK)
 
-    cdef Spec sp
     cdef const int32_t[:, ::1] nbr_view = nbr
     cdef const uint8_t[:, ::1] board_view
-    sp.nbr = &nbr_view[0, 0]
-    sp.maxdeg = maxdeg
-    sp.S = S
-    sp.n = nslices
-    sp.wrap = wrap
-    sp.self_toggle = self_toggle
-    sp.board = NULL
-    sp.lit = <uint8_t>lit
-    sp.k = <uint8_t>modulus
-    sp.ncols = ncols
-    sp.stride = stride
-    sp.const_col = const_col
-    sp.start = NULL
-    sp.presses = NULL
-    sp.lights = NULL
+    cdef const uint8_t* board_ptr = NULL
     if board is not None:
         board_view = board
-        sp.board = &board_view[0, 0]
+        board_ptr = &board_view[0, 0]
+    # the chase as checked above; _bind_rows points it at its row arrays
+    cdef Spec sp = Spec(nbr=&nbr_view[0, 0], maxdeg=maxdeg, S=S, n=nslices, wrap=wrap, self_toggle=self_toggle,
+                        board=board_ptr, lit=<uint8_t>lit, k=<uint8_t>modulus, ncols=ncols, stride=stride,
+                        const_col=const_col, start=NULL, presses=NULL, lights=NULL)
     if bits:
         _bind_rows(&sp, <uint64_t*>NULL, start, presses, lights)
     else:
@@ -778,14 +767,11 @@ def rows_to_columns(rows, Py_ssize_t ncols, slice_offsets, Py_ssize_t axis_strid
     if ncols < 1:
         raise InvalidBoardError(f"ncols must be >= 1, got {ncols}")
     raw_array(rows, "rows", rows.dtype, (nrows, words_for_bits(ncols) if bits else ncols), -1, False)
-    if not isinstance(slice_offsets, np.ndarray) or slice_offsets.ndim != 1:
-        raise InvalidTypeError("slice_offsets must be a 1-D numpy int64 array")
-    cdef Py_ssize_t S = slice_offsets.shape[0]
-    raw_array(slice_offsets, "slice_offsets", np.int64, (S,), -1, False)
-    if not isinstance(out, np.ndarray) or out.ndim != 2:
-        raise InvalidTypeError("out must be a 2-D numpy uint8 array")
-    cdef Py_ssize_t cells = out.shape[1]
-    raw_array(out, "out", np.uint8, (ncols, cells), -1, True)
+    raw_array(slice_offsets, "slice_offsets", np.int64, None, 1, False)
+    raw_array(out, "out", np.uint8, None, 2, True)
+    cdef Py_ssize_t S = slice_offsets.shape[0], cells = out.shape[1]
+    if out.shape[0] != ncols:
+        raise InvalidBoardError(f"out must have one row per column ({ncols}), got shape {out.shape}")
     if S < 1 or nrows % S:
         raise InvalidBoardError(f"rows ({nrows}) must be a whole number of slices of {S} cells")
     if nrows and (axis_stride < 0 or slice_offsets.min() < 0
@@ -827,13 +813,9 @@ def circulant_bits(values, out, Py_ssize_t row0, Py_ssize_t col0):
         >>> [format(int(w), "04b")[::-1] for w in out[:, 0]]        # columns 0..3 of each row
         ['0101', '0110', '0011']
     """
-    if not isinstance(values, np.ndarray) or values.ndim != 1:
-        raise InvalidTypeError("values must be a 1-D numpy uint8 array")
+    raw_array(values, "values", np.uint8, None, 1, False)
+    raw_array(out, "out", np.uint64, None, 2, True)
     cdef Py_ssize_t S = values.shape[0]
-    raw_array(values, "values", np.uint8, (S,), -1, False)
-    if not isinstance(out, np.ndarray) or out.ndim != 2:
-        raise InvalidTypeError("out must be a 2-D numpy uint64 array")
-    raw_array(out, "out", np.uint64, None, -1, True)
     if S < 1 or row0 < 0 or col0 < 0 or row0 + S > out.shape[0] or col0 + S > 64 * out.shape[1]:
         raise InvalidBoardError(f"a {S} x {S} block at ({row0}, {col0}) does not fit in out {out.shape}")
     # w[m] = values[-m mod S], twice: row i of the block is bits S - i .. 2S - i - 1 of w.
