@@ -40,8 +40,6 @@ KERNELS = ROOT / "lightsout" / "_kernels"
 # the registry of compiled modules, read without importing the (not yet built) package
 REGISTRY = runpy.run_path(str(KERNELS / "registry.py"))
 MODULES = REGISTRY["MODULES"]
-# Cython's memoryview and buffer helpers, generated once and imported by every module
-SHARED_UTILITY = "lightsout._kernels._cyutility"
 SIMD_FLAGS = REGISTRY["SIMD_FLAGS"]
 
 debug = os.environ.get("LIGHTSOUT_DEBUG") == "1"
@@ -103,20 +101,18 @@ def extension(name: str, source: str, level: str, flags: list, headers: tuple = 
     )
 
 
-levels = {"generic": []}
-if with_simd:
-    levels.update(SIMD_FLAGS)
+# the registry names every build (registry.builds); Cython's shared utility module, with no
+# source module, comes last: cythonize writes lightsout/_kernels/_cyutility.c itself
 extensions = []
-for name, module in MODULES.items():
-    own_flags = [] if is_msvc else list(module.gcc_flags)
-    if not module.simd:
-        extensions.append(extension(name, f"lightsout/_kernels/{name}.pyx", "generic", own_flags, module.headers))
+for built, name, level in REGISTRY["builds"](wide=with_simd):
+    if not name:
+        shared_utility = f"lightsout._kernels.{built}"
+        extensions.append(Extension(shared_utility, [], extra_compile_args=base_flags, extra_link_args=link_flags))
         continue
-    for level, flags in levels.items():
-        extensions.append(extension(f"{name}_{level}", level_source(name, level), level, flags + own_flags,
-                                    module.headers))
-# no sources: cythonize writes lightsout/_kernels/_cyutility.c itself
-extensions.append(Extension(SHARED_UTILITY, [], extra_compile_args=base_flags, extra_link_args=link_flags))
+    module = MODULES[name]
+    flags = ([] if level == "generic" else SIMD_FLAGS[level]) + ([] if is_msvc else list(module.gcc_flags))
+    source = level_source(name, level) if module.simd else f"lightsout/_kernels/{name}.pyx"
+    extensions.append(extension(built, source, level, flags, module.headers))
 
 
 class ParallelBuildExt(build_ext):
@@ -138,8 +134,8 @@ setup(
         compiler_directives=directives,
         include_path=[str(ROOT)],
         language_level=3,
-        shared_utility_qualified_name=SHARED_UTILITY,
-        # translate the 28 modules in parallel where worker processes fork (spawn would re-run setup.py)
+        shared_utility_qualified_name=shared_utility,
+        # translate every module in parallel where worker processes fork (spawn would re-run setup.py)
         nthreads=(os.cpu_count() or 1) if sys.platform.startswith("linux") else 0,
     ),
 )

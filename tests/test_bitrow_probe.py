@@ -168,7 +168,7 @@ def test_chase_step_ranges(probe, nbits, mode):
 
 
 # ---------------------------------------------------------------------------
-# GF(2)[t] word kernels (lightsout/_polyword.pxd)
+# GF(2)[t] word kernels (lightsout/_kernels/polyword.pxd)
 
 
 

@@ -22,7 +22,7 @@ from conftest import interrupt_after_start
 from polyref import ref_mul
 
 import lightsout
-from lightsout._base.errors import InvalidBoardError
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError
 from lightsout._kernels import load, selected_level
 
 OFF = 10**12
@@ -78,9 +78,27 @@ def test_threshold_settable_and_checked(poly: Gf2PolyModule) -> None:
     with fft_from(poly, 7):
         assert poly.thresholds() == {**before, "fft_words": 7}
     assert poly.thresholds() == before
-    for bad in (0, -1, 2.5, "8"):
-        with pytest.raises(InvalidBoardError, match="fft_words"):
+    for bad in (0, -1, 2**63, 2**70, np.int64(0)):
+        with pytest.raises(InvalidBoardError, match=r"fft_words must be in 1\.\.9223372036854775807 words"):
             poly.set_thresholds(fft_words=bad)
+    for bad_type in (2.5, "8", True, np.float64(8), [8]):
+        with pytest.raises(InvalidTypeError, match="fft_words must be an int"):
+            poly.set_thresholds(fft_words=bad_type)
+    assert poly.thresholds() == before
+
+
+@pytest.mark.parametrize("name", ["newton_words", "hgcd_words", "gcd_words", "toom_words", "fft_words"])
+def test_every_threshold_is_checked_before_any_is_set(poly: Gf2PolyModule, name: str) -> None:
+    """set_thresholds(x=2**70) used to raise a bare OverflowError, after setting the arguments before x."""
+    before = poly.thresholds()
+    with pytest.raises(InvalidBoardError, match=name):
+        poly.set_thresholds(**{other: 5 for other in before if other != name}, **{name: 2**70})
+    assert poly.thresholds() == before
+    old = poly.set_thresholds(**{name: np.int64(2**63 - 1)})   # the largest accepted, from a numpy int
+    try:
+        assert poly.thresholds()[name] == 2**63 - 1 and type(poly.thresholds()[name]) is int
+    finally:
+        poly.set_thresholds(**old)
     assert poly.thresholds() == before
 
 

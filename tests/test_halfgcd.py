@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from polyref import ref_divmod, ref_gcd, ref_mul, ref_xgcd
 
-from lightsout._base.errors import InvalidBoardError
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError
 from lightsout._kernels import available_levels, load, selected_level
 from types import ModuleType as Gf2PolyModule  # lightsout._kernels.gf2poly at one level
 
@@ -104,9 +104,11 @@ def test_thresholds_settable_and_checked(poly: Gf2PolyModule) -> None:
     with thresholds(poly, newton_words=7):
         assert poly.thresholds() == {**before, "newton_words": 7}
     assert poly.thresholds() == before
-    for bad in (0, -3, 1.5):
-        with pytest.raises(InvalidBoardError):
-            poly.set_thresholds(gcd_words=bad)  # type: ignore[arg-type]
+    for bad in (0, -3, 2**63):
+        with pytest.raises(InvalidBoardError, match="gcd_words must be in 1.."):
+            poly.set_thresholds(gcd_words=bad)
+    with pytest.raises(InvalidTypeError, match="gcd_words must be an int"):
+        poly.set_thresholds(gcd_words=1.5)  # type: ignore[arg-type]
     assert poly.thresholds() == before
 
 

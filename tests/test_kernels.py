@@ -462,8 +462,9 @@ def test_ab_reduce_cancel_flag(simd_level):
     flag[0] = 1
     worker.join()
     assert result == [False]
-    for bad in (np.ones(2, dtype=np.uint8), np.ones(1, dtype=bool), [1]):
-        with pytest.raises(InvalidTypeError):
+    for bad in (np.ones((1, 1), dtype=np.uint8), np.zeros(0, dtype=np.uint8), np.ones(4, dtype=np.uint8)[::2],
+                np.ones(1, dtype=bool), [1]):
+        with pytest.raises(InvalidTypeError, match="cancel must be None or a C-contiguous 1-D numpy uint8"):
             k.ab_reduce(None, 5, 5, system_out(5), cancel=bad)
 
 

@@ -27,9 +27,10 @@ from lightsout._kernels.bitrow cimport (
     LIT_ALL, LIT_BOARD, LIT_NONE, copy_row, get_bit, tail_mask, words_for_bits,
 )
 from lightsout._kernels.bitrow cimport chase_step  # the C tile loop below calls it as lo_chase_step
+from lightsout._kernels.cancel cimport (
+    STOP_NONE, Poll, cancelled, make_poll, poll_work, raise_if_interrupted,
+)
 from lightsout.capi cimport LIGHTSOUT_CAPI_VERSION, lightsout_kernels_api
-
-import threading
 
 import numpy as np
 
@@ -366,7 +367,7 @@ _capi = PyCapsule_New(<void*>&_api, b"lightsout._kernels._capi", NULL)
 # that chase), computed once by chase_nogil and or-ed in at the end, so every
 # block, the constant one included, runs the same banded kernel for any board.
 #
-# Cancelling: a lane polls the caller's cancel flag (and, on the main thread,
+# Cancelling (cancel.pxd): a lane polls the caller's cancel flag (and, on the main thread,
 # Python's signal handlers) every AB_POLL_STEPS row-level steps, so Ctrl-C or a
 # sibling thread's failure stops even an n = 40,000 iteration within a few ms.
 
@@ -482,48 +483,19 @@ cdef extern from *:
         lo_ab_sweep_impl(base, lo, hi, 1);
     }
 
-
-    /* The caller's cancel flag, read afresh each time (another thread sets it). */
-    static int lo_cancelled(const uint8_t *flag)
-    {
-        return flag != NULL && *(volatile const uint8_t *)flag != 0;
-    }
     """
     int LO_AB_VWORDS
     int LO_AB_LEVELS
     int LO_AB_RS
     void lo_ab_sweep(uint64_t* base, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
     void lo_ab_sweep_1(uint64_t* base, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
-    bint lo_cancelled(const uint8_t* flag) noexcept nogil
-
-
-cdef struct ABPoll:
-    # How a long A/B run checks in: the caller's cancel flag (or NULL), whether
-    # to run Python's signal handlers (main thread only), and the work done
-    # since the last check.
-    const uint8_t* cancel
-    bint check_signals
-    Py_ssize_t steps
-
-
-cdef int _ab_poll(ABPoll* poll, Py_ssize_t steps) except -1 nogil:
-    """Count steps of work; every AB_POLL_STEPS, 1 if cancelled, raise on a signal, else 0."""
-    poll.steps += steps
-    if poll.steps < AB_POLL_STEPS:
-        return 0
-    poll.steps = 0
-    if lo_cancelled(poll.cancel):
-        return 1
-    if poll.check_signals:
-        with gil:
-            PyErr_CheckSignals()
-    return 0
 
 
 cdef int _ab_lane(uint64_t* base, Py_ssize_t nrows, Py_ssize_t ncols, Py_ssize_t col_lo,
-                  Py_ssize_t col_hi, ABPoll* poll) except -1 nogil:
-    """Run one lane (columns [col_lo, col_hi)) from levels (0, 1) to (R, R+1); 1 if cancelled."""
+                  Py_ssize_t col_hi, Poll* poll) noexcept nogil:
+    """Run one lane (columns [col_lo, col_hi)) from levels (0, 1) to (R, R+1); a STOP_ status."""
     cdef Py_ssize_t j, t = 1, nlev, lev_end, row_lo, row_hi, i
+    cdef int status
     # Level 0 is r_0 = 0; level 1 is r_1 = I restricted to the lane.
     for j in range(col_lo, col_hi):
         base[(j + 1) * LO_AB_RS + LO_AB_VWORDS + (j >> 6) - (col_lo >> 6)] = (<uint64_t>1) << (j & 63)
@@ -538,18 +510,19 @@ cdef int _ab_lane(uint64_t* base, Py_ssize_t nrows, Py_ssize_t ncols, Py_ssize_t
             for i in range(nlev):
                 lo_ab_sweep_1(base, row_lo, row_hi)
         t = lev_end
-        if _ab_poll(poll, (row_hi - row_lo) * nlev):
-            return 1
-    return 0
+        status = poll_work(poll, (row_hi - row_lo) * nlev)
+        if status != STOP_NONE:
+            return status
+    return STOP_NONE
 
 
 cdef int _ab_block(Py_ssize_t nrows, Py_ssize_t ncols, Py_ssize_t first_word,
                    const uint64_t* constant, uint64_t* out, Py_ssize_t out_nwords,
-                   ABPoll* poll) except -1 nogil:
+                   Poll* poll) noexcept nogil:
     """Words [first_word, first_word + BLOCK_WORDS) of [U_{R+1}(T) | c] (those below out_nwords).
 
     constant is c (words_for_bits(ncols) words), needed only by the block
-    holding column ncols.  Returns 0, 1 if cancelled, or -2 if out of memory.
+    holding column ncols.  Returns 0, a STOP_ status, or -2 if out of memory.
     """
     cdef Py_ssize_t C = ncols, VW = LO_AB_VWORDS, RS = LO_AB_RS
     cdef Py_ssize_t nlanes = BLOCK_WORDS // LO_AB_VWORDS
@@ -608,7 +581,7 @@ def ab_reduce(board, Py_ssize_t nrows, Py_ssize_t ncols, out, Py_ssize_t block_s
         board: packed (nrows, words_for_bits(ncols)) uint64 start state, or None
             for the all-lit board.
         out: C-contiguous writable uint64 array of shape (ncols, words_for_bits(ncols + 1)).
-        cancel: None or a 1-element numpy uint8 array; the kernel polls cancel[0]
+        cancel: None or a C-contiguous numpy uint8 array; the kernel polls cancel[0]
             every millisecond or so of work and stops early once it is nonzero.
             On the main thread it also runs Python's signal handlers as often
             (Ctrl-C raises KeyboardInterrupt within milliseconds).
@@ -639,16 +612,7 @@ def ab_reduce(board, Py_ssize_t nrows, Py_ssize_t ncols, out, Py_ssize_t block_s
     # Every word of out in the block range is overwritten: any content is fine.
     cdef uint64_t[:, ::1] out_view = packed_matrix(out, "out", nbits=64 * out_nwords, nrows=ncols,
                                                    writable=True)
-    cdef ABPoll poll
-    poll.cancel = NULL
-    poll.check_signals = threading.current_thread() is threading.main_thread()
-    poll.steps = 0
-    cdef const uint8_t[::1] cancel_view
-    if cancel is not None:
-        if not isinstance(cancel, np.ndarray) or cancel.dtype != np.uint8 or cancel.shape != (1,):
-            raise InvalidTypeError("cancel must be None or a numpy uint8 array of shape (1,)")
-        cancel_view = cancel
-        poll.cancel = &cancel_view[0]
+    cdef Poll poll = make_poll(cancel, AB_POLL_STEPS)
     if block_stop < 0:
         block_stop = nblocks
     if not (0 <= block_start <= block_stop <= nblocks):
@@ -664,12 +628,13 @@ def ab_reduce(board, Py_ssize_t nrows, Py_ssize_t ncols, out, Py_ssize_t block_s
                                                    NULL, NULL) != 0:
                     status = -2
             for block in range(block_start, block_stop):
-                if status != 0 or lo_cancelled(poll.cancel):
+                if status != 0 or cancelled(&poll):
                     break
                 status = _ab_block(nrows, ncols, block * BLOCK_WORDS, constant, &out_view[0, 0],
                                    out_nwords, &poll)
     finally:
         free(constant)
+    raise_if_interrupted(status)
     if status == -2:
         raise MemoryError("out of memory allocating A/B iteration scratch")
-    return status == 0 and not lo_cancelled(poll.cancel)
+    return status == 0 and not cancelled(&poll)

@@ -49,19 +49,13 @@ from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from lightsout._kernels.bitrow cimport ctz64, get_bit, set_bit, tail_mask, words_for_bits
+from lightsout._kernels.cancel cimport STOP_INTERRUPTED, STOP_NONE, Poll, make_poll, poll_work, raise_if_interrupted
 from lightsout.capi cimport LIGHTSOUT_CAPI_VERSION, LIGHTSOUT_EINVAL, lightsout_gf2elim_api
-
-import threading
 
 import numpy as np
 
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
 from lightsout._base.validate import packed_matrix
-
-cdef extern from "Python.h":
-    # The raw C function: returns -1 with KeyboardInterrupt (or a handler's
-    # exception) set, which the caller re-raises once it is back in Python.
-    int check_signals "PyErr_CheckSignals"() noexcept
 
 cdef extern from *:
     """
@@ -241,7 +235,7 @@ cdef enum:
 # Status codes of rref_run besides a rank (>= 0).
 cdef enum:
     RREF_NOMEM = -1                     # = LIGHTSOUT_ENOMEM
-    RREF_INTERRUPTED = -3               # a signal handler raised (Python callers only)
+    RREF_INTERRUPTED = STOP_INTERRUPTED # a signal handler raised (Python callers only; cancel.pxd)
 
 # Update strategies (the `method` argument of rref_inplace).
 cdef enum:
@@ -435,14 +429,15 @@ cdef void apply_block_m4r(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_s
 
 cdef Py_ssize_t rref_core(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_ssize_t stride,
                           Py_ssize_t npivot_cols, int method, int64_t* pivots,
-                          uint64_t* tables, uint64_t* selectors, bint signals) noexcept nogil:
+                          uint64_t* tables, uint64_t* selectors, Poll* poll) noexcept nogil:
     """Reduced row echelon form in place; returns the rank, fills pivots[0:rank].
 
     Invariant between blocks: rows 0..r-1 are the pivot rows found so far, in
     increasing pivot order, and rows r.. are zero in every column before word w.
 
-    With `signals`, checks for signals every SIGNAL_WORK row-words of work and
-    returns RREF_INTERRUPTED, with the handler's exception set, if one raised.
+    With a poll (NULL: none; it carries no cancel flag), counts the row-words of
+    work between blocks and returns RREF_INTERRUPTED, with the handler's
+    exception set, if a signal handler raised.
     tables may be NULL when the method never uses them.
     """
     cdef Py_ssize_t r = 0, w, work = 0
@@ -454,11 +449,10 @@ cdef Py_ssize_t rref_core(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_s
         if r >= nrows:
             break
         colmask = tail_mask(npivot_cols) if w == npivot_words - 1 else ~(<uint64_t>0)
-        if signals and work >= SIGNAL_WORK:
+        if poll != NULL:
+            if poll_work(poll, work) != STOP_NONE:
+                return RREF_INTERRUPTED
             work = 0
-            with gil:
-                if check_signals() != 0:
-                    return RREF_INTERRUPTED
         p = find_block_pivots(m, nrows, nwords, stride, r, w, colmask, pivot_bits, selectors)
         work += nrows - r
         if p == 0:
@@ -477,7 +471,7 @@ cdef Py_ssize_t rref_core(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_s
 
 
 cdef Py_ssize_t rref_run(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_ssize_t stride,
-                         Py_ssize_t npivot_cols, int method, int64_t* pivots, bint signals) noexcept nogil:
+                         Py_ssize_t npivot_cols, int method, int64_t* pivots, Poll* poll) noexcept nogil:
     """rref_core with its scratch: the stripe tables (only when the method may
     use them), 64-byte aligned so table rows start on cache lines, and one
     selector word per row.  Returns the rank, RREF_NOMEM or RREF_INTERRUPTED.
@@ -495,7 +489,7 @@ cdef Py_ssize_t rref_run(uint64_t* m, Py_ssize_t nrows, Py_ssize_t nwords, Py_ss
         free(selectors)
         return RREF_NOMEM
     # Without tables (none wanted, or no memory for them) AUTO falls back to naive updates.
-    rank = rref_core(m, nrows, nwords, stride, npivot_cols, method, pivots, tables, selectors, signals)
+    rank = rref_core(m, nrows, nwords, stride, npivot_cols, method, pivots, tables, selectors, poll)
     free(raw)
     free(selectors)
     return rank
@@ -533,7 +527,7 @@ cdef ptrdiff_t capi_rref(uint64_t* matrix, ptrdiff_t nrows, ptrdiff_t stride, pt
         return LIGHTSOUT_EINVAL
     if nrows == 0 or npivot_cols == 0:
         return 0
-    return rref_run(matrix, nrows, words_for_bits(ncols), stride, npivot_cols, METHOD_AUTO, pivots, False)
+    return rref_run(matrix, nrows, words_for_bits(ncols), stride, npivot_cols, METHOD_AUTO, pivots, NULL)
 
 
 cdef lightsout_gf2elim_api _api
@@ -554,9 +548,6 @@ SIMD_LEVEL = (<bytes>LIGHTSOUT_SIMD_LEVEL).decode("ascii")
 # Argument checks (GIL held).  Arrays go through lightsout._base.validate.packed_matrix,
 # the package's one check for packed arrays; these are the integer arguments.
 
-_MAIN_THREAD_ID = threading.main_thread().ident
-
-
 cdef object _count(object value, str name):
     """A non-negative int argument (bools refused), as a Python int."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
@@ -564,11 +555,6 @@ cdef object _count(object value, str name):
     if value < 0:
         raise InvalidBoardError(f"{name} must be >= 0, got {value}")
     return int(value)
-
-
-cdef int _reraise() except -1:
-    """Propagate the exception a signal handler left set (see rref_core)."""
-    return -1
 
 
 # ---------------------------------------------------------------------------
@@ -623,7 +609,7 @@ def rref_inplace(matrix, ncols, npivot_cols=-1, *, method="auto"):
     cdef Py_ssize_t nrows = matrix.shape[0], stride = matrix.shape[1]
     cdef Py_ssize_t rank
     cdef int method_code = _METHODS[method]
-    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
+    cdef Poll poll = make_poll(None, SIGNAL_WORK)
     pivots = np.zeros(min(nrows, npiv), dtype=np.int64)
     if nrows == 0 or npiv == 0:
         return 0, pivots
@@ -631,9 +617,8 @@ def rref_inplace(matrix, ncols, npivot_cols=-1, *, method="auto"):
     cdef int64_t[::1] pivot_view = pivots
     with nogil:
         rank = rref_run(&view[0, 0], nrows, words_for_bits(n), stride, npiv, method_code,
-                        &pivot_view[0], signals)
-    if rank == RREF_INTERRUPTED:
-        _reraise()
+                        &pivot_view[0], &poll)
+    raise_if_interrupted(<int>rank)
     if rank == RREF_NOMEM:
         raise MemoryError(f"no memory for the elimination scratch of a {nrows}-row matrix")
     return int(rank), pivots[:rank].copy()

@@ -307,10 +307,7 @@ static int fft_from_novel(uint64_t* f, int K, size_t w, fft_poll_fn poll, void* 
 #define FFT_WIDE 8
 #define FFT_WIDE_TARGET __attribute__((target("vpclmulqdq,avx512f")))
 typedef __m512i fft_vec;
-FFT_WIDE_TARGET static inline fft_vec fft_vload(const uint64_t* p) { return _mm512_loadu_si512((const void*)p); }
-FFT_WIDE_TARGET static inline void fft_vstore(uint64_t* p, fft_vec x) { _mm512_storeu_si512((void*)p, x); }
-FFT_WIDE_TARGET static inline fft_vec fft_vset1(uint64_t x) { return _mm512_set1_epi64((long long)x); }
-FFT_WIDE_TARGET static inline fft_vec fft_vxor(fft_vec x, fft_vec y) { return _mm512_xor_si512(x, y); }
+#define FFT_VSET1 _mm512_set1_epi64
 FFT_WIDE_TARGET static inline fft_vec fft_vfold(fft_vec p0, fft_vec p1) {
     fft_vec lo = _mm512_unpacklo_epi64(p0, p1), hi = _mm512_unpackhi_epi64(p0, p1);
     fft_vec t = _mm512_ternarylogic_epi64(hi, _mm512_srli_epi64(hi, 60), _mm512_srli_epi64(hi, 61), 0x96);
@@ -318,9 +315,7 @@ FFT_WIDE_TARGET static inline fft_vec fft_vfold(fft_vec p0, fft_vec p1) {
     fft_vec r = _mm512_ternarylogic_epi64(lo, t, _mm512_slli_epi64(t, 1), 0x96);
     return _mm512_ternarylogic_epi64(r, _mm512_slli_epi64(t, 3), _mm512_slli_epi64(t, 4), 0x96);
 }
-/* Low (high) word of each lane of x times the low word of the lane of y. */
-FFT_WIDE_TARGET static inline fft_vec fft_vclmul_low(fft_vec x, fft_vec y) { return _mm512_clmulepi64_epi128(x, y, 0x00); }
-FFT_WIDE_TARGET static inline fft_vec fft_vclmul_high(fft_vec x, fft_vec y) { return _mm512_clmulepi64_epi128(x, y, 0x01); }
+#define FFT_VCLMUL _mm512_clmulepi64_epi128
 /* x[s .. s + 8), words outside [0, n) read as zero (masked: no access outside). */
 FFT_WIDE_TARGET static inline fft_vec fft_vload_window(const uint64_t* x, ptrdiff_t s, ptrdiff_t n) {
     unsigned m = 0xFFu;
@@ -334,21 +329,12 @@ FFT_WIDE_TARGET static inline void fft_vxor_window(uint64_t* out, ptrdiff_t k, p
     __mmask8 m = (__mmask8)(n - k >= 8 ? 0xFFu : (n - k <= 0 ? 0u : 0xFFu >> (8 - (n - k))));
     _mm512_mask_storeu_epi64((void*)(out + k), m, _mm512_xor_si512(_mm512_maskz_loadu_epi64(m, (const void*)(out + k)), acc));
 }
-FFT_WIDE_TARGET static inline fft_vec fft_vmul_const(fft_vec x, fft_vec lam) {
-    return fft_vfold(fft_vclmul_low(x, lam), fft_vclmul_high(x, lam));
-}
-FFT_WIDE_TARGET static inline fft_vec fft_vmul(fft_vec x, fft_vec y) {
-    return fft_vfold(_mm512_clmulepi64_epi128(x, y, 0x00), _mm512_clmulepi64_epi128(x, y, 0x11));
-}
 #elif defined(__PCLMUL__) && defined(__AVX2__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define FFT_WIDE 4
 #define FFT_WIDE_TARGET __attribute__((target("vpclmulqdq,avx2")))
 typedef __m256i fft_vec;
-FFT_WIDE_TARGET static inline fft_vec fft_vload(const uint64_t* p) { return _mm256_loadu_si256((const __m256i*)p); }
-FFT_WIDE_TARGET static inline void fft_vstore(uint64_t* p, fft_vec x) { _mm256_storeu_si256((__m256i*)p, x); }
-FFT_WIDE_TARGET static inline fft_vec fft_vset1(uint64_t x) { return _mm256_set1_epi64x((long long)x); }
-FFT_WIDE_TARGET static inline fft_vec fft_vxor(fft_vec x, fft_vec y) { return _mm256_xor_si256(x, y); }
+#define FFT_VSET1 _mm256_set1_epi64x
 FFT_WIDE_TARGET static inline fft_vec fft_vfold(fft_vec p0, fft_vec p1) {
     fft_vec lo = _mm256_unpacklo_epi64(p0, p1), hi = _mm256_unpackhi_epi64(p0, p1);
     fft_vec t = _mm256_xor_si256(_mm256_xor_si256(hi, _mm256_srli_epi64(hi, 60)),
@@ -356,8 +342,7 @@ FFT_WIDE_TARGET static inline fft_vec fft_vfold(fft_vec p0, fft_vec p1) {
     fft_vec r = _mm256_xor_si256(_mm256_xor_si256(lo, t), _mm256_slli_epi64(t, 1));
     return _mm256_xor_si256(r, _mm256_xor_si256(_mm256_slli_epi64(t, 3), _mm256_slli_epi64(t, 4)));
 }
-FFT_WIDE_TARGET static inline fft_vec fft_vclmul_low(fft_vec x, fft_vec y) { return _mm256_clmulepi64_epi128(x, y, 0x00); }
-FFT_WIDE_TARGET static inline fft_vec fft_vclmul_high(fft_vec x, fft_vec y) { return _mm256_clmulepi64_epi128(x, y, 0x01); }
+#define FFT_VCLMUL _mm256_clmulepi64_epi128
 /* All ones in the lanes l with 0 <= s + l < n. */
 FFT_WIDE_TARGET static inline __m256i fft_window_mask(ptrdiff_t s, ptrdiff_t n) {
     __m256i lane = _mm256_add_epi64(_mm256_set1_epi64x((long long)s), _mm256_set_epi64x(3, 2, 1, 0));
@@ -374,11 +359,26 @@ FFT_WIDE_TARGET static inline void fft_vxor_window(uint64_t* out, ptrdiff_t k, p
     _mm256_maskstore_epi64((long long*)(out + k), m,
                            _mm256_xor_si256(_mm256_maskload_epi64((const long long*)(out + k), m), acc));
 }
+#endif
+
+#ifdef FFT_WIDE
+/* What both widths share: fft_vec is a GCC/Clang vector type either way, so loads and stores
+   go through its unaligned alias and XOR is the operator; FFT_VSET1 broadcasts a word,
+   FFT_VCLMUL multiplies the low or high words of lanes (its immediate); then the low (high)
+   word of each lane of x times the low word of the lane of y, products by a constant lam
+   broadcast to every word, and products of the words of x and y. */
+typedef fft_vec fft_vec_unaligned __attribute__((aligned(1), may_alias));
+FFT_WIDE_TARGET static inline fft_vec fft_vload(const uint64_t* p) { return *(const fft_vec_unaligned*)p; }
+FFT_WIDE_TARGET static inline void fft_vstore(uint64_t* p, fft_vec x) { *(fft_vec_unaligned*)p = x; }
+FFT_WIDE_TARGET static inline fft_vec fft_vset1(uint64_t x) { return FFT_VSET1((long long)x); }
+FFT_WIDE_TARGET static inline fft_vec fft_vxor(fft_vec x, fft_vec y) { return x ^ y; }
+FFT_WIDE_TARGET static inline fft_vec fft_vclmul_low(fft_vec x, fft_vec y) { return FFT_VCLMUL(x, y, 0x00); }
+FFT_WIDE_TARGET static inline fft_vec fft_vclmul_high(fft_vec x, fft_vec y) { return FFT_VCLMUL(x, y, 0x01); }
 FFT_WIDE_TARGET static inline fft_vec fft_vmul_const(fft_vec x, fft_vec lam) {
     return fft_vfold(fft_vclmul_low(x, lam), fft_vclmul_high(x, lam));
 }
 FFT_WIDE_TARGET static inline fft_vec fft_vmul(fft_vec x, fft_vec y) {
-    return fft_vfold(_mm256_clmulepi64_epi128(x, y, 0x00), _mm256_clmulepi64_epi128(x, y, 0x11));
+    return fft_vfold(FFT_VCLMUL(x, y, 0x00), FFT_VCLMUL(x, y, 0x11));
 }
 #endif
 
@@ -566,13 +566,22 @@ static size_t fft_pointwise_acc_2(uint64_t* acc, const uint64_t* a, const uint64
 #define FFT_TWO(call) 0
 #endif
 
+/* i = the elements done by the widest vector loop this build and CPU run: NAME##_wide (when
+ * the wide loops are on), else NAME##_2 (two at a time), else none; each step's scalar loop
+ * then does the rest. */
+#ifdef FFT_WIDE
+#define FFT_VECTOR_LOOPS(i, NAME, ARGS) do {       \
+        if (fft_wide_on) i = NAME##_wide ARGS;     \
+        if (i == 0) i = FFT_TWO(NAME##_2 ARGS);    \
+    } while (0)
+#else
+#define FFT_VECTOR_LOOPS(i, NAME, ARGS) do { i = FFT_TWO(NAME##_2 ARGS); } while (0)
+#endif
+
 /* u += lam v, v += u (one level of the forward transform on a pair of half-blocks). */
 static void fft_pair_forward(uint64_t* FFT_RESTRICT u, uint64_t* FFT_RESTRICT v, size_t h, uint64_t lam) {
     size_t i = 0;
-#ifdef FFT_WIDE
-    if (fft_wide_on) i = fft_pair_forward_wide(u, v, h, lam);
-#endif
-    if (i == 0) i = FFT_TWO(fft_pair_forward_2(u, v, h, lam));
+    FFT_VECTOR_LOOPS(i, fft_pair_forward, (u, v, h, lam));
     for (; i < h; i++) {
         uint64_t x = u[i] ^ fft_mul(lam, v[i]);
         u[i] = x;
@@ -583,10 +592,7 @@ static void fft_pair_forward(uint64_t* FFT_RESTRICT u, uint64_t* FFT_RESTRICT v,
 /* v += u, u += lam v: the inverse of fft_pair_forward. */
 static void fft_pair_inverse(uint64_t* FFT_RESTRICT u, uint64_t* FFT_RESTRICT v, size_t h, uint64_t lam) {
     size_t i = 0;
-#ifdef FFT_WIDE
-    if (fft_wide_on) i = fft_pair_inverse_wide(u, v, h, lam);
-#endif
-    if (i == 0) i = FFT_TWO(fft_pair_inverse_2(u, v, h, lam));
+    FFT_VECTOR_LOOPS(i, fft_pair_inverse, (u, v, h, lam));
     for (; i < h; i++) {
         uint64_t y = v[i] ^ u[i];
         v[i] = y;
@@ -597,10 +603,7 @@ static void fft_pair_inverse(uint64_t* FFT_RESTRICT u, uint64_t* FFT_RESTRICT v,
 /* a[i] = a[i] b[i] in GF(2^64). */
 static void fft_pointwise(uint64_t* FFT_RESTRICT a, const uint64_t* FFT_RESTRICT b, size_t n) {
     size_t i = 0;
-#ifdef FFT_WIDE
-    if (fft_wide_on) i = fft_pointwise_wide(a, b, n);
-#endif
-    if (i == 0) i = FFT_TWO(fft_pointwise_2(a, b, n));
+    FFT_VECTOR_LOOPS(i, fft_pointwise, (a, b, n));
     for (; i < n; i++) a[i] = fft_mul(a[i], b[i]);
 }
 
@@ -608,71 +611,66 @@ static void fft_pointwise(uint64_t* FFT_RESTRICT a, const uint64_t* FFT_RESTRICT
 static void fft_pointwise_acc(uint64_t* FFT_RESTRICT acc, const uint64_t* FFT_RESTRICT a,
                               const uint64_t* FFT_RESTRICT b, size_t n) {
     size_t i = 0;
-#ifdef FFT_WIDE
-    if (fft_wide_on) i = fft_pointwise_acc_wide(acc, a, b, n);
-#endif
-    if (i == 0) i = FFT_TWO(fft_pointwise_acc_2(acc, a, b, n));
+    FFT_VECTOR_LOOPS(i, fft_pointwise_acc, (acc, a, b, n));
     for (; i < n; i++) acc[i] ^= fft_mul(a[i], b[i]);
 }
 
-/* Level k on nblocks blocks of 2^(k+1) elements, the first being block number b0. */
-static void fft_level_forward(uint64_t* f, int k, size_t b0, size_t nblocks) {
+/* Level k on nblocks blocks of 2^(k+1) elements, the first being block number b0: forward,
+ * or with `inverse` its inverse (callers pass a constant).  A block whose twiddle is zero is
+ * one XOR of its halves either way. */
+static inline void fft_level(uint64_t* f, int k, size_t b0, size_t nblocks, const int inverse) {
     size_t h = (size_t)1 << k;
     for (size_t b = 0; b < nblocks; b++) {
         uint64_t lam = fft_omega(2 * (b0 + b));
         uint64_t* u = f + 2 * h * b;
         if (lam == 0)
             fft_xor(u + h, u, h);
+        else if (inverse)
+            fft_pair_inverse(u, u + h, h, lam);
         else
             fft_pair_forward(u, u + h, h, lam);
     }
 }
 
-static void fft_level_inverse(uint64_t* f, int k, size_t b0, size_t nblocks) {
-    size_t h = (size_t)1 << k;
-    for (size_t b = 0; b < nblocks; b++) {
-        uint64_t lam = fft_omega(2 * (b0 + b));
-        uint64_t* u = f + 2 * h * b;
-        if (lam == 0)
-            fft_xor(u + h, u, h);
-        else
-            fft_pair_inverse(u, u + h, h, lam);
+/* One butterfly of the forward transform (u += lam v, v += u) or, with `inverse`, of its
+ * inverse (v += u, u += lam v). */
+static inline void fft_butterfly(uint64_t* u, uint64_t* v, uint64_t lam, const int inverse) {
+    if (inverse) {
+        *v ^= *u;
+        *u ^= fft_mul(lam, *v);
+    } else {
+        *u ^= fft_mul(lam, *v);
+        *v ^= *u;
     }
 }
 
-/* The last three levels of the forward transform on n8 groups of 8 elements, the first being
- * group q0: one pass instead of three, with the twiddles from three table lookups per group. */
-static void fft_last3_forward(uint64_t* f, size_t q0, size_t n8) {
-    const uint64_t b1 = fft_beta[1], b2 = fft_beta[2];
+/* Level k (2, 1 or 0: butterflies 4, 2 or 1 apart) of a group g of 8 elements whose first
+ * block has the twiddle lam; block t of the level adds the betas of t's bits. */
+static inline void fft_last3_level(uint64_t* g, int k, uint64_t lam, const int inverse) {
+    const int d = 1 << k;
+    for (int t = 0; t < (4 >> k); t++) {
+        uint64_t l = lam ^ ((t & 1) ? fft_beta[1] : 0) ^ ((t & 2) ? fft_beta[2] : 0);
+        for (int i = 2 * d * t; i < 2 * d * t + d; i++) fft_butterfly(g + i, g + i + d, l, inverse);
+    }
+}
+
+/* The last three levels of the transform (forward, or its inverse) on n8 groups of 8 elements,
+ * the first being group q0: one pass instead of three, with the twiddles from three table
+ * lookups per group. */
+static inline void fft_last3(uint64_t* f, size_t q0, size_t n8, const int inverse) {
     for (size_t j = 0; j < n8; j++) {
         uint64_t* g = f + 8 * j;
         size_t q = q0 + j;
         uint64_t l2 = fft_omega(2 * q), l1 = fft_omega(4 * q), l0 = fft_omega(8 * q);
-        uint64_t x;
-        for (int i = 0; i < 4; i++) { x = g[i] ^ fft_mul(l2, g[i + 4]); g[i] = x; g[i + 4] ^= x; }
-        for (int i = 0; i < 2; i++) { x = g[i] ^ fft_mul(l1, g[i + 2]); g[i] = x; g[i + 2] ^= x; }
-        for (int i = 4; i < 6; i++) { x = g[i] ^ fft_mul(l1 ^ b1, g[i + 2]); g[i] = x; g[i + 2] ^= x; }
-        x = g[0] ^ fft_mul(l0, g[1]); g[0] = x; g[1] ^= x;
-        x = g[2] ^ fft_mul(l0 ^ b1, g[3]); g[2] = x; g[3] ^= x;
-        x = g[4] ^ fft_mul(l0 ^ b2, g[5]); g[4] = x; g[5] ^= x;
-        x = g[6] ^ fft_mul(l0 ^ b1 ^ b2, g[7]); g[6] = x; g[7] ^= x;
-    }
-}
-
-static void fft_last3_inverse(uint64_t* f, size_t q0, size_t n8) {
-    const uint64_t b1 = fft_beta[1], b2 = fft_beta[2];
-    for (size_t j = 0; j < n8; j++) {
-        uint64_t* g = f + 8 * j;
-        size_t q = q0 + j;
-        uint64_t l2 = fft_omega(2 * q), l1 = fft_omega(4 * q), l0 = fft_omega(8 * q);
-        uint64_t y;
-        y = g[1] ^ g[0]; g[1] = y; g[0] ^= fft_mul(l0, y);
-        y = g[3] ^ g[2]; g[3] = y; g[2] ^= fft_mul(l0 ^ b1, y);
-        y = g[5] ^ g[4]; g[5] = y; g[4] ^= fft_mul(l0 ^ b2, y);
-        y = g[7] ^ g[6]; g[7] = y; g[6] ^= fft_mul(l0 ^ b1 ^ b2, y);
-        for (int i = 0; i < 2; i++) { y = g[i + 2] ^ g[i]; g[i + 2] = y; g[i] ^= fft_mul(l1, y); }
-        for (int i = 4; i < 6; i++) { y = g[i + 2] ^ g[i]; g[i + 2] = y; g[i] ^= fft_mul(l1 ^ b1, y); }
-        for (int i = 0; i < 4; i++) { y = g[i + 4] ^ g[i]; g[i + 4] = y; g[i] ^= fft_mul(l2, y); }
+        if (inverse) {
+            fft_last3_level(g, 0, l0, 1);
+            fft_last3_level(g, 1, l1, 1);
+            fft_last3_level(g, 2, l2, 1);
+        } else {
+            fft_last3_level(g, 2, l2, 0);
+            fft_last3_level(g, 1, l1, 0);
+            fft_last3_level(g, 0, l0, 0);
+        }
     }
 }
 
@@ -689,15 +687,15 @@ static int fft_forward(uint64_t* f, int K, size_t nz, fft_poll_fn poll, void* ps
             memcpy(f + 2 * h * b + h, f + 2 * h * b, nz * sizeof(uint64_t));
     }
     for (; k >= B; k--) {
-        fft_level_forward(f, k, 0, (size_t)1 << (K - 1 - k));
+        fft_level(f, k, 0, (size_t)1 << (K - 1 - k), 0);
         if (fft_poll_now(poll, ps)) return -2;
     }
     for (size_t c = 0; c < ((size_t)1 << (K - B)); c++) {
         uint64_t* g = f + (c << B);
         int low = B >= 3 ? 3 : 0;
         for (int j = B - 1; j >= low; j--)
-            fft_level_forward(g, j, c << (B - 1 - j), (size_t)1 << (B - 1 - j));
-        if (low) fft_last3_forward(g, c << (B - 3), (size_t)1 << (B - 3));
+            fft_level(g, j, c << (B - 1 - j), (size_t)1 << (B - 1 - j), 0);
+        if (low) fft_last3(g, c << (B - 3), (size_t)1 << (B - 3), 0);
         if ((c & 63) == 63 && fft_poll_now(poll, ps)) return -2;
     }
     return 0;
@@ -710,13 +708,13 @@ static int fft_inverse(uint64_t* f, int K, fft_poll_fn poll, void* ps) {
     for (size_t c = 0; c < ((size_t)1 << (K - B)); c++) {
         uint64_t* g = f + (c << B);
         int low = B >= 3 ? 3 : 0;
-        if (low) fft_last3_inverse(g, c << (B - 3), (size_t)1 << (B - 3));
+        if (low) fft_last3(g, c << (B - 3), (size_t)1 << (B - 3), 1);
         for (int k = low; k < B; k++)
-            fft_level_inverse(g, k, c << (B - 1 - k), (size_t)1 << (B - 1 - k));
+            fft_level(g, k, c << (B - 1 - k), (size_t)1 << (B - 1 - k), 1);
         if ((c & 63) == 63 && fft_poll_now(poll, ps)) return -2;
     }
     for (int k = B; k < K; k++) {
-        fft_level_inverse(f, k, 0, (size_t)1 << (K - 1 - k));
+        fft_level(f, k, 0, (size_t)1 << (K - 1 - k), 1);
         if (fft_poll_now(poll, ps)) return -2;
     }
     return 0;

@@ -37,20 +37,17 @@
 # when called from the main thread, check for signals every SIGNAL_WORK units
 # of work (a few milliseconds), so Ctrl-C stops them promptly.
 #
-# Compiled once per SIMD level (setup.py HOT_MODULES): the row loops below are
+# Compiled once per SIMD level (lightsout/_kernels/registry.py): the row loops below are
 # plain C loops on restrict pointers that GCC vectorises.
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memcpy, memset
 
-import threading
+from lightsout._kernels.cancel cimport STOP_NONE, Poll, make_poll, poll_work, raise_if_interrupted
 
 import numpy as np
 
 from lightsout._base.errors import InvalidBoardError
-
-cdef extern from "Python.h":
-    int check_signals "PyErr_CheckSignals"() noexcept
 
 cdef extern from *:
     """
@@ -93,9 +90,6 @@ SIMD_LEVEL = LIGHTSOUT_SIMD_LEVEL.decode()
 cdef enum:
     # Units of work (row words or bytes touched, or adjacency entries) between signal checks.
     SIGNAL_WORK = 1 << 22
-    INTERRUPTED = -1
-
-_MAIN_THREAD_ID = threading.main_thread().ident
 
 
 cdef struct Graph:
@@ -103,22 +97,6 @@ cdef struct Graph:
     const int64_t* indptr
     const int32_t* indices
     bint self_toggle
-
-
-cdef struct Poll:
-    bint signals
-    Py_ssize_t work
-
-
-cdef inline bint poll(Poll* p, Py_ssize_t work) noexcept nogil:
-    """Count work; every SIGNAL_WORK units check for signals (main thread only). True = interrupted."""
-    p.work += work
-    if p.signals and p.work >= SIGNAL_WORK:
-        p.work = 0
-        with gil:
-            if check_signals() != 0:
-                return True
-    return False
 
 
 cdef inline Py_ssize_t nsize(const Graph* g, Py_ssize_t v) noexcept nogil:
@@ -141,18 +119,6 @@ cdef Graph make_graph(const int64_t[::1] indptr, const int32_t[::1] indices, bin
     g.indices = &indices[0] if indices.shape[0] else NULL
     g.self_toggle = self_toggle
     return g
-
-
-cdef Poll make_poll():
-    cdef Poll p
-    p.signals = threading.get_ident() == _MAIN_THREAD_ID
-    p.work = 0
-    return p
-
-
-cdef int _reraise() except -1:
-    """Propagate the exception a signal handler left set."""
-    return -1
 
 
 # ---------------------------------------------------------------------------
@@ -226,6 +192,7 @@ cdef void plan_determine(const Graph* g, PlanState* s, int32_t u, int32_t eq) no
 cdef int plan_run(const Graph* g, PlanState* s, Py_ssize_t maxc, Poll* p) noexcept nogil:
     cdef Py_ssize_t n = g.n, i, size_e, c, freed, scan = 0
     cdef int32_t e, w = -1
+    cdef int status
     for e in range(n):
         size_e = nsize(g, e)
         s.cnt[e] = <int32_t>size_e
@@ -235,8 +202,9 @@ cdef int plan_run(const Graph* g, PlanState* s, Py_ssize_t maxc, Poll* p) noexce
         else:
             bucket_push(s, e, <int32_t>size_e)
     while s.nsteps < n:
-        if poll(p, 16):
-            return INTERRUPTED
+        status = poll_work(p, 16)
+        if status != STOP_NONE:
+            return status
         e = s.head[1]
         if e >= 0:
             bucket_remove(s, e, 1)
@@ -314,7 +282,7 @@ def forcing_plan(const int64_t[::1] indptr not None, const int32_t[::1] indices 
     cdef uint8_t[:, ::1] flags_v = flags
     cdef int32_t[:, ::1] links_v = links, steps_v = steps
     cdef PlanState s
-    cdef Poll p = make_poll()
+    cdef Poll p = make_poll(None, SIGNAL_WORK)
     cdef int status
     if n == 0:
         return steps[0], steps[1], final, 0
@@ -332,8 +300,7 @@ def forcing_plan(const int64_t[::1] indptr not None, const int32_t[::1] indices 
     s.lo = maxc + 1
     with nogil:
         status = plan_run(&g, &s, maxc, &p)
-    if status == INTERRUPTED:
-        _reraise()
+    raise_if_interrupted(status)
     if s.nsteps != n or s.nfinal != s.nfree:  # cannot happen: the counting argument of the header
         raise AssertionError(f"forcing plan: {s.nsteps} steps, {s.nfinal} final equations, {s.nfree} free")
     return steps[0].copy(), steps[1].copy(), final[:s.nfinal].copy(), int(s.peak)
@@ -368,16 +335,54 @@ cdef inline void release_vars(const Graph* g, Replay* r, int32_t f) noexcept nog
             r.nfree_slots += 1
 
 
-cdef int system_gf2(const Graph* g, Replay* r, const int32_t* steps_var, const int32_t* steps_eq,
-                    const uint8_t* lit, uint64_t* slots, uint64_t* system, Py_ssize_t nz,
-                    Py_ssize_t nwords, Poll* p) noexcept nogil:
-    """Fill the packed system [C | d] (constant in bit nz): C z = d over GF(2)."""
-    cdef Py_ssize_t s, i, j, zj = 0, size_u, n = g.n
+# Rows are generic over the ring (gridchase.pyx does the same): GF(2) rows are packed bits
+# in uint64 words, Z/k rows one byte a value; the four operations below are all that differ.
+
+ctypedef fused elem_t:
+    uint64_t
+    uint8_t
+
+
+cdef inline void add_row(elem_t* dst, const elem_t* src, Py_ssize_t n, unsigned k) noexcept nogil:
+    """dst += src over n elements (a XOR of words over GF(2))."""
+    if elem_t is uint64_t:
+        xor_into(dst, src, n)
+    else:
+        add_mod(dst, src, n, k)
+
+
+cdef inline void negate(elem_t* x, Py_ssize_t n, unsigned k) noexcept nogil:
+    """x = -x (nothing to do over GF(2))."""
+    if elem_t is uint8_t:
+        neg_mod(x, n, k)
+
+
+cdef inline void add_at(elem_t* x, Py_ssize_t col, unsigned value, unsigned k) noexcept nogil:
+    """Entry col of the row += value (over GF(2): bit col, by value's bit 0)."""
+    if elem_t is uint64_t:
+        if value & 1:
+            x[col >> 6] ^= (<uint64_t>1) << (col & 63)
+    else:
+        x[col] = <uint8_t>((x[col] + value) % k)
+
+
+cdef inline Py_ssize_t row_elements(elem_t* kind, Py_ssize_t ncols) noexcept nogil:
+    """Elements of a row of ncols entries (`kind` only selects the ring: pass NULL)."""
+    if elem_t is uint64_t:
+        return (ncols + 63) // 64
+    else:
+        return ncols
+
+
+cdef int replay_system(const Graph* g, Replay* r, const int32_t* steps_var, const int32_t* steps_eq,
+                       const uint8_t* lit, elem_t* slots, elem_t* system, Py_ssize_t nz,
+                       unsigned k, Poll* p) noexcept nogil:
+    """Fill the system [C | d] (constant in column nz): the presses solve the board iff C z + d = 0."""
+    cdef Py_ssize_t s, i, j, zj = 0, size_u, n = g.n, stride = row_elements(<elem_t*>NULL, nz + 1)
     cdef int32_t u, e, f, v, slot, row
-    cdef uint64_t* x
-    cdef uint64_t* out
-    cdef uint64_t const_bit = (<uint64_t>1) << (nz & 63)
-    cdef Py_ssize_t const_word = nz >> 6
+    cdef elem_t* x
+    cdef elem_t* out
+    cdef int status
     for s in range(n):
         u = steps_var[s]
         e = steps_eq[s]
@@ -386,69 +391,21 @@ cdef int system_gf2(const Graph* g, Replay* r, const int32_t* steps_var, const i
             slot = take_slot(r)
             r.slot_of[u] = slot
             r.ref[u] = <int32_t>size_u
-            x = slots + slot * nwords
-            memset(x, 0, nwords * 8)
+            x = slots + slot * stride
+            memset(x, 0, stride * sizeof(elem_t))
             if e < 0:
-                x[zj >> 6] = (<uint64_t>1) << (zj & 63)
-            else:
-                if lit[e] & 1:
-                    x[const_word] ^= const_bit
-                for i in range(nsize(g, e)):
-                    v = nitem(g, e, i)
-                    if v != u:
-                        xor_into(x, slots + r.slot_of[v] * nwords, nwords)
-                if poll(p, nsize(g, e) * nwords):
-                    return INTERRUPTED
-        if e < 0:
-            zj += 1
-        for i in range(size_u):
-            f = nitem(g, u, i)
-            r.cnt[f] -= 1
-            if r.cnt[f] == 0:
-                row = r.row_of_eq[f]
-                if row >= 0:
-                    out = system + row * nwords
-                    if lit[f] & 1:
-                        out[const_word] ^= const_bit
-                    for j in range(nsize(g, f)):
-                        xor_into(out, slots + r.slot_of[nitem(g, f, j)] * nwords, nwords)
-                    if poll(p, nsize(g, f) * nwords):
-                        return INTERRUPTED
-                release_vars(g, r, f)
-    return 0
-
-
-cdef int system_mod(const Graph* g, Replay* r, const int32_t* steps_var, const int32_t* steps_eq,
-                    const uint8_t* lit, uint8_t* slots, uint8_t* system, Py_ssize_t nz,
-                    unsigned k, Poll* p) noexcept nogil:
-    """Fill the system [C | d] mod k (constant in column nz): C z + d = 0."""
-    cdef Py_ssize_t s, i, j, zj = 0, size_u, n = g.n, width = nz + 1
-    cdef int32_t u, e, f, v, slot, row
-    cdef uint8_t* x
-    cdef uint8_t* out
-    cdef unsigned t
-    for s in range(n):
-        u = steps_var[s]
-        e = steps_eq[s]
-        size_u = nsize(g, u)
-        if size_u > 0:
-            slot = take_slot(r)
-            r.slot_of[u] = slot
-            r.ref[u] = <int32_t>size_u
-            x = slots + slot * width
-            memset(x, 0, width)
-            if e < 0:
-                x[zj] = 1
+                add_at(x, zj, 1, k)
             else:
                 # x_u = -(b_e + sum of the other variables of equation e)
-                x[nz] = lit[e]
+                add_at(x, nz, lit[e], k)
                 for i in range(nsize(g, e)):
                     v = nitem(g, e, i)
                     if v != u:
-                        add_mod(x, slots + r.slot_of[v] * width, width, k)
-                neg_mod(x, width, k)
-                if poll(p, nsize(g, e) * width):
-                    return INTERRUPTED
+                        add_row(x, slots + r.slot_of[v] * stride, stride, k)
+                negate(x, stride, k)
+                status = poll_work(p, nsize(g, e) * stride)
+                if status != STOP_NONE:
+                    return status
         if e < 0:
             zj += 1
         for i in range(size_u):
@@ -457,13 +414,13 @@ cdef int system_mod(const Graph* g, Replay* r, const int32_t* steps_var, const i
             if r.cnt[f] == 0:
                 row = r.row_of_eq[f]
                 if row >= 0:
-                    out = system + row * width
-                    t = <unsigned>out[nz] + lit[f]
-                    out[nz] = <uint8_t>(t % k)
+                    out = system + row * stride
+                    add_at(out, nz, lit[f], k)
                     for j in range(nsize(g, f)):
-                        add_mod(out, slots + r.slot_of[nitem(g, f, j)] * width, width, k)
-                    if poll(p, nsize(g, f) * width):
-                        return INTERRUPTED
+                        add_row(out, slots + r.slot_of[nitem(g, f, j)] * stride, stride, k)
+                    status = poll_work(p, nsize(g, f) * stride)
+                    if status != STOP_NONE:
+                        return status
                 release_vars(g, r, f)
     return 0
 
@@ -480,6 +437,40 @@ cdef tuple _replay_setup(const Graph* g, const int32_t[::1] final_eqs, Py_ssize_
     row_of_eq[np.asarray(final_eqs)] = np.arange(final_eqs.shape[0], dtype=np.int32)
     free_slots = np.arange(max(peak, 1) - 1, -1, -1, dtype=np.int32)
     return cnt, np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32), free_slots, row_of_eq
+
+
+cdef object _forcing_system(elem_t* kind, const int64_t[::1] indptr, const int32_t[::1] indices,
+                            bint self_toggle, const int32_t[::1] steps_var, const int32_t[::1] steps_eq,
+                            const int32_t[::1] final_eqs, Py_ssize_t peak, const uint8_t[::1] lit,
+                            int modulus):
+    """forcing_system_gf2 (elem_t uint64_t) and forcing_system_mod (uint8_t): `kind` is NULL."""
+    cdef Graph g = make_graph(indptr, indices, self_toggle)
+    cdef Py_ssize_t nz = final_eqs.shape[0], stride = row_elements(<elem_t*>NULL, nz + 1), v
+    _check_plan(&g, steps_var, steps_eq, lit)
+    cnt, ref, slot_of, free_slots, row_of_eq = _replay_setup(&g, final_eqs, peak)
+    dtype = np.uint64 if elem_t is uint64_t else np.uint8
+    slots = np.empty((max(peak, 1), stride), dtype=dtype)
+    system = np.zeros((nz, stride), dtype=dtype)
+    cdef int32_t[::1] cnt_v = cnt, ref_v = ref, slot_v = slot_of, free_v = free_slots, row_v = row_of_eq
+    cdef elem_t[:, ::1] slots_v = slots
+    cdef elem_t[:, ::1] sys_v = system
+    cdef Replay r
+    r.cnt, r.ref, r.slot_of, r.free_slots, r.row_of_eq = &cnt_v[0], &ref_v[0], &slot_v[0], &free_v[0], &row_v[0]
+    r.nfree_slots = free_slots.shape[0]
+    cdef Poll p = make_poll(None, SIGNAL_WORK)
+    cdef int status = 0
+    cdef elem_t* sys_ptr = &sys_v[0, 0] if nz else NULL
+    if g.n == 0:
+        return system
+    with nogil:
+        # the empty equations (isolated vertices of the sigma game) are complete from the start
+        for v in range(g.n):
+            if nsize(&g, v) == 0 and r.row_of_eq[v] >= 0:
+                add_at(sys_ptr + r.row_of_eq[v] * stride, nz, lit[v], <unsigned>modulus)
+        status = replay_system(&g, &r, &steps_var[0], &steps_eq[0], &lit[0], &slots_v[0, 0], sys_ptr,
+                               nz, <unsigned>modulus, &p)
+    raise_if_interrupted(status)
+    return system
 
 
 def forcing_system_gf2(const int64_t[::1] indptr not None, const int32_t[::1] indices not None,
@@ -506,33 +497,8 @@ def forcing_system_gf2(const int64_t[::1] indptr not None, const int32_t[::1] in
         >>> forcing_system_gf2(indptr, indices, True, *plan, np.ones(3, np.uint8)).shape
         (1, 1)
     """
-    cdef Graph g = make_graph(indptr, indices, self_toggle)
-    cdef Py_ssize_t nz = final_eqs.shape[0], nwords = (nz + 1 + 63) // 64, v
-    _check_plan(&g, steps_var, steps_eq, lit)
-    cnt, ref, slot_of, free_slots, row_of_eq = _replay_setup(&g, final_eqs, peak)
-    slots = np.empty((max(peak, 1), nwords), dtype=np.uint64)
-    system = np.zeros((nz, nwords), dtype=np.uint64)
-    cdef int32_t[::1] cnt_v = cnt, ref_v = ref, slot_v = slot_of, free_v = free_slots, row_v = row_of_eq
-    cdef uint64_t[:, ::1] slots_v = slots
-    cdef uint64_t[:, ::1] sys_v = system
-    cdef Replay r
-    r.cnt, r.ref, r.slot_of, r.free_slots, r.row_of_eq = &cnt_v[0], &ref_v[0], &slot_v[0], &free_v[0], &row_v[0]
-    r.nfree_slots = free_slots.shape[0]
-    cdef Poll p = make_poll()
-    cdef int status = 0
-    cdef uint64_t* sys_ptr = &sys_v[0, 0] if nz else NULL
-    if g.n == 0:
-        return system
-    with nogil:
-        # the empty equations (isolated vertices of the sigma game) are complete from the start
-        for v in range(g.n):
-            if nsize(&g, v) == 0 and r.row_of_eq[v] >= 0 and (lit[v] & 1):
-                sys_ptr[r.row_of_eq[v] * nwords + (nz >> 6)] ^= (<uint64_t>1) << (nz & 63)
-        status = system_gf2(&g, &r, &steps_var[0], &steps_eq[0], &lit[0], &slots_v[0, 0], sys_ptr,
-                            nz, nwords, &p)
-    if status == INTERRUPTED:
-        _reraise()
-    return system
+    return _forcing_system(<uint64_t*>NULL, indptr, indices, self_toggle, steps_var, steps_eq, final_eqs,
+                           peak, lit, 2)
 
 
 def forcing_system_mod(const int64_t[::1] indptr not None, const int32_t[::1] indices not None,
@@ -557,34 +523,14 @@ def forcing_system_mod(const int64_t[::1] indptr not None, const int32_t[::1] in
         >>> forcing_system_mod(indptr, indices, True, *plan, np.ones(3, np.uint8), 3).shape
         (1, 2)
     """
-    cdef Graph g = make_graph(indptr, indices, self_toggle)
-    cdef Py_ssize_t nz = final_eqs.shape[0], width = nz + 1, v
+    _check_modulus(modulus)
+    return _forcing_system(<uint8_t*>NULL, indptr, indices, self_toggle, steps_var, steps_eq, final_eqs,
+                           peak, lit, modulus)
+
+
+cdef _check_modulus(int modulus):
     if not 2 <= modulus <= 255:
         raise InvalidBoardError(f"modulus must be in 2..255, got {modulus}")
-    _check_plan(&g, steps_var, steps_eq, lit)
-    cnt, ref, slot_of, free_slots, row_of_eq = _replay_setup(&g, final_eqs, peak)
-    slots = np.empty((max(peak, 1), width), dtype=np.uint8)
-    system = np.zeros((nz, width), dtype=np.uint8)
-    cdef int32_t[::1] cnt_v = cnt, ref_v = ref, slot_v = slot_of, free_v = free_slots, row_v = row_of_eq
-    cdef uint8_t[:, ::1] slots_v = slots
-    cdef uint8_t[:, ::1] sys_v = system
-    cdef Replay r
-    r.cnt, r.ref, r.slot_of, r.free_slots, r.row_of_eq = &cnt_v[0], &ref_v[0], &slot_v[0], &free_v[0], &row_v[0]
-    r.nfree_slots = free_slots.shape[0]
-    cdef Poll p = make_poll()
-    cdef int status = 0
-    cdef uint8_t* sys_ptr = &sys_v[0, 0] if nz else NULL
-    if g.n == 0:
-        return system
-    with nogil:
-        for v in range(g.n):
-            if nsize(&g, v) == 0 and r.row_of_eq[v] >= 0:
-                sys_ptr[r.row_of_eq[v] * width + nz] = lit[v] % modulus
-        status = system_mod(&g, &r, &steps_var[0], &steps_eq[0], &lit[0], &slots_v[0, 0], sys_ptr,
-                            nz, <unsigned>modulus, &p)
-    if status == INTERRUPTED:
-        _reraise()
-    return system
 
 
 cdef _check_plan(const Graph* g, const int32_t[::1] steps_var, const int32_t[::1] steps_eq,
@@ -597,52 +543,54 @@ cdef _check_plan(const Graph* g, const int32_t[::1] steps_var, const int32_t[::1
 # ---------------------------------------------------------------------------
 # 4. Expansion to every vertex.
 
-cdef int expand_gf2(const Graph* g, const int32_t* steps_var, const int32_t* steps_eq, const uint8_t* lit,
-                    const uint64_t* zrows, uint64_t* vals, Py_ssize_t nwords, Poll* p) noexcept nogil:
+cdef int replay_values(const Graph* g, const int32_t* steps_var, const int32_t* steps_eq, const uint8_t* lit,
+                       const elem_t* zvals, elem_t* vals, Py_ssize_t stride, unsigned k, Poll* p) noexcept nogil:
+    """Every vertex's row of values (vector j in entry j) from the free unknowns' rows `zvals`."""
     cdef Py_ssize_t s, i, zj = 0
     cdef int32_t u, e, v
-    cdef uint64_t* x
+    cdef elem_t* x
+    cdef int status
     for s in range(g.n):
         u = steps_var[s]
         e = steps_eq[s]
-        x = vals + u * nwords
+        x = vals + u * stride
         if e < 0:
-            memcpy(x, zrows + zj * nwords, nwords * 8)
+            memcpy(x, zvals + zj * stride, stride * sizeof(elem_t))
             zj += 1
             continue
-        if lit[e] & 1:
-            x[0] ^= 1                          # vector 0, the particular solution, carries the lights
+        add_at(x, 0, lit[e], k)                # vector 0, the particular solution, carries the lights
         for i in range(nsize(g, e)):
             v = nitem(g, e, i)
             if v != u:
-                xor_into(x, vals + v * nwords, nwords)
-        if poll(p, nsize(g, e) * nwords):
-            return INTERRUPTED
+                add_row(x, vals + v * stride, stride, k)
+        negate(x, stride, k)
+        status = poll_work(p, nsize(g, e) * stride)
+        if status != STOP_NONE:
+            return status
     return 0
 
 
-cdef int expand_mod(const Graph* g, const int32_t* steps_var, const int32_t* steps_eq, const uint8_t* lit,
-                    const uint8_t* zvals, uint8_t* vals, Py_ssize_t nvec, unsigned k, Poll* p) noexcept nogil:
-    cdef Py_ssize_t s, i, zj = 0
-    cdef int32_t u, e, v
-    cdef uint8_t* x
-    for s in range(g.n):
-        u = steps_var[s]
-        e = steps_eq[s]
-        x = vals + u * nvec
-        if e < 0:
-            memcpy(x, zvals + zj * nvec, nvec)
-            zj += 1
-            continue
-        x[0] = lit[e]
-        for i in range(nsize(g, e)):
-            v = nitem(g, e, i)
-            if v != u:
-                add_mod(x, vals + v * nvec, nvec, k)
-        neg_mod(x, nvec, k)
-        if poll(p, nsize(g, e) * nvec):
-            return INTERRUPTED
-    return 0
+cdef object _forcing_expand(const int64_t[::1] indptr, const int32_t[::1] indices, bint self_toggle,
+                            const int32_t[::1] steps_var, const int32_t[::1] steps_eq, const uint8_t[::1] lit,
+                            const elem_t[:, ::1] zvals, str zname, int modulus):
+    """forcing_expand_gf2 (elem_t uint64_t) and forcing_expand_mod (uint8_t)."""
+    cdef Graph g = make_graph(indptr, indices, self_toggle)
+    _check_plan(&g, steps_var, steps_eq, lit)
+    cdef Py_ssize_t stride = zvals.shape[1], nfree = int(np.count_nonzero(np.asarray(steps_eq) < 0))
+    if zvals.shape[0] != nfree:
+        raise InvalidBoardError(f"{zname} must have one row per free unknown ({nfree}), got {zvals.shape[0]}")
+    vals = np.zeros((g.n, stride), dtype=np.uint64 if elem_t is uint64_t else np.uint8)
+    if g.n == 0 or stride == 0:
+        return vals
+    cdef elem_t[:, ::1] vals_v = vals
+    cdef const elem_t* zptr = &zvals[0, 0] if nfree else NULL
+    cdef Poll p = make_poll(None, SIGNAL_WORK)
+    cdef int status
+    with nogil:
+        status = replay_values(&g, &steps_var[0], &steps_eq[0], &lit[0], zptr, &vals_v[0, 0], stride,
+                               <unsigned>modulus, &p)
+    raise_if_interrupted(status)
+    return vals
 
 
 def forcing_expand_gf2(const int64_t[::1] indptr not None, const int32_t[::1] indices not None,
@@ -670,23 +618,7 @@ def forcing_expand_gf2(const int64_t[::1] indptr not None, const int32_t[::1] in
         >>> forcing_expand_gf2(indptr, indices, True, sv, se, np.ones(3, np.uint8), z).shape
         (3, 1)
     """
-    cdef Graph g = make_graph(indptr, indices, self_toggle)
-    _check_plan(&g, steps_var, steps_eq, lit)
-    cdef Py_ssize_t nwords = zrows.shape[1], nfree = int(np.count_nonzero(np.asarray(steps_eq) < 0))
-    if zrows.shape[0] != nfree:
-        raise InvalidBoardError(f"zrows must have one row per free unknown ({nfree}), got {zrows.shape[0]}")
-    vals = np.zeros((g.n, nwords), dtype=np.uint64)
-    if g.n == 0 or nwords == 0:
-        return vals
-    cdef uint64_t[:, ::1] vals_v = vals
-    cdef const uint64_t* zptr = &zrows[0, 0] if nfree else NULL
-    cdef Poll p = make_poll()
-    cdef int status
-    with nogil:
-        status = expand_gf2(&g, &steps_var[0], &steps_eq[0], &lit[0], zptr, &vals_v[0, 0], nwords, &p)
-    if status == INTERRUPTED:
-        _reraise()
-    return vals
+    return _forcing_expand(indptr, indices, self_toggle, steps_var, steps_eq, lit, zrows, "zrows", 2)
 
 
 def forcing_expand_mod(const int64_t[::1] indptr not None, const int32_t[::1] indices not None,
@@ -712,26 +644,8 @@ def forcing_expand_mod(const int64_t[::1] indptr not None, const int32_t[::1] in
         >>> forcing_expand_mod(indptr, indices, True, sv, se, np.ones(3, np.uint8), z, 3).shape
         (3, 2)
     """
-    cdef Graph g = make_graph(indptr, indices, self_toggle)
-    if not 2 <= modulus <= 255:
-        raise InvalidBoardError(f"modulus must be in 2..255, got {modulus}")
-    _check_plan(&g, steps_var, steps_eq, lit)
-    cdef Py_ssize_t nvec = zvals.shape[1], nfree = int(np.count_nonzero(np.asarray(steps_eq) < 0))
-    if zvals.shape[0] != nfree:
-        raise InvalidBoardError(f"zvals must have one row per free unknown ({nfree}), got {zvals.shape[0]}")
-    vals = np.zeros((g.n, nvec), dtype=np.uint8)
-    if g.n == 0 or nvec == 0:
-        return vals
-    cdef uint8_t[:, ::1] vals_v = vals
-    cdef const uint8_t* zptr = &zvals[0, 0] if nfree else NULL
-    cdef Poll p = make_poll()
-    cdef int status
-    with nogil:
-        status = expand_mod(&g, &steps_var[0], &steps_eq[0], &lit[0], zptr, &vals_v[0, 0], nvec,
-                            <unsigned>modulus, &p)
-    if status == INTERRUPTED:
-        _reraise()
-    return vals
+    _check_modulus(modulus)
+    return _forcing_expand(indptr, indices, self_toggle, steps_var, steps_eq, lit, zvals, "zvals", modulus)
 
 
 # ---------------------------------------------------------------------------

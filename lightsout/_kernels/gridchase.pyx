@@ -35,7 +35,7 @@
 # circulant block of the reduced system for a slice that is a ring of cells.
 #
 # Cancelling: after every slice step the driver counts the work done; every
-# POLL_WORK words it reads the caller's cancel flag and, on the main thread,
+# POLL_WORK words it polls (cancel.pxd) the caller's cancel flag and, on the main thread,
 # runs Python's signal handlers, so Ctrl-C stops a long chase within
 # milliseconds.
 #
@@ -43,14 +43,15 @@
 # the small C functions below (restrict pointers, compile-time block width), so
 # GCC vectorises them for the level being built.
 
-from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
+from lightsout._kernels.arrays cimport raw_array
 from lightsout._kernels.bitrow cimport words_for_bits
-
-import threading
+from lightsout._kernels.cancel cimport (
+    STOP_CANCELLED, STOP_NONE, Poll, cancelled, make_poll, poll_work, raise_if_interrupted,
+)
 
 import numpy as np
 
@@ -91,37 +92,35 @@ cdef extern from *:
         return (void *)(p + (64 - ((uintptr_t)p & 63)));
     }
 
-    static int gc_cancelled(const uint8_t *flag)
-    {
-        return flag != NULL && *(volatile const uint8_t *)flag != 0;
-    }
-
-    /* ---- bits: dst[j] ^= (T cur)[j] for every row j (rows of W words). ---- */
-    #define GC_SUM_BITS(NAME, WDECL, WIDTH)                                              \
-    static void NAME(uint64_t *GC_RESTRICT dst, const uint64_t *GC_RESTRICT cur,       \
+    /* ---- dst[j] += (T cur)[j] for every row j (rows of WIDTH elements of type T): ----
+       bits in uint64 words (ADD a XOR, no modulus), or bytes mod k (ADD below). */
+    #define GC_SUM(NAME, T, ADD, KDECL, WDECL, WIDTH)                                    \
+    static void NAME(T *GC_RESTRICT dst, const T *GC_RESTRICT cur,                     \
                      const int32_t *GC_RESTRICT nbr, ptrdiff_t maxdeg, ptrdiff_t nrows,   \
-                     int self_toggle WDECL)                                               \
+                     int self_toggle KDECL WDECL)                                         \
     {                                                                                     \
         for (ptrdiff_t j = 0; j < nrows; j++) {                                           \
-            uint64_t *GC_RESTRICT d = dst + j * (WIDTH);                                  \
+            T *GC_RESTRICT d = dst + j * (WIDTH);                                         \
             const int32_t *nb = nbr + j * maxdeg;                                         \
             if (self_toggle) {                                                            \
-                const uint64_t *GC_RESTRICT s = cur + j * (WIDTH);                        \
-                for (ptrdiff_t w = 0; w < (WIDTH); w++) d[w] ^= s[w];                     \
+                const T *GC_RESTRICT s = cur + j * (WIDTH);                               \
+                for (ptrdiff_t w = 0; w < (WIDTH); w++) d[w] = ADD(d[w], s[w], k);        \
             }                                                                             \
             for (ptrdiff_t e = 0; e < maxdeg; e++) {                                      \
                 int32_t i = nb[e];                                                        \
                 if (i < 0) break;                                                         \
-                const uint64_t *GC_RESTRICT s = cur + (ptrdiff_t)i * (WIDTH);             \
-                for (ptrdiff_t w = 0; w < (WIDTH); w++) d[w] ^= s[w];                     \
+                const T *GC_RESTRICT s = cur + (ptrdiff_t)i * (WIDTH);                    \
+                for (ptrdiff_t w = 0; w < (WIDTH); w++) d[w] = ADD(d[w], s[w], k);        \
             }                                                                             \
         }                                                                                 \
     }
+    #define GC_XOR(a, b, k) ((a) ^ (b))
     #define GC_NOARG
     #define GC_WIDTH_ARG , ptrdiff_t width
-    GC_SUM_BITS(gc_sum_bits_full, GC_NOARG, GC_BLOCK_WORDS)
-    GC_SUM_BITS(gc_sum_bits_one, GC_NOARG, 1)
-    GC_SUM_BITS(gc_sum_bits_any, GC_WIDTH_ARG, width)
+    #define GC_K_ARG , uint8_t k
+    GC_SUM(gc_sum_bits_full, uint64_t, GC_XOR, GC_NOARG, GC_NOARG, GC_BLOCK_WORDS)
+    GC_SUM(gc_sum_bits_one, uint64_t, GC_XOR, GC_NOARG, GC_NOARG, 1)
+    GC_SUM(gc_sum_bits_any, uint64_t, GC_XOR, GC_NOARG, GC_WIDTH_ARG, width)
 
     static void gc_sum_bits(uint64_t *dst, const uint64_t *cur, const int32_t *nbr, ptrdiff_t maxdeg,
                             ptrdiff_t nrows, int self_toggle, ptrdiff_t width)
@@ -161,31 +160,11 @@ cdef extern from *:
         return t < u ? t : u;
     }
 
-    #define GC_SUM_BYTES(NAME, ADD, WDECL, WIDTH)                                        \
-    static void NAME(uint8_t *GC_RESTRICT dst, const uint8_t *GC_RESTRICT cur,         \
-                     const int32_t *GC_RESTRICT nbr, ptrdiff_t maxdeg, ptrdiff_t nrows,   \
-                     int self_toggle, uint8_t k WDECL)                                    \
-    {                                                                                     \
-        for (ptrdiff_t j = 0; j < nrows; j++) {                                           \
-            uint8_t *GC_RESTRICT d = dst + j * (WIDTH);                                   \
-            const int32_t *nb = nbr + j * maxdeg;                                         \
-            if (self_toggle) {                                                            \
-                const uint8_t *GC_RESTRICT s = cur + j * (WIDTH);                         \
-                for (ptrdiff_t w = 0; w < (WIDTH); w++) d[w] = ADD(d[w], s[w], k);        \
-            }                                                                             \
-            for (ptrdiff_t e = 0; e < maxdeg; e++) {                                      \
-                int32_t i = nb[e];                                                        \
-                if (i < 0) break;                                                         \
-                const uint8_t *GC_RESTRICT s = cur + (ptrdiff_t)i * (WIDTH);              \
-                for (ptrdiff_t w = 0; w < (WIDTH); w++) d[w] = ADD(d[w], s[w], k);        \
-            }                                                                             \
-        }                                                                                 \
-    }
-    GC_SUM_BYTES(gc_sum_small_full, gc_add_small, GC_NOARG, GC_BLOCK_BYTES)
-    GC_SUM_BYTES(gc_sum_small_one, gc_add_small, GC_NOARG, 1)
-    GC_SUM_BYTES(gc_sum_small_any, gc_add_small, GC_WIDTH_ARG, width)
-    GC_SUM_BYTES(gc_sum_large_full, gc_add_large, GC_NOARG, GC_BLOCK_BYTES)
-    GC_SUM_BYTES(gc_sum_large_any, gc_add_large, GC_WIDTH_ARG, width)
+    GC_SUM(gc_sum_small_full, uint8_t, gc_add_small, GC_K_ARG, GC_NOARG, GC_BLOCK_BYTES)
+    GC_SUM(gc_sum_small_one, uint8_t, gc_add_small, GC_K_ARG, GC_NOARG, 1)
+    GC_SUM(gc_sum_small_any, uint8_t, gc_add_small, GC_K_ARG, GC_WIDTH_ARG, width)
+    GC_SUM(gc_sum_large_full, uint8_t, gc_add_large, GC_K_ARG, GC_NOARG, GC_BLOCK_BYTES)
+    GC_SUM(gc_sum_large_any, uint8_t, gc_add_large, GC_K_ARG, GC_WIDTH_ARG, width)
 
     static void gc_sum_bytes(uint8_t *dst, const uint8_t *cur, const int32_t *nbr, ptrdiff_t maxdeg,
                              ptrdiff_t nrows, int self_toggle, uint8_t k, ptrdiff_t width)
@@ -368,7 +347,6 @@ cdef extern from *:
     void gc_bytes_to_columns(const uint8_t* rows, Py_ssize_t nrows, Py_ssize_t ncols, const int64_t* off,
                              Py_ssize_t S, Py_ssize_t axis_stride, uint8_t* out, Py_ssize_t cells) noexcept nogil
     void* gc_alloc_aligned(size_t nbytes, void** raw) noexcept nogil
-    bint gc_cancelled(const uint8_t* flag) noexcept nogil
     void gc_sum_bits(uint64_t* dst, const uint64_t* cur, const int32_t* nbr, Py_ssize_t maxdeg,
                      Py_ssize_t nrows, int self_toggle, Py_ssize_t width) noexcept nogil
     void gc_xor_bits(uint64_t* dst, const uint64_t* src, Py_ssize_t n) noexcept nogil
@@ -411,26 +389,6 @@ cdef struct Spec:
     const void* start           # (U, stride) rows of p_0 (and p_1), or NULL: the identity
     void* presses               # (n * S, stride) rows out, or NULL
     void* lights                # (U, stride) rows out, or NULL
-
-
-cdef struct Poll:
-    const uint8_t* cancel
-    bint check_signals
-    Py_ssize_t work
-
-
-cdef int _poll(Poll* poll, Py_ssize_t work) except -1 nogil:
-    """Count work; every POLL_WORK, 1 if cancelled, raise on a signal, else 0."""
-    poll.work += work
-    if poll.work < POLL_WORK:
-        return 0
-    poll.work = 0
-    if gc_cancelled(poll.cancel):
-        return 1
-    if poll.check_signals:
-        with gil:
-            PyErr_CheckSignals()
-    return 0
 
 
 # ---------------------------------------------------------------------------
@@ -509,8 +467,8 @@ cdef void _store(elem_t* out, const elem_t* src, const Spec* sp, Py_ssize_t row0
 
 
 cdef int _run_block(const Spec* sp, elem_t* buf, Py_ssize_t first, Py_ssize_t width,
-                    Poll* poll) except -1 nogil:
-    """Chase the block of columns [first, first + width); 1 if cancelled, else 0.
+                    Poll* poll) noexcept nogil:
+    """Chase the block of columns [first, first + width); 0 or a STOP_ status.
 
     buf holds 4 slices of S rows of `width` elements (the two rolling slices,
     p_0 and the slice-0 lights for a wrapping axis).
@@ -522,6 +480,7 @@ cdef int _run_block(const Spec* sp, elem_t* buf, Py_ssize_t first, Py_ssize_t wi
     cdef elem_t* p0 = buf + 2 * size
     cdef elem_t* q = buf + 3 * size
     cdef elem_t* swap
+    cdef int status
     cdef elem_t* presses = <elem_t*>sp.presses
     cdef elem_t* lights = <elem_t*>sp.lights
     _load(cur, sp, 0, first, width)                            # p_0
@@ -547,8 +506,9 @@ cdef int _run_block(const Spec* sp, elem_t* buf, Py_ssize_t first, Py_ssize_t wi
         swap = prev; prev = cur; cur = swap
         if presses != NULL:
             _store(presses, cur, sp, (t + 1) * S, first, width)
-        if _poll(poll, step_work):
-            return 1
+        status = poll_work(poll, step_work)
+        if status != STOP_NONE:
+            return status
     if lights == NULL:
         return 0
     # Lights of slice n-1 (in prev), and of slice 0 (in q) for a wrapping axis.
@@ -565,8 +525,8 @@ cdef int _run_block(const Spec* sp, elem_t* buf, Py_ssize_t first, Py_ssize_t wi
 
 
 cdef int _run_blocks(const Spec* sp, elem_t* kind, Py_ssize_t block_start, Py_ssize_t block_stop,
-                     Poll* poll) except -1 nogil:
-    """Every block in [block_start, block_stop); 0, 1 if cancelled, -2 if out of memory.
+                     Poll* poll) noexcept nogil:
+    """Every block in [block_start, block_stop); 0, a STOP_ status, -2 if out of memory.
 
     `kind` only selects the element type (pass NULL).
     """
@@ -581,8 +541,8 @@ cdef int _run_blocks(const Spec* sp, elem_t* kind, Py_ssize_t block_start, Py_ss
         return -2
     try:
         for block in range(block_start, block_stop):
-            if gc_cancelled(poll.cancel):
-                return 1
+            if cancelled(poll):
+                return STOP_CANCELLED
             first = block * block_elems
             status = _run_block(sp, buf, first, min(block_elems, nelems - first), poll)
             if status != 0:
@@ -594,9 +554,6 @@ cdef int _run_blocks(const Spec* sp, elem_t* kind, Py_ssize_t block_start, Py_ss
 
 # ---------------------------------------------------------------------------
 # Python entry points: check with the GIL, run without it.
-
-_MAIN_THREAD = threading.main_thread()
-
 
 def block_count(Py_ssize_t ncols, bint bits):
     """Number of column blocks :func:`chase_bits` (``bits=True``) or :func:`chase_bytes` splits ncols into.
@@ -612,18 +569,21 @@ def block_count(Py_ssize_t ncols, bint bits):
     return (ncols + GC_BLOCK_BYTES - 1) // GC_BLOCK_BYTES
 
 
-cdef _array(object value, str name, object dtype, tuple shape, bint writable):
-    """Check a C-contiguous numpy array of this dtype and shape (the kernel reads it raw)."""
-    if not isinstance(value, np.ndarray) or value.dtype != dtype:
-        got = f"dtype {value.dtype}" if isinstance(value, np.ndarray) else type(value).__name__
-        raise InvalidTypeError(f"{name} must be a numpy {np.dtype(dtype).name} array, got {got}")
-    if value.shape != shape:
-        raise InvalidBoardError(f"{name} must have shape {shape}, got {value.shape}")
-    if not value.flags.c_contiguous:
-        raise InvalidBoardError(f"{name} must be C-contiguous; pass numpy.ascontiguousarray({name})")
-    if writable and not value.flags.writeable:
-        raise InvalidBoardError(f"{name} is read-only, but this kernel writes to it")
-    return value
+cdef int _bind_rows(Spec* sp, elem_t* kind, object start, object presses, object lights) except -1:
+    """Point the spec at the row arrays that _run checked (`kind` selects their element type:
+    pass NULL); the caller's references keep the arrays alive for the run."""
+    cdef const elem_t[:, ::1] start_view
+    cdef elem_t[:, ::1] presses_view, lights_view
+    if start is not None:
+        start_view = start
+        sp.start = &start_view[0, 0]
+    if presses is not None:
+        presses_view = presses
+        sp.presses = &presses_view[0, 0]
+    if lights is not None:
+        lights_view = lights
+        sp.lights = &lights_view[0, 0]
+    return 0
 
 
 cdef object _run(bint bits, object nbr, bint self_toggle, Py_ssize_t nslices, bint wrap,
@@ -636,7 +596,7 @@ cdef object _run(bint bits, object nbr, bint self_toggle, Py_ssize_t nslices, bi
     cdef Py_ssize_t S = nbr.shape[0], maxdeg = nbr.shape[1]
     if S < 1 or maxdeg < 1:
         raise InvalidBoardError(f"nbr must have at least one row and one column, got shape {nbr.shape}")
-    _array(nbr, "nbr", np.int32, (S, maxdeg), False)
+    raw_array(nbr, "nbr", np.int32, (S, maxdeg), -1, False)
     if nbr.min() < -1 or nbr.max() >= S:
         raise InvalidBoardError(f"nbr entries must be cell indices 0..{S - 1} or -1")
     if nslices < 1:
@@ -657,81 +617,43 @@ cdef object _run(bint bits, object nbr, bint self_toggle, Py_ssize_t nslices, bi
     if start is None and ncols < nunknowns:
         raise InvalidBoardError(f"the identity start needs ncols >= {nunknowns} unknowns, got {ncols}")
     if start is not None:
-        _array(start, "start", dtype, (nunknowns, stride), False)
+        raw_array(start, "start", dtype, (nunknowns, stride), -1, False)
         if bits and ncols & 63 and (start[:, -1] >> np.uint64(ncols & 63)).any():
             raise InvalidBoardError(f"start has bits set past column {ncols}")
     if presses is not None:
-        _array(presses, "presses", dtype, (nslices * S, stride), True)
+        raw_array(presses, "presses", dtype, (nslices * S, stride), -1, True)
     if lights is not None:
-        _array(lights, "lights", dtype, (nunknowns, stride), True)
+        raw_array(lights, "lights", dtype, (nunknowns, stride), -1, True)
     if board is not None:
-        _array(board, "board", np.uint8, (nslices, S), False)
+        raw_array(board, "board", np.uint8, (nslices, S), -1, False)
     cdef Py_ssize_t nblocks = block_count(ncols, bits)
     if block_stop < 0:
         block_stop = nblocks
     if not 0 <= block_start <= block_stop <= nblocks:
         raise InvalidBoardError(f"block range [{block_start}, {block_stop}) is outside [0, {nblocks})")
-    cdef Poll poll
-    poll.cancel = NULL
-    poll.check_signals = threading.current_thread() is _MAIN_THREAD
-    poll.work = 0
-    cdef const uint8_t[::1] cancel_view
-    if cancel is not None:
-        _array(cancel, "cancel", np.uint8, (1,), False)
-        cancel_view = cancel
-        poll.cancel = &cancel_view[0]
+    cdef Poll poll = make_poll(cancel, POLL_WORK)
 
-    cdef Spec sp
     cdef const int32_t[:, ::1] nbr_view = nbr
     cdef const uint8_t[:, ::1] board_view
-    cdef const uint64_t[:, ::1] start_bits
-    cdef const uint8_t[:, ::1] start_bytes
-    cdef uint64_t[:, ::1] presses_bits, lights_bits
-    cdef uint8_t[:, ::1] presses_bytes, lights_bytes
-    sp.nbr = &nbr_view[0, 0]
-    sp.maxdeg = maxdeg
-    sp.S = S
-    sp.n = nslices
-    sp.wrap = wrap
-    sp.self_toggle = self_toggle
-    sp.board = NULL
-    sp.lit = <uint8_t>lit
-    sp.k = <uint8_t>modulus
-    sp.ncols = ncols
-    sp.stride = stride
-    sp.const_col = const_col
-    sp.start = NULL
-    sp.presses = NULL
-    sp.lights = NULL
+    cdef const uint8_t* board_ptr = NULL
     if board is not None:
         board_view = board
-        sp.board = &board_view[0, 0]
+        board_ptr = &board_view[0, 0]
+    # the chase as checked above; _bind_rows points it at its row arrays
+    cdef Spec sp = Spec(nbr=&nbr_view[0, 0], maxdeg=maxdeg, S=S, n=nslices, wrap=wrap, self_toggle=self_toggle,
+                        board=board_ptr, lit=<uint8_t>lit, k=<uint8_t>modulus, ncols=ncols, stride=stride,
+                        const_col=const_col, start=NULL, presses=NULL, lights=NULL)
     if bits:
-        if start is not None:
-            start_bits = start
-            sp.start = &start_bits[0, 0]
-        if presses is not None:
-            presses_bits = presses
-            sp.presses = &presses_bits[0, 0]
-        if lights is not None:
-            lights_bits = lights
-            sp.lights = &lights_bits[0, 0]
+        _bind_rows(&sp, <uint64_t*>NULL, start, presses, lights)
     else:
-        if start is not None:
-            start_bytes = start
-            sp.start = &start_bytes[0, 0]
-        if presses is not None:
-            presses_bytes = presses
-            sp.presses = &presses_bytes[0, 0]
-        if lights is not None:
-            lights_bytes = lights
-            sp.lights = &lights_bytes[0, 0]
+        _bind_rows(&sp, <uint8_t*>NULL, start, presses, lights)
     cdef int status
     with nogil:
         if bits:
             status = _run_blocks(&sp, <uint64_t*>NULL, block_start, block_stop, &poll)
         else:
             status = _run_blocks(&sp, <uint8_t*>NULL, block_start, block_stop, &poll)
+    raise_if_interrupted(status)
     if status == -2:
         raise MemoryError("out of memory allocating the chase's slice buffers")
     return status == 0
@@ -767,7 +689,7 @@ def chase_bits(nbr, bint self_toggle, Py_ssize_t nslices, bint wrap, Py_ssize_t 
             (``wrap``); every other slice is dark.
         block_start, block_stop: the column blocks to run (see
             :func:`block_count`); the others are left untouched.
-        cancel: None or a ``(1,)`` uint8 array polled every millisecond or so;
+        cancel: None or a C-contiguous uint8 array whose byte 0 is polled every millisecond or so;
             nonzero stops the run early.  On the main thread, Ctrl-C raises
             KeyboardInterrupt within milliseconds.
 
@@ -844,15 +766,12 @@ def rows_to_columns(rows, Py_ssize_t ncols, slice_offsets, Py_ssize_t axis_strid
     cdef Py_ssize_t nrows = rows.shape[0]
     if ncols < 1:
         raise InvalidBoardError(f"ncols must be >= 1, got {ncols}")
-    _array(rows, "rows", rows.dtype, (nrows, words_for_bits(ncols) if bits else ncols), False)
-    if not isinstance(slice_offsets, np.ndarray) or slice_offsets.ndim != 1:
-        raise InvalidTypeError("slice_offsets must be a 1-D numpy int64 array")
-    cdef Py_ssize_t S = slice_offsets.shape[0]
-    _array(slice_offsets, "slice_offsets", np.int64, (S,), False)
-    if not isinstance(out, np.ndarray) or out.ndim != 2:
-        raise InvalidTypeError("out must be a 2-D numpy uint8 array")
-    cdef Py_ssize_t cells = out.shape[1]
-    _array(out, "out", np.uint8, (ncols, cells), True)
+    raw_array(rows, "rows", rows.dtype, (nrows, words_for_bits(ncols) if bits else ncols), -1, False)
+    raw_array(slice_offsets, "slice_offsets", np.int64, None, 1, False)
+    raw_array(out, "out", np.uint8, None, 2, True)
+    cdef Py_ssize_t S = slice_offsets.shape[0], cells = out.shape[1]
+    if out.shape[0] != ncols:
+        raise InvalidBoardError(f"out must have one row per column ({ncols}), got shape {out.shape}")
     if S < 1 or nrows % S:
         raise InvalidBoardError(f"rows ({nrows}) must be a whole number of slices of {S} cells")
     if nrows and (axis_stride < 0 or slice_offsets.min() < 0
@@ -894,13 +813,9 @@ def circulant_bits(values, out, Py_ssize_t row0, Py_ssize_t col0):
         >>> [format(int(w), "04b")[::-1] for w in out[:, 0]]        # columns 0..3 of each row
         ['0101', '0110', '0011']
     """
-    if not isinstance(values, np.ndarray) or values.ndim != 1:
-        raise InvalidTypeError("values must be a 1-D numpy uint8 array")
+    raw_array(values, "values", np.uint8, None, 1, False)
+    raw_array(out, "out", np.uint64, None, 2, True)
     cdef Py_ssize_t S = values.shape[0]
-    _array(values, "values", np.uint8, (S,), False)
-    if not isinstance(out, np.ndarray) or out.ndim != 2:
-        raise InvalidTypeError("out must be a 2-D numpy uint64 array")
-    _array(out, "out", np.uint64, out.shape, True)
     if S < 1 or row0 < 0 or col0 < 0 or row0 + S > out.shape[0] or col0 + S > 64 * out.shape[1]:
         raise InvalidBoardError(f"a {S} x {S} block at ({row0}, {col0}) does not fit in out {out.shape}")
     # w[m] = values[-m mod S], twice: row i of the block is bits S - i .. 2S - i - 1 of w.

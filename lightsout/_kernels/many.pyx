@@ -21,6 +21,8 @@
 
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 
+from lightsout._kernels.bitrow cimport words_for_bits
+
 import numpy as np
 
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
@@ -201,14 +203,10 @@ for _v in range(256):
     _SPREAD[_v] = sum(((_v >> _i) & 1) << (8 * _i) for _i in range(8))
 
 
-def _words(nbits):
-    return (nbits + 63) // 64
-
-
 cdef _check_tables(tables, ncells, nout):
     if not isinstance(tables, np.ndarray) or tables.dtype != np.uint64 or not tables.flags.c_contiguous:
         raise InvalidTypeError("tables must be a C-contiguous numpy uint64 array")
-    shape = ((ncells + 7) // 8, 256, _words(nout))
+    shape = ((ncells + 7) // 8, 256, words_for_bits(nout))
     if tables.shape != shape:
         raise InvalidBoardError(f"tables must have shape {shape} for {ncells} cells and {nout} output bits, "
                                 f"got {tables.shape}")
@@ -253,8 +251,8 @@ def apply_tables(boards, ncells, tables, nout, nsol=-1, *, unpack=False):
         raise InvalidTypeError("boards must be a C-contiguous 2-D numpy array")
     cdef bint packed_in = boards.dtype == np.uint64
     if packed_in:
-        if boards.shape[1] != _words(ncells):
-            raise InvalidBoardError(f"packed boards need {_words(ncells)} words per row, got {boards.shape[1]}")
+        if boards.shape[1] != words_for_bits(ncells):
+            raise InvalidBoardError(f"packed boards need {words_for_bits(ncells)} words per row, got {boards.shape[1]}")
     elif boards.dtype == np.bool_ or boards.dtype == np.uint8:
         if boards.shape[1] != ncells:
             raise InvalidBoardError(f"boards need {ncells} cells per row, got {boards.shape[1]}")
@@ -262,7 +260,7 @@ def apply_tables(boards, ncells, tables, nout, nsol=-1, *, unpack=False):
     else:
         raise InvalidTypeError(f"boards must be bool, uint8 or packed uint64, got dtype {boards.dtype}")
     cdef Py_ssize_t n = boards.shape[0]
-    cdef Py_ssize_t w = _words(nout)
+    cdef Py_ssize_t w = words_for_bits(nout)
     cdef Py_ssize_t nbytes = (ncells + 7) // 8
     cdef Py_ssize_t ncell = ncells
     cdef Py_ssize_t nsol_c = nsol
@@ -304,7 +302,7 @@ def apply_tables(boards, ncells, tables, nout, nsol=-1, *, unpack=False):
     if has_checks and n:
         with nogil:
             mk_split_checks(op, n, w, nsol_c, okp)
-    need = _words(nsol)
+    need = words_for_bits(nsol)
     if need != w:
         words = np.ascontiguousarray(words[:, :need])
     return words, ok

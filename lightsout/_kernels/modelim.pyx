@@ -55,16 +55,14 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
-import threading
+from lightsout._kernels.arrays cimport raw_array
+from lightsout._kernels.cancel cimport (
+    STOP_INTERRUPTED, STOP_NONE, Poll, make_poll, poll_work, raise_if_interrupted,
+)
 
 import numpy as np
 
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
-
-cdef extern from "Python.h":
-    # The raw C function: returns -1 with KeyboardInterrupt (or a handler's
-    # exception) set, which the caller re-raises once it is back in Python.
-    int check_signals "PyErr_CheckSignals"() noexcept
 
 cdef extern from *:
     """
@@ -203,7 +201,7 @@ cdef enum:
 # Status codes besides a count (>= 0).
 cdef enum:
     ME_NOMEM = -1
-    ME_INTERRUPTED = -3
+    ME_INTERRUPTED = STOP_INTERRUPTED   # a signal handler raised (cancel.pxd)
     ME_BUDGET = -4          # the saturation rows would exceed the caller's memory budget
 
 
@@ -250,7 +248,7 @@ ctypedef struct Ctx:
     Py_ssize_t ntargets
     Py_ssize_t cap_targets
     bint logging          # keep every step for replay on later stripes
-    Py_ssize_t work       # bytes updated since the last signal check
+    Poll poll             # counts the bytes updated; looks for Ctrl-C (cancel.pxd)
     Py_ssize_t budget     # bytes the saturation rows may take (-1: no limit)
 
 
@@ -293,70 +291,37 @@ cdef void ring_tables(Ctx* c) noexcept nogil:
         c.inv[x] = <uint8_t>inverse_mod(u, c.q)
 
 
-cdef int grow(void** buffer, Py_ssize_t* capacity, Py_ssize_t needed, size_t item) noexcept nogil:
-    """Make room for `needed` items (doubling); 0 on success, ME_NOMEM."""
+cdef int grow(Py_ssize_t* capacity, Py_ssize_t needed, void** a, size_t a_item, void** b, size_t b_item,
+              void** c, size_t c_item) noexcept nogil:
+    """Room for `needed` items in up to three parallel buffers (b, c: NULL when unused) that
+    share one capacity, doubled from 16 as often as needed; 0, or ME_NOMEM (the capacity
+    then unchanged)."""
     cdef Py_ssize_t new_cap
+    cdef void** buffers[3]
+    cdef size_t items[3]
     cdef void* fresh
+    cdef int i
     if needed <= capacity[0]:
         return 0
     new_cap = capacity[0] * 2 if capacity[0] > 0 else 16
     while new_cap < needed:
         new_cap *= 2
-    fresh = realloc(buffer[0], <size_t>new_cap * item)
-    if fresh == NULL:
-        return ME_NOMEM
-    buffer[0] = fresh
+    buffers[0], buffers[1], buffers[2] = a, b, c
+    items[0], items[1], items[2] = a_item, b_item, c_item
+    for i in range(3):
+        if buffers[i] != NULL:
+            fresh = realloc(buffers[i][0], <size_t>new_cap * items[i])
+            if fresh == NULL:
+                return ME_NOMEM
+            buffers[i][0] = fresh
     capacity[0] = new_cap
     return 0
 
 
 cdef int grow_rows(Ctx* c, Py_ssize_t needed) noexcept nogil:
     """Room for `needed` rows in rows, firstnz and active."""
-    cdef Py_ssize_t new_cap
-    cdef void* p1
-    cdef void* p2
-    cdef void* p3
-    if needed <= c.cap:
-        return 0
-    new_cap = c.cap * 2 if c.cap > 0 else 16
-    while new_cap < needed:
-        new_cap *= 2
-    p1 = realloc(c.rows, <size_t>new_cap * sizeof(uint8_t*))
-    if p1 == NULL:
-        return ME_NOMEM
-    c.rows = <uint8_t**>p1
-    p2 = realloc(c.firstnz, <size_t>new_cap * sizeof(Py_ssize_t))
-    if p2 == NULL:
-        return ME_NOMEM
-    c.firstnz = <Py_ssize_t*>p2
-    p3 = realloc(c.active, <size_t>new_cap * sizeof(int32_t))
-    if p3 == NULL:
-        return ME_NOMEM
-    c.active = <int32_t*>p3
-    c.cap = new_cap
-    return 0
-
-
-cdef int grow_pivots(Ctx* c, Py_ssize_t needed) noexcept nogil:
-    """Room for `needed` pivots in piv_row and piv_col."""
-    cdef Py_ssize_t new_cap
-    cdef void* p1
-    cdef void* p2
-    if needed <= c.cap_piv:
-        return 0
-    new_cap = c.cap_piv * 2 if c.cap_piv > 0 else 16
-    while new_cap < needed:
-        new_cap *= 2
-    p1 = realloc(c.piv_row, <size_t>new_cap * sizeof(int32_t))
-    if p1 == NULL:
-        return ME_NOMEM
-    c.piv_row = <int32_t*>p1
-    p2 = realloc(c.piv_col, <size_t>new_cap * sizeof(Py_ssize_t))
-    if p2 == NULL:
-        return ME_NOMEM
-    c.piv_col = <Py_ssize_t*>p2
-    c.cap_piv = new_cap
-    return 0
+    return grow(&c.cap, needed, <void**>&c.rows, sizeof(uint8_t*), <void**>&c.firstnz, sizeof(Py_ssize_t),
+                <void**>&c.active, sizeof(int32_t))
 
 
 cdef void free_ctx(Ctx* c) noexcept nogil:
@@ -372,24 +337,7 @@ cdef void free_ctx(Ctx* c) noexcept nogil:
     free(c.steps)
     free(c.targets)
     free(c.mult)
-    c.rows = NULL
-    c.firstnz = NULL
-    c.active = NULL
-    c.piv_row = NULL
-    c.piv_col = NULL
-    c.steps = NULL
-    c.targets = NULL
-    c.mult = NULL
-
-
-cdef inline int poll_signals(Ctx* c, bint signals) noexcept nogil:
-    """Every SIGNAL_WORK bytes of updates, from the main thread: ME_INTERRUPTED if a handler raised."""
-    if signals and c.work >= SIGNAL_WORK:
-        c.work = 0
-        with gil:
-            if check_signals() != 0:
-                return ME_INTERRUPTED
-    return 0
+    memset(c, 0, sizeof(Ctx))     # nothing left to free: a second call is harmless
 
 
 # ---------------------------------------------------------------------------
@@ -428,11 +376,11 @@ cdef void apply_step(Ctx* c, Step* s, Py_ssize_t lo, Py_ssize_t hi) noexcept nog
         sub_into(c.rows[tg[k].dst] + lo, m, n, qq)
     if s.new_factor != 0:
         mul_to(c.rows[s.new_row] + lo, src, <uint8_t>s.new_factor, n, <uint16_t>q, c.M)
-    c.work += n * (s.count + 2)
+    c.poll.work += n * (s.count + 2)
 
 
 cdef int add_target(Ctx* c, int32_t dst, int t) noexcept nogil:
-    if grow(<void**>&c.targets, &c.cap_targets, c.ntargets + 1, sizeof(Target)) != 0:
+    if grow(&c.cap_targets, c.ntargets + 1, <void**>&c.targets, sizeof(Target), NULL, 0, NULL, 0) != 0:
         return ME_NOMEM
     c.targets[c.ntargets].dst = dst
     c.targets[c.ntargets].t = t
@@ -453,7 +401,7 @@ cdef int pivot_step(Ctx* c, Py_ssize_t j, Py_ssize_t best, Py_ssize_t hi, bint r
     if not c.logging:
         c.ntargets = 0
         c.nsteps = 0
-    if grow(<void**>&c.steps, &c.cap_steps, c.nsteps + 1, sizeof(Step)) != 0:
+    if grow(&c.cap_steps, c.nsteps + 1, <void**>&c.steps, sizeof(Step), NULL, 0, NULL, 0) != 0:
         return ME_NOMEM
     s = c.steps + c.nsteps
     s.src = src
@@ -489,7 +437,8 @@ cdef int pivot_step(Ctx* c, Py_ssize_t j, Py_ssize_t best, Py_ssize_t hi, bint r
         c.nrows += 1
     c.nsteps += 1
     apply_step(c, s, j, hi)
-    if grow_pivots(c, c.npivots + 1) != 0:
+    if grow(&c.cap_piv, c.npivots + 1, <void**>&c.piv_row, sizeof(int32_t), <void**>&c.piv_col,
+            sizeof(Py_ssize_t), NULL, 0) != 0:
         return ME_NOMEM
     c.piv_row[c.npivots] = src
     c.piv_col[c.npivots] = j
@@ -507,7 +456,7 @@ cdef int pivot_step(Ctx* c, Py_ssize_t j, Py_ssize_t best, Py_ssize_t hi, bint r
     return 0
 
 
-cdef Py_ssize_t echelon_run(Ctx* c, bint reduce_above, bint signals) noexcept nogil:
+cdef Py_ssize_t echelon_run(Ctx* c, bint reduce_above) noexcept nogil:
     """Howell form (or, without reduce_above, an echelon form) of c.rows; returns
     the number of pivots, ME_NOMEM or ME_INTERRUPTED."""
     cdef Py_ssize_t c0, c1, jmax, j, a, best, f, si, logged
@@ -521,7 +470,7 @@ cdef Py_ssize_t echelon_run(Ctx* c, bint reduce_above, bint signals) noexcept no
         logged = c.nsteps if c.logging else 0
         for si in range(logged):
             apply_step(c, c.steps + si, c0, c1)
-            if poll_signals(c, signals) != 0:
+            if poll_work(&c.poll, 0) != STOP_NONE:
                 return ME_INTERRUPTED
         if c.nactive == 0 or c0 >= c.npiv:
             continue
@@ -551,7 +500,7 @@ cdef Py_ssize_t echelon_run(Ctx* c, bint reduce_above, bint signals) noexcept no
             status = pivot_step(c, j, best, c1, reduce_above)
             if status != 0:
                 return status
-            if poll_signals(c, signals) != 0:
+            if poll_work(&c.poll, 0) != STOP_NONE:
                 return ME_INTERRUPTED
     return c.npivots
 
@@ -634,8 +583,7 @@ cdef int arrange_in_place(Ctx* c, const int32_t* order, Py_ssize_t nout) noexcep
 # Vector reduction by a Howell form (any modulus N <= 255).
 
 cdef Py_ssize_t reduce_core(uint8_t* vec, Py_ssize_t ncols, const uint8_t* howell, Py_ssize_t nrows,
-                            const int64_t* cols, int N, uint16_t M, Py_ssize_t* work,
-                            bint signals) noexcept nogil:
+                            const int64_t* cols, int N, uint16_t M, Poll* poll) noexcept nogil:
     """For each Howell row in order, subtract the multiple of it that brings the
     vector's entry at the row's pivot column into [0, pivot)."""
     cdef Py_ssize_t i, j
@@ -649,34 +597,29 @@ cdef Py_ssize_t reduce_core(uint8_t* vec, Py_ssize_t ncols, const uint8_t* howel
         t = x // d
         if t:
             axpy(vec + j, row + j, <uint8_t>(N - t), ncols - j, <uint16_t>N, M)
-            work[0] += ncols - j
-            if signals and work[0] >= SIGNAL_WORK:
-                work[0] = 0
-                with gil:
-                    if check_signals() != 0:
-                        return ME_INTERRUPTED
+            if poll_work(poll, ncols - j) != STOP_NONE:
+                return ME_INTERRUPTED
     return 0
 
 
 # ---------------------------------------------------------------------------
 # Argument checks (GIL held).
 
-_MAIN_THREAD_ID = threading.main_thread().ident
-
-
-cdef object _u8_array(object array, str name, int ndim, bint writable):
-    """A C-contiguous uint8 numpy array with ndim axes (or raise)."""
-    if not isinstance(array, np.ndarray):
-        raise InvalidTypeError(f"{name} must be a numpy array, got {type(array).__name__}")
-    if array.dtype != np.uint8:
-        raise InvalidTypeError(f"{name} must have dtype uint8, got {array.dtype}")
-    if array.ndim != ndim:
-        raise InvalidBoardError(f"{name} must have {ndim} axes, got shape {array.shape}")
-    if not array.flags.c_contiguous:
-        raise InvalidBoardError(f"{name} must be C-contiguous")
-    if writable and not array.flags.writeable:
-        raise InvalidBoardError(f"{name} must be writable")
-    return array
+cdef object _pivot_columns(object pivot_cols, object rows, bint unit_pivots):
+    """pivot_cols as a C-contiguous int64 array of increasing columns, one per row of `rows`, each
+    at a nonzero entry of its row (an entry 1 with unit_pivots); else raise."""
+    cols = np.ascontiguousarray(pivot_cols, dtype=np.int64)
+    cdef Py_ssize_t r = rows.shape[0], n = rows.shape[1]
+    if cols.shape != (r,):
+        raise InvalidBoardError(f"pivot_cols must have shape ({r},), got {cols.shape}")
+    if r and (cols.min() < 0 or cols.max() >= n or np.any(np.diff(cols) <= 0)):
+        raise InvalidBoardError(f"pivot_cols must be increasing column indices in 0..{n - 1}")
+    pivots = rows[np.arange(r), cols] if r else None
+    if r and unit_pivots and np.any(pivots != 1):
+        raise InvalidBoardError("every pivot of the echelon form must be 1")
+    if r and not unit_pivots and np.any(pivots == 0):
+        raise InvalidBoardError("every Howell row must be nonzero at its pivot column")
+    return cols
 
 
 cdef int _modulus(object modulus) except -1:
@@ -711,11 +654,6 @@ cdef int _check_residues(object array, int modulus, str name) except -1:
     if top >= modulus:
         raise InvalidBoardError(f"{name} has an entry {top} >= modulus {modulus}")
     return 0
-
-
-cdef int _reraise() except -1:
-    """Propagate the exception a signal handler left set."""
-    return -1
 
 
 cdef int _nomem(str what) except -1:
@@ -775,7 +713,7 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
         >>> rows.tolist(), cols.tolist()
         ([[1, 2, 0], [0, 0, 1]], [0, 2])
     """
-    _u8_array(work, "work", 2, True)
+    raw_array(work, "work", np.uint8, None, 2, True)
     cdef int q = _modulus(modulus)
     p_obj, e_obj = _prime_power(q)
     if isinstance(npivot_cols, (bool, np.bool_)) or not isinstance(npivot_cols, (int, np.integer)):
@@ -795,7 +733,6 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
     cdef Py_ssize_t npiv = ncols if npivot_cols == -1 else npivot_cols
     if nrows == 0 or ncols == 0:
         return work[:0], np.zeros(0, dtype=np.int64)
-    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
     cdef bint above = bool(reduce_above)
     cdef Py_ssize_t width, i, status, nout = 0
     if stripe_cols:
@@ -820,6 +757,7 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
     ctx.width = width
     ctx.logging = width < ncols
     ctx.budget = max_extra_bytes if max_extra_bytes >= 0 else -1
+    ctx.poll = make_poll(None, SIGNAL_WORK)
     try:
         with nogil:
             ring_tables(&ctx)
@@ -834,7 +772,7 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
                     ctx.active[i] = <int32_t>i
                 ctx.nrows = nrows
                 ctx.nactive = nrows
-                status = echelon_run(&ctx, above, signals)
+                status = echelon_run(&ctx, above)
             if status >= 0:
                 order = <int32_t*>malloc(<size_t>(ctx.nrows + 1) * sizeof(int32_t))
                 if order == NULL:
@@ -843,8 +781,7 @@ def echelon_inplace(work, modulus, npivot_cols=-1, *, reduce_above=True, stripe_
                     nout = final_rows(&ctx, order)
                     if nout <= nrows:
                         status = arrange_in_place(&ctx, order, nout)
-        if status == ME_INTERRUPTED:
-            _reraise()
+        raise_if_interrupted(status)
         if status == ME_NOMEM:
             _nomem(f"the elimination of a {nrows} x {ncols} matrix")
         if status == ME_BUDGET or (nout > nrows and 0 <= max_extra_bytes < nout * ncols):
@@ -900,35 +837,28 @@ def reduce_rows_inplace(vectors, howell, pivot_cols, modulus):
         >>> v.tolist()
         [[1, 4]]
     """
-    _u8_array(vectors, "vectors", 2, True)
-    _u8_array(howell, "howell", 2, False)
+    raw_array(vectors, "vectors", np.uint8, None, 2, True)
+    raw_array(howell, "howell", np.uint8, None, 2, False)
     cdef int N = _modulus(modulus)
-    cols = np.ascontiguousarray(pivot_cols, dtype=np.int64)
     cdef Py_ssize_t k = vectors.shape[0], n = vectors.shape[1], r = howell.shape[0], i
     if howell.shape[1] != n:
         raise InvalidBoardError(f"howell has {howell.shape[1]} columns, vectors {n}")
-    if cols.shape != (r,):
-        raise InvalidBoardError(f"pivot_cols must have shape ({r},), got {cols.shape}")
-    if r and (cols.min() < 0 or cols.max() >= n or np.any(np.diff(cols) <= 0)):
-        raise InvalidBoardError("pivot_cols must be increasing column indices in 0..n-1")
+    cols = _pivot_columns(pivot_cols, howell, False)
     _check_residues(vectors, N, "vectors")
-    if r and np.any(howell[np.arange(r), cols] == 0):
-        raise InvalidBoardError("every Howell row must be nonzero at its pivot column")
     if k == 0 or r == 0 or n == 0:
         return None
     cdef uint8_t[:, ::1] vec_view = vectors
     cdef const uint8_t[:, ::1] h_view = howell
     cdef const int64_t[::1] col_view = cols
-    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
-    cdef Py_ssize_t work = 0, status = 0
+    cdef Poll poll = make_poll(None, SIGNAL_WORK)
+    cdef Py_ssize_t status = 0
     cdef uint16_t M = barrett(N)
     with nogil:
         for i in range(k):
-            status = reduce_core(&vec_view[i, 0], n, &h_view[0, 0], r, &col_view[0], N, M, &work, signals)
+            status = reduce_core(&vec_view[i, 0], n, &h_view[0, 0], r, &col_view[0], N, M, &poll)
             if status != 0:
                 break
-    if status == ME_INTERRUPTED:
-        _reraise()
+    raise_if_interrupted(status)
     return None
 
 
@@ -952,32 +882,25 @@ def reduce_above_inplace(howell, pivot_cols, modulus):
         >>> h.tolist()
         [[1, 1, 2], [0, 2, 1]]
     """
-    _u8_array(howell, "howell", 2, True)
+    raw_array(howell, "howell", np.uint8, None, 2, True)
     cdef int N = _modulus(modulus)
-    cols = np.ascontiguousarray(pivot_cols, dtype=np.int64)
     cdef Py_ssize_t r = howell.shape[0], n = howell.shape[1], i
-    if cols.shape != (r,):
-        raise InvalidBoardError(f"pivot_cols must have shape ({r},), got {cols.shape}")
-    if r and (cols.min() < 0 or cols.max() >= n or np.any(np.diff(cols) <= 0)):
-        raise InvalidBoardError("pivot_cols must be increasing column indices in 0..n-1")
     _check_residues(howell, N, "howell")
-    if r and np.any(howell[np.arange(r), cols] == 0):
-        raise InvalidBoardError("every Howell row must be nonzero at its pivot column")
+    cols = _pivot_columns(pivot_cols, howell, False)
     if r < 2:
         return None
     cdef uint8_t[:, ::1] h_view = howell
     cdef const int64_t[::1] col_view = cols
-    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
-    cdef Py_ssize_t work = 0, status = 0
+    cdef Poll poll = make_poll(None, SIGNAL_WORK)
+    cdef Py_ssize_t status = 0
     cdef uint16_t M = barrett(N)
     with nogil:
         for i in range(r - 2, -1, -1):
             status = reduce_core(&h_view[i, 0], n, &h_view[i + 1, 0], r - 1 - i, &col_view[i + 1], N, M,
-                                 &work, signals)
+                                 &poll)
             if status != 0:
                 break
-    if status == ME_INTERRUPTED:
-        _reraise()
+    raise_if_interrupted(status)
     return None
 
 
@@ -1008,28 +931,23 @@ def back_substitute_inplace(echelon, pivot_cols, values, modulus):
         >>> values.tolist()
         [[2, 1], [0, 2]]
     """
-    _u8_array(echelon, "echelon", 2, False)
-    _u8_array(values, "values", 2, True)
+    raw_array(echelon, "echelon", np.uint8, None, 2, False)
+    raw_array(values, "values", np.uint8, None, 2, True)
     cdef int p = _modulus(modulus)
     p_obj, e_obj = _prime_power(p)
     if e_obj != 1:
         raise InvalidBoardError(f"modulus must be a prime here, got {p}")
-    cols = np.ascontiguousarray(pivot_cols, dtype=np.int64)
     cdef Py_ssize_t r = echelon.shape[0], n = echelon.shape[1], s = values.shape[1], i, k
-    if cols.shape != (r,) or values.shape[0] != r:
-        raise InvalidBoardError(f"pivot_cols and values must have {r} rows, got {cols.shape} and {values.shape}")
-    if r and (cols.min() < 0 or cols.max() >= n or np.any(np.diff(cols) <= 0)):
-        raise InvalidBoardError("pivot_cols must be increasing column indices in 0..n-1")
-    if r and np.any(echelon[np.arange(r), cols] != 1):
-        raise InvalidBoardError("every pivot of the echelon form must be 1")
+    if values.shape[0] != r:
+        raise InvalidBoardError(f"values must have one row per pivot ({r}), got shape {values.shape}")
+    cols = _pivot_columns(pivot_cols, echelon, True)
     _check_residues(values, p, "values")
     if r < 2 or s == 0:
         return None
     cdef const uint8_t[:, ::1] e_view = echelon
     cdef uint8_t[:, ::1] v_view = values
     cdef const int64_t[::1] c_view = cols
-    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
-    cdef Py_ssize_t work = 0
+    cdef Poll poll = make_poll(None, SIGNAL_WORK)
     cdef int t, status = 0
     cdef uint16_t M = barrett(p)
     cdef const uint8_t* row
@@ -1040,16 +958,10 @@ def back_substitute_inplace(echelon, pivot_cols, values, modulus):
                 t = row[c_view[k]]
                 if t:
                     axpy(&v_view[i, 0], &v_view[k, 0], <uint8_t>(p - t), s, <uint16_t>p, M)
-            work += (r - i) * (s + 8)
-            if signals and work >= SIGNAL_WORK:
-                work = 0
-                with gil:
-                    if check_signals() != 0:
-                        status = ME_INTERRUPTED
-                if status:
-                    break
-    if status == ME_INTERRUPTED:
-        _reraise()
+            status = poll_work(&poll, (r - i) * (s + 8))
+            if status != STOP_NONE:
+                break
+    raise_if_interrupted(status)
     return None
 
 
@@ -1067,7 +979,7 @@ def leading_columns(rows):
         >>> leading_columns(np.array([[0, 3, 1], [0, 0, 0]], dtype=np.uint8)).tolist()
         [1, 3]
     """
-    _u8_array(rows, "rows", 2, False)
+    raw_array(rows, "rows", np.uint8, None, 2, False)
     cdef Py_ssize_t r = rows.shape[0], n = rows.shape[1], i
     out = np.full(r, n, dtype=np.int64)
     if r == 0 or n == 0:
@@ -1081,8 +993,8 @@ def leading_columns(rows):
 
 
 cdef int _pass_kernel(int kind, uint8_t* dst, const uint8_t* src, Py_ssize_t n, int t, int N,
-                      bint signals) noexcept nogil:
-    """One pass over n bytes in blocks, checking signals between blocks.
+                      Poll* poll) noexcept nogil:
+    """One pass over n bytes in blocks, polling (a poll every PASS_BLOCK) between blocks.
     kind 0: dst = src mod N; 1: dst = dst + t * src mod N; 2: dst = t * dst mod N."""
     cdef Py_ssize_t lo = 0, m
     cdef uint16_t M = barrett(N)
@@ -1095,10 +1007,31 @@ cdef int _pass_kernel(int kind, uint8_t* dst, const uint8_t* src, Py_ssize_t n, 
         else:
             scale(dst + lo, <uint8_t>t, m, <uint16_t>N, M)
         lo += m
-        if signals and lo < n:
-            with gil:
-                if check_signals() != 0:
-                    return ME_INTERRUPTED
+        if lo < n and poll_work(poll, m) != STOP_NONE:
+            return ME_INTERRUPTED
+    return 0
+
+
+cdef int _written_and_read(object dst, str dst_name, object src, str src_name) except -1:
+    """The arrays of a pass: uint8, C-contiguous, one shape, dst writable, not overlapping src."""
+    raw_array(dst, dst_name, np.uint8, None, -1, True)
+    raw_array(src, src_name, np.uint8, dst.shape, -1, False)
+    if np.shares_memory(dst, src):
+        raise InvalidBoardError(f"{dst_name} and {src_name} must not overlap")
+    return 0
+
+
+cdef int _run_pass(int kind, object dst, object src, int t, int N) except -1:
+    """_pass_kernel's pass `kind` over the flattened arrays (checked), polling for Ctrl-C."""
+    if dst.size == 0:
+        return 0
+    cdef uint8_t[::1] d = dst.reshape(-1)
+    cdef const uint8_t[::1] s = src.reshape(-1)
+    cdef Poll poll = make_poll(None, PASS_BLOCK)
+    cdef int status
+    with nogil:
+        status = _pass_kernel(kind, &d[0], &s[0], d.shape[0], t, N, &poll)
+    raise_if_interrupted(status)
     return 0
 
 
@@ -1126,25 +1059,8 @@ def remainder(src, modulus, out):
         >>> out.tolist()
         [[0, 1, 3]]
     """
-    if not isinstance(src, np.ndarray) or not isinstance(out, np.ndarray):
-        raise InvalidTypeError("src and out must be numpy arrays")
-    _u8_array(src, "src", src.ndim, False)
-    _u8_array(out, "out", src.ndim, True)
-    cdef int N = _modulus(modulus)
-    if out.shape != src.shape:
-        raise InvalidBoardError(f"out has shape {out.shape}, src {src.shape}")
-    if np.shares_memory(out, src):
-        raise InvalidBoardError("out and src must not overlap")
-    if src.size == 0:
-        return None
-    cdef const uint8_t[::1] s = src.reshape(-1)
-    cdef uint8_t[::1] d = out.reshape(-1)
-    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
-    cdef int status
-    with nogil:
-        status = _pass_kernel(0, &d[0], &s[0], s.shape[0], 0, N, signals)
-    if status == ME_INTERRUPTED:
-        _reraise()
+    _written_and_read(out, "out", src, "src")
+    _run_pass(0, out, src, 0, _modulus(modulus))
     return None
 
 
@@ -1164,26 +1080,9 @@ def axpy_inplace(x, y, t, modulus):
         >>> x.tolist()
         [4, 0, 3]
     """
-    if not isinstance(x, np.ndarray) or not isinstance(y, np.ndarray):
-        raise InvalidTypeError("x and y must be numpy arrays")
-    _u8_array(x, "x", x.ndim, True)
-    _u8_array(y, "y", x.ndim, False)
+    _written_and_read(x, "x", y, "y")
     cdef int N = _modulus(modulus)
-    cdef int tt = _factor(t, N)
-    if x.shape != y.shape:
-        raise InvalidBoardError(f"x has shape {x.shape}, y {y.shape}")
-    if np.shares_memory(x, y):
-        raise InvalidBoardError("x and y must not overlap")
-    if x.size == 0:
-        return None
-    cdef uint8_t[::1] xv = x.reshape(-1)
-    cdef const uint8_t[::1] yv = y.reshape(-1)
-    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
-    cdef int status
-    with nogil:
-        status = _pass_kernel(1, &xv[0], &yv[0], xv.shape[0], tt, N, signals)
-    if status == ME_INTERRUPTED:
-        _reraise()
+    _run_pass(1, x, y, _factor(t, N), N)
     return None
 
 
@@ -1197,18 +1096,7 @@ def scale_inplace(x, t, modulus):
         >>> x.tolist()
         [4, 2, 0]
     """
-    if not isinstance(x, np.ndarray):
-        raise InvalidTypeError("x must be a numpy array")
-    _u8_array(x, "x", x.ndim, True)
+    raw_array(x, "x", np.uint8, None, -1, True)
     cdef int N = _modulus(modulus)
-    cdef int tt = _factor(t, N)
-    if x.size == 0:
-        return None
-    cdef uint8_t[::1] xv = x.reshape(-1)
-    cdef bint signals = threading.get_ident() == _MAIN_THREAD_ID
-    cdef int status
-    with nogil:
-        status = _pass_kernel(2, &xv[0], &xv[0], xv.shape[0], tt, N, signals)
-    if status == ME_INTERRUPTED:
-        _reraise()
+    _run_pass(2, x, x, _factor(t, N), N)
     return None

@@ -21,14 +21,22 @@
 from libc.stdint cimport uint64_t
 
 
-cdef inline uint64_t bit_reverse64(uint64_t x) noexcept nogil:
-    """The 64 bits of x in reverse order."""
-    x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1)
-    x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2)
-    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4)
-    x = ((x >> 8) & 0x00FF00FF00FF00FFULL) | ((x & 0x00FF00FF00FF00FFULL) << 8)
-    x = ((x >> 16) & 0x0000FFFF0000FFFFULL) | ((x & 0x0000FFFF0000FFFFULL) << 16)
-    return (x >> 32) | (x << 32)
+cdef extern from *:
+    """
+    /* The 64 bits of x in reverse order: bits within bytes by three swaps, then a byte swap. */
+    static inline uint64_t lo_bit_reverse64(uint64_t x) {
+        x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+        x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+        x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
+    #if defined(_MSC_VER)
+        return _byteswap_uint64(x);
+    #else
+        return __builtin_bswap64(x);
+    #endif
+    }
+    """
+    # The 64 bits of x in reverse order (also gf2poly's Newton division's rev_d).
+    uint64_t bit_reverse64 "lo_bit_reverse64"(uint64_t x) noexcept nogil
 
 
 cdef inline uint64_t fold_word_levels(uint64_t w, int top_down) noexcept nogil:

@@ -6,7 +6,7 @@
 # bounds each kernel states below are what tests/test_bitrow_probe.py checks
 # between guard words, at every SIMD level.
 #
-# _gf2poly.pyx is the body (Python-facing arithmetic, Euclid's driver); these
+# gf2poly.pyx is the body (Python-facing arithmetic, Euclid's driver); these
 # are its word loops, in a .pxd so that the test-only probe runs the very same
 # code.  Compiled into each module that cimports them, with its CPU flags:
 # the avx2/avx512 builds (-mpclmul) multiply with PCLMULQDQ, the portable one
@@ -227,7 +227,7 @@ cdef struct Mat2:
     uint64_t m00, m01, m10, m11
 
 
-cdef inline Mat2 lehmer_matrix(uint64_t aw, uint64_t bw) noexcept nogil:
+cdef inline Mat2 lehmer_matrix(uint64_t aw, uint64_t bw, int stop, bint hold_order) noexcept nogil:
     """The Euclid steps that the top 64 coefficients of A and B decide, as one matrix.
 
     aw, bw hold the same 64 coefficients of A and B (deg A - 63 .. deg A, so
@@ -236,6 +236,13 @@ cdef inline Mat2 lehmer_matrix(uint64_t aw, uint64_t bw) noexcept nogil:
     so far, bound how far up the ignored low coefficients of A and B can reach
     into the windows, and bits at or above them are exact.  Applying the
     result to the full A, B (apply_mat2) does all those steps at once.
+
+    Two options for the half-gcd's leaves (-1 and False: plain Euclid): never a
+    step that divides by a B of window degree < stop; with hold_order, never a
+    return with a B of uncertain degree: when A falls below B with an inexact
+    leading term, the rows stay unswapped (A the one being reduced), so that the
+    caller, which reduces A when the full degrees tie, continues the same division.
+    The callers pass constants, so the inlined loop carries no test it does not need.
     """
     cdef Mat2 m
     cdef int la, lb, dra = 0, drb = 0, s
@@ -247,12 +254,14 @@ cdef inline Mat2 lehmer_matrix(uint64_t aw, uint64_t bw) noexcept nogil:
         la = lead(aw)
         lb = lead(bw)
         if la < lb:
+            if hold_order and la < dra:
+                return m
             aw, bw = bw, aw
             m.m00, m.m10 = m.m10, m.m00
             m.m01, m.m11 = m.m11, m.m01
             dra, drb = drb, dra
             la, lb = lb, la
-        if lb < 0 or lb < drb or la < dra:
+        if lb < 0 or lb < drb or la < dra or lb < stop:
             return m
         s = la - lb
         aw ^= bw << s

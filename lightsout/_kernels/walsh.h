@@ -1,6 +1,6 @@
 /* The fewest-presses search kernel: every weight of a GF(2) coset by a Walsh-Hadamard transform.
  *
- * The maths is in lightsout/_fewest.py's module docstring; in short, with the coset
+ * The maths is in lightsout/_search/minweight.py's module docstring; in short, with the coset
  * coordinates c (d bits) split as  c = [task | lane | low]  (t, lb and m bits, top to
  * bottom), one task fixes `task` and computes, for all 2^lb lanes and 2^m low
  * coordinates at once,
@@ -28,8 +28,8 @@
  * A vector holds LANES counters (int16 or int32) of WALSH_VEC_BYTES bytes: 64 with
  * AVX-512BW, 32 with AVX2, 16 otherwise; the code below uses GCC/Clang vector types, so
  * the same source compiles to SSE2, AVX2 or AVX-512 as the build's -march allows, with a
- * plain-loop fallback for other compilers.  This file is included by _walsh.pyx; its
- * body (_walsh_body.h) is instantiated once per counter type.
+ * plain-loop fallback for other compilers.  This file is included by walsh.pyx; its
+ * body (walsh_body.h) is instantiated once per counter type.
  */
 #ifndef LIGHTSOUT_WALSH_H
 #define LIGHTSOUT_WALSH_H

@@ -1,7 +1,7 @@
 # Kernels of the fewest-presses searches (lightsout._search.minweight).
 #
 # search_tasks: the minimum weight over part of a GF(2) coset by Walsh-Hadamard
-#   transforms (algorithm: lightsout/_walsh.h, maths: lightsout/_search/minweight.py).  The
+#   transforms (algorithm: lightsout/_kernels/walsh.h, maths: lightsout/_search/minweight.py).  The
 #   caller hands over the sparse signed histogram (form, value) of the cells and a
 #   range of tasks; each task is 2^(lb + m) coset elements.
 # search_task_list: the same over a list of tasks, with each task's smallest sum (the

@@ -1,6 +1,6 @@
-/* Body of the Walsh kernel for one counter type; included twice by _walsh.h with
+/* Body of the Walsh kernel for one counter type; included twice by walsh.h with
  * WALSH_T (int16_t or int32_t), WALSH_NAME(x) (name suffix) and WALSH_T_MAX defined.
- * See _walsh.h for the algorithm.  No includes, no include guard: on purpose. */
+ * See walsh.h for the algorithm.  No includes, no include guard: on purpose. */
 
 #define WT WALSH_T
 #define WN WALSH_NAME

@@ -1,0 +1,165 @@
+# Division in GF(2)[t] of gf2poly.pyx (included there): Newton's iteration above
+# _newton_words (a few products, O(M(n))); the word-at-a-time loop of polyword.pxd below.
+
+# ---------------------------------------------------------------------------
+# Subquadratic division and gcd (issue 9 part A): Newton division, half-gcd
+#
+# Newton division (docs/algebra.md section 4): with rev_k(p) = t^k p(1/t), the
+# quotient of a (degree n) by b (degree m) is q = rev_{n-m}(rev_n(a) *
+# rev_m(b)^-1 mod t^(n-m+1)); the inverse of rev_m(b) (constant term 1) comes
+# from Newton's iteration g <- g (1 + h g), which doubles the number of
+# correct words per step, and r = a - q b.  A few products, O(M(n)).
+#
+# Half-gcd: hgcd(a, b) with deg a = n >= deg b returns the 2x2 matrix M of the
+# Euclid steps from (a, b) to the consecutive remainders (c, d) = M (a, b)
+# with deg c >= ceil(n/2) > deg d, together with c and d.  The steps that a
+# pair's top half decides are the first steps of the whole pair, so M comes
+# from two recursive calls on top halves (of (a, b), then of the pair reached
+# after one division), and c, d from t^m (c0, d0) + R (a mod t^m, b mod t^m)
+# without a full-size product.  With Karatsuba products the total cost is a
+# constant times one full-size product.  Below a threshold the leaves run
+# Lehmer's word-at-a-time steps, stopped exactly at degree ceil(n/2).
+# poly_gcd / poly_gcd_cofactor alternate hgcd and one division until the
+# operands are small, then finish with Lehmer.
+#
+# Every buffer belongs to one call (no global mutable state besides the
+# thresholds, read once per call); cores are nogil and return a status (0, -1
+# out of memory, -2 interrupted, -3 internal error); nodes of at least
+# POLL_BITS coefficients call _hgcd_poll, which takes the GIL for
+# PyErr_CheckSignals() and the progress callback.
+
+# --- Newton division ------------------------------------------------------
+
+cdef inline void rev_into(uint64_t* dst, Py_ssize_t ndst, const uint64_t* src, Py_ssize_t nsrc,
+                          Py_ssize_t d) noexcept nogil:
+    """dst[0 : ndst] = rev_d(src): coefficient i of dst is coefficient d - i of src (0 for i > d)."""
+    cdef Py_ssize_t i
+    for i in range(ndst):
+        dst[i] = bit_reverse64(bits64_at(src, nsrc, d - 64 * i - 63)) if 64 * i <= d else 0
+
+
+cdef inline uint64_t clmul_lo(uint64_t x, uint64_t y) noexcept nogil:
+    cdef uint64_t r = 0
+    cdef int i
+    for i in range(64):
+        if (y >> i) & 1:
+            r ^= x << i
+    return r
+
+
+cdef int inv_series(uint64_t* g, Py_ssize_t K, const uint64_t* h, Py_ssize_t nh, void* ps) noexcept nogil:
+    """g[0 : K] = h^-1 mod t^(64 K) for h[0] odd (h: nh words; g: K words, overwritten).
+
+    Newton: if h g = 1 + t^(64p) e (mod t^(64P)), P <= 2p, then
+    g + t^(64p) (g e mod t^(64(P-p))) is the inverse mod t^(64P).
+    """
+    cdef Py_ssize_t ladder[64]
+    cdef Py_ssize_t nl = 0, p = K, P, i
+    cdef uint64_t x
+    cdef uint64_t* prod
+    cdef uint64_t* corr
+    cdef int st = 0
+    while p > 1:
+        ladder[nl] = p
+        nl += 1
+        p = (p + 1) >> 1
+    zero_row(g, K)
+    x = 1
+    for i in range(6):  # one word: precision 1, 2, 4, ..., 64 bits
+        x ^= clmul_lo(x, 1 ^ clmul_lo(h[0], x))  # x (1 + e), h x = 1 + e
+    g[0] = x
+    if K == 1:
+        return 0
+    prod = <uint64_t*>calloc(2 * K + 2, sizeof(uint64_t))
+    corr = <uint64_t*>calloc(2 * K + 2, sizeof(uint64_t))
+    if prod == NULL or corr == NULL:
+        free(prod)
+        free(corr)
+        return -1
+    p = 1
+    for i in range(nl - 1, -1, -1):
+        P = ladder[i]
+        zero_row(prod, min(nh, P) + p)
+        st = fmul(prod, h, min(nh, P), g, p, ps)
+        if st < 0:
+            break
+        zero_row(corr, 2 * (P - p))
+        st = fmul(corr, g, P - p, prod + p, P - p, ps)
+        if st < 0:
+            break
+        copy_row(g + p, corr, P - p)
+        p = P
+    free(prod)
+    free(corr)
+    if st < 0:
+        return st
+    return 0 if p == K else -1
+
+
+cdef int divmod_newton(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t db, uint64_t* q,
+                       Py_ssize_t nq, void* ps) noexcept nogil:
+    """r <- r mod b and q ^= r div b (q may be NULL), by Newton's inverse of rev(b); 0, -1 (memory)
+    or -2 (interrupted through ps: r and q are then partly updated)."""
+    cdef Py_ssize_t da = highest_set_bit(r, nr), k, K, Kw, nb = words_for_bits(db + 1)
+    cdef uint64_t* mem
+    cdef uint64_t* rb
+    cdef uint64_t* inv
+    cdef uint64_t* ra
+    cdef uint64_t* qr
+    cdef uint64_t* qq
+    cdef uint64_t* prod
+    cdef int st
+    if da < db:
+        return 0
+    k = da - db
+    K = k + 1
+    Kw = words_for_bits(K)
+    mem = <uint64_t*>calloc(6 * Kw + 2 * Kw + nb + 2, sizeof(uint64_t))
+    if mem == NULL:
+        return -1
+    rb = mem
+    inv = rb + Kw
+    ra = inv + Kw
+    qq = ra + Kw
+    qr = qq + Kw          # 2 Kw words
+    prod = qr + 2 * Kw    # 2 Kw + nb + 2 words (reused)
+    rev_into(rb, Kw, b, nb, db)
+    st = inv_series(inv, Kw, rb, Kw, ps)
+    if st < 0:
+        free(mem)
+        return st
+    rev_into(ra, Kw, r, nr, da)
+    ra[Kw - 1] &= tail_mask(K)
+    st = fmul(qr, ra, Kw, inv, Kw, ps)
+    if st < 0:
+        free(mem)
+        return st
+    qr[Kw - 1] &= tail_mask(K)
+    rev_into(qq, Kw, qr, Kw, k)
+    st = fmul(prod, qq, Kw, b, nb, ps)
+    if st < 0:
+        free(mem)
+        return st
+    xor_into(r, prod, min(nr, Kw + nb))
+    if q != NULL:
+        xor_into(q, qq, min(nq, Kw))
+    free(mem)
+    return 0
+
+
+cdef int divmod_any(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb, uint64_t* q,
+                    Py_ssize_t nq, Py_ssize_t newton_words, void* ps) noexcept nogil:
+    """r <- r mod b, q ^= r div b (q may be NULL; else room for the quotient): Newton or schoolbook."""
+    cdef Py_ssize_t db = highest_set_bit(b, nb), da = highest_set_bit(r, nr), bw
+    cdef uint64_t* tmp
+    if da < db:
+        return 0
+    bw = words_for_bits(db + 1)
+    if words_for_bits(da - db + 1) >= newton_words and bw >= newton_words:
+        return divmod_newton(r, nr, b, db, q, nq, ps)
+    tmp = <uint64_t*>calloc(bw + 1, sizeof(uint64_t))
+    if tmp == NULL:
+        return -1
+    divide_inplace(r, nr, b, bw, q, nq, tmp)
+    free(tmp)
+    return 0

@@ -1,0 +1,354 @@
+# Products in GF(2)[t] of gf2poly.pyx (included there): the portable and PCLMULQDQ
+# schoolbook leaves, Karatsuba, Toom-3 above _toom_words, and the additive FFT of gf2fft.h
+# above _fft_words (fmul, and fmul_matrix for the half-gcd's 2x2 matrix products), with the
+# signal check that long products take (size_poll).
+
+# Products of at least POLL_WORDS words a side (a few milliseconds each) check for Ctrl-C
+# through _signal_poll when their caller gave a poll state (a _PollState; NULL: never).
+cdef Py_ssize_t POLL_WORDS = 1 << 13
+
+
+cdef int _signal_poll(void* state) noexcept with gil:
+    """Ctrl-C from inside a nogil product or division; -1 (error kept in state) to stop."""
+    cdef object st = <object>state
+    try:
+        PyErr_CheckSignals()
+    except BaseException as e:
+        st.error = e
+        return -1
+    return 0
+
+
+cdef inline int size_poll(void* ps, Py_ssize_t n) noexcept nogil:
+    """-2 when a poll state is given, n >= POLL_WORDS and a signal handler raised; else 0."""
+    if ps == NULL or n < POLL_WORDS:
+        return 0
+    return -2 if _signal_poll(ps) < 0 else 0
+
+
+# --- Additive FFT products (gf2fft.h) ---------------------------------------
+
+cdef extern from "lightsout/_kernels/gf2fft.h":
+    ctypedef int (*fft_poll_fn)(void*) noexcept nogil
+    int fft_init() noexcept nogil
+    int fft_set_wide(int on) noexcept nogil
+    int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t* const* s, const size_t* ns,
+                    const uint64_t* const* t, const size_t* nt, int rows, int cols,
+                    fft_poll_fn poll, void* ps) noexcept nogil
+    int fft_wide_available
+    int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint64_t* b, size_t nb,
+                      fft_poll_fn poll, void* ps) noexcept nogil
+
+if fft_init() != 0:
+    raise ImportError("the polynomial kernels of this lightsout build are broken: GF(2^64) has no Cantor "
+                      "basis of 32 elements (reinstall lightsout-gf2, or build it with another compiler)")
+
+
+
+# --- Toom-3 products above Karatsuba ---------------------------------------
+
+cdef extern from *:
+    """
+    #if defined(__PCLMUL__)
+    #include <emmintrin.h>
+    #include <wmmintrin.h>
+    /* out[0 .. na+nb) ^= a*b, schoolbook with two words of b per pass over a: half the
+       read-modify-writes of out of one pass per word (lo_mul_row_xor). */
+    static void lo_mul_school2(uint64_t* out, const uint64_t* a, ptrdiff_t na,
+                               const uint64_t* b, ptrdiff_t nb) {
+        ptrdiff_t j = 0;
+        if (fft_school(out, a, na, b, nb)) return;
+        for (; j + 1 < nb; j += 2) {
+            __m128i m = _mm_set_epi64x((long long)b[j + 1], (long long)b[j]);
+            __m128i carry = _mm_setzero_si128();
+            uint64_t* o = out + j;
+            for (ptrdiff_t i = 0; i < na; i++) {
+                __m128i x = _mm_cvtsi64_si128((long long)a[i]);
+                __m128i p0 = _mm_clmulepi64_si128(x, m, 0x00);
+                __m128i p1 = _mm_clmulepi64_si128(x, m, 0x10);
+                /* u = (words i, i+1 of this pass) + pending; word i+2 waits in carry's high lane */
+                __m128i u = _mm_xor_si128(_mm_xor_si128(p0, _mm_slli_si128(p1, 8)), carry);
+                o[i] ^= (uint64_t)_mm_cvtsi128_si64(u);
+                carry = _mm_unpackhi_epi64(u, p1);
+            }
+            o[na] ^= (uint64_t)_mm_cvtsi128_si64(carry);
+            o[na + 1] ^= (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(carry, carry));
+        }
+        if (j < nb) lo_mul_row_xor(out + j, a, na, b[j]);
+    }
+    #else
+    static void lo_mul_school2(uint64_t* out, const uint64_t* a, ptrdiff_t na,
+                               const uint64_t* b, ptrdiff_t nb) {
+        if (fft_school(out, a, na, b, nb)) return;  /* never in the portable build */
+        for (ptrdiff_t j = 0; j < nb; j++) lo_mul_row_xor(out + j, a, na, b[j]);
+    }
+    #endif
+    """
+    void lo_mul_school2(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
+                        Py_ssize_t nb) noexcept nogil
+
+
+cdef int kara2(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize_t n) noexcept nogil:
+    """out[0 : 2n] ^= a*b for two n-word operands (Karatsuba); -1 if out of memory.
+
+    a = a0 + t^(64h) a1 (h = ceil(n/2) words low), likewise b:
+    a*b = p0 + t^(64h) (p0 + p1 + p2) + t^(128h) p2 with p0 = a0 b0, p2 = a1 b1,
+    p1 = (a0 + a1)(b0 + b1): three half-size products instead of four.  Below
+    KARATSUBA_WORDS words the product-scanning schoolbook lo_mul_school2 takes over.
+    """
+    cdef Py_ssize_t h, l
+    cdef uint64_t* scratch
+    cdef uint64_t* sa
+    cdef uint64_t* sb
+    cdef uint64_t* mid
+    cdef uint64_t* p0
+    cdef uint64_t* p2
+    if n < KARATSUBA_WORDS:
+        lo_mul_school2(out, a, n, b, n)
+        return 0
+    h = (n + 1) >> 1
+    l = n - h
+    scratch = <uint64_t*>calloc(8 * h, sizeof(uint64_t))
+    if scratch == NULL:
+        return -1
+    sa = scratch
+    sb = scratch + h
+    mid = scratch + 2 * h
+    p0 = scratch + 4 * h
+    p2 = scratch + 6 * h
+    copy_row(sa, a, h)
+    xor_into(sa, a + h, l)
+    copy_row(sb, b, h)
+    xor_into(sb, b + h, l)
+    if kara2(mid, sa, sb, h) < 0 or kara2(p0, a, b, h) < 0 or kara2(p2, a + h, b + h, l) < 0:
+        free(scratch)
+        return -1
+    xor_into(mid, p0, 2 * h)
+    xor_into(mid, p2, 2 * l)
+    xor_into(out, p0, 2 * h)
+    xor_into(out + 2 * h, p2, 2 * l)
+    xor_into(out + h, mid, min(2 * h, 2 * n - h))
+    free(scratch)
+    return 0
+
+cdef inline void shr1_inplace(uint64_t* x, Py_ssize_t n) noexcept nogil:
+    """x <- x / t over n words (exact: the caller knows bit 0 is clear)."""
+    cdef Py_ssize_t i
+    for i in range(n - 1):
+        x[i] = (x[i] >> 1) | (x[i + 1] << 63)
+    if n > 0:
+        x[n - 1] >>= 1
+
+
+cdef inline void div1pt_inplace(uint64_t* x, Py_ssize_t n) noexcept nogil:
+    """x <- x / (1 + t) over n words, for x a multiple of 1 + t: y_i = x_i + y_(i-1), a prefix XOR."""
+    cdef Py_ssize_t i
+    cdef uint64_t y, carry = 0
+    for i in range(n):
+        y = x[i]
+        y ^= y << 1
+        y ^= y << 2
+        y ^= y << 4
+        y ^= y << 8
+        y ^= y << 16
+        y ^= y << 32
+        y ^= carry
+        x[i] = y
+        carry = <uint64_t>0 - (y >> 63)
+
+
+cdef int mul_toom3(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize_t n,
+                   void* ps) noexcept nogil:
+    """out[0 : 2n] ^= a*b for two n-word operands; -1 if out of memory, -2 if interrupted (ps).
+
+    Toom-3 over GF(2)[t] (Bodrato's points 0, 1, t, t + 1, infinity): with
+    X = t^(64k), A = a0 + a1 X + a2 X^2 (likewise B) and C = A B = c0 + ... + c4 X^4,
+    c0 = a0 b0, c4 = a2 b2 and, from w1 = C(1), wt = C(t), wt1 = C(t + 1):
+    u1 = w1 + c0 + c4 = c1 + c2 + c3, ut = (wt + c0 + c4 t^4) / t,
+    ut1 = (wt1 + c0 + c4 (t^4 + 1)) / (t + 1), v = ut + ut1 = c2 + c3, c1 = u1 + v,
+    c3 = ((ut + c1) / t + v) / (t + 1), c2 = v + c3.  Five products of a third of the
+    size where Karatsuba needs nine of a quarter; Karatsuba below _toom_words words.
+    """
+    cdef Py_ssize_t k, l, K, W, i
+    cdef uint64_t* mem
+    cdef uint64_t* ea
+    cdef uint64_t* eb
+    cdef uint64_t* w0
+    cdef uint64_t* w1
+    cdef uint64_t* wt
+    cdef uint64_t* wt1
+    cdef uint64_t* wi
+    cdef const uint64_t* a1
+    cdef const uint64_t* a2
+    cdef const uint64_t* b1
+    cdef const uint64_t* b2
+    cdef int st
+    if n < _toom_words or n < 12:
+        return kara2(out, a, b, n)
+    st = size_poll(ps, n)
+    if st < 0:
+        return st
+    k = (n + 2) // 3
+    l = n - 2 * k
+    K = k + 1
+    W = 2 * K + 2
+    mem = <uint64_t*>calloc(2 * K + 5 * W, sizeof(uint64_t))
+    if mem == NULL:
+        return -1
+    ea = mem
+    eb = ea + K
+    w0 = eb + K
+    w1 = w0 + W
+    wt = w1 + W
+    wt1 = wt + W
+    wi = wt1 + W
+    a1 = a + k
+    a2 = a + 2 * k
+    b1 = b + k
+    b2 = b + 2 * k
+    st = mul_toom3(w0, a, b, k, ps)
+    if st == 0:
+        st = mul_toom3(wi, a2, b2, l, ps)
+    if st < 0:
+        free(mem)
+        return st
+    # A(1) B(1)
+    copy_row(ea, a, k)
+    xor_into(ea, a1, k)
+    xor_into(ea, a2, l)
+    copy_row(eb, b, k)
+    xor_into(eb, b1, k)
+    xor_into(eb, b2, l)
+    st = mul_toom3(w1, ea, eb, k, ps)
+    if st < 0:
+        free(mem)
+        return st
+    # A(t + 1) = A(1) + t a1 + t^2 a2, then A(t) = A(t + 1) + A(1) + a0 ... built separately.
+    ea[k] = 0
+    eb[k] = 0
+    xor_shifted(ea, K, a1, k, 1)
+    xor_shifted(ea, K, a2, l, 2)
+    xor_shifted(eb, K, b1, k, 1)
+    xor_shifted(eb, K, b2, l, 2)
+    st = mul_toom3(wt1, ea, eb, K, ps)
+    if st < 0:
+        free(mem)
+        return st
+    zero_row(ea, K)
+    zero_row(eb, K)
+    copy_row(ea, a, k)
+    xor_shifted(ea, K, a1, k, 1)
+    xor_shifted(ea, K, a2, l, 2)
+    copy_row(eb, b, k)
+    xor_shifted(eb, K, b1, k, 1)
+    xor_shifted(eb, K, b2, l, 2)
+    st = mul_toom3(wt, ea, eb, K, ps)
+    if st < 0:
+        free(mem)
+        return st
+    # Interpolation (buffers of W words; every division is exact).
+    xor_into(w1, w0, 2 * k)
+    xor_into(w1, wi, 2 * l)                  # w1 = u1
+    xor_into(wt, w0, 2 * k)
+    xor_shifted(wt, W, wi, 2 * l, 4)
+    shr1_inplace(wt, W)                      # wt = ut
+    xor_into(wt1, w0, 2 * k)
+    xor_into(wt1, wi, 2 * l)
+    xor_shifted(wt1, W, wi, 2 * l, 4)
+    div1pt_inplace(wt1, W)                   # wt1 = ut1
+    xor_into(wt1, wt, W)                     # wt1 = v
+    xor_into(w1, wt1, W)                     # w1 = c1
+    xor_into(wt, w1, W)
+    shr1_inplace(wt, W)
+    xor_into(wt, wt1, W)
+    div1pt_inplace(wt, W)                    # wt = c3
+    xor_into(wt1, wt, W)                     # wt1 = c2
+    xor_into(out, w0, 2 * k)
+    xor_into(out + k, w1, min(W, 2 * n - k))
+    xor_into(out + 2 * k, wt1, min(W, 2 * n - 2 * k))
+    xor_into(out + 3 * k, wt, min(W, 2 * n - 3 * k))
+    xor_into(out + 4 * k, wi, 2 * l)
+    free(mem)
+    return 0
+
+
+cdef int fft_mul_balanced(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
+                          Py_ssize_t nb, void* ps) noexcept nogil:
+    """out[0 : na+nb] ^= a*b by the additive FFT, b (the longer) cut into pieces of at most 2 na words."""
+    cdef Py_ssize_t off = 0, step
+    cdef int st
+    cdef fft_poll_fn poll = NULL
+    if ps != NULL:
+        poll = <fft_poll_fn>_signal_poll
+    while off < nb:
+        step = min(nb - off, 2 * na)
+        if nb - off - step < na:
+            step = nb - off
+        st = fft_mul_words(out + off, a, na, b + off, step, poll, ps)
+        if st != 0:
+            return st
+        off += step
+    return 0
+
+
+cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
+              Py_ssize_t nb, void* ps) noexcept nogil:
+    """mul_words with Toom-3 above _toom_words words: out[0 : na+nb] ^= a*b; -1 if out of memory,
+    -2 if a signal handler raised (checked every POLL_WORDS-word block when ps is a poll state)."""
+    cdef const uint64_t* tp
+    cdef Py_ssize_t tn, off
+    cdef int st
+    if na > nb:
+        tp = a; a = b; b = tp
+        tn = na; na = nb; nb = tn
+    if na == 0:
+        return 0
+    if na < KARATSUBA_WORDS:
+        lo_mul_school2(out, b, nb, a, na)
+        return 0
+    if na >= _fft_words:
+        return fft_mul_balanced(out, a, na, b, nb, ps)
+    off = 0
+    while off + na <= nb:
+        st = mul_toom3(out + off, a, b + off, na, ps)
+        if st < 0:
+            return st
+        off += na
+    if off < nb:
+        return fmul(out + off, a, na, b + off, nb - off, ps)
+    return 0
+
+
+cdef int fmul_matrix(uint64_t** out, size_t* nout, const uint64_t** s, size_t* ns, const uint64_t** t,
+                     size_t* nt, int rows, int cols, void* ps) noexcept nogil:
+    """out[r cols + c] ^= s[2 r] t[c] + s[2 r + 1] t[cols + c] (rows, cols <= 2; sizes in words, 0 = zero).
+
+    When every nonzero operand has at least _fft_words words, each operand is
+    transformed once (gf2fft.h, fft_matmul2): a 2x2 by 2x2 product takes 8
+    transforms and 4 inverses where 8 products take 16 and 8; else fmul per term.
+    Each out[i] has room for nout[i] >= ns + nt words of each of its terms.
+    """
+    cdef size_t small = 0
+    cdef bint any_term = False
+    cdef int r, c, k, st
+    cdef fft_poll_fn poll = NULL
+    for r in range(rows):
+        for c in range(cols):
+            for k in range(2):
+                if ns[2 * r + k] and nt[k * cols + c]:
+                    small = min(ns[2 * r + k], nt[k * cols + c], small) if any_term else min(ns[2 * r + k], nt[k * cols + c])
+                    any_term = True
+    if not any_term:
+        return 0
+    if small >= <size_t>_fft_words:
+        if ps != NULL:
+            poll = <fft_poll_fn>_signal_poll
+        return fft_matmul2(out, nout, s, ns, t, nt, rows, cols, poll, ps)
+    for r in range(rows):
+        for c in range(cols):
+            for k in range(2):
+                if ns[2 * r + k] and nt[k * cols + c]:
+                    st = fmul(out[r * cols + c], s[2 * r + k], ns[2 * r + k], t[k * cols + c], nt[k * cols + c], ps)
+                    if st < 0:
+                        return st
+    return 0

@@ -1,0 +1,125 @@
+# The tuning state of gf2poly.pyx (included there): where the fast paths start, whether the
+# FFT's wide loops run, and how often a long loop checks in with Python.  Every kernel reads
+# these module settings once at the start of a call; tests move them to drive small inputs
+# through the subquadratic paths.
+
+# Word operations between two check-ins with Python (about a millisecond).
+cdef Py_ssize_t CHUNK_WORD_OPS = 1 << 22
+
+
+def have_pclmul():
+    """True when this build multiplies with PCLMULQDQ (the avx2/avx512 builds).
+
+    Example:
+        >>> have_pclmul() in (True, False)
+        True
+    """
+    return bool(LO_HAVE_PCLMUL)
+
+
+# Tuned thresholds (set_thresholds() overrides them, e.g. to drive small inputs
+# through the recursion in tests).  Measured on the avx512 build, 2026-11-22.
+cdef Py_ssize_t _newton_words = 256  # divmod: Newton when quotient and divisor both have >= this many words
+cdef Py_ssize_t _hgcd_words = 16     # half-gcd: Lehmer leaves below this many words
+cdef Py_ssize_t _gcd_words = 160     # gcd / cofactor: half-gcd when the larger operand has >= this many words
+cdef Py_ssize_t _toom_words = 128    # products: Toom-3 above Karatsuba from this many words per operand
+cdef Py_ssize_t _fft_words = 1024    # products: the additive FFT from this many words in the smaller operand (2026-11-25)
+cdef Py_ssize_t POLL_BITS = 1 << 18  # half-gcd nodes this large check in with Python
+
+
+def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_words=None, fft_words=None):
+    """Override the fast-path thresholds (in 64-bit words); returns the previous values.
+
+    newton_words: poly_divmod / poly_mod use Newton division when the quotient
+    and the divisor both have at least this many words (else schoolbook).
+    hgcd_words: half-gcd recursion nodes below this many words run Lehmer's
+    steps.  gcd_words: poly_gcd, poly_gcd_cofactor and poly_xgcd use the
+    half-gcd when the larger operand has at least this many words (else
+    Lehmer's Euclid).  toom_words: products (poly_mul and those inside the
+    fast paths) use Toom-3 above Karatsuba when both operands have at least
+    this many words (at least 12 whatever the setting).  fft_words: products
+    use the additive FFT (gf2fft.h) when the smaller operand has at least this
+    many words.  A huge value turns a
+    fast path off.  The values are
+    module settings (read once at the start of each call); tests use them to
+    drive small inputs through the recursion and to call the slow paths.
+
+    Raises:
+        InvalidTypeError: a threshold that is not an int (bools refused).
+        InvalidBoardError: a threshold outside 1..PY_SSIZE_T_MAX (2**63 - 1);
+            nothing is set then.
+
+    Example:
+        >>> old = set_thresholds(gcd_words=2, hgcd_words=1)
+        >>> poly_gcd(np.array([0b110], dtype=np.uint64), np.array([0b1010], dtype=np.uint64)).tolist()
+        [6]
+        >>> _ = set_thresholds(**old)
+    """
+    global _newton_words, _hgcd_words, _gcd_words, _toom_words, _fft_words
+    old = thresholds()
+    newton_words = _threshold("newton_words", newton_words)
+    hgcd_words = _threshold("hgcd_words", hgcd_words)
+    gcd_words = _threshold("gcd_words", gcd_words)
+    toom_words = _threshold("toom_words", toom_words)
+    fft_words = _threshold("fft_words", fft_words)
+    # every argument is checked before any is set: a refused call changes nothing
+    if newton_words is not None:
+        _newton_words = newton_words
+    if hgcd_words is not None:
+        _hgcd_words = hgcd_words
+    if gcd_words is not None:
+        _gcd_words = gcd_words
+    if toom_words is not None:
+        _toom_words = toom_words
+    if fft_words is not None:
+        _fft_words = fft_words
+    return old
+
+
+cdef object _threshold(str name, object value):
+    """A threshold argument as a Python int in 1..PY_SSIZE_T_MAX, None left as it is (or raise)."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InvalidTypeError(f"set_thresholds: {name} must be an int (words), got {type(value).__name__}")
+    if not 1 <= value <= PY_SSIZE_T_MAX:
+        raise InvalidBoardError(f"set_thresholds: {name} must be in 1..{PY_SSIZE_T_MAX} words (2**63 - 1 "
+                                f"on 64-bit builds; a value past every operand turns that path off), "
+                                f"got {value}")
+    return int(value)
+
+
+def thresholds():
+    """The fast-path thresholds in words, as a dict (see set_thresholds).
+
+    Example:
+        >>> sorted(thresholds())
+        ['fft_words', 'gcd_words', 'hgcd_words', 'newton_words', 'toom_words']
+    """
+    return {"newton_words": _newton_words, "hgcd_words": _hgcd_words, "gcd_words": _gcd_words,
+            "toom_words": _toom_words, "fft_words": _fft_words}
+
+
+def set_fft_wide(enable):
+    """Run the FFT's field products eight or four at a time (VPCLMULQDQ) or one at a time.
+
+    The wide loops are on by default wherever the CPU has VPCLMULQDQ (and never
+    in the portable build); turning them off is for tests and measurements.
+    Returns the previous setting.
+
+    Example:
+        >>> old = set_fft_wide(False)
+        >>> set_fft_wide(old)
+        False
+    """
+    return bool(fft_set_wide(1 if enable else 0))
+
+
+def fft_wide_supported():
+    """Whether this build and CPU can run the FFT's wide (VPCLMULQDQ) loops.
+
+    Example:
+        >>> fft_wide_supported() in (True, False)
+        True
+    """
+    return bool(fft_wide_available)
