@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("lightsout", "docs", "tests", "bench", "examples", "scripts", "README.md", "setup.py",
            "pyproject.toml", ".ci")
 #: Text files only; the changelogs tell history, in the names of their day.
-SUFFIXES = {".py", ".pyx", ".pxd", ".pyi", ".h", ".c", ".md", ".rst", ".txt", ".toml", ".cfg", ".sh", ".js",
+SUFFIXES = {".py", ".pyx", ".pxd", ".pxi", ".pyi", ".h", ".c", ".md", ".rst", ".txt", ".toml", ".cfg", ".sh", ".js",
             ".html", ".ipynb", ""}
 HISTORY = {"CHANGELOG.md", "docs/changelog.md"}
 
