@@ -344,7 +344,7 @@ def solve_checked(rules: Rules, lights: np.ndarray, route: Optional[Route] = Non
         found = route.solve(rules, lights, words, threads=threads, progress=progress, kernel=True)
         return grid_board_solution(found, rules, lights, words)
     except UnsolvableError as exc:
-        exc.torus, exc.self_toggle, exc.method = rules.wraps, rules.self_toggle, route.name
+        exc.rules, exc.method = rules, route.name
         raise
 
 
