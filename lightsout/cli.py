@@ -14,9 +14,9 @@ the record of ``solve --json`` with the proof (``quiet_pattern``).
 
 Results go to standard output; summaries go to standard error as comment
 lines (``! ...``, the board files' comment mark), so either stream can be fed
-back to ``solve``.  Progress bars (tqdm) are drawn on standard error for work
-that takes more than a second, only when it is a terminal; ``--quiet`` turns
-them and the summaries off.
+back to ``solve``.  Progress is shown on standard error for work that takes
+more than a second, only when it is a terminal (tqdm bars with the ``progress``
+extra, else a line of text); ``--quiet`` turns it and the summaries off.
 """
 from __future__ import annotations
 
@@ -40,8 +40,8 @@ if _CLASH is not None:  # another distribution's lightsout: the imports below wo
     raise ImportError(_CLASH)
 
 from lightsout._base import errors as _errors  # noqa: E402 (after the check)
-from lightsout._base.progress import ProgressBar
 from lightsout._base.validate import MAX_STATES, states_count
+from lightsout._cli.progress import ProgressBar
 from lightsout._io.boardfile import decode_text, read_board, write_board
 from lightsout._io.boardtext import board_from_text
 from lightsout._solve import METHODS, UnsolvableError, first_row, nullity, nullity_table, solve

@@ -499,14 +499,16 @@ def test_quiet_and_progress_reach_the_solver(monkeypatch, capsys):
     assert callable(seen[0]) and seen[1] is None
 
 
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
 def test_progress_bar_draws_on_a_terminal():
-    from lightsout._base.progress import ProgressBar
+    from lightsout._cli.progress import ProgressBar
 
-    class Terminal(io.StringIO):
-        def isatty(self):
-            return True
-
-    stream = Terminal()
+    pytest.importorskip("tqdm")  # the progress extra (the test extra brings it)
+    stream = _Terminal()
     with ProgressBar(file=stream, delay=0) as bar:
         assert bar.callback is not None
         for done in range(0, 11):
@@ -514,7 +516,53 @@ def test_progress_bar_draws_on_a_terminal():
         bar("gcd", 5, 10)
     text = stream.getvalue()
     assert "rendering rows" in text and "polynomial gcd" in text
-    assert ProgressBar(file=Terminal(), enabled=False).callback is None
+    assert "pip install" not in text  # tqdm is there: no hint
+    assert ProgressBar(file=_Terminal(), enabled=False).callback is None
+
+
+def test_progress_without_tqdm_is_one_line_of_text_with_the_hint(monkeypatch):
+    from lightsout._cli import progress
+
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm now raises ImportError
+    monkeypatch.setattr(progress.shutil, "get_terminal_size", lambda: os.terminal_size((100, 24)))
+    stream = _Terminal()
+    with progress.ProgressBar(file=stream, delay=0) as bar:
+        assert bar.callback is not None
+        bar("render", 3, 10)
+        shown = stream.getvalue()
+        assert shown.startswith("\r") and "\n" not in shown
+        assert "rendering rows:  30% (3/10)" in shown
+        assert "pip install 'lightsout-gf2[progress]'" in shown
+        bar("gcd", 1, 4)  # a new stage erases the old line before drawing
+    text = stream.getvalue()
+    assert "polynomial gcd:  25% (1/4)" in text
+    last = text.rsplit("\r", 2)
+    assert last[-1] == "" and last[-2].strip() == ""  # closed: the line is blanked, the cursor at its start
+    assert len(text.split("\r")[1]) <= 99
+
+
+def test_progress_without_tqdm_waits_for_the_delay_and_drops_the_hint_where_it_does_not_fit(monkeypatch):
+    from lightsout._cli import progress
+
+    monkeypatch.setattr(progress.shutil, "get_terminal_size", lambda: os.terminal_size((50, 24)))
+    stream = _Terminal()
+    with progress.ProgressBar(file=stream, bars=False, delay=3600) as bar:
+        bar("chase", 1, 10)
+    assert stream.getvalue() == ""  # quick work prints nothing
+    with progress.ProgressBar(file=stream, bars=False, delay=0) as bar:
+        bar("chase", 1_000_000, 10_000_000)
+    drawn = stream.getvalue().split("\r")[1]
+    assert drawn.startswith("chasing rows:  10% (1,000,000/10,000,000)")
+    assert "pip install" not in drawn and len(drawn) <= 49
+
+
+def test_the_command_line_runs_without_tqdm(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setattr(sys, "stderr", _Terminal())
+    assert main(["first-row", "5"]) == 0
+    row = [int(c) for c in capsys.readouterr().out.strip()]
+    _, left = oracle.chase(np.ones((5, 5), np.uint8), row)
+    assert len(row) == 5 and not left.any()
 
 
 def test_play_passes_options_and_maps_ctrl_c(monkeypatch, capsys):
