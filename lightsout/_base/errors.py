@@ -103,7 +103,8 @@ class InternalError(RuntimeError):
     never hides it.  Please report it with the call that raised it.
 
     Example:
-        >>> issubclass(InternalError, LightsOutError)
+        >>> import lightsout
+        >>> issubclass(lightsout.InternalError, lightsout.LightsOutError)
         False
     """
 
@@ -175,7 +176,7 @@ class UnsolvableError(LightsOutError, ValueError):
         every solvable board meets every quiet pattern an even number of times.
         A bool array of the board's shape (uint8 press counts for k states),
         unpacked on first access; for a board over 10**8 cells it is not built,
-        and :attr:`quiet_first_row` alone is given.
+        and ``quiet_first_row`` alone is given.
 
         Example:
             >>> import lightsout
@@ -203,7 +204,7 @@ class UnsolvableError(LightsOutError, ValueError):
         Example:
             >>> import lightsout
             >>> try:
-            ...     lightsout.solve([[1, 0, 0, 0]] * 4, torus=(True, False))
+            ...     lightsout.solve([[1, 0, 0], [0, 0, 0], [0, 0, 0]], torus=(True, False))
             ... except lightsout.UnsolvableError as error:
             ...     print(error.torus)
             (True, False)
@@ -368,7 +369,8 @@ class MissingExtraError(LightsOutError, ImportError):
     """An optional dependency is not installed; the message names the extra that brings it.
 
     Example:
-        >>> str(MissingExtraError("plotting", "matplotlib", "plot"))
+        >>> import lightsout
+        >>> str(lightsout.MissingExtraError("plotting", "matplotlib", "plot"))
         "plotting needs matplotlib, which is not installed: pip install 'lightsout-gf2[plot]'"
     """
 
@@ -392,10 +394,12 @@ class NoSolutionError(UnsolvableError):
         augmented_rank: rank of ``[a | b]``, one more than ``rank``.
 
     Example:
-        >>> import pickle
-        >>> error = NoSolutionError("no solution", rank=1, augmented_rank=2)
-        >>> pickle.loads(pickle.dumps(error)).augmented_rank
-        2
+        >>> import lightsout
+        >>> try:
+        ...     lightsout.gf2.solve([[1, 1], [1, 1]], [0, 1])
+        ... except lightsout.UnsolvableError as error:       # a NoSolutionError is one
+        ...     print(type(error).__name__, error.rank, error.augmented_rank)
+        NoSolutionError 1 2
     """
 
     def __init__(self, message: str, rank: Optional[int] = None, augmented_rank: Optional[int] = None) -> None:
