@@ -284,6 +284,46 @@ def test_version_and_help(capsys):
         assert "%%" not in capsys.readouterr().out, command  # an epilog is printed as written
 
 
+COMMANDS = ("first-row", "solve", "nullity", "render", "play")
+
+
+def _help_texts(capsys) -> dict[str, str]:
+    texts = {"": cli.build_parser().format_help()}
+    for command in COMMANDS:
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        texts[command] = capsys.readouterr().out
+    return texts
+
+
+def test_help_reads_on_an_80_column_terminal(monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", "80")
+    texts = _help_texts(capsys)
+    for command, text in texts.items():
+        long = [line for line in text.splitlines() if len(line) > 79]
+        assert not long, f"lightsout {command} --help: lines past 79 columns: {long}"
+        broken = re.findall(r"\w-\n\s*\w", text)
+        assert not broken, f"lightsout {command} --help breaks a word at its hyphen: {broken}"
+    top = texts[""]
+    assert "commands:" in top
+    for command in COMMANDS:  # each command with its help on its own line, as --help lists them
+        assert re.search(rf"^    {command} +\w", top, flags=re.M), command
+
+
+def test_help_says_one_thing_for_a_shared_option(capsys):
+    """--threads and --method mean what the library's threads= and method= mean, in every command's help."""
+    texts = _help_texts(capsys)
+    for option in ("--threads T", "--method {auto,poly,dense,nd}", "-q, --quiet"):
+        helps = set()
+        for command, text in texts.items():
+            found = re.search(rf"^  {re.escape(option)}\s+(.*?)(?=^ {{0,2}}\S|\Z)", text, flags=re.M | re.S)
+            if found:
+                helps.add(" ".join(found.group(1).split()).replace("route for the first row: ", "route: "))
+        assert len(helps) == 1, (option, helps)
+    assert "the most threads" in texts["solve"] and "dense route" not in texts["solve"]
+    assert re.search(r"^usage: lightsout first-row .*\bN \[M\]$", texts["first-row"], flags=re.M | re.S)
+
+
 def test_every_help_example_runs(tmp_path, monkeypatch, capsys):
     """Every `lightsout ...` line in --help (the main one and each command's) runs as shown."""
     monkeypatch.chdir(tmp_path)
