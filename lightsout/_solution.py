@@ -354,7 +354,7 @@ class Solution:
         Two solutions are the same up to symmetry when a symmetry of the board
         maps one onto the other.  Counted with Burnside's lemma, as the mean
         over the group of the solutions each symmetry fixes, without listing
-        the solutions (:ref:`section 10 of the design note <algebra-10>`).
+        the solutions (:ref:`section 10 of the algebra page <algebra-10>`).
 
         Args:
             group: permutations of the cells that generate the group (its

@@ -73,7 +73,7 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
 
     Every all-lit board, square or not, is solvable (Sutner, 1989: on any
     graph, pressing can turn the all-lit state dark, since the all-ones vector
-    lies in the image of A + I; :ref:`section 6 of the design note <algebra-6>`),
+    lies in the image of A + I; :ref:`section 6 of the algebra page <algebra-6>`),
     so this returns a row for every size it accepts.  When the board has several
     solutions (nullity > 0) the canonical one is returned: the lexicographically
     smallest first row, column 0 first.  Sutner's theorem is about the plain

@@ -3,7 +3,7 @@
 A board with nullity d has ``count`` solutions, one coset of the quiet patterns.
 Over GF(2) the weights of all 2^d of them come from one Walsh-Hadamard
 transform of a histogram of the cells by their linear form in the coset's
-coordinates (section 8 of the design note, docs/algebra.md), so the search
+coordinates (docs/algebra.md, section 8), so the search
 costs O(d 2^d) whatever the board's size, split into independent tasks that run
 on the local cores or on any ``concurrent.futures.Executor``.  With k states the
 presses are counted with multiplicity and the coset is enumerated (small cosets

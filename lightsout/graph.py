@@ -298,7 +298,7 @@ def solve_graph(graph: object, board: object = None, *, nvertices: Optional[int]
         method: "auto", "forcing" (generalised light chasing through a greedy
             zero-forcing set: the unknowns are the presses of the forcing set
             alone) or "elimination" (the whole n x n system); the two give the
-            same answer (:ref:`section 7 of the design note <algebra-7>`).
+            same answer (:ref:`section 7 of the algebra page <algebra-7>`).
         threads: the most threads this call works on, as for
             :func:`lightsout.solve`: the fewest-presses search uses them (the
             forcing and elimination solves run on the calling thread).

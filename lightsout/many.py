@@ -3,8 +3,8 @@
 The solution operator of a board shape is computed once.  Over GF(2) it is a
 cells x cells bit matrix P (``P b`` solves every solvable board b), reduced so
 that it gives the canonical solution, together with the quiet patterns Q (b is
-solvable exactly when ``Q b = 0``: the press matrix is symmetric; section 7 of
-the design note, docs/algebra.md).  Applying [P; Q] to N boards is a GF(2)
+solvable exactly when ``Q b = 0``: the press matrix is symmetric;
+docs/algebra.md, section 7).  Applying [P; Q] to N boards is a GF(2)
 matrix product done with byte tables.
 With ``minimal=True`` each board's fewest-press solution is picked among its
 2^nullity solutions.  Boards with k > 2 states, and boards too large for the

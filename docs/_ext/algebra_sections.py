@@ -3,7 +3,7 @@
 The code cites ``docs/algebra.md`` by section number, and the numbers are fixed (new
 material gets a new number).  This extension gives every section of that page whose title
 starts with its number, ``6. Facts to test against``, the label ``algebra-6``, so a docstring
-writes :ref:`section 6 of the design note <algebra-6>` and the API reference links to it,
+writes :ref:`section 6 of the algebra page <algebra-6>` and the API reference links to it,
 while the Markdown page itself carries no label syntax (it reads the same on GitHub).
 """
 from __future__ import annotations
