@@ -36,6 +36,7 @@ extensions = [
     "sphinx_gallery.gen_gallery",
     "sphinx_copybutton",
     "sphinx_design",               # the cards of the front page
+    "_ext.algebra_sections",       # :ref:`algebra-6` and the like: the design note's numbered sections
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}

@@ -13,6 +13,7 @@ def get_include() -> str:
     the installed ``lightsout`` package.
 
     Example:
+        >>> from lightsout import get_include
         >>> import os
         >>> os.path.isfile(os.path.join(get_include(), "lightsout", "capi.h"))
         True

@@ -140,7 +140,7 @@ class Solution:
 
     @property
     def is_graph(self) -> bool:
-        """True for a graph's solution (``solve_graph``): one value per vertex, no axes.
+        """Whether this solves a graph (:func:`lightsout.solve_graph`), with one value per vertex and no axes.
 
         Example:
             >>> import lightsout
@@ -238,7 +238,7 @@ class Solution:
         ``quiet_first_rows`` holds the same basis in O(nullity * C) on 2-D boards.
 
         Example:
-            >>> import lightsout
+            >>> import lightsout, numpy as np
             >>> lightsout.solve(np.ones((4, 4), dtype=bool)).quiet_patterns().shape
             (4, 4, 4)
         """
@@ -276,7 +276,7 @@ class Solution:
             BoardTooLargeError: the packed basis would pass 2 GiB.
 
         Example:
-            >>> import lightsout
+            >>> import lightsout, numpy as np
             >>> from lightsout.packed import unpack
             >>> s = lightsout.solve(np.ones((4, 4), dtype=bool))
             >>> words = s.packed_quiet_patterns()
@@ -305,7 +305,7 @@ class Solution:
         O(cells) a step and holds two boards.
 
         Example:
-            >>> import lightsout
+            >>> import lightsout, numpy as np
             >>> s = lightsout.solve(np.ones((5, 5), dtype=int))
             >>> sorted(int(x.sum()) for x in s.all())
             [15, 15, 15, 15]
@@ -341,7 +341,7 @@ class Solution:
         runs in the calling thread alone).
 
         Example:
-            >>> import lightsout
+            >>> import lightsout, numpy as np
             >>> s = lightsout.solve(np.ones((5, 5), dtype=int)).minimal()
             >>> int(s.presses.sum()), s.proven_minimal
             (15, True)
@@ -354,7 +354,7 @@ class Solution:
         Two solutions are the same up to symmetry when a symmetry of the board
         maps one onto the other.  Counted with Burnside's lemma, as the mean
         over the group of the solutions each symmetry fixes, without listing
-        the solutions (docs/algebra.md, "Solutions up to symmetry").
+        the solutions (:ref:`section 10 of the algebra page <algebra-10>`).
 
         Args:
             group: permutations of the cells that generate the group (its
@@ -380,7 +380,7 @@ class Solution:
                 elements would take more than 1 GiB.
 
         Examples:
-            >>> import lightsout
+            >>> import lightsout, numpy as np
             >>> s = lightsout.solve(lightsout.all_lit(4))      # 16 solutions
             >>> s.count, s.count_up_to_symmetry()
             (16, 5)

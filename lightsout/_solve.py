@@ -73,23 +73,27 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
 
     Every all-lit board, square or not, is solvable (Sutner, 1989: on any
     graph, pressing can turn the all-lit state dark, since the all-ones vector
-    lies in the image of A + I; docs/algebra.md section 6), so this returns a
-    row for every size it accepts.  When the board has several solutions (nullity > 0) the canonical
-    one is returned: the lexicographically smallest first row, column 0 first.  Sutner's
-    theorem is about the plain rule: with ``self_toggle=False`` or k states
-    the all-lit board may be unsolvable, and this raises UnsolvableError.
+    lies in the image of A + I; :ref:`section 6 of the algebra page <algebra-6>`),
+    so this returns a row for every size it accepts.  When the board has several
+    solutions (nullity > 0) the canonical one is returned: the lexicographically
+    smallest first row, column 0 first.  Sutner's theorem is about the plain
+    rule: with ``self_toggle=False`` or k states the all-lit board may be
+    unsolvable, and this raises :class:`UnsolvableError`.  The board itself is
+    never built, so ``first_row(10**9)`` needs memory for a few rows only.
 
     Args:
         n: rows (positive int).
         m: columns (positive int); None for a square board.
-        torus: True/False or (rows wrap, columns wrap).
-        self_toggle: False for the sigma game.
+        torus: True/False, or (rows wrap, columns wrap).
+        self_toggle: False for the sigma game, where a press skips its own cell.
         states: number of light states k (2..255); the all-lit board has
             every light in state 1.
         method: "auto" (the polynomial route where it applies, else "nd"),
-            "poly", "dense" or "nd".
-        threads, progress: as for :func:`solve` (the polynomial route runs on one
-            thread).
+            "poly", "dense" or "nd"; the routes are those of :func:`solve`.
+        threads: the most threads this call works on, as for :func:`solve`
+            (the polynomial route runs on the calling thread alone).
+        progress: None, or ``progress(stage, done, total)`` called between
+            chunks of work, as for :func:`solve`.
 
     Returns:
         Array of length m: bool for two states, uint8 press counts otherwise.
@@ -101,9 +105,9 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
             (the dense route refuses long before the polynomial one).
 
     Examples:
+        >>> from lightsout import first_row
         >>> first_row(3).astype(int).tolist()
         [1, 0, 1]
-        >>> import numpy as np
         >>> bool((first_row(50) == first_row(50, method="dense")).all())
         True
         >>> first_row(4, torus=True).astype(int).tolist(), first_row(3, states=3).tolist()
@@ -149,15 +153,27 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
     """Dimension of the quiet-pattern space of the n x m board (``m=None``: square).
 
     A board with nullity d has 2**d solutions when it is solvable, and exactly
-    one of every 2**d start states is solvable.  ``threads`` and ``progress``
-    mean what they mean for :func:`solve` (the polynomial route runs on one
-    thread and reports no progress).  ``n`` may also be
-    a whole shape (a tuple, any number of axes; then ``m`` must be None).  For
-    k states the nullity is the fewest quiet patterns that generate all the
-    others: the dimension over GF(k) for prime k, and for other k the
-    largest of the nullities over GF(p) for the primes p dividing k.
+    one of every 2**d start states is solvable.  For k states the nullity is
+    the fewest quiet patterns that generate all the others: the dimension over
+    GF(k) for prime k, and for other k the largest of the nullities over GF(p)
+    for the primes p dividing k.
+
+    Args:
+        n: rows (positive int), or a whole shape: a tuple of axis lengths, any
+            number of axes (then ``m`` must be None).
+        m: columns (positive int); None for a square board.
+        torus: True/False, or one bool per axis: that axis wraps around.
+        self_toggle: False for the sigma game, where a press skips its own cell.
+        states: number of light states k (2..255).
+        method: "auto", "poly", "dense" or "nd", the routes of :func:`solve`.
+        threads: the most threads this call works on, as for :func:`solve`
+            (the polynomial route runs on the calling thread alone).
+        progress: None, or ``progress(stage, done, total)`` called between
+            chunks of work, as for :func:`solve` (the polynomial route reports
+            none).
 
     Examples:
+        >>> from lightsout import nullity
         >>> nullity(5), nullity(4), nullity(5, method="dense")
         (2, 4, 2)
         >>> nullity((5, 5), torus=True), nullity(5, self_toggle=False), nullity(4, states=3)
@@ -180,18 +196,28 @@ def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[c
                   progress: Progress = None) -> np.ndarray:
     """Nullities of the n x n boards for n = 1 .. nmax (index 0 is n = 1), as an int64 array.
 
-    With ``mmax`` the table is rectangular: entry ``[n - 1, m - 1]`` is the
-    nullity of the n x m board, n = 1 .. nmax, m = 1 .. mmax.  With
-    ``executor`` (any ``concurrent.futures.Executor``: a ProcessPoolExecutor,
-    or ``dask.distributed.Client(...).get_executor()``) the rows run as
-    independent tasks on it; the table is the same as the serial one.
+    Open boards, plus rule, two states (call :func:`nullity` for other rules).
+
+    Args:
+        nmax: the largest n (positive int).
+        mmax: None for the square boards; else the table is rectangular:
+            entry ``[n - 1, m - 1]`` is the nullity of the n x m board,
+            n = 1 .. nmax, m = 1 .. mmax.
+        executor: None (this process, one core), or a
+            ``concurrent.futures.Executor`` (a ``ProcessPoolExecutor``, or
+            ``dask.distributed.Client(...).get_executor()``) whose workers take
+            the rows as independent tasks; the table is the same as the serial one.
+        progress: None, or ``progress(stage, done, total)`` called between
+            chunks of work (rows of the table), as for :func:`solve`.
 
     Raises:
-        BoardTooLargeError: more than ``MAX_TABLE_ENTRIES`` (10**7) entries, or,
-            without an executor, an estimated ``MAX_TABLE_SECONDS`` (an hour)
-            on one core: about n = 900,000 square; rectangles such as 10 x 10**6.
+        BoardTooLargeError: more than ``lightsout.limits.MAX_TABLE_ENTRIES``
+            (10**7) entries, or, without an executor, an estimated
+            ``lightsout.limits.MAX_TABLE_SECONDS`` (an hour) on one core: about
+            n = 900,000 square; rectangles such as 10 x 10**6.
 
     Examples:
+        >>> from lightsout import nullity_table
         >>> nullity_table(20).tolist()
         [0, 0, 0, 4, 2, 0, 0, 0, 8, 0, 6, 0, 0, 4, 0, 8, 2, 0, 16, 0]
         >>> nullity_table(4, 5).tolist()
@@ -261,6 +287,16 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
           method: str = "auto", threads: Optional[int] = None, progress: Progress = None) -> Solution:
     """Find presses that turn every light of ``board`` off.
 
+    A press adds 1 (mod ``states``; with two states: toggles) to its cell and
+    to the cells one step away along every axis.  When the board has several
+    solutions (nullity > 0) every route returns the same **canonical** one:
+    the lexicographically smallest press vector, cells in row-major order,
+    cell (0, ..., 0) first (0 before 1 before 2 ...).  On a 2-D open board
+    every solution is fixed by its first row, so this is the solution whose
+    first row is smallest, reading column 0 first.  The other solutions are
+    this one plus a quiet pattern (:meth:`Solution.quiet_patterns`,
+    :meth:`Solution.all`).
+
     Args:
         board: array-like of light states (1 = lit; 0..k-1 with k states) with
             any number of axes, nested lists, or board text
@@ -278,18 +314,27 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
         executor: for ``minimal=True``: a ``concurrent.futures.Executor`` (a
             ``ProcessPoolExecutor``, ``dask.distributed.Client(...).get_executor()``)
             to spread the search over, instead of this process's threads.
-        method: "auto" (the polynomial route for open 2-D two-state boards,
-            else "nd"), "poly", "dense" or "nd".
+        method: the route, which changes the time taken, never the answer:
+            ``"poly"``, one congruence over GF(2)[t] (open 2-D two-state
+            boards with the plus rule; O(C) words of memory, and what ``"auto"``
+            picks for them); ``"dense"``, the A/B two-row iteration to a
+            C x (C+1) system and its elimination (the same boards; a C x C bit
+            matrix); ``"nd"``, chasing along one axis to a system over Z/k
+            (every board: any number of axes, wrapping axes, the sigma rule,
+            k states; what ``"auto"`` picks for the others).  See
+            :doc:`/guide/solve`.
         threads: the most threads this call works on, in every step (the route's
             column blocks, the fewest-presses search); None (default) means every
             CPU this process may use, 1 means the calling thread alone.  The same
             on every function that takes it.
         progress: None, or ``progress(stage, done, total)``, called from the
-            calling thread between chunks of work; the same on every function
-            that takes it.
+            calling thread between chunks of work (``stage`` names the step, such
+            as ``"chase"`` or ``"ab_iteration"``; ``done`` of ``total`` units are
+            finished); the same on every function that takes it.
 
     Returns:
-        A :class:`Solution` with the canonical presses (see the module docstring).
+        A :class:`Solution` with the canonical presses (above), the nullity, the
+        number of solutions and the quiet patterns.
 
     Raises:
         UnsolvableError: no presses clear the board; carries a quiet pattern
@@ -299,6 +344,8 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
         InvalidTypeError: an argument of the wrong type (a float size, ``minimal="no"``).
 
     Examples:
+        >>> import numpy as np
+        >>> from lightsout import solve
         >>> s = solve([[1, 1, 1], [1, 1, 1], [1, 1, 1]])
         >>> s.presses.astype(int).tolist()
         [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
@@ -344,7 +391,7 @@ def solve_checked(rules: Rules, lights: np.ndarray, route: Optional[Route] = Non
         found = route.solve(rules, lights, words, threads=threads, progress=progress, kernel=True)
         return grid_board_solution(found, rules, lights, words)
     except UnsolvableError as exc:
-        exc.torus, exc.self_toggle, exc.method = rules.wraps, rules.self_toggle, route.name
+        exc.rules, exc.method = rules, route.name
         raise
 
 
@@ -377,9 +424,22 @@ def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, se
                 progress: Progress = None) -> bool:
     """Whether some set of presses turns every light of ``board`` off.
 
-    The keywords are those of :func:`solve`.
+    The question :func:`solve` answers, as a bool instead of an
+    :class:`UnsolvableError`.
+
+    Args:
+        board: array-like of light states, nested lists or board text, as for
+            :func:`solve`.
+        torus: True/False, or one bool per axis: that axis wraps around.
+        self_toggle: False for the sigma game, where a press skips its own cell.
+        states: number of light states k (2..255).
+        method: "auto", "poly", "dense" or "nd", the routes of :func:`solve`.
+        threads: the most threads this call works on, as for :func:`solve`.
+        progress: None, or ``progress(stage, done, total)`` called between
+            chunks of work, as for :func:`solve`.
 
     Examples:
+        >>> from lightsout import is_solvable
         >>> is_solvable([[1, 1], [1, 1]]), is_solvable([[1, 0, 0, 0]] * 4)
         (True, False)
         >>> is_solvable([[1, 0, 0, 0]] * 4, states=3)

@@ -48,6 +48,7 @@ def press(board: npt.ArrayLike, presses: npt.ArrayLike, *, torus: TorusArg = Fal
         InvalidBoardError: shapes differ or values are out of range.
 
     Examples:
+        >>> from lightsout import press
         >>> press([[0, 0, 0], [0, 0, 0]], [[1, 0, 0], [0, 0, 0]]).astype(int).tolist()
         [[1, 1, 0], [1, 0, 0]]
         >>> press([0, 0, 0, 0], [1, 0, 0, 0], torus=True, states=3).tolist()
@@ -90,12 +91,15 @@ def chase(board: npt.ArrayLike, first_row: npt.ArrayLike, *, torus: TorusArg = F
         first_row: presses of row 0, shape ``board.shape[1:]`` (a single
             value for a 1-D board), or of rows 0 and 1 (shape
             ``(2,) + board.shape[1:]``) when axis 0 wraps.
-        torus, self_toggle, states: the board's rules, as in :func:`press`.
+        torus: True/False, or one bool per axis: that axis wraps around.
+        self_toggle: False for the sigma game, where a press skips its own cell.
+        states: number of light states k, 2..255.
 
     Returns:
         Press array of the board's shape: bool for two states, uint8 otherwise.
 
     Examples:
+        >>> from lightsout import chase
         >>> chase([[1, 1, 1]] * 3, [1, 0, 1]).astype(int).tolist()
         [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
         >>> chase([2, 0, 0], 0, states=3).tolist()
@@ -139,13 +143,22 @@ def as_board(board: object, states: int = 2, name: str = "board") -> np.ndarray:
 
 
 def all_lit(n: int, m: int | None = None) -> np.ndarray:
-    """The n x m board with every light on (``m=None``: square).
+    """The n x m board with every light on (``m=None``: square), a bool array.
 
-    Raises BoardTooLargeError above ``lightsout._base.validate.MAX_BOARD_CELLS``
-    (2**32) cells; the solving functions take the all-lit board by its size
-    (``first_row(n, m)``) and never build it.
+    The solving functions of the all-lit board take it by its size
+    (:func:`lightsout.first_row`, :func:`lightsout.fewest_presses`) and never
+    build it, so they go far past the size this can build.
+
+    Args:
+        n: rows (positive int).
+        m: columns (positive int); None for a square board.
+
+    Raises:
+        BoardTooLargeError: more than ``lightsout.limits.MAX_BOARD_CELLS``
+            (2**32) cells.
 
     Example:
+        >>> from lightsout import all_lit
         >>> all_lit(2, 3).astype(int).tolist()
         [[1, 1, 1], [1, 1, 1]]
     """
@@ -167,6 +180,7 @@ def parse_board(text: str, *, states: int = 2) -> np.ndarray:
         A 2-D bool array for two states, uint8 otherwise.
 
     Examples:
+        >>> from lightsout import parse_board
         >>> parse_board('''
         ... ! a comment
         ... #.#

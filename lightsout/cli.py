@@ -14,9 +14,9 @@ the record of ``solve --json`` with the proof (``quiet_pattern``).
 
 Results go to standard output; summaries go to standard error as comment
 lines (``! ...``, the board files' comment mark), so either stream can be fed
-back to ``solve``.  Progress bars (tqdm) are drawn on standard error for work
-that takes more than a second, only when it is a terminal; ``--quiet`` turns
-them and the summaries off.
+back to ``solve``.  Progress is shown on standard error for work that takes
+more than a second, only when it is a terminal (tqdm bars with the ``progress``
+extra, else a line of text); ``--quiet`` turns it and the summaries off.
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ import os
 import shutil
 import signal
 import sys
+import textwrap
 import threading
 from pathlib import Path
 from typing import Any, Iterator, NoReturn, Optional, Sequence, TextIO
@@ -40,8 +41,8 @@ if _CLASH is not None:  # another distribution's lightsout: the imports below wo
     raise ImportError(_CLASH)
 
 from lightsout._base import errors as _errors  # noqa: E402 (after the check)
-from lightsout._base.progress import ProgressBar
 from lightsout._base.validate import MAX_STATES, states_count
+from lightsout._cli.progress import ProgressBar
 from lightsout._io.boardfile import decode_text, read_board, write_board
 from lightsout._io.boardtext import board_from_text
 from lightsout._solve import METHODS, UnsolvableError, first_row, nullity, nullity_table, solve
@@ -54,32 +55,33 @@ TERMINAL_ROWS = 60
 
 EPILOG = f"""\
 examples:
-  lightsout first-row 5                         # presses of row 1 for the all-lit 5 x 5 board
-  lightsout first-row 2000 3000 --format hex    # a 2000 x 3000 board, packed bits in hex
-  lightsout solve board.txt                     # solve a board file: text, .npy or .png
-  lightsout solve board.txt --json              # the same for programs: JSON
+  lightsout first-row 5                 # row 1's presses, all-lit 5 x 5 board
+  lightsout first-row 2000 3000 --format hex   # 2000 x 3000, packed in hex
+  lightsout solve board.txt             # a board file: text, .npy or .png
+  lightsout solve board.txt --json      # the same for programs: JSON
   lightsout solve board.txt --minimal --svg solution.svg
-  lightsout solve --all-lit 6 --torus rows      # the all-lit 6 x 6 board whose rows wrap
-  lightsout nullity 19                          # dimension of the quiet patterns of 19 x 19
-  lightsout nullity --table 30 --csv            # nullities of 1 x 1 .. 30 x 30
-  lightsout render 1000 -o presses.png          # the all-lit press pattern, a pixel a cell
-  lightsout play --no-browser                   # the game in a web browser
+  lightsout solve --all-lit 6 --torus rows     # all-lit 6 x 6, rows wrap
+  lightsout nullity 19                  # dimension of 19 x 19's quiet patterns
+  lightsout nullity --table 30 --csv    # nullities of 1 x 1 .. 30 x 30
+  lightsout render 1000 -o presses.png  # all-lit presses, a pixel a cell
+  lightsout play --no-browser           # the game in a web browser
 
-board files: text, one row per line ('1 # * x X o O' lit, '0 . - _' dark, digits
-  0..K-1 with --states K, '{COMMENT}' starts a comment, blank lines ignored); .npy arrays;
-  PNG pictures, a pixel a cell (dark pixel = off, light = lit; K states: grey
-  levels 0..255 in K even steps). '-' reads text from standard input.
+board files: text, one row per line ('1 # * x X o O' lit, '0 . - _' dark,
+  digits 0..K-1 with --states K, '{COMMENT}' starts a comment, blank lines
+  ignored); .npy arrays; PNG pictures, a pixel a cell (dark pixel = off,
+  light = lit; K states: grey levels 0..255 in K even steps). '-' reads text
+  from standard input.
 
 output: results on standard output (solve: the presses in the board text
   format, or a picture in block characters on a terminal; --json or
-  --format list for programs); summaries as '{COMMENT} ...' comment lines, progress
-  bars and errors on standard error. -o FILE writes the result to FILE
+  --format list for programs); summaries as '{COMMENT} ...' comment lines,
+  progress and errors on standard error. -o FILE writes the result to FILE
   instead (.npy and .png names: board files).
 
-exit status: 0 done, 1 unsolvable (the reason on standard error), 2 bad usage
-  or input, 130 interrupted (Ctrl-C), 143 and 129 stopped by SIGTERM and SIGHUP,
-  141 standard output closed by its reader. With --json every failure is also a
-  JSON object on standard output.
+exit status: 0 done, 1 unsolvable (the reason on standard error), 2 bad
+  usage or input, 130 interrupted (Ctrl-C), 143 and 129 stopped by SIGTERM
+  and SIGHUP, 141 standard output closed by its reader. With --json every
+  failure is also a JSON object on standard output.
 """
 
 
@@ -140,6 +142,32 @@ def _states(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected an integer from 2 to {MAX_STATES}, got {text!r}") from None
 
 
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's help, with one-line descriptions wrapped to the terminal and epilogs printed as written.
+
+    A text without a line break (a description) is filled to the width like
+    argparse's default; one with line breaks (the epilogs' tables of formats
+    and examples) is kept as written.  The commands' names count toward the
+    column where the help starts, so ``first-row`` keeps its help on its line.
+    """
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text:
+            return super()._fill_text(text, width, indent)
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+                             break_on_hyphens=False)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)  # "all-lit" stays whole
+
+    def add_argument(self, action: argparse.Action) -> None:
+        super().add_argument(action)
+        names = [choice.metavar or choice.dest for choice in getattr(action, "_choices_actions", [])]
+        if names and hasattr(self, "_action_max_length"):  # the commands are listed one indent deeper
+            longest = max(len(str(name)) for name in names) + self._current_indent + self._indent_increment
+            self._action_max_length = max(self._action_max_length, longest)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``lightsout`` command.
 
@@ -150,40 +178,41 @@ def build_parser() -> argparse.ArgumentParser:
     from lightsout import __version__
 
     quiet = Parser(add_help=False)
-    quiet.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no summary lines")
+    quiet.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary lines on standard error")
     rules = Parser(add_help=False)
     _add_rules(rules)
-    raw = argparse.RawDescriptionHelpFormatter
+    raw = HelpFormatter
 
     parser = Parser(
         prog="lightsout", formatter_class=raw, epilog=EPILOG,
         description="Solve Lights Out boards of any size over GF(2) (and Z/k): first rows of all-lit boards, "
                     "board files, nullities, pictures.")
     parser.add_argument("--version", action="version", version=f"lightsout {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(title="commands", dest="command", required=True, metavar="COMMAND",
+                                help="'lightsout COMMAND --help' shows its options, formats and examples")
 
     p = sub.add_parser(
         "first-row", parents=[rules, quiet], formatter_class=raw,
         help="first row of presses that clears the all-lit N x M board",
         description="The presses of row 1 that, chased down, clear the all-lit N x M board (the canonical one "
                     "when there are several).",
-        epilog="formats:\n  bits  one digit a column, 1 = press (K > 10 states: numbers separated by spaces)\n"
-               "  hex   the row packed as lightsout.packed does (column j is bit j % 8 of byte j // 8),\n"
-               "        bytes in hex: np.unpackbits(np.frombuffer(bytes.fromhex(s), np.uint8),\n"
-               "        bitorder='little')[:M] reads it back\n"
+        epilog="formats:\n  bits  one digit a column, 1 = press (K > 10 states: numbers and spaces)\n"
+               "  hex   the row packed as lightsout.packed does (column j is bit j % 8 of\n"
+               "        byte j // 8), bytes in hex: np.unpackbits(np.frombuffer(\n"
+               "        bytes.fromhex(s), np.uint8), bitorder='little')[:M] reads it back\n"
                "  npy   a numpy .npy array (bool; uint8 for K states); binary, so with -o FILE\n"
                "        or standard output redirected\n\n"
                "examples:\n  lightsout first-row 5\n  lightsout first-row 300 500 --format hex\n"
                "  lightsout first-row 2000 -o row.npy\n  lightsout first-row 6 --torus --states 3")
-    p.add_argument("n", type=_positive_int, help="rows")
-    p.add_argument("m", type=_positive_int, nargs="?", help="columns (default: N)")
+    p.add_argument("n", metavar="N", type=_positive_int, help="rows")
+    p.add_argument("m", metavar="M", type=_positive_int, nargs="?", help="columns (default: N)")
     p.add_argument("--format", choices=("bits", "hex", "npy"), default=None,
                    help="output format (default: bits, or npy for an -o name ending .npy)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the row to FILE instead of standard output")
 
     p = sub.add_parser(
         "solve", parents=[rules, quiet], formatter_class=raw,
-        help="solve a board read from a file ('-' for standard input)",
+        help="solve a board file ('-': standard input) or the all-lit board of --all-lit N [M]",
         description="Find presses that turn every light of the board off (the canonical solution, or with "
                     "--minimal the fewest presses).",
         epilog="formats:\n"
@@ -205,9 +234,9 @@ def build_parser() -> argparse.ArgumentParser:
                "  lightsout solve board.txt --minimal -o presses.txt")
     p.add_argument("board", metavar="BOARD", nargs="?",
                    help=f"board file: text ({COMMENT} comments), .npy or .png; '-' reads text from standard input")
-    p.add_argument("--all-lit", type=_positive_int, nargs="+", metavar="N",
-                   help="instead of a file: the all-lit board of N rows (and M columns: --all-lit N M; "
-                        "default M = N); with --states K every light in state 1")
+    p.add_argument("--all-lit", type=_positive_int, nargs="+", metavar=("N", "M"),
+                   help="instead of a file: the all-lit board of N rows and M columns (default M = N); "
+                        "with --states K every light in state 1")
     p.add_argument("--minimal", action="store_true", help="the solution with the fewest presses, proven")
     p.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",
                    help="with --minimal: stop searching after SECONDS, keep the best found")
@@ -227,8 +256,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="The nullity of the N x M board: it has 2**nullity solutions when solvable.",
         epilog="examples:\n  lightsout nullity 19\n  lightsout nullity 4 7 --torus\n"
                "  lightsout nullity --table 20\n  lightsout nullity --table 8 10 --csv")
-    p.add_argument("n", type=_positive_int, help="rows (with --table: the largest N)")
-    p.add_argument("m", type=_positive_int, nargs="?",
+    p.add_argument("n", metavar="N", type=_positive_int, help="rows (with --table: the largest N)")
+    p.add_argument("m", metavar="M", type=_positive_int, nargs="?",
                    help="columns (default: N; with --table: a rectangular table of M columns)")
     p.add_argument("--table", action="store_true", help="every size 1 x 1 .. N x N (or N x M)")
     p.add_argument("--csv", action="store_true", help="comma-separated values with a header line")
@@ -242,11 +271,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "Rows are chased and written band by band, so memory stays small for any N "
                     "(20000 x 20000 in well under 300 MB).",
         epilog="examples:\n  lightsout render 1000 -o presses.png\n  lightsout render 300 500 -o wide.png")
-    p.add_argument("n", type=_positive_int, help="rows")
-    p.add_argument("m", type=_positive_int, nargs="?", help="columns (default: N)")
+    p.add_argument("n", metavar="N", type=_positive_int, help="rows")
+    p.add_argument("m", metavar="M", type=_positive_int, nargs="?", help="columns (default: N)")
     p.add_argument("-o", "--output", metavar="FILE.png", required=True, help="the PNG file to write")
-    p.add_argument("--method", choices=METHODS, default="auto", help="route for the first row")
-    p.add_argument("--threads", type=_positive_int, metavar="T", help="threads for the dense route")
+    p.add_argument("--method", choices=METHODS, default="auto", help=f"route for the first row: {METHOD_HELP}")
+    p.add_argument("--threads", type=_positive_int, metavar="T", help=THREADS_HELP)
 
     p = sub.add_parser(
         "play", formatter_class=raw, help="play Lights Out in a web browser",
@@ -322,6 +351,13 @@ def wraps_of(torus: Any, ndim: int) -> Any:
     return tuple(a == axis for a in range(ndim))
 
 
+#: ``--method``'s help: the routes, and that the answer does not depend on them.
+METHOD_HELP = ("auto (the default: poly for open 2-D two-state boards, else nd), poly, dense or nd; "
+               "the answer is the same, the time differs")
+#: ``--threads``'s help, the library's meaning of ``threads=``.
+THREADS_HELP = "the most threads to work on (default: every usable CPU; 1: this thread alone)"
+
+
 def _add_rules(p: argparse.ArgumentParser) -> None:
     """The board-rule options of first-row, solve and nullity."""
     p.add_argument("--torus", nargs="?", const=True, default=False, type=torus_axes_arg, metavar="AXES",
@@ -331,9 +367,8 @@ def _add_rules(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sigma", action="store_true", help="the sigma game: a press skips its own cell")
     p.add_argument("--states", type=_states, default=2, metavar="K",
                    help="lights with K states, 2..255 (a press adds 1 mod K); default 2")
-    p.add_argument("--method", choices=METHODS, default="auto", help="route (default: auto)")
-    p.add_argument("--threads", type=_positive_int, metavar="T",
-                   help="worker threads for the dense route (default: the usable CPUs)")
+    p.add_argument("--method", choices=METHODS, default="auto", help=f"route: {METHOD_HELP}")
+    p.add_argument("--threads", type=_positive_int, metavar="T", help=THREADS_HELP)
 
 
 def _rules(args: argparse.Namespace, ndim: int = 2) -> dict[str, Any]:

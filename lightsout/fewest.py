@@ -3,7 +3,7 @@
 A board with nullity d has ``count`` solutions, one coset of the quiet patterns.
 Over GF(2) the weights of all 2^d of them come from one Walsh-Hadamard
 transform of a histogram of the cells by their linear form in the coset's
-coordinates (``lightsout._search.minweight``; docs/algebra.md section 8), so the search
+coordinates (docs/algebra.md, section 8), so the search
 costs O(d 2^d) whatever the board's size, split into independent tasks that run
 on the local cores or on any ``concurrent.futures.Executor``.  With k states the
 presses are counted with multiplicity and the coset is enumerated (small cosets
@@ -86,31 +86,40 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
     answered from it at once; any other board is searched.
 
     Args:
-        n, m: the board (``m=None``: square; a tuple ``n`` is a shape of any axes).
-        torus, self_toggle, states: the board's rules, as in :func:`lightsout.solve`.
+        n: rows (positive int), or a whole shape: a tuple of axis lengths, any
+            number of axes (then ``m`` must be None).
+        m: columns (positive int); None for a square board.
+        torus: True/False, or one bool per axis: that axis wraps around.
+        self_toggle: False for the sigma game, where a press skips its own cell.
+        states: number of light states k (2..255); presses count with
+            multiplicity (pressing a cell twice is two presses).
         time_limit: seconds (>= 0), counted from the call; every stage stops at it.
             A number cannot say that it is not proven, so when the search is cut
-            short MinimumNotProvenError (carrying the best solution found as
-            ``.best``) is raised instead.
+            short :class:`MinimumNotProvenError` (carrying the best solution found
+            as ``.best``) is raised instead.
         executor: a ``concurrent.futures.Executor`` to spread the search over
             (a ``ProcessPoolExecutor``, or ``dask.distributed.Client(...).get_executor()``).
-        progress, threads: as for :func:`lightsout.solve`.
+        progress: None, or ``progress(stage, done, total)`` called between
+            chunks of work, as for :func:`lightsout.solve`.
+        threads: the most threads this call works on, as for
+            :func:`lightsout.solve` (the solve and the search alike).
 
     Raises:
         UnsolvableError: the all-lit board has no solution (possible with the
             sigma rule or k states).
         BoardTooLargeError: without a time limit, a search beyond what this
             machine can do (the message names the nullity and the limit); a
-            board of more than ``MAX_BOARD_CELLS`` cells; an open all-lit grid
-            of more than ``STREAM_CELLS`` (2**24) cells with quiet patterns.
+            board of more than ``lightsout.limits.MAX_BOARD_CELLS`` cells; an
+            open all-lit grid of more than 2**24 cells with quiet patterns.
             Such a grid of nullity 0 is not built: its one solution is chased
             from its first row a band of rows at a time (up to
-            ``MAX_STREAM_CELLS``, 2**36 cells, about a minute); with k states,
-            over ``MAX_MOD_SEARCH_BYTES`` of solutions to write out.  A
-            two-state board whose nullity is above the search's limit (64) is
-            refused before it is solved.
+            ``lightsout.limits.MAX_STREAM_CELLS``, 2**36 cells, about a minute);
+            with k states, over ``lightsout.limits.MAX_MOD_SEARCH_BYTES`` of
+            solutions to write out.  A two-state board whose nullity is above
+            the search's limit (64) is refused before it is solved.
 
     Examples:
+        >>> from lightsout import fewest_presses
         >>> fewest_presses(5), fewest_presses(4), fewest_presses((3, 3, 3, 3))
         (15, 4, 41)
     """
@@ -173,10 +182,19 @@ def fewest_presses_table(nmax: int, *, executor: Optional[concurrent.futures.Exe
                          progress: Progress = None) -> np.ndarray:
     """Fewest presses of the all-lit n x n boards, n = 1 .. nmax (index 0 is n = 1), every one proven.
 
-    With ``executor`` the sizes run as independent tasks on it (results in order,
-    identical to the serial run); without, one after the other on this machine.
+    Each entry is :func:`fewest_presses` of that size (the shipped table's
+    squares answered at once).
+
+    Args:
+        nmax: the largest n (positive int).
+        executor: None (the sizes one after the other in this process), or a
+            ``concurrent.futures.Executor`` whose workers take the sizes as
+            independent tasks (results in order, identical to the serial run).
+        progress: None, or ``progress(stage, done, total)`` called after each
+            size, as for :func:`lightsout.solve`.
 
     Example:
+        >>> from lightsout import fewest_presses_table
         >>> fewest_presses_table(6).tolist()
         [1, 4, 5, 4, 15, 28]
     """
@@ -205,6 +223,7 @@ def proven_fewest_presses() -> dict[int, dict[str, Union[int, float, str]]]:
     and the ``machine`` it ran on (CPU, cores, kernel build, Dask workers).
 
     Example:
+        >>> from lightsout import fewest_presses, proven_fewest_presses
         >>> table = proven_fewest_presses()
         >>> table[5]["fewest"], table[5]["nullity"]
         (15, 2)
@@ -238,17 +257,23 @@ def distance_distribution(n: Union[int, Sequence[int], None] = None, m: Optional
     (k prime) presses count with multiplicity.
 
     Args:
-        n, m: the board, as for :func:`fewest_presses` (``m=None``: square; a
-            tuple ``n`` is a shape of any axes).
-        torus, self_toggle, states: the board's rules, as in :func:`lightsout.solve`.
-        progress, threads: as for :func:`lightsout.solve`.
-        shape: deprecated spelling of ``n`` (a DeprecationWarning); so is one
-            int without ``m``, still read as a line of that many cells.
+        n: rows, or a whole shape: a tuple of axis lengths, any number of axes
+            (then ``m`` must be None).  One int without ``m`` is deprecated (a
+            DeprecationWarning): it is still read as a line of that many cells.
+        m: columns (positive int).
+        torus: True/False, or one bool per axis: that axis wraps around.
+        self_toggle: False for the sigma game, where a press skips its own cell.
+        states: number of light states k (a prime, 2..255).
+        progress: None, or ``progress(stage, done, total)`` called between
+            chunks of work, as for :func:`lightsout.solve`.
+        threads: the most threads the walk works on, as for :func:`lightsout.solve`.
+        shape: the deprecated spelling of ``n`` (a DeprecationWarning).
 
     Returns:
         int64 array; entry j counts the states whose fewest presses is j.
 
     Example:
+        >>> from lightsout import distance_distribution
         >>> table = distance_distribution((3, 3))
         >>> int(table.sum()), len(table) - 1        # every 3 x 3 state is solvable, in at most 9 presses
         (512, 9)

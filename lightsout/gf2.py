@@ -3,8 +3,8 @@
 Everything here is arithmetic modulo 2 (``+`` is XOR).  Inputs are 2-D arrays of
 0/1 ints or bools (``b`` in :func:`solve` is 1-D); outputs are bool arrays.  The
 matrices are packed 64 columns to a ``uint64`` word and eliminated by the
-compiled kernel ``lightsout._kernels.gf2elim`` (the widest SIMD build this CPU runs), so
-a 10,000 x 10,000 system takes a fraction of a second.  Integer and float inputs
+compiled elimination kernel (four-Russians tables, at the widest SIMD level this
+CPU runs), so a 10,000 x 10,000 system takes a fraction of a second.  Integer and float inputs
 are checked and packed in one pass, so they cost about as much as bools.  Code
 that already holds packed bits should call :mod:`lightsout.packed`, which takes
 and returns them without converting.
@@ -79,10 +79,12 @@ def rank(a: npt.ArrayLike) -> int:
     Raises:
         InvalidTypeError: ``a`` does not hold numbers or bools.
         InvalidBoardError: ``a`` is not 2-D or holds values other than 0 and 1.
-        BoardTooLargeError: the packed copy would exceed ``MAX_BYTES`` (8 GiB)
-            or the elimination ``MAX_WORK`` word updates (see lightsout._core.bitmatrix).
+        BoardTooLargeError: the packed copy would exceed 8 GiB
+            (``lightsout.limits.MAX_BYTES``) or the elimination 2**45 word
+            updates, some 10-20 minutes (``lightsout.limits.MAX_WORK``).
 
     Example:
+        >>> from lightsout.gf2 import rank
         >>> rank([[1, 1], [1, 1]]), rank([[1, 0], [0, 1]])
         (1, 2)
     """
@@ -115,6 +117,7 @@ def rref(a: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
             elimination the work limit (as for :func:`rank`).
 
     Example:
+        >>> from lightsout.gf2 import rref
         >>> reduced, pivots = rref([[0, 1, 1], [1, 1, 0], [1, 0, 1]])
         >>> reduced.astype(int).tolist(), pivots.tolist()
         ([[1, 0, 1], [0, 1, 1], [0, 0, 0]], [0, 1])
@@ -148,6 +151,7 @@ def solve(a: npt.ArrayLike, b: npt.ArrayLike) -> np.ndarray:
         BoardTooLargeError: over the memory or work limit (as for :func:`rank`).
 
     Example:
+        >>> from lightsout.gf2 import solve
         >>> solve([[1, 1, 0], [0, 1, 1]], [1, 0]).astype(int).tolist()
         [1, 0, 0]
         >>> solve([[1, 1], [1, 1]], [0, 1])
@@ -195,6 +199,7 @@ def null_space(a: npt.ArrayLike) -> np.ndarray:
             zeros needs 37 GiB and is refused before any work.
 
     Example:
+        >>> from lightsout.gf2 import null_space
         >>> null_space([[1, 1, 0, 0], [0, 0, 1, 1]]).astype(int).tolist()
         [[1, 1, 0, 0], [0, 0, 1, 1]]
         >>> null_space([[1, 0], [0, 1]]).shape

@@ -4,7 +4,7 @@ Pressing vertex v adds 1 (mod ``states``; with two states: toggles) to v and
 to each of its neighbours; with ``self_toggle=False`` (the sigma rule) a press
 skips v itself.  A solution gives each vertex a press count 0..k-1.
 
-Accepted graphs, and the vertex order of ``lit`` and of the answer:
+Accepted graphs, and the vertex order of ``board`` and of the answer:
 
 * a **networkx** graph (networkx is an optional dependency, never imported
   here unless the caller already has): ``list(G.nodes)`` order.  Directed
@@ -26,14 +26,13 @@ list; otherwise a 2-D array-like is an adjacency matrix when square and an
 edge list when it has shape ``(m, 2)``, ``m != 2``.  So a 2 x 2 array or list
 of lists is a matrix: write a two-edge list as tuples or pass ``nvertices=``.
 
-``lit`` is None (every vertex lit: state 1), one light state per vertex in
-vertex order, or a dict vertex -> state (networkx node labels, or vertex
-numbers for the other forms); vertices a dict leaves out are dark.
+``board`` (the lights) is None (every vertex lit: state 1), one light state
+per vertex in vertex order, or a dict vertex -> state (networkx node labels,
+or vertex numbers for the other forms); vertices a dict leaves out are dark.
 
-The solver is lightsout._routes.forcing (generalised light chasing through a greedy
-zero-forcing set, with plain elimination as the fallback); the answer is the
-canonical solution, the lexicographically smallest press vector in vertex
-order, as for boards.
+The solver is generalised light chasing through a greedy zero-forcing set,
+with plain elimination as the fallback; the answer is the canonical solution,
+the lexicographically smallest press vector in vertex order, as for boards.
 
 Example:
     >>> from lightsout.graph import solve_graph
@@ -257,31 +256,55 @@ def solve_graph(graph: object, board: object = None, *, nvertices: Optional[int]
                 progress: Progress = None, lit: object = None) -> Solution:
     """Solve Lights Out on an undirected graph: the canonical presses that turn every vertex dark.
 
+    Pressing vertex v adds 1 (mod ``states``; with two states: toggles) to v
+    and to each of its neighbours; with ``self_toggle=False`` a press skips v
+    itself.  The graph comes in one of three forms, each with its vertex order
+    (the order of ``board`` and of the answer):
+
+    * a **networkx** graph: ``list(G.nodes)`` order.  Directed graphs are
+      refused (pass ``G.to_undirected()``), a MultiGraph is accepted only
+      without parallel edges, self-loops are refused.  Node labels may be
+      anything hashable: :meth:`Solution.press_list` reports them.
+    * a **scipy.sparse** matrix or array, or a **dense** 2-D array-like
+      adjacency matrix: row order.  Square; any nonzero (finite) entry is an
+      edge; the pattern of nonzeros must be symmetric and the diagonal zero.
+    * an **edge list**: a sequence of ``(u, v)`` int pairs or an ``(m, 2)``
+      int array, vertices ``0..n-1`` with ``n = nvertices`` (default: one more
+      than the largest endpoint).  Repeated edges count once.
+
+    With ``nvertices=`` given, or as a list or tuple of tuples (``[(0, 1), (1, 2)]``,
+    ``list(G.edges)``), the input is an edge list; otherwise a 2-D array-like
+    is an adjacency matrix when square and an edge list when it has shape
+    ``(m, 2)``, ``m != 2``.  So a 2 x 2 array or list of lists is a matrix:
+    write a two-edge list as tuples or pass ``nvertices=``.
+
     Args:
         graph: a networkx graph, a scipy.sparse or dense adjacency matrix, or
-            an edge list (see the module docstring for each form's rules and
-            vertex order).
+            an edge list (the forms above).
         board: the lights: None (every vertex lit), one light state
             0..states-1 per vertex in vertex order, or a dict vertex -> state
-            (vertices left out are dark).  ``lit=`` is its deprecated name (a
-            DeprecationWarning).
+            (vertices left out are dark).
         nvertices: the number of vertices of an edge list (default: one more
             than the largest endpoint); only for edge lists.
         self_toggle: True (a press changes its own vertex and its neighbours)
             or False (the sigma rule: only the neighbours).
-        states: k, 2..255: a press adds 1 mod k.
+        states: the number of light states k, 2..255: a press adds 1 mod k.
         minimal: the fewest presses instead of the canonical solution, as in
             :func:`lightsout.solve`.
         time_limit: for ``minimal=True``: seconds (>= 0) after which the best
             solution found so far is returned, with ``proven_minimal=False``.
         executor: for ``minimal=True``: a ``concurrent.futures.Executor`` to
             spread the search over.
-        threads, progress: as for :func:`lightsout.solve` (the forcing and
-            elimination solves run on one thread; ``threads`` bounds the
-            fewest-presses search).
         method: "auto", "forcing" (generalised light chasing through a greedy
-            zero-forcing set) or "elimination" (the whole n x n system); see
-            lightsout._routes.forcing.
+            zero-forcing set: the unknowns are the presses of the forcing set
+            alone) or "elimination" (the whole n x n system); the two give the
+            same answer (:ref:`section 7 of the algebra page <algebra-7>`).
+        threads: the most threads this call works on, as for
+            :func:`lightsout.solve`: the fewest-presses search uses them (the
+            forcing and elimination solves run on the calling thread).
+        progress: None, or ``progress(stage, done, total)`` called between
+            chunks of work, as for :func:`lightsout.solve`.
+        lit: the deprecated name of ``board`` (a DeprecationWarning).
 
     Returns:
         A :class:`lightsout.Solution`: ``presses`` has one entry per vertex in
@@ -296,13 +319,13 @@ def solve_graph(graph: object, board: object = None, *, nvertices: Optional[int]
         InvalidTypeError, InvalidBoardError: an input outside the accepted
             forms, saying what is accepted.
         BoardTooLargeError: the solve would need more than 2 GiB
-            (lightsout._routes.forcing.MAX_GRAPH_BYTES); the vertices alone allow at
-            most 33,554,432 (64 bytes each, ``BYTES_PER_VERTEX``), checked
-            before anything is allocated.
+            (``lightsout.limits.MAX_GRAPH_BYTES``); the vertices alone allow at
+            most 33,554,432 (64 bytes each), checked before anything is
+            allocated.
 
     Examples:
         >>> import networkx as nx
-        >>> from lightsout.graph import solve_graph
+        >>> from lightsout import solve_graph
         >>> s = solve_graph(nx.cycle_graph(5))                  # all lit: press every vertex
         >>> s.presses.astype(int).tolist(), s.nullity, s.count
         ([1, 1, 1, 1, 1], 0, 1)

@@ -2,10 +2,10 @@
 
 The solution operator of a board shape is computed once.  Over GF(2) it is a
 cells x cells bit matrix P (``P b`` solves every solvable board b), reduced so
-that it gives the canonical solution (``lightsout._core.manyboards.reduced_operator``),
-together with the quiet patterns Q (b is solvable exactly when ``Q b = 0``:
-the press matrix is symmetric, docs/algebra.md section 7).  Applying [P; Q] to N
-boards is a GF(2) matrix product done with byte tables (``lightsout._core.manyboards``).
+that it gives the canonical solution, together with the quiet patterns Q (b is
+solvable exactly when ``Q b = 0``: the press matrix is symmetric;
+docs/algebra.md, section 7).  Applying [P; Q] to N boards is a GF(2)
+matrix product done with byte tables.
 With ``minimal=True`` each board's fewest-press solution is picked among its
 2^nullity solutions.  Boards with k > 2 states, and boards too large for the
 operator (its cells x cells bit matrices and byte tables would pass
@@ -161,27 +161,30 @@ def solve_many(boards: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: b
 
     Every answer equals ``solve(board)`` (``solve(board, minimal=True)`` with
     ``minimal=True``) on that board; unsolvable boards get ``solvable=False``
-    instead of an exception.
+    instead of an exception.  Boards of more than 5,180 cells (where the
+    operator would pass 256 MiB) and boards with k > 2 states are solved one by
+    one with :func:`lightsout.solve`: the same answers, at that function's speed.
 
     Args:
         boards: array-like ``(N,) + shape`` of light states (N >= 1 boards of
             any number of axes).
-        torus, self_toggle, states: the boards' rules, as in :func:`lightsout.solve`.
+        torus: True/False, or one bool per axis: that axis wraps around (the
+            same for every board).
+        self_toggle: False for the sigma game, where a press skips its own cell.
+        states: number of light states k (2..255).
         minimal: the fewest presses of each board instead of the canonical ones.
         executor: a ``concurrent.futures.Executor``; the stack is split into
-            chunks of ``CHUNK_BOARDS`` boards that run on it (same answers);
-            without one, into chunks of at most ``LOCAL_CHUNK_CELLS`` cells
-            (so that Ctrl-C stops a large stack between two of them).
-        threads, progress: as for :func:`lightsout.solve`; without an executor
-            the chunks run on ``threads`` threads of this process.
-
-    Boards of more than 5,180 cells (where the operator would pass
-    ``MAX_OPERATOR_BYTES``, 256 MiB) and boards with k > 2 states are solved
-    one by one with :func:`lightsout.solve`: the same answers, at that
-    function's speed.
+            chunks of 2**18 boards that run on it (same answers); without one,
+            into chunks of at most 2**26 cells (so that Ctrl-C stops a large
+            stack between two of them).
+        threads: the most threads this call works on, as for
+            :func:`lightsout.solve`; without an executor the chunks run on them.
+        progress: None, or ``progress(stage, done, total)`` called between
+            chunks, as for :func:`lightsout.solve`.
 
     Example:
         >>> import numpy as np
+        >>> from lightsout import solve_many
         >>> boards = np.stack([np.ones((5, 5), int), np.eye(5, dtype=int), np.pad([[1]], ((0, 4), (0, 4)))])
         >>> many = solve_many(boards, minimal=True)
         >>> many.solvable.tolist(), many.presses.sum(axis=(1, 2)).tolist()

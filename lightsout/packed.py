@@ -16,6 +16,7 @@ Packed layout (the one every lightsout kernel uses):
 Round trip with numpy's own bit packing:
 
     >>> import numpy as np
+    >>> from lightsout.packed import pack, unpack
     >>> bits = np.array([[1, 0, 1, 1], [0, 1, 1, 0]], dtype=bool)
     >>> words = pack(bits)
     >>> words.ravel().tolist()
@@ -28,9 +29,9 @@ Round trip with numpy's own bit packing:
     True
 
 Everything runs on the compiled kernels at the widest SIMD level this CPU has
-(lightsout._dispatch), so these are the functions to call from numeric code that
-already holds packed bits.  lightsout.gf2 offers the same operations on 0/1
-matrices.
+(picked when lightsout is imported; ``LIGHTSOUT_SIMD=generic|avx2|avx512`` forces
+one), so these are the functions to call from numeric code that already holds
+packed bits.  :mod:`lightsout.gf2` offers the same operations on 0/1 matrices.
 """
 from __future__ import annotations
 
@@ -74,6 +75,7 @@ def pack(bits: npt.ArrayLike) -> Words:
         InvalidBoardError: not 1-D or 2-D, or values other than 0 and 1.
 
     Example:
+        >>> from lightsout.packed import pack
         >>> pack([[1, 0, 1], [0, 1, 1]]).tolist()
         [[5], [6]]
         >>> pack([0] * 64 + [1]).tolist()
@@ -103,6 +105,7 @@ def unpack(words: npt.NDArray[np.uint64], ncols: int) -> npt.NDArray[np.bool_]:
         InvalidTypeError, InvalidBoardError: not a packed array of that width.
 
     Example:
+        >>> from lightsout.packed import unpack
         >>> import numpy as np
         >>> unpack(np.array([[5], [6]], dtype=np.uint64), 3).astype(int).tolist()
         [[1, 0, 1], [0, 1, 1]]
@@ -138,6 +141,7 @@ def rref_inplace(m: Words, ncols: int) -> tuple[int, npt.NDArray[np.int64]]:
             milliseconds; ``m`` is then unspecified.
 
     Example:
+        >>> from lightsout.packed import pack, rref_inplace, unpack
         >>> m = pack([[0, 1, 1], [1, 1, 0], [1, 0, 1]])
         >>> rank, pivots = rref_inplace(m, 3)
         >>> rank, pivots.tolist(), unpack(m, 3).astype(int).tolist()
@@ -164,6 +168,7 @@ def rank(m: Words, ncols: int) -> int:
         InvalidTypeError, InvalidBoardError, BoardTooLargeError: as rref_inplace raises them.
 
     Example:
+        >>> from lightsout.packed import pack, rank
         >>> rank(pack([[1, 1, 0], [0, 1, 1], [1, 0, 1]]), 3)
         2
     """
@@ -195,6 +200,7 @@ def solve(a: Words, b: Words, ncols: int) -> Words:
         BoardTooLargeError: over the memory or work limit.
 
     Example:
+        >>> from lightsout.packed import pack, solve, unpack
         >>> a = pack([[1, 1, 0], [0, 1, 1]])         # x0 + x1 = 1, x1 + x2 = 0
         >>> x = solve(a, pack([1, 0]), 3)
         >>> unpack(x, 3).astype(int).tolist()
@@ -240,6 +246,7 @@ def null_space(m: Words, ncols: int) -> Words:
             elimination the work limit.
 
     Example:
+        >>> from lightsout.packed import null_space, pack, unpack
         >>> basis = null_space(pack([[1, 1, 0, 0], [0, 0, 1, 1]]), 4)
         >>> unpack(basis, 4).astype(int).tolist()
         [[1, 1, 0, 0], [0, 0, 1, 1]]
@@ -267,7 +274,8 @@ def chase(board: Optional[Words], nrows: int, ncols: int, first_row: Words, *,
     Args:
         board: packed ``(nrows, words_for_bits(ncols))`` lights, or None for an
             all-lit board.
-        nrows, ncols: the board's size (positive).
+        nrows: the board's rows (positive).
+        ncols: the board's columns (positive): the bits of each packed row.
         first_row: packed presses of row 0 (``words_for_bits(ncols)`` words).
         presses: also return every row's presses.
 
@@ -281,6 +289,7 @@ def chase(board: Optional[Words], nrows: int, ncols: int, first_row: Words, *,
         BoardTooLargeError: the press matrix would exceed 8 GiB.
 
     Example:
+        >>> from lightsout.packed import chase, pack, unpack
         >>> import numpy as np
         >>> residue, _ = chase(None, 3, 3, pack([1, 0, 1]))     # all-lit 3 x 3
         >>> residue.tolist()

@@ -17,12 +17,11 @@ count).  SVG and PNG are produced with numpy and zlib alone; only
   of rows at a time, each band seeded with the two rows above it.  Memory is
   O(band) whatever the height (a 20,000 x 20,000 render stays in tens of MB).
 
-The drawings live in ``lightsout/_io/drawing.py``, below the solver (a
-:class:`lightsout.Solution` draws itself with them); this module adds the renders,
-which solve the board first.
+A :class:`lightsout.Solution` draws itself with the same functions
+(:meth:`lightsout.Solution.plot`, and as a picture in Jupyter).
 
 Example:
-    >>> import lightsout
+    >>> from lightsout.picture import board_svg
     >>> svg = board_svg([[1, 0], [0, 1]], presses=[[1, 0], [0, 0]])
     >>> svg.startswith("<svg") and svg.count("<circle")
     1
@@ -117,10 +116,10 @@ def render_presses(path: "str | os.PathLike[str]", n: int, m: Optional[int] = No
             hardly compresses: a 10**6 x 10**6 render is about 125 GB); both
             checked before any work.
         OSError: ``path`` is a folder, a named pipe or a device, or its folder
-            does not exist or cannot be written in; checked before any work
-            (:func:`render_target`).
+            does not exist or cannot be written in; checked before any work.
 
     Example:
+        >>> from lightsout.picture import render_presses
         >>> import os, tempfile, lightsout
         >>> path = os.path.join(tempfile.mkdtemp(), "p.png")
         >>> render_presses(path, 5)

@@ -284,6 +284,46 @@ def test_version_and_help(capsys):
         assert "%%" not in capsys.readouterr().out, command  # an epilog is printed as written
 
 
+COMMANDS = ("first-row", "solve", "nullity", "render", "play")
+
+
+def _help_texts(capsys) -> dict[str, str]:
+    texts = {"": cli.build_parser().format_help()}
+    for command in COMMANDS:
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        texts[command] = capsys.readouterr().out
+    return texts
+
+
+def test_help_reads_on_an_80_column_terminal(monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", "80")
+    texts = _help_texts(capsys)
+    for command, text in texts.items():
+        long = [line for line in text.splitlines() if len(line) > 79]
+        assert not long, f"lightsout {command} --help: lines past 79 columns: {long}"
+        broken = re.findall(r"\w-\n\s*\w", text)
+        assert not broken, f"lightsout {command} --help breaks a word at its hyphen: {broken}"
+    top = texts[""]
+    assert "commands:" in top
+    for command in COMMANDS:  # each command with its help on its own line, as --help lists them
+        assert re.search(rf"^    {command} +\w", top, flags=re.M), command
+
+
+def test_help_says_one_thing_for_a_shared_option(capsys):
+    """--threads and --method mean what the library's threads= and method= mean, in every command's help."""
+    texts = _help_texts(capsys)
+    for option in ("--threads T", "--method {auto,poly,dense,nd}", "-q, --quiet"):
+        helps = set()
+        for command, text in texts.items():
+            found = re.search(rf"^  {re.escape(option)}\s+(.*?)(?=^ {{0,2}}\S|\Z)", text, flags=re.M | re.S)
+            if found:
+                helps.add(" ".join(found.group(1).split()).replace("route for the first row: ", "route: "))
+        assert len(helps) == 1, (option, helps)
+    assert "the most threads" in texts["solve"] and "dense route" not in texts["solve"]
+    assert re.search(r"^usage: lightsout first-row .*\bN \[M\]$", texts["first-row"], flags=re.M | re.S)
+
+
 def test_every_help_example_runs(tmp_path, monkeypatch, capsys):
     """Every `lightsout ...` line in --help (the main one and each command's) runs as shown."""
     monkeypatch.chdir(tmp_path)
@@ -499,14 +539,16 @@ def test_quiet_and_progress_reach_the_solver(monkeypatch, capsys):
     assert callable(seen[0]) and seen[1] is None
 
 
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
 def test_progress_bar_draws_on_a_terminal():
-    from lightsout._base.progress import ProgressBar
+    from lightsout._cli.progress import ProgressBar
 
-    class Terminal(io.StringIO):
-        def isatty(self):
-            return True
-
-    stream = Terminal()
+    pytest.importorskip("tqdm")  # the progress extra (the test extra brings it)
+    stream = _Terminal()
     with ProgressBar(file=stream, delay=0) as bar:
         assert bar.callback is not None
         for done in range(0, 11):
@@ -514,7 +556,53 @@ def test_progress_bar_draws_on_a_terminal():
         bar("gcd", 5, 10)
     text = stream.getvalue()
     assert "rendering rows" in text and "polynomial gcd" in text
-    assert ProgressBar(file=Terminal(), enabled=False).callback is None
+    assert "pip install" not in text  # tqdm is there: no hint
+    assert ProgressBar(file=_Terminal(), enabled=False).callback is None
+
+
+def test_progress_without_tqdm_is_one_line_of_text_with_the_hint(monkeypatch):
+    from lightsout._cli import progress
+
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm now raises ImportError
+    monkeypatch.setattr(progress.shutil, "get_terminal_size", lambda: os.terminal_size((100, 24)))
+    stream = _Terminal()
+    with progress.ProgressBar(file=stream, delay=0) as bar:
+        assert bar.callback is not None
+        bar("render", 3, 10)
+        shown = stream.getvalue()
+        assert shown.startswith("\r") and "\n" not in shown
+        assert "rendering rows:  30% (3/10)" in shown
+        assert "pip install 'lightsout-gf2[progress]'" in shown
+        bar("gcd", 1, 4)  # a new stage erases the old line before drawing
+    text = stream.getvalue()
+    assert "polynomial gcd:  25% (1/4)" in text
+    last = text.rsplit("\r", 2)
+    assert last[-1] == "" and last[-2].strip() == ""  # closed: the line is blanked, the cursor at its start
+    assert len(text.split("\r")[1]) <= 99
+
+
+def test_progress_without_tqdm_waits_for_the_delay_and_drops_the_hint_where_it_does_not_fit(monkeypatch):
+    from lightsout._cli import progress
+
+    monkeypatch.setattr(progress.shutil, "get_terminal_size", lambda: os.terminal_size((50, 24)))
+    stream = _Terminal()
+    with progress.ProgressBar(file=stream, bars=False, delay=3600) as bar:
+        bar("chase", 1, 10)
+    assert stream.getvalue() == ""  # quick work prints nothing
+    with progress.ProgressBar(file=stream, bars=False, delay=0) as bar:
+        bar("chase", 1_000_000, 10_000_000)
+    drawn = stream.getvalue().split("\r")[1]
+    assert drawn.startswith("chasing rows:  10% (1,000,000/10,000,000)")
+    assert "pip install" not in drawn and len(drawn) <= 49
+
+
+def test_the_command_line_runs_without_tqdm(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setattr(sys, "stderr", _Terminal())
+    assert main(["first-row", "5"]) == 0
+    row = [int(c) for c in capsys.readouterr().out.strip()]
+    _, left = oracle.chase(np.ones((5, 5), np.uint8), row)
+    assert len(row) == 5 and not left.any()
 
 
 def test_play_passes_options_and_maps_ctrl_c(monkeypatch, capsys):

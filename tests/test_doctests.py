@@ -28,7 +28,7 @@ def _python_modules() -> list[str]:
 
 #: Modules with nothing to run: type declarations, and the floors' folders (their table of contents).
 DECLARATION_MODULES = {"lightsout._base.types", "lightsout._base", "lightsout._core", "lightsout._routes",
-                       "lightsout._search", "lightsout._io"}
+                       "lightsout._search", "lightsout._io", "lightsout._cli"}
 
 
 PYTHON_MODULES = _python_modules()

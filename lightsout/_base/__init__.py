@@ -5,7 +5,6 @@
 - ``packing``: 0/1 arrays to packed uint64 words and back (``words_for_bits``).
 - ``types``: shared type aliases.
 - ``extras``: optional dependencies, imported with a hint naming the extra that installs them.
-- ``progress``: tqdm progress bars for the command line.
 
 Nothing here imports from the floors above.
 """

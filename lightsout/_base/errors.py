@@ -22,7 +22,8 @@ import numpy as np
 from lightsout._base.packing import unpack_rows
 from lightsout._version import DISTRIBUTION  # the distribution's name, for install hints
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the floors above; at run time these modules import this one
+    from lightsout._core.rules import Rules
     from lightsout._solution import Solution
 
 
@@ -102,26 +103,35 @@ class InternalError(RuntimeError):
     never hides it.  Please report it with the call that raised it.
 
     Example:
-        >>> issubclass(InternalError, LightsOutError)
+        >>> import lightsout
+        >>> issubclass(lightsout.InternalError, lightsout.LightsOutError)
         False
     """
 
     def __init__(self, message: str = "internal error") -> None:
         super().__init__(f"{message} (a bug in lightsout: please report it with the call that raised it)")
+        self.detail = message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from the message as given, so that a copy does not say "please report it" twice.
+        return (type(self), (self.detail,), self.__dict__)
 
 
 class UnsolvableError(LightsOutError, ValueError):
-    """The board cannot be turned dark.
+    """The board cannot be turned dark; the error carries the proof.
 
     Attributes:
-        quiet_pattern: a quiet pattern (a set of presses that changes no light)
-            covering an odd number of the board's lit cells, bool array of the
-            board's shape; it proves the board unsolvable, since every
-            solvable board meets every quiet pattern an even number of times.
-            None for boards over ``MAX_PATTERN_CELLS`` cells.
-        quiet_first_row: the first row of that quiet pattern (chasing it down
-            the dark board rebuilds the pattern).
+        quiet_first_row: the first row of the quiet pattern that proves it
+            (chasing it down the dark board rebuilds the pattern).
         nullity: dimension of the board's quiet-pattern space.
+        rules: the board's shape and rules as one frozen value, as a solvable
+            board's :class:`lightsout.Solution` has them (``shape``, ``wraps``: one
+            bool per axis, ``self_toggle``, ``states``); set by :func:`lightsout.solve`,
+            None for a graph (:func:`lightsout.solve_graph`) and for
+            :mod:`lightsout.gf2`.  :attr:`torus`, :attr:`self_toggle` and
+            :attr:`states` read it.
+        method: the route that found the board unsolvable, as ``Solution.method``
+            (set by :func:`lightsout.solve`, else None).
 
     The error pickles and copies with its attributes (every argument but the
     message is a keyword with a default, as ``BaseException.__reduce__`` needs).
@@ -135,6 +145,8 @@ class UnsolvableError(LightsOutError, ValueError):
         ...     lightsout.solve(board, self_toggle=False)
         ... except lightsout.UnsolvableError as error:
         ...     proof = error.quiet_pattern
+        ...     print(error.rules.shape, error.method)
+        (2, 2) nd
         >>> bool((lightsout.press(proof * 0, proof, self_toggle=False) == 0).all())   # quiet
         True
         >>> int((proof & np.equal(board, 1)).sum()) % 2     # meets the lit cells an odd number of times
@@ -143,7 +155,8 @@ class UnsolvableError(LightsOutError, ValueError):
 
     def __init__(self, message: str = "the board cannot be turned dark",
                  quiet_pattern: Optional[np.ndarray] = None,
-                 quiet_first_row: Optional[np.ndarray] = None, nullity: int = 0) -> None:
+                 quiet_first_row: Optional[np.ndarray] = None, nullity: int = 0, *,
+                 rules: Optional["Rules"] = None, method: Optional[str] = None) -> None:
         super().__init__(message)
         self._quiet_pattern = quiet_pattern
         self._packed_pattern: Optional[tuple[np.ndarray, int, bool]] = None
@@ -151,14 +164,19 @@ class UnsolvableError(LightsOutError, ValueError):
         self.nullity = nullity
         #: Why, said in other words (the command line's), when :func:`unsolvable_error` built the error.
         self.reason: Optional[UnsolvableReason] = None
-        #: The rules and the route, as on a Solution (set by :func:`solve`; None elsewhere).
-        self.torus: Optional[tuple[bool, ...]] = None
-        self.self_toggle: Optional[bool] = None
-        self.method: Optional[str] = None
+        self.rules = rules
+        self.method = method
 
     @property
     def quiet_pattern(self) -> Optional[np.ndarray]:
-        """The obstructing quiet pattern (bool, the board's shape), unpacked on first access.
+        """The quiet pattern that proves the board unsolvable (None past 10**8 cells).
+
+        Pressing it changes no light, and it meets the lit cells an odd number of
+        times (k states: its inner product with the board is not 0 mod k), where
+        every solvable board meets every quiet pattern an even number of times.
+        A bool array of the board's shape (uint8 press counts for k states),
+        unpacked on first access; for a board over 10**8 cells it is not built,
+        and ``quiet_first_row`` alone is given.
 
         Example:
             >>> import lightsout
@@ -178,6 +196,50 @@ class UnsolvableError(LightsOutError, ValueError):
     @quiet_pattern.setter
     def quiet_pattern(self, value: Optional[np.ndarray]) -> None:
         self._quiet_pattern, self._packed_pattern = value, None
+
+    @property
+    def torus(self) -> Optional[tuple[bool, ...]]:
+        """Which axes of the board wrap around, one bool per axis (``rules.wraps``; None without rules).
+
+        Example:
+            >>> import lightsout
+            >>> try:
+            ...     lightsout.solve([[1, 0, 0], [0, 0, 0], [0, 0, 0]], torus=(True, False))
+            ... except lightsout.UnsolvableError as error:
+            ...     print(error.torus)
+            (True, False)
+        """
+        return None if self.rules is None else self.rules.wraps
+
+    @property
+    def self_toggle(self) -> Optional[bool]:
+        """Whether a press changes its own cell too, False in the sigma game (None without rules).
+
+        Example:
+            >>> import lightsout
+            >>> try:
+            ...     lightsout.solve([[1, 0, 0]], self_toggle=False)
+            ... except lightsout.UnsolvableError as error:
+            ...     print(error.self_toggle)
+            False
+        """
+        return None if self.rules is None else self.rules.self_toggle
+
+    @property
+    def states(self) -> Optional[int]:
+        """The number of light states k (``rules.states``, or a graph's; None where not known).
+
+        Example:
+            >>> import lightsout
+            >>> try:
+            ...     lightsout.solve_graph([(0, 1), (1, 2)], [1, 0, 0], self_toggle=False, states=3)
+            ... except lightsout.UnsolvableError as error:
+            ...     print(error.states, error.torus)
+            3 None
+        """
+        if self.rules is not None:
+            return self.rules.states
+        return None if self.reason is None else self.reason.states
 
 
 def unsolvable_error(subject: str, nullity: int, states: int = 2, *, lit_cells_met: Optional[int] = None,
@@ -307,7 +369,8 @@ class MissingExtraError(LightsOutError, ImportError):
     """An optional dependency is not installed; the message names the extra that brings it.
 
     Example:
-        >>> str(MissingExtraError("plotting", "matplotlib", "plot"))
+        >>> import lightsout
+        >>> str(lightsout.MissingExtraError("plotting", "matplotlib", "plot"))
         "plotting needs matplotlib, which is not installed: pip install 'lightsout-gf2[plot]'"
     """
 
@@ -331,10 +394,12 @@ class NoSolutionError(UnsolvableError):
         augmented_rank: rank of ``[a | b]``, one more than ``rank``.
 
     Example:
-        >>> import pickle
-        >>> error = NoSolutionError("no solution", rank=1, augmented_rank=2)
-        >>> pickle.loads(pickle.dumps(error)).augmented_rank
-        2
+        >>> import lightsout
+        >>> try:
+        ...     lightsout.gf2.solve([[1, 1], [1, 1]], [0, 1])
+        ... except lightsout.UnsolvableError as error:       # a NoSolutionError is one
+        ...     print(type(error).__name__, error.rank, error.augmented_rank)
+        NoSolutionError 1 2
     """
 
     def __init__(self, message: str, rank: Optional[int] = None, augmented_rank: Optional[int] = None) -> None:

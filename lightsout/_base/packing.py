@@ -14,6 +14,7 @@ def words_for_bits(nbits: int) -> int:
     """Number of 64-bit words that hold ``nbits`` bits.
 
     Example:
+        >>> from lightsout.packed import words_for_bits
         >>> words_for_bits(64), words_for_bits(65)
         (1, 2)
     """

@@ -55,10 +55,24 @@ NPY_MAGIC = b"\x93NUMPY"
 
 
 def read_board(path: PathArg, states: int = 2) -> np.ndarray:
-    """Read a board from a text, ``.npy`` or PNG file (see the module docstring for the formats).
+    """Read a board from a text, ``.npy`` or PNG file.
 
     The format is recognised by the file's first bytes (PNG and ``.npy``
-    signatures), so a PNG named ``board.txt`` still reads as a picture.
+    signatures), so a PNG named ``board.txt`` still reads as a picture:
+
+    * text: one row per line, ``1 # * x X o O`` lit, ``0 . - _`` dark, digits
+      ``0..k-1`` for k states (numbers separated by spaces past 10 states);
+      spaces and blank lines ignored, ``!`` starts a comment (as
+      :func:`lightsout.parse_board` reads it).
+    * ``.npy``: a numpy array of any number of axes (bools or integers
+      0..k-1), read without pickles.
+    * PNG: one pixel a cell, rows top to bottom, of any width and mode; a
+      light pixel (grey level 128 or more) is lit, and with k states grey level
+      g is state ``round(g * (k - 1) / 255)``.  A picture with more grey levels
+      than k, or a drawing of :mod:`lightsout.picture`, is refused.
+
+    :func:`write_board` writes each so that it reads back unchanged; the
+    :doc:`files page </guide/files>` shows them.
 
     Args:
         path: the file.
@@ -74,6 +88,7 @@ def read_board(path: PathArg, states: int = 2) -> np.ndarray:
         OSError: the file cannot be read.
 
     Example:
+        >>> from lightsout import read_board
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "b.txt")
         >>> _ = open(path, "w").write("! a board\\n*.*\\n.*.\\n")
@@ -246,6 +261,7 @@ def write_board(path: PathArg, board: npt.ArrayLike, states: int = 2) -> None:
         states: number of light states k (2..255).
 
     Example:
+        >>> from lightsout import read_board, write_board
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "b.npy")
         >>> write_board(path, [[0, 2], [1, 0]], states=3)

@@ -163,6 +163,7 @@ def format_board(board: npt.ArrayLike, lit: str = "1", dark: str = "0", *, state
     separated by spaces beyond).
 
     Examples:
+        >>> from lightsout import format_board
         >>> print(format_board([[1, 0], [0, 1]], lit="#", dark="."))
         #.
         .#

@@ -105,6 +105,7 @@ def board_svg(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, 
         BoardTooLargeError: more than :data:`MAX_SVG_CELLS` cells.
 
     Example:
+        >>> from lightsout.picture import board_svg
         >>> import xml.etree.ElementTree as ET
         >>> root = ET.fromstring(board_svg([[1, 1, 0]], presses=[[0, 1, 0]], cell=10))
         >>> root.get("width"), root.get("height")
@@ -155,6 +156,7 @@ def board_png(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, 
         BoardTooLargeError: more than :data:`MAX_PNG_CELLS` cells.
 
     Example:
+        >>> from lightsout.picture import board_png
         >>> data = board_png([[1, 0], [0, 1]], presses=[[1, 0], [0, 0]], cell=8)
         >>> data[:4], int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
         (b'\\x89PNG', 16, 16)
@@ -189,6 +191,7 @@ def plot_board(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *,
     Needs matplotlib (the ``plot`` extra).  Returns the Axes.
 
     Example:
+        >>> from lightsout.picture import plot_board
         >>> ax = plot_board([[1, 0], [0, 1]], presses=[[1, 0], [0, 0]])  # doctest: +SKIP
     """
     states = states_count(states)
@@ -218,6 +221,7 @@ class Picture:
     matplotlib.
 
     Example:
+        >>> from lightsout.picture import Picture
         >>> p = Picture([[1, 0], [0, 1]], presses=[[1, 0], [0, 0]])
         >>> p
         Picture(shape=(2, 2), presses=1)
@@ -243,6 +247,7 @@ class Picture:
         """The picture as SVG text (see :func:`board_svg`).
 
         Example:
+            >>> from lightsout.picture import Picture
             >>> Picture([[1]]).svg().count("<rect")
             2
         """
@@ -252,6 +257,7 @@ class Picture:
         """The picture as PNG bytes (see :func:`board_png`).
 
         Example:
+            >>> from lightsout.picture import Picture
             >>> Picture([[1]]).png()[1:4]
             b'PNG'
         """
@@ -261,6 +267,7 @@ class Picture:
         """Write the picture to ``path``: SVG for a ``.svg`` name, else PNG.
 
         Example:
+            >>> from lightsout.picture import Picture
             >>> import os, tempfile
             >>> path = os.path.join(tempfile.mkdtemp(), "board.svg")
             >>> Picture([[1, 0]]).save(path)
@@ -288,6 +295,7 @@ class Picture:
         embedded PNG; None when there is nothing to draw (3 axes or more, or too many cells).
 
         Example:
+            >>> from lightsout.picture import Picture
             >>> Picture([[1, 0]]).html().startswith("<figure")
             True
         """
@@ -350,6 +358,7 @@ def board_blocks(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, 
     presses are drawn as a second board to the right.
 
     Example:
+        >>> from lightsout.picture import board_blocks
         >>> print(board_blocks([[1, 0], [0, 1]], presses=[[1, 0], [0, 0]]))
         board  presses
         ██··   ██··

@@ -128,7 +128,7 @@ def board_symmetries(shape: Any, *, torus: Any = False) -> list[Permutation]:
 
     Raises:
         BoardTooLargeError: the generators would take more than 1 GiB
-            (:data:`MAX_GROUP_CELLS` entries); pass ``group=`` with fewer.
+            (``lightsout.limits.MAX_GROUP_CELLS`` entries); pass ``group=`` with fewer.
 
     Example:
         >>> import lightsout
