@@ -41,7 +41,17 @@ def missing_build_tools() -> Optional[str]:
 AWKWARD_BITS = (1, 2, 63, 64, 65, 127, 128, 129, 255, 257, 1000)
 
 
-@pytest.fixture(params=available_levels())
+def _level_params() -> list:
+    """Every SIMD level the CPU supports and the build has, widest first; the narrower ones are thorough tests.
+
+    The quick suite (the README's ``pytest``) runs each kernel test at the widest level, the
+    one the library picks; ``pytest -m thorough`` (CI runs it next) at every other level too.
+    """
+    levels = available_levels()
+    return [level if i == 0 else pytest.param(level, marks=pytest.mark.thorough) for i, level in enumerate(levels)]
+
+
+@pytest.fixture(params=_level_params())
 def simd_level(request) -> str:
     """Each SIMD level the CPU supports and the build has (avx512, avx2, generic)."""
     return request.param

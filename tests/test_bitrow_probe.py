@@ -53,30 +53,37 @@ setup(ext_modules=cythonize(extensions, compiler_directives=directives, include_
 """
 
 
-@pytest.fixture(scope="module")
-def probe_builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ModuleType]:
-    """The probe compiled for every SIMD level this CPU runs, by level."""
-    folder = tmp_path_factory.mktemp("bitrow_probe")
-    flags = {level: SIMD_FLAGS.get(level, []) for level in available_levels()}
-    for level in flags:
-        shutil.copy(PROBE, folder / f"bitrow_probe_{level}.pyx")
-    package_root = str(Path(lightsout.__file__).resolve().parent.parent)
-    done = subprocess.run([sys.executable, "-c", BUILD_SCRIPT, json.dumps(flags), package_root], cwd=folder,
-                          capture_output=True, text=True)
-    assert done.returncode == 0, f"building the probe failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    builds = {}
-    for level in flags:
-        (path,) = [found for found in folder.glob(f"bitrow_probe_{level}.*") if found.suffix in (".so", ".pyd")]
+class ProbeBuilds(dict):
+    """The probe compiled for a SIMD level on first use, kept by level (the quick suite runs one level)."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folder = folder
+
+    def __missing__(self, level: str) -> ModuleType:
+        shutil.copy(PROBE, self.folder / f"bitrow_probe_{level}.pyx")
+        package_root = str(Path(lightsout.__file__).resolve().parent.parent)
+        flags = {level: SIMD_FLAGS.get(level, [])}
+        done = subprocess.run([sys.executable, "-c", BUILD_SCRIPT, json.dumps(flags), package_root],
+                              cwd=self.folder, capture_output=True, text=True)
+        assert done.returncode == 0, f"building the probe failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+        (path,) = [found for found in self.folder.glob(f"bitrow_probe_{level}.*") if found.suffix in (".so", ".pyd")]
         spec = importlib.util.spec_from_file_location(f"bitrow_probe_{level}", path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        builds[level] = module
-    return builds
+        self[level] = module
+        return module
+
+
+@pytest.fixture(scope="module")
+def probe_builds(tmp_path_factory: pytest.TempPathFactory) -> ProbeBuilds:
+    """The probe for every SIMD level this CPU runs, compiled when a test first asks for that level."""
+    return ProbeBuilds(tmp_path_factory.mktemp("bitrow_probe"))
 
 
 @pytest.fixture
-def probe(probe_builds: dict[str, ModuleType], simd_level: str) -> ModuleType:
+def probe(probe_builds: ProbeBuilds, simd_level: str) -> ModuleType:
     return probe_builds[simd_level]
 
 

@@ -233,6 +233,7 @@ def test_half_gcd_step(poly: Gf2PolyModule, nbits: int) -> None:
         poly.poly_half_gcd(words(0), words(0))
 
 
+@pytest.mark.thorough
 def test_deep_recursion_at_100k_bits() -> None:
     """A few pairs of degree ~10^5 with one-word thresholds (recursion ~11 levels deep)."""
     poly = load("gf2poly", selected_level())

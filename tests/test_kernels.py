@@ -265,7 +265,8 @@ def test_ab_reduce_matches_definition(simd_level, rng, ncols):
                 assert not (out[:, -1] >> np.uint64((ncols + 1) % 64)).any()
 
 
-@pytest.mark.parametrize("nrows", (3, 65, 1000, 1500))
+@pytest.mark.parametrize("nrows", (3, 65, pytest.param(1000, marks=pytest.mark.thorough),
+                                   pytest.param(1500, marks=pytest.mark.thorough)))
 def test_ab_reduce_wide(simd_level, rng, nrows):
     k = load("chase", simd_level)
     ncols = 1000

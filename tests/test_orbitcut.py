@@ -116,7 +116,8 @@ def test_all_lit_squares_to_78_match_the_plain_search(n):
         assert plain.weight == A075464[n - 1]
 
 
-@pytest.mark.parametrize("n", [n if n == 61 else pytest.param(n, marks=pytest.mark.slow) for n in square_cases(33, 64)])
+@pytest.mark.parametrize("n", [pytest.param(n, marks=pytest.mark.thorough if n == 61 else pytest.mark.slow)
+                               for n in square_cases(33, 64)])
 def test_the_cut_matches_the_shipped_table_of_the_plain_search(n):
     # n = 61 (nullity 40, seconds) and 65 (42, half a minute): the shipped table was proven by the
     # plain search, with no cut

@@ -60,8 +60,18 @@ def check_against_exhaustive(shape, torus, self_toggle, states, board, vectors, 
     assert int(proof.ravel() @ flat) % states != 0  # and it meets the board
 
 
+#: Boards with more start states than this sweep in the thorough suite (pytest -m thorough).
+QUICK_LIMIT = 4096
+
+
+def _case(shape, torus, self_toggle, states):
+    if states ** math.prod(shape) <= QUICK_LIMIT:
+        return (shape, torus, self_toggle, states)
+    return pytest.param(shape, torus, self_toggle, states, marks=pytest.mark.thorough)
+
+
 CASES = [
-    (shape, torus, self_toggle, states)
+    _case(shape, torus, self_toggle, states)
     for states in (2, 3, 4, 5, 6)
     for shape in shapes_up_to(16)
     if states ** math.prod(shape) <= EXHAUSTIVE_LIMIT

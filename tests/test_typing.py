@@ -18,9 +18,10 @@ pytest.importorskip("mypy")
 # numpy's stubs before 2.3 give ndarray no default type arguments, so every bare
 # ``np.ndarray`` annotation fails --strict there (numpy 2.3 needs Python >= 3.11).
 # The package is held to --strict with current numpy; CI's main run checks that.
-pytestmark = pytest.mark.skipif(
+# mypy runs for seconds a call: these are thorough tests (CI also runs mypy on the package itself)
+pytestmark = [pytest.mark.skipif(
     tuple(int(part) for part in np.__version__.split(".")[:2]) < (2, 3),
-    reason="mypy --strict is checked against numpy >= 2.3 stubs")
+    reason="mypy --strict is checked against numpy >= 2.3 stubs"), pytest.mark.thorough]
 REPO = Path(__file__).resolve().parent.parent
 
 
