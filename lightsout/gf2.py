@@ -36,6 +36,7 @@ from lightsout._base.validate import board_array, numeric_array
 from lightsout._core.bitmatrix import (
     check_bytes, check_elimination, pack_zero_one, unpack_words, zero_one,
 )
+from lightsout._core.gf2system import augmented_system, solve_gf2
 from lightsout import _kernels as kernels
 
 __all__ = ["NoSolutionError", "null_space", "rank", "rref", "solve"]
@@ -159,20 +160,10 @@ def solve(a: npt.ArrayLike, b: npt.ArrayLike) -> np.ndarray:
     nrows, nvars = arr.shape
     check_elimination(nrows, nvars + 1, 2 * arr.size, "solving")
     rhs = _bit_vector(b, nrows)
-    words = pack_zero_one(arr, "a")
-    augmented = np.zeros((nrows, words_for_bits(nvars + 1)), dtype=np.uint64)
-    augmented[:, : words.shape[1]] = words
-    augmented[:, nvars // 64] |= rhs.astype(np.uint64) << np.uint64(nvars % 64)  # b is column nvars
-    kernel = kernels.gf2elim
-    rank_ab, pivots = kernel.rref_inplace(augmented, nvars + 1)
-    if rank_ab and pivots[-1] == nvars:  # a pivot in b's column: 0 = 1 in some row
-        raise NoSolutionError(
-            f"a @ x = b has no solution over GF(2) (rank of a is {rank_ab - 1}, rank of [a | b] is {rank_ab})",
-            rank=rank_ab - 1, augmented_rank=rank_ab,
-        )
-    x = np.zeros(nvars, dtype=bool)
-    bit_b = (augmented[:rank_ab, nvars // 64] >> np.uint64(nvars % 64)) & np.uint64(1)
-    x[pivots[bit_b.astype(bool)]] = True  # pivot row i says x[pivots[i]] = b_i, free variables 0
+    system = solve_gf2(augmented_system(pack_zero_one(arr, "a"), rhs, nvars), nvars)
+    if system.solution is None:
+        raise system.no_solution_error()
+    x: np.ndarray = system.solution.view(np.bool_)  # pivot unknowns from b, free unknowns 0
     return x
 
 

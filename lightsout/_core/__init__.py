@@ -8,6 +8,8 @@
 - ``canonical``: the canonical (lexicographically smallest) solution and the proof of
   unsolvability, for every route.
 - ``manyboards``: one GF(2) solution operator applied to many boards at once (byte tables).
+- ``gf2system``: one GF(2) linear system solved (solution, kernel, rank, pivots, proof), the
+  twin of ``modring``'s ``ModSystem``; every GF(2) solve of the package goes through it.
 - ``modring``: linear algebra over Z/k (solving, kernels, Howell forms).
 - ``orientation``: transposes and first columns of packed boards.
 - ``bitmatrix``: packed matrices and their limits.

@@ -28,17 +28,18 @@ allocating, a run that would exceed it (BoardTooLargeError naming the limit).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError
-from lightsout._base.packing import transpose_bits, unpack_rows, words_for_bits
+from lightsout._base.packing import pack_rows, transpose_bits, unpack_rows, words_for_bits
 from lightsout._base.validate import method_name
 from lightsout._core.bitmatrix import check_elimination
 from lightsout._core.coset import Coset
-from lightsout._core.modring import solve_mod
+from lightsout._core.gf2system import GF2System, solve_gf2
+from lightsout._core.modring import ModSystem, solve_mod
 from lightsout import _kernels as kernels
 
 __all__ = ["MAX_GRAPH_BYTES", "ForcingPlan", "forcing_plan", "solve_graph_linear", "METHODS"]
@@ -165,15 +166,19 @@ def _force(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32]
     nz = plan.nfree
     graphchase = kernels.graphchase
     _refuse(_system_bytes(plan, states), f"the reduced {nz} x {nz} system of a {n}-vertex graph")
+    solved: Union[GF2System, ModSystem]
     if states == 2:
         system = graphchase.forcing_system_gf2(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq,
-                                            plan.final_eqs, plan.peak, lights)
-        solvable, z0, zkernel = _solve_gf2(system, nz)
-        count, nullity = 1 << zkernel.shape[0], zkernel.shape[0]
+                                               plan.final_eqs, plan.peak, lights)
+        solved = solve_gf2(system, nz)
+        _refuse(solved.nullity * (8 * words_for_bits(nz) + nz), f"the null space of a {nz}-unknown system")
     else:
         system8 = graphchase.forcing_system_mod(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq,
-                                             plan.final_eqs, plan.peak, lights, states)
-        solvable, z0, zkernel, count, nullity = _solve_mod(system8, nz, states)
+                                                plan.final_eqs, plan.peak, lights, states)
+        solved = _solve_mod(system8, nz, states)
+    solvable, z0, count, nullity = solved.solvable, solved.solution, int(solved.count), int(solved.nullity)
+    zkernel = np.asarray(solved.kernel, dtype=np.uint8)
+    zkernel = zkernel.reshape(len(zkernel), nz)
     # Vector 0 carries the lights (the particular solution, from z0 = 0 when there is
     # none); vectors 1.. are the kernel generators, on the dark board.
     zvals = np.empty((nz, 1 + zkernel.shape[0]), dtype=np.uint8)
@@ -185,7 +190,7 @@ def _force(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32]
         # per vector), never a byte per vertex and vector
         _refuse(n * 8 * words_for_bits(nvec) + nvec * 8 * words_for_bits(n),
                 f"{nvec - 1} quiet patterns of a {n}-vertex graph")
-        zrows = _pack_rows(zvals)
+        zrows = pack_rows(zvals)
         vals = graphchase.forcing_expand_gf2(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq, lights,
                                           zrows)
         vectors = transpose_bits(vals, nvec)
@@ -202,56 +207,14 @@ def _force(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32]
                         kernel=by_vector[1:], count=count, nullity=nullity, method="forcing")
 
 
-def _pack_rows(values: U8) -> npt.NDArray[np.uint64]:
-    """(rows, nbits) 0/1 bytes as packed (rows, words) uint64, least-significant bit first."""
-    rows, nbits = values.shape
-    out = np.zeros((rows, words_for_bits(nbits)), dtype=np.uint64)
-    if rows and nbits:
-        packed = np.packbits(values, axis=1, bitorder="little")
-        out.view(np.uint8)[:, : packed.shape[1]] = packed
-    return out
-
-
-def _solve_gf2(system: npt.NDArray[np.uint64], nvars: int, *, packed: bool = False) -> tuple[
-        bool, Optional[U8], np.ndarray]:
-    """Solve the packed system ``[C | d]`` (d in bit ``nvars``), ``C z = d`` over GF(2), in place.
-
-    Returns ``(solvable, z0 or None, kernel)``: kernel is ``(r, nvars)`` 0/1 bytes, or
-    with ``packed`` the packed rows ``(r, words_for_bits(nvars))`` uint64.
-    """
-    if nvars == 0:
-        consistent = not (system.shape[0] and system.any())
-        empty = np.zeros((0, 0), np.uint64 if packed else np.uint8)
-        return consistent, np.zeros(0, np.uint8) if consistent else None, empty
-    elim = kernels.gf2elim
-    rank, pivots = elim.rref_inplace(system, nvars + 1, nvars)
-    word, shift = nvars // 64, np.uint64(nvars % 64)
-    rhs = ((system[:, word] >> shift) & np.uint64(1)).astype(np.uint8)
-    solvable = not rhs[rank:].any()
-    z0: Optional[U8] = None
-    if solvable:
-        z0 = np.zeros(nvars, dtype=np.uint8)
-        z0[pivots] = rhs[:rank]
-    system[:, word] &= ~(np.uint64(1) << shift)
-    _refuse((nvars - rank) * (8 * words_for_bits(nvars) + (0 if packed else nvars)), f"the null space of a {nvars}-unknown system")
-    basis = elim.null_space(system, nvars, pivots)
-    if packed:
-        return solvable, z0, basis
-    kernel = np.unpackbits(basis.view(np.uint8), axis=1, count=nvars, bitorder="little")
-    return solvable, z0, kernel
-
-
-def _solve_mod(system: U8, nvars: int, states: int) -> tuple[bool, Optional[U8], U8, int, int]:
-    """Solve ``[C | d]``, ``C z + d = 0 (mod k)``: (solvable, z0 or None, kernel, count, nullity)."""
+def _solve_mod(system: U8, nvars: int, states: int) -> ModSystem:
+    """Solve ``[C | d]``, ``C z + d = 0 (mod k)``."""
     if nvars == 0:
         consistent = not system.any()
-        return consistent, np.zeros(0, np.uint8) if consistent else None, np.zeros((0, 0), np.uint8), 1, 0
+        return ModSystem(np.zeros(0, np.uint8) if consistent else None, np.zeros((0, 0), np.uint8), 1, 0)
     coeffs = np.ascontiguousarray(system[:, :nvars])
     rhs = ((states - system[:, nvars].astype(np.int64)) % states).astype(np.uint8)
-    result = solve_mod(coeffs, rhs, states)
-    kernel = np.ascontiguousarray(result.kernel, dtype=np.uint8).reshape(-1, nvars)
-    z0 = None if result.solution is None else np.asarray(result.solution, dtype=np.uint8)
-    return z0 is not None, z0, kernel, int(result.count), int(result.nullity)
+    return solve_mod(coeffs, rhs, states)
 
 
 # ---------------------------------------------------------------------------
@@ -276,11 +239,12 @@ def _elimination_fits(n: int, states: int) -> bool:
 def _eliminate(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], lights: U8,
                self_toggle: bool, states: int) -> Coset:
     _refuse(_elimination_bytes(n, states), f"eliminating the full {n} x {n} system (method='elimination')")
+    solved: Union[GF2System, ModSystem]
     if states == 2:
         check_elimination(n, n + 1, what="method='elimination'")
-        system = kernels.graphchase.effect_matrix_gf2(indptr, indices, self_toggle, lights)
-        solvable, x0, kernel = _solve_gf2(system, n, packed=True)
-        count, nullity = 1 << kernel.shape[0], kernel.shape[0]
+        solved = solve_gf2(kernels.graphchase.effect_matrix_gf2(indptr, indices, self_toggle, lights), n)
+        _refuse(solved.nullity * 8 * words_for_bits(n), f"the null space of a {n}-unknown system")
+        kernel = solved.kernel_words
     else:
         matrix = np.zeros((n, n + 1), dtype=np.uint8)
         rows = np.repeat(np.arange(n), np.diff(indptr))
@@ -288,7 +252,10 @@ def _eliminate(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.in
         if self_toggle:
             matrix[np.arange(n), np.arange(n)] = 1
         matrix[:, n] = lights
-        solvable, x0, kernel, count, nullity = _solve_mod(matrix, n, states)
+        solved = _solve_mod(matrix, n, states)
+        kernel = np.asarray(solved.kernel, dtype=np.uint8)
+        kernel = kernel.reshape(len(kernel), n)
+    solvable, x0, count, nullity = solved.solvable, solved.solution, int(solved.count), int(solved.nullity)
     return Coset(solvable=solvable, particular=x0 if solvable else None,
                         kernel=np.ascontiguousarray(kernel), count=count, nullity=nullity, method="elimination",
                         packed=states == 2)
