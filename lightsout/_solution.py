@@ -19,7 +19,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError
-from lightsout._base.packing import pack_row, pack_rows, unpack_rows
+from lightsout._base.packing import pack_row, pack_rows, unpack_row, unpack_rows
 from lightsout._base.types import Progress
 from lightsout._core.canonical import (
     canonical_first_row, general_unsolvable, grid_unsolvable, lexmin_solution, unsolvable_from_proof,
@@ -313,13 +313,12 @@ class Solution:
         patterns = self.quiet_patterns().reshape(-1, self.board.size)
         shape = self.board.shape
         if self.states == 2:
-            words = _pack_flat(self.presses.ravel())
-            steps = [_pack_flat(row) for row in patterns]
+            words = pack_row(self.presses.ravel())
+            steps = pack_rows(patterns)
             yield self.presses.copy()
             for index in range(1, 1 << len(steps)):
                 words ^= steps[(index & -index).bit_length() - 1]
-                yield np.unpackbits(words.view(np.uint8), count=self.board.size, bitorder="little").astype(
-                    bool).reshape(shape)
+                yield unpack_row(words, self.board.size).reshape(shape)
             return
         k = self.states
         rows = howell_form(patterns.astype(np.uint8), k) if len(patterns) else patterns.astype(np.uint8)
@@ -463,14 +462,6 @@ class Solution:
 
 # Installed after the class so that the dataclass sees a plain field without a default.
 setattr(Solution, "board", _BoardField())
-
-
-def _pack_flat(bits: np.ndarray) -> np.ndarray:
-    """A flat 0/1 vector packed into uint64 words, least-significant bit first."""
-    raw = np.packbits(np.asarray(bits, dtype=bool), bitorder="little")
-    padded = np.zeros(-(-len(raw) // 8) * 8, dtype=np.uint8)
-    padded[:len(raw)] = raw
-    return padded.view(np.uint64)
 
 
 def _reflected_gray_moves(radices: list[int]) -> Iterator[tuple[int, int]]:

@@ -31,11 +31,9 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError, NoSolutionError
-from lightsout._base.packing import words_for_bits
-from lightsout._base.validate import board_array, numeric_array
-from lightsout._core.bitmatrix import (
-    check_bytes, check_elimination, pack_zero_one, unpack_words, zero_one,
-)
+from lightsout._base.packing import unpack_rows, words_for_bits
+from lightsout._base.validate import board_array, numeric_array, zero_one
+from lightsout._core.bitmatrix import check_bytes, check_elimination, pack_zero_one
 from lightsout._core.gf2system import augmented_system, solve_gf2
 from lightsout import _kernels as kernels
 
@@ -65,7 +63,7 @@ def _bit_vector(b: npt.ArrayLike, length: int, name: str = "b") -> np.ndarray:
         raise InvalidBoardError(f"{name} must be 1-D, got shape {arr.shape}")
     if arr.shape[0] != length:
         raise InvalidBoardError(f"{name} has length {arr.shape[0]} but a has {length} rows")
-    return zero_one(arr, name)
+    return zero_one(arr, name, states_hint=False)
 
 
 def rank(a: npt.ArrayLike) -> int:
@@ -124,7 +122,7 @@ def rref(a: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     check_elimination(arr.shape[0], arr.shape[1], 2 * arr.size, "the reduced echelon form")
     packed = pack_zero_one(arr, "a")
     _, pivots = kernels.gf2elim.rref_inplace(packed, arr.shape[1])
-    return unpack_words(packed, arr.shape[1]), pivots
+    return unpack_rows(packed, arr.shape[1]), pivots
 
 
 def solve(a: npt.ArrayLike, b: npt.ArrayLike) -> np.ndarray:
@@ -203,4 +201,4 @@ def null_space(a: npt.ArrayLike) -> np.ndarray:
     kernel = kernels.gf2elim
     count, pivots = kernel.rref_inplace(packed, ncols)
     check_bytes(basis_bytes(ncols - count), f"the null space of a rank-{count} {nrows} x {ncols} matrix")
-    return unpack_words(kernel.null_space(packed, ncols, pivots), ncols)
+    return unpack_rows(kernel.null_space(packed, ncols, pivots), ncols)

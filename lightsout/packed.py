@@ -28,7 +28,7 @@ Round trip with numpy's own bit packing:
     True
 
 Everything runs on the compiled kernels at the widest SIMD level this CPU has
-(lightsout._dispatch), so these are the functions to call from numeric code that
+(``lightsout._kernels``), so these are the functions to call from numeric code that
 already holds packed bits.  lightsout.gf2 offers the same operations on 0/1
 matrices.
 """
@@ -40,9 +40,9 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
-from lightsout._base.packing import pack_row, unpack_row, words_for_bits
+from lightsout._base.packing import pack_row, unpack_row, unpack_rows, words_for_bits
 from lightsout._base.validate import board_size, flag, numeric_array, packed_matrix, packed_vector
-from lightsout._core.bitmatrix import check_bytes, check_elimination, pack_zero_one, unpack_words
+from lightsout._core.bitmatrix import check_bytes, check_elimination, pack_zero_one
 from lightsout._core.gf2system import augmented_system, solve_gf2
 from lightsout import _kernels as kernels
 
@@ -112,11 +112,11 @@ def unpack(words: npt.NDArray[np.uint64], ncols: int) -> npt.NDArray[np.bool_]:
     """
     n = _ncols(ncols)
     if isinstance(words, np.ndarray) and words.ndim == 1:
-        row: npt.NDArray[np.bool_] = unpack_words(packed_vector(words, "words", nbits=n).reshape(1, -1), n)[0]
+        row: npt.NDArray[np.bool_] = unpack_rows(packed_vector(words, "words", nbits=n).reshape(1, -1), n)[0]
         return row
     matrix = packed_matrix(words, "words", nbits=n)
     check_bytes(matrix.shape[0] * n, "unpacking")
-    return unpack_words(matrix, n)
+    return unpack_rows(matrix, n)
 
 
 def rref_inplace(m: Words, ncols: int) -> tuple[int, npt.NDArray[np.int64]]:
