@@ -12,6 +12,8 @@
   twin of ``modring``'s ``ModSystem``; every GF(2) solve of the package goes through it.
 - ``modring``: linear algebra over Z/k (solving, kernels, Howell forms).
 - ``orientation``: transposes and first columns of packed boards.
+- ``bandchase``: the presses of a solved all-lit grid chased from its first row, band by band
+  (press counts and pictures of boards too large to hold).
 - ``bitmatrix``: 0/1 matrices checked and packed in one pass (the compiled packer), and their limits.
 - ``runner``: the cancellation token (stop flag and deadline) and the one chunked runner over threads.
 - ``tasks``: jobs on any ``concurrent.futures`` executor, resubmitted when a worker is lost.

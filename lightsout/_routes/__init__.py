@@ -2,7 +2,6 @@
 
 - ``poly``: open 2-D grids through GF(2)[t] (docs/algebra.md sections 2-4), O(C) memory.
 - ``dense``: open 2-D grids by the A/B two-row iteration and Gauss-Jordan elimination.
-- ``bandchase``: the presses of a solved grid chased band by band (counts, pictures).
 - ``nd``: any number of axes, wraps per axis, the sigma rule, k states.
 - ``forcing``: graphs, by a forcing plan that leaves a small system.
 
