@@ -13,7 +13,7 @@ from __future__ import annotations
 import concurrent.futures
 import math
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Optional, Union
 
 import numpy as np
@@ -22,21 +22,21 @@ from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoa
 from lightsout._base.packing import pack_row, pack_rows, unpack_row, unpack_rows
 from lightsout._base.types import Progress
 from lightsout._core.canonical import (
-    canonical_first_row, general_unsolvable, grid_unsolvable, lexmin_solution, unsolvable_from_proof,
+    canonical_coset, canonical_first_row, general_unsolvable, grid_unsolvable, unsolvable_from_proof,
 )
 from lightsout._core.coset import Coset
+from lightsout._core.graphrules import GraphRules
 from lightsout._core.modring import howell_form
 from lightsout._core.rules import Rules
 from lightsout._io.boardfile import write_board
 from lightsout._io.drawing import notebook_bundle, plot_board, solution_picture
 from lightsout import _kernels as kernels
-from lightsout._routes.nd import quiet_basis_words, solve_nd
+from lightsout._routes.registry import BoardRules, packed_quiet_basis, quiet_generators
 from lightsout._search.minimal import minimal_solution
 from lightsout._search.symmetry import count_orbits
 from lightsout import board as _board
 
-__all__ = ["Solution", "MAX_PATTERN_CELLS", "solution_from_result", "PackedBoard", "nd_quiet_generators",
-           "EAGER_PATTERN_BYTES", "grid_board_solution"]
+__all__ = ["Solution", "MAX_PATTERN_CELLS", "PackedBoard", "EAGER_PATTERN_BYTES", "solution_from_coset"]
 
 #: Most cells an error or :meth:`Solution.quiet_patterns` materialises as quiet
 #: patterns (bool, one byte a cell): 10**8, 100 MB.
@@ -245,8 +245,8 @@ class Solution:
         generators = self.quiet_generators
         if generators is None and self.quiet_words is not None:  # a graph's basis, kept packed
             generators = unpack_rows(self.quiet_words, self.board.size).view(np.uint8)
-        if generators is None and self.method == "nd":  # not built with the solution: too large then
-            generators = nd_quiet_generators(self._rules())
+        if generators is None and not (self.quiet_first_rows is not None and self._rules().is_plain_grid):
+            generators = quiet_generators(self._rules())  # not built with the solution: too large then
         if generators is not None:
             out = generators.reshape((-1,) + self.board.shape)
             return out.astype(bool) if self.states == 2 else out.copy()
@@ -293,7 +293,7 @@ class Solution:
         if self.quiet_generators is not None or self.is_graph or (
                 self.quiet_first_rows is not None and self.nullity * self.board.size <= MAX_PATTERN_CELLS):
             return pack_rows(self.quiet_patterns().reshape(self.nullity, self.board.size))
-        return quiet_basis_words(self._rules())
+        return packed_quiet_basis(self._rules())
 
     def all(self) -> Iterator[np.ndarray]:
         """Every solution, lazily: ``count`` arrays of the board's shape, the canonical one first.
@@ -505,97 +505,69 @@ def _quiet_patterns(shape: tuple[int, int], quiet_first_rows: np.ndarray) -> np.
     return out
 
 
-def solution_from_result(result: Coset, board: np.ndarray, *, torus: tuple[bool, ...], self_toggle: bool,
-                         states: int, nodes: Optional[list[Any]] = None,
-                         adjacency: Optional[tuple[np.ndarray, np.ndarray]] = None) -> Solution:
-    """The :class:`Solution` of a general route's answer: canonical presses, replayed before returning.
+def solution_from_coset(found: Coset, rules: BoardRules, lights: np.ndarray, words: Optional[np.ndarray] = None, *,
+                        nodes: Optional[list[Any]] = None) -> Solution:
+    """The :class:`Solution` of a board from its route's coset, replayed; or the board's UnsolvableError.
 
     Args:
-        result: the route's coset of solutions (cells in row-major order).
-        board: the checked board (bool for two states, uint8 otherwise), its shape.
-        torus, self_toggle, states: the board's rules (``torus=()`` for a graph).
-        nodes: a networkx graph's nodes in vertex order; adjacency: a graph's
-            CSR neighbour lists ``(indptr, indices)`` (used to replay).
+        found: the route's coset, in either layout.
+        rules: the board's rules (a grid's Rules or a graph's GraphRules).
+        lights: the checked board of ``rules.shape`` (one value a vertex for a graph).
+        words: the same board packed, when the caller has it (a large two-state grid is then
+            kept packed).
+        nodes: a networkx graph's nodes in vertex order.
 
     Raises:
-        UnsolvableError: ``result`` is unsolvable; carries the quiet pattern
-            that proves it.
-
-    Example:
-        >>> import lightsout
-        >>> from lightsout._routes.nd import solve_nd
-        >>> board = np.array([[1, 0, 1]], dtype=np.uint8)
-        >>> res = solve_nd(Rules.check(board.shape), board)
-        >>> solution_from_result(res, board.astype(bool), torus=(False, False), self_toggle=True,
-        ...                      states=2).presses.astype(int).tolist()
-        [[1, 0, 1]]
-    """
-    if not result.solvable or result.particular is None:
-        raise general_unsolvable(result, board, states=states, graph=adjacency is not None)
-    flat, reduced = lexmin_solution(result.particular, result.kernel, states)
-    presses = flat.reshape(board.shape)
-    words: Optional[np.ndarray] = None
-    kernel: Optional[np.ndarray] = reduced
-    if result.packed:  # a basis kept packed; unpacked as well only while it is small
-        words, kernel = reduced, None
-        if len(reduced) * board.size <= EAGER_PATTERN_BYTES:
-            kernel = unpack_rows(reduced, board.size).view(np.uint8)
-        slice_cells = board.size // board.shape[0] if board.size else 0
-        first_rows = unpack_rows(reduced, slice_cells).view(np.uint8).reshape((-1,) + board.shape[1:])
-    else:
-        first_rows = reduced.reshape((-1,) + board.shape)[:, 0].copy()
-    solution = Solution(board.copy(), presses.astype(bool) if states == 2 else presses, result.nullity,
-                        result.method, first_rows, states, tuple(torus), self_toggle, nodes,
-                        result.count, kernel, adjacency, quiet_words=words)
-    if not solution.verify():
-        raise InternalError(f"the {result.method} route's answer does not clear the board")
-    return solution
-
-
-def nd_quiet_generators(rules: Rules) -> np.ndarray:
-    """Generators of the quiet patterns of a grid board, (r, cells): the kernel of the dark board."""
-    kernel: np.ndarray = solve_nd(rules, np.zeros(rules.shape, dtype=np.uint8)).kernel
-    return kernel
-
-
-def grid_board_solution(found: Coset, rules: Rules, lights: np.ndarray,
-                        words: Optional[np.ndarray] = None) -> Solution:
-    """The :class:`Solution` of a grid board from its route's coset, replayed; or the board's UnsolvableError.
-
-    ``lights`` is the checked board of ``rules.shape``; ``words`` the same board
-    packed, when the caller has it (a large two-state board is then kept packed).
+        UnsolvableError: the board is unsolvable; carries the quiet pattern that proves it.
 
     Example:
         >>> from lightsout._routes.registry import ROUTES
         >>> rules, lights = Rules.check((3, 3)), np.ones((3, 3), dtype=bool)
-        >>> [int(grid_board_solution(ROUTES[name].solve(rules, lights), rules, lights).presses.sum())
+        >>> [int(solution_from_coset(ROUTES[name].solve(rules, lights), rules, lights).presses.sum())
         ...  for name in ROUTES]
-        [5, 5, 5]
+        [5, 5, 5, 5, 5]
     """
     if found.layout == "first_rows":
+        assert isinstance(rules, Rules)
         return _solution_by_first_rows(found, rules, lights, words)
-    return _solution_by_vectors(found, rules, lights)
+    return _solution_by_vectors(found, rules, lights, nodes)
 
 
-def _solution_by_vectors(found: Coset, rules: Rules, lights: np.ndarray) -> Solution:
-    """A Solution from whole press vectors: the canonical one, and the quiet generators while they are small."""
-    states = rules.states
+def _solution_by_vectors(found: Coset, rules: BoardRules, lights: np.ndarray,
+                         nodes: Optional[list[Any]] = None) -> Solution:
+    """A Solution from whole press vectors: the canonical one, and the quiet generators the coset holds
+    or, when it makes them on demand, while they are small."""
+    states, cells, graph = rules.states, lights.size, isinstance(rules, GraphRules)
     if not found.solvable or found.particular is None:
         if found.proof is None:
-            raise general_unsolvable(found, lights, states=states, graph=False)
-        raise unsolvable_from_proof(found.proof, lights, found.nullity, states, graph=False)
-    particular = found.particular
+            raise general_unsolvable(found, lights, states=states, graph=graph)
+        raise unsolvable_from_proof(found.proof, lights, found.nullity, states, graph=graph)
     if not found.canonical:
-        particular, _ = lexmin_solution(found.particular, found.kernel_rows(lights.size), states)
-    generators = None
-    if found.nullity == 0:
-        generators = np.zeros((0, lights.size), dtype=np.uint8)
-    elif found.nullity * lights.size <= EAGER_PATTERN_BYTES:
-        generators = nd_quiet_generators(rules)
-    presses = np.asarray(particular, dtype=np.uint8).reshape(lights.shape)
-    first_rows = None if generators is None else generators.reshape((-1,) + lights.shape)[:, 0].copy()
+        if found.kernel_batches is not None:
+            found = replace(found, kernel=found.kernel_rows(cells), kernel_batches=None)
+        found = canonical_coset(found, lights.ravel(), states)
+    assert found.particular is not None
+    words: Optional[np.ndarray] = None
+    generators: Optional[np.ndarray] = None
+    if found.packed:  # a basis kept packed; unpacked as well only while it is small
+        words = found.kernel
+        if len(words) * cells <= EAGER_PATTERN_BYTES:
+            generators = unpack_rows(words, cells).view(np.uint8)
+    elif found.kernel_batches is not None:  # made on demand: with the solution only while small
+        if found.nullity * cells <= EAGER_PATTERN_BYTES:
+            generators = found.kernel_rows(cells)
+    else:
+        generators = found.kernel
+    first_rows = None
+    if generators is not None:
+        first_rows = generators.reshape((-1,) + lights.shape)[:, 0].copy()
+    elif words is not None:
+        first_rows = unpack_rows(words, cells // lights.shape[0]).view(np.uint8).reshape((-1,) + lights.shape[1:])
+    presses = np.asarray(found.particular, dtype=np.uint8).reshape(lights.shape)
+    adjacency = rules.adjacency if isinstance(rules, GraphRules) else None
     solution = Solution(lights.copy(), presses.astype(bool) if states == 2 else presses, found.nullity, found.method,
-                        first_rows, states, rules.wraps, rules.self_toggle, None, found.count, generators)
+                        first_rows, states, rules.wraps, rules.self_toggle, nodes, found.count, generators, adjacency,
+                        quiet_words=words)
     if not solution.verify():
         raise InternalError(f"the {found.method} route's answer does not clear the board")
     return solution

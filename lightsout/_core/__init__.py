@@ -2,6 +2,8 @@
 
 - ``rules``: the board model, a frozen ``Rules`` (shape, wrap per axis, self toggle, states)
   checked once where a call comes in, with its size budgets.
+- ``graphrules``: a graph's board model, ``GraphRules`` (neighbour lists, self toggle, states),
+  and a grid seen as a graph (its neighbour table).
 - ``coset``: what every route finds about a board, a coset of solutions (one solution,
   the quiet basis, packed or lazy, the exact count, the proof), by whole press vectors or,
   for the 2-D grid routes, by first rows.

@@ -42,7 +42,7 @@ expansion (r generators x cells bytes) above 2 GiB.
 from __future__ import annotations
 
 import math
-from typing import Callable, Iterator, Optional, Sequence, Union
+from typing import Callable, Iterator, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -53,6 +53,7 @@ from lightsout._base.types import Progress
 from lightsout._core.canonical import lexmin_solution, proof_pattern
 from lightsout._core.coset import Coset
 from lightsout._core.gf2system import GF2System, solve_gf2
+from lightsout._core.graphrules import neighbour_table
 from lightsout._core.modring import ModSystem, solve_mod
 from lightsout._core.rules import Rules
 from lightsout._core.runner import run_chunks
@@ -70,48 +71,6 @@ CIRCULANT_MIN_SLICES = 64
 CIRCULANT_MIN_CELLS = 64
 #: k = 2 batches narrower than this many columns are chased as bytes (no packing round trip).
 BYTES_BELOW = 16
-
-
-def neighbour_table(shape: Sequence[int], wraps: Optional[Sequence[bool]] = None) -> npt.NDArray[np.int32]:
-    """The neighbours of every cell of a board (or slice), as an ``(cells, maxdeg)`` int32 table.
-
-    Row i lists the C-order numbers of the other cells one step from cell i
-    along an axis (wrapping on the axes ``wraps`` marks; None: none wraps), as a set: the cell itself never,
-    a cell reached twice once.  Unused entries are -1, after the used ones.
-    ``maxdeg`` is at least 1; an empty shape (one cell) has no neighbours.
-
-    Example:
-        >>> neighbour_table((2, 3)).tolist()
-        [[3, 1, -1], [4, 2, 0], [5, 1, -1], [4, 0, -1], [5, 3, 1], [4, 2, -1]]
-        >>> neighbour_table((3,), (True,)).tolist()
-        [[2, 1], [2, 0], [1, 0]]
-        >>> neighbour_table(()).tolist()
-        [[-1]]
-    """
-    dims = tuple(int(s) for s in shape)
-    wraps = (False,) * len(dims) if wraps is None else tuple(wraps)
-    cells = math.prod(dims)
-    index = np.arange(cells, dtype=np.int32).reshape(dims)
-    columns = []
-    for axis, (size, wrap) in enumerate(zip(dims, wraps)):
-        if size == 1:
-            continue
-        for step in (1, -1):
-            if wrap and size > 2:  # length <= 2: the wrap reaches a cell already counted (or itself)
-                other = np.roll(index, -step, axis=axis)
-            else:
-                other = np.full(dims, -1, dtype=np.int32)
-                src = [slice(None)] * len(dims)
-                dst = [slice(None)] * len(dims)
-                src[axis] = slice(1, None) if step == 1 else slice(0, -1)
-                dst[axis] = slice(0, -1) if step == 1 else slice(1, None)
-                other[tuple(dst)] = index[tuple(src)]
-            columns.append(other.reshape(cells))
-    if not columns:
-        return np.full((cells, 1), -1, dtype=np.int32)
-    table = np.sort(np.stack(columns, axis=1), axis=1)[:, ::-1]  # -1 last
-    used = max(1, int((table >= 0).sum(axis=1).max()))
-    return np.ascontiguousarray(table[:, :used], dtype=np.int32)
 
 
 def chase_axis(rules: Rules) -> tuple[int, int]:
