@@ -1,49 +1,42 @@
-"""The result type of every solve: :class:`Solution`, and its making from what a route found.
+"""The result type of every solve: :class:`Solution`.
 
-A route hands back a :class:`~lightsout._core.coset.Coset` (by first rows from the
-polynomial and dense routes, by whole press vectors from the N-D and graph routes);
-this module turns it into a :class:`Solution` (the canonical solution, replayed
-before it is returned) or into the :class:`~lightsout.UnsolvableError` that proves the
-board unsolvable.  A Solution reaches the fewest-presses search, the counts up to
-symmetry and the drawings through the floors below; :mod:`lightsout._solve` holds the
-entry points that pick a route and call this module.
+A Solution holds the canonical presses of a board, its rules (one frozen value), and what
+is known of the board's other solutions (the quiet patterns, kept whole, packed, by first
+rows, or made on request).  It reaches the fewest-presses search, the counts up to symmetry
+and the drawings through the floors below; ``lightsout/_solution/fromcoset.py`` makes it
+from what a route found.
 """
 from __future__ import annotations
 
 import concurrent.futures
 import math
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
 import numpy as np
 
-from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError
+from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError
 from lightsout._base.packing import pack_row, pack_rows, unpack_row, unpack_rows
 from lightsout._base.types import Progress
-from lightsout._core.canonical import (
-    canonical_coset, canonical_first_row, general_unsolvable, grid_unsolvable, unsolvable_from_proof,
-)
-from lightsout._core.coset import Coset
+from lightsout._base.validate import flag, states_count, torus_axes
 from lightsout._core.graphrules import GraphRules
 from lightsout._core.modring import howell_form
 from lightsout._core.rules import Rules
 from lightsout._io.boardfile import write_board
 from lightsout._io.drawing import notebook_bundle, plot_board, solution_picture
 from lightsout import _kernels as kernels
-from lightsout._routes.registry import BoardRules, packed_quiet_basis, quiet_generators
+from lightsout._routes.registry import packed_quiet_basis, quiet_generators
 from lightsout._search.minimal import minimal_solution
 from lightsout._search.symmetry import count_orbits
 from lightsout import board as _board
+from lightsout.board import TorusArg
 
-__all__ = ["Solution", "MAX_PATTERN_CELLS", "PackedBoard", "EAGER_PATTERN_BYTES", "solution_from_coset"]
+__all__ = ["Solution", "MAX_PATTERN_CELLS", "PackedBoard"]
 
 #: Most cells an error or :meth:`Solution.quiet_patterns` materialises as quiet
 #: patterns (bool, one byte a cell): 10**8, 100 MB.
 MAX_PATTERN_CELLS = 10**8
-#: Quiet patterns (cells x nullity, bytes) that solve() builds with the solution; larger sets are
-#: built on request by :meth:`Solution.quiet_patterns`.
-EAGER_PATTERN_BYTES = 1 << 24
 
 
 class PackedBoard:
@@ -77,7 +70,7 @@ class _BoardField:
         obj.__dict__[self.slot] = value
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@dataclass(frozen=True, eq=False, repr=False, init=False)
 class Solution:
     """A way to turn a board dark, with what is known about all the others.
 
@@ -96,21 +89,26 @@ class Solution:
             On an open 2-D two-state board the first row determines the pattern.
             None when the patterns were too large to build with the solution
             (more than ``EAGER_PATTERN_BYTES``; :meth:`quiet_patterns` builds them).
-        states: number of light states k (a press adds 1 mod k).
-        torus: one bool per axis: that axis wraps around (empty for graphs).
-        self_toggle: False for the sigma game (a press skips its own cell).
+        rules: the board's rules as one frozen value: for a grid the ``Rules``
+            every route received (``shape``, ``wraps``, ``self_toggle``,
+            ``states``), for a graph its ``GraphRules`` (the neighbour lists,
+            ``self_toggle``, ``states``).  :attr:`states`, :attr:`torus`,
+            :attr:`self_toggle` and :attr:`adjacency` read it.
         nodes: for a graph given as a networkx graph, its nodes in vertex order.
         quiet_count: the exact number of quiet patterns (None: ``2**nullity``).
         quiet_generators: (r, cells) generators of the quiet patterns, cells
             flattened in row-major order (None on the 2-D routes, which keep
             only first rows, and where the patterns would pass
             ``EAGER_PATTERN_BYTES``: :meth:`quiet_patterns` builds them then).
-        adjacency: for a graph, its CSR neighbour lists ``(indptr, indices)``.
         proven_minimal: True when ``presses`` is proven to have the fewest
             presses of all solutions (:meth:`minimal`, ``solve(minimal=True)``);
             False when that was not searched or the search was cut short.
-        quiet_words: for a two-state graph, the quiet-pattern basis as packed
-            rows (see :meth:`packed_quiet_patterns`); else None.
+        quiet_words: for a two-state graph (or a grid solved by a graph route),
+            the quiet-pattern basis as packed rows (see :meth:`packed_quiet_patterns`); else None.
+
+    The constructor also takes the rules as the loose values ``states``, ``torus``,
+    ``self_toggle`` and (for a graph) ``adjacency``, in the places they had before they
+    became one value, ``rules``.
 
     Examples:
         >>> import lightsout
@@ -121,6 +119,9 @@ class Solution:
         Solution(shape=(3, 3), presses=1, nullity=0, method='poly')
         >>> lightsout.solve([[0, 1], [1, 1]], states=3).press_list()
         [((1, 1), 2)]
+        >>> t = lightsout.solve(lightsout.all_lit(4, 5), torus=(True, False))
+        >>> t.rules.shape, t.torus, t.self_toggle, t.states
+        ((4, 5), (True, False), True, 2)
     """
 
     board: np.ndarray  # a _BoardField (set below the class)
@@ -128,15 +129,83 @@ class Solution:
     nullity: int
     method: str
     quiet_first_rows: Optional[np.ndarray] = field(repr=False)
-    states: int = 2
-    torus: tuple[bool, ...] = (False, False)
-    self_toggle: bool = True
+    rules: Union[Rules, GraphRules]
     nodes: Optional[list[Any]] = None
     quiet_count: Optional[int] = field(default=None, repr=False)
     quiet_generators: Optional[np.ndarray] = field(default=None, repr=False)
-    adjacency: Optional[tuple[np.ndarray, np.ndarray]] = field(default=None, repr=False)
     proven_minimal: bool = False
     quiet_words: Optional[np.ndarray] = field(default=None, repr=False)
+
+    def __init__(self, board: Union[np.ndarray, PackedBoard], presses: np.ndarray, nullity: int, method: str,
+                 quiet_first_rows: Optional[np.ndarray], states: Optional[int] = None,
+                 torus: Optional[TorusArg] = None, self_toggle: Optional[bool] = None,
+                 nodes: Optional[list[Any]] = None, quiet_count: Optional[int] = None,
+                 quiet_generators: Optional[np.ndarray] = None,
+                 adjacency: Optional[tuple[np.ndarray, np.ndarray]] = None, proven_minimal: bool = False,
+                 quiet_words: Optional[np.ndarray] = None, *, rules: Union[Rules, GraphRules, None] = None) -> None:
+        if rules is None:
+            rules = _loose_rules(board, states, torus, self_toggle, adjacency)
+        elif not (states is None and torus is None and self_toggle is None and adjacency is None):
+            raise InvalidTypeError("Solution takes the rules as rules= or as states, torus, self_toggle and "
+                                   "adjacency, not both")
+        for name, value in (("board", board), ("presses", presses), ("nullity", nullity), ("method", method),
+                            ("quiet_first_rows", quiet_first_rows), ("rules", rules), ("nodes", nodes),
+                            ("quiet_count", quiet_count), ("quiet_generators", quiet_generators),
+                            ("proven_minimal", proven_minimal), ("quiet_words", quiet_words)):
+            object.__setattr__(self, name, value)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickle, also a Solution pickled while its rules were loose fields."""
+        if "rules" not in state:
+            board = state.get("_board")
+            loose = [state.pop(name, None) for name in ("states", "torus", "self_toggle", "adjacency")]
+            state["rules"] = _loose_rules(board, *loose)
+        self.__dict__.update(state)
+
+    @property
+    def states(self) -> int:
+        """The number of light states k (a press adds 1 mod k): ``rules.states``.
+
+        Example:
+            >>> import lightsout
+            >>> lightsout.solve([[1, 2], [0, 1]], states=3).states
+            3
+        """
+        return self.rules.states
+
+    @property
+    def torus(self) -> tuple[bool, ...]:
+        """One bool per axis: that axis wraps around (``rules.wraps``; empty for a graph).
+
+        Example:
+            >>> import lightsout
+            >>> lightsout.solve(lightsout.all_lit(3, 4), torus=(True, False)).torus
+            (True, False)
+        """
+        return self.rules.wraps
+
+    @property
+    def self_toggle(self) -> bool:
+        """False for the sigma game, where a press skips its own cell: ``rules.self_toggle``.
+
+        Example:
+            >>> import lightsout
+            >>> lightsout.solve([[0, 1], [1, 0]], self_toggle=False).self_toggle
+            False
+        """
+        return self.rules.self_toggle
+
+    @property
+    def adjacency(self) -> Optional[tuple[np.ndarray, np.ndarray]]:
+        """For a graph, its CSR neighbour lists ``(indptr, indices)`` (from its rules); None for a grid.
+
+        Example:
+            >>> import lightsout
+            >>> indptr, indices = lightsout.solve_graph([(0, 1), (1, 2)]).adjacency
+            >>> indptr.tolist(), indices.tolist()
+            ([0, 1, 3, 4], [1, 0, 2, 1])
+        """
+        return self.rules.adjacency if isinstance(self.rules, GraphRules) else None
 
     @property
     def is_graph(self) -> bool:
@@ -147,7 +216,7 @@ class Solution:
             >>> lightsout.solve_graph([(0, 1), (1, 2)]).is_graph, lightsout.solve([[1, 1]]).is_graph
             (True, False)
         """
-        return self.adjacency is not None
+        return isinstance(self.rules, GraphRules)
 
     def __repr__(self) -> str:
         rules = "" if self.states == 2 else f", states={self.states}"
@@ -174,11 +243,11 @@ class Solution:
         """
         return tuple(self.board.shape)
 
-    def _rules(self) -> Rules:
-        """The grid board's shape and rules as one value (checked when the board was solved)."""
-        if self.is_graph:
+    def _grid_rules(self) -> Rules:
+        """The grid board's rules (a graph's solution has none)."""
+        if not isinstance(self.rules, Rules):
             raise InternalError("a graph's solution has no grid rules")
-        return Rules(tuple(self.board.shape), tuple(self.torus), self.self_toggle, self.states)
+        return self.rules
 
     @property
     def first_row(self) -> np.ndarray:
@@ -245,8 +314,8 @@ class Solution:
         generators = self.quiet_generators
         if generators is None and self.quiet_words is not None:  # a graph's basis, kept packed
             generators = unpack_rows(self.quiet_words, self.board.size).view(np.uint8)
-        if generators is None and not (self.quiet_first_rows is not None and self._rules().is_plain_grid):
-            generators = quiet_generators(self._rules())  # not built with the solution: too large then
+        if generators is None and not (self.quiet_first_rows is not None and self._grid_rules().is_plain_grid):
+            generators = quiet_generators(self._grid_rules())  # not built with the solution: too large then
         if generators is not None:
             out = generators.reshape((-1,) + self.board.shape)
             return out.astype(bool) if self.states == 2 else out.copy()
@@ -293,7 +362,7 @@ class Solution:
         if self.quiet_generators is not None or self.is_graph or (
                 self.quiet_first_rows is not None and self.nullity * self.board.size <= MAX_PATTERN_CELLS):
             return pack_rows(self.quiet_patterns().reshape(self.nullity, self.board.size))
-        return packed_quiet_basis(self._rules())
+        return packed_quiet_basis(self._grid_rules())
 
     def all(self) -> Iterator[np.ndarray]:
         """Every solution, lazily: ``count`` arrays of the board's shape, the canonical one first.
@@ -464,6 +533,23 @@ class Solution:
 setattr(Solution, "board", _BoardField())
 
 
+def _loose_rules(board: Union[np.ndarray, PackedBoard, None], states: Optional[int], torus: Optional[TorusArg],
+                 self_toggle: Optional[bool], adjacency: Optional[tuple[np.ndarray, np.ndarray]]) -> Union[
+                     Rules, GraphRules]:
+    """The rules value of a Solution given its rules loose (the constructor's older arguments)."""
+    states = 2 if states is None else states_count(states)
+    self_toggle = True if self_toggle is None else flag(self_toggle, "self_toggle")
+    if adjacency is not None:
+        indptr, indices = adjacency
+        return GraphRules(np.asarray(indptr, dtype=np.int64), np.asarray(indices, dtype=np.int32), self_toggle, states)
+    if isinstance(board, PackedBoard):
+        shape: tuple[int, ...] = (board.words.shape[0], board.ncols)
+    else:
+        shape = tuple(np.asarray(board).shape)
+    wraps = (False,) * len(shape) if torus is None or (not any(np.ravel(torus))) else torus_axes(torus, len(shape))
+    return Rules(shape, wraps, self_toggle, states)
+
+
 def _reflected_gray_moves(radices: list[int]) -> Iterator[tuple[int, int]]:
     """The moves (digit, +1 or -1) of the reflected mixed-radix Gray code through every digit vector.
 
@@ -503,92 +589,3 @@ def _quiet_patterns(shape: tuple[int, int], quiet_first_rows: np.ndarray) -> np.
     for i, row in enumerate(quiet_first_rows):
         out[i] = _quiet_pattern(nrows, ncols, row)
     return out
-
-
-def solution_from_coset(found: Coset, rules: BoardRules, lights: np.ndarray, words: Optional[np.ndarray] = None, *,
-                        nodes: Optional[list[Any]] = None) -> Solution:
-    """The :class:`Solution` of a board from its route's coset, replayed; or the board's UnsolvableError.
-
-    Args:
-        found: the route's coset, in either layout.
-        rules: the board's rules (a grid's Rules or a graph's GraphRules).
-        lights: the checked board of ``rules.shape`` (one value a vertex for a graph).
-        words: the same board packed, when the caller has it (a large two-state grid is then
-            kept packed).
-        nodes: a networkx graph's nodes in vertex order.
-
-    Raises:
-        UnsolvableError: the board is unsolvable; carries the quiet pattern that proves it.
-
-    Example:
-        >>> from lightsout._routes.registry import ROUTES
-        >>> rules, lights = Rules.check((3, 3)), np.ones((3, 3), dtype=bool)
-        >>> [int(solution_from_coset(ROUTES[name].solve(rules, lights), rules, lights).presses.sum())
-        ...  for name in ROUTES]
-        [5, 5, 5, 5, 5]
-    """
-    if found.layout == "first_rows":
-        assert isinstance(rules, Rules)
-        return _solution_by_first_rows(found, rules, lights, words)
-    return _solution_by_vectors(found, rules, lights, nodes)
-
-
-def _solution_by_vectors(found: Coset, rules: BoardRules, lights: np.ndarray,
-                         nodes: Optional[list[Any]] = None) -> Solution:
-    """A Solution from whole press vectors: the canonical one, and the quiet generators the coset holds
-    or, when it makes them on demand, while they are small."""
-    states, cells, graph = rules.states, lights.size, isinstance(rules, GraphRules)
-    if not found.solvable or found.particular is None:
-        if found.proof is None:
-            raise general_unsolvable(found, lights, states=states, graph=graph)
-        raise unsolvable_from_proof(found.proof, lights, found.nullity, states, graph=graph)
-    if not found.canonical:
-        if found.kernel_batches is not None:
-            found = replace(found, kernel=found.kernel_rows(cells), kernel_batches=None)
-        found = canonical_coset(found, lights.ravel(), states)
-    assert found.particular is not None
-    words: Optional[np.ndarray] = None
-    generators: Optional[np.ndarray] = None
-    if found.packed:  # a basis kept packed; unpacked as well only while it is small
-        words = found.kernel
-        if len(words) * cells <= EAGER_PATTERN_BYTES:
-            generators = unpack_rows(words, cells).view(np.uint8)
-    elif found.kernel_batches is not None:  # made on demand: with the solution only while small
-        if found.nullity * cells <= EAGER_PATTERN_BYTES:
-            generators = found.kernel_rows(cells)
-    else:
-        generators = found.kernel
-    first_rows = None
-    if generators is not None:
-        first_rows = generators.reshape((-1,) + lights.shape)[:, 0].copy()
-    elif words is not None:
-        first_rows = unpack_rows(words, cells // lights.shape[0]).view(np.uint8).reshape((-1,) + lights.shape[1:])
-    presses = np.asarray(found.particular, dtype=np.uint8).reshape(lights.shape)
-    adjacency = rules.adjacency if isinstance(rules, GraphRules) else None
-    solution = Solution(lights.copy(), presses.astype(bool) if states == 2 else presses, found.nullity, found.method,
-                        first_rows, states, rules.wraps, rules.self_toggle, nodes, found.count, generators, adjacency,
-                        quiet_words=words)
-    if not solution.verify():
-        raise InternalError(f"the {found.method} route's answer does not clear the board")
-    return solution
-
-
-def _solution_by_first_rows(found: Coset, rules: Rules, lights: np.ndarray,
-                            words: Optional[np.ndarray]) -> Solution:
-    """A Solution of an open 2-D grid from first rows: the canonical first row, chased down the board."""
-    nrows, ncols = rules.shape
-    if words is None:
-        words = pack_rows(lights)
-        snapshot: Union[np.ndarray, PackedBoard] = lights.copy()
-    else:
-        snapshot = PackedBoard(words, ncols)
-    if not found.solvable:
-        raise grid_unsolvable(found, words, lights, MAX_PATTERN_CELLS)
-    assert found.first_row is not None
-    quiet_first_rows = found.quiet_first_rows()
-    first = found.first_row if found.canonical else canonical_first_row(found.first_row, quiet_first_rows)
-    residue, presses, _ = kernels.chase.chase(words, nrows, ncols, pack_row(first), presses=True)
-    if residue.any() or presses is None:
-        raise InternalError(f"the {found.method} route's answer does not clear the board")
-    return Solution(snapshot, unpack_rows(presses, ncols), found.nullity, found.method,  # type: ignore[arg-type]
-                    quiet_first_rows, torus=rules.wraps)
