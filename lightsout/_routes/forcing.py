@@ -22,6 +22,10 @@ Method "elimination": the whole n x n system, eliminated directly; the
 fallback and the cross-check.  Method "auto" plans first (O(n + m)) and
 eliminates directly only when the forcing set is not much smaller than n.
 
+A grid board is a graph too: the registry (``lightsout/_routes/registry.py``) hands this
+route a grid's neighbour lists (``GraphRules.of_grid``), so ``method="forcing"`` and
+``"elimination"`` solve grids as well, a cross-check of the grid routes.
+
 Memory is bounded by ``MAX_GRAPH_BYTES`` (2 GiB): every method refuses, before
 allocating, a run that would exceed it (BoardTooLargeError naming the limit).
 """
