@@ -168,7 +168,7 @@ class Solution:
 
         Example:
             >>> import lightsout
-            >>> lightsout.solve([[1, 2], [0, 1]], states=3).states
+            >>> lightsout.solve([[0, 1], [1, 1]], states=3).states
             3
         """
         return self.rules.states
