@@ -2,7 +2,7 @@
 
 Each entry point checks its arguments once, into a :class:`~lightsout._core.rules.Rules`,
 takes a route from the registry (``lightsout/_routes/registry.py``) and turns the route's
-:class:`~lightsout._core.coset.Coset` into its answer.  Three routes compute the same
+:class:`~lightsout._core.coset.Coset` into its answer.  Five routes compute the same
 answers (and the tests hold them to it):
 
 * ``method="poly"``: the polynomial route (docs/algebra.md sections 2-4),
@@ -14,6 +14,9 @@ answers (and the tests hold them to it):
   along one axis to a system in one or two slices of unknowns, eliminate over
   Z/k.  ``"auto"`` picks it for every board that is not an open 2-D two-state
   grid with the plus rule; for those boards it is a third, independent check.
+* ``method="forcing"`` and ``"elimination"``: the graph routes (``lightsout._routes.forcing``),
+  on the graph the board's presses make: generalised light chasing through a small forcing
+  set, or the whole cells x cells system eliminated.
 
 When a board has several solutions (nullity > 0) every function returns the
 same canonical one whatever the route: the lexicographically smallest press
@@ -32,7 +35,7 @@ import numpy.typing as npt
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, UnsolvableError, unsolvable_error
 from lightsout._base.types import Progress
 from lightsout._base.validate import (
-    MAX_BOARD_CELLS, board_shape, board_size, flag, grid_shape, method_name, poly_memory, progress_callback,
+    MAX_BOARD_CELLS, board_shape, board_size, flag, grid_shape, poly_memory, progress_callback,
     states_count, thread_count,
 )
 from lightsout._core.bitmatrix import pack_zero_one
@@ -42,29 +45,12 @@ from lightsout._core.rules import Rules
 from lightsout._core.tasks import checked_executor, run_tasks
 from lightsout._routes.poly import nullity_poly as _nullity_poly
 from lightsout._routes.poly import nullity_table as _nullity_table
-from lightsout._routes.registry import AUTO_ORDER, ROUTES, Route
-from lightsout._solution import Solution, grid_board_solution
+from lightsout._routes.registry import METHODS, Route, route_for
+from lightsout._solution import Solution, solution_from_coset
 from lightsout import board as _board
 from lightsout.board import TorusArg
 
 __all__ = ["first_row", "nullity", "nullity_table", "solve", "is_solvable", "Solution", "UnsolvableError", "METHODS"]
-
-#: The ``method=`` names: "auto" and every route of the registry (lightsout/_routes/registry.py).
-METHODS = ("auto",) + tuple(ROUTES)
-
-
-def _route_for(method: object, rules: Rules) -> Route:
-    """The route for a board: the named one if it accepts the board, for "auto" the first that does."""
-    name = method_name(method, METHODS)
-    if name == "auto":
-        return next(ROUTES[auto] for auto in AUTO_ORDER if ROUTES[auto].accepts(rules))
-    route = ROUTES[name]
-    if not route.accepts(rules):
-        raise InvalidBoardError(
-            f"method {name!r} solves open 2-D two-state boards with the plus rule only; this board "
-            f"({rules.describe()}) needs method='auto' or 'nd'")
-    return route
-
 
 def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_toggle: bool = True,
               states: int = 2, method: str = "auto", threads: Optional[int] = None,
@@ -89,7 +75,8 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
         states: number of light states k (2..255); the all-lit board has
             every light in state 1.
         method: "auto" (the polynomial route where it applies, else "nd"),
-            "poly", "dense" or "nd"; the routes are those of :func:`solve`.
+            "poly", "dense", "nd", "forcing" or "elimination" (``lightsout.METHODS``); the
+            routes are those of :func:`solve`.
         threads: the most threads this call works on, as for :func:`solve`
             (the polynomial route runs on the calling thread alone).
         progress: None, or ``progress(stage, done, total)`` called between
@@ -115,7 +102,7 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
     """
     nrows, ncols = grid_shape(n, m)
     rules = Rules.of_grid(nrows, ncols, torus, self_toggle, states)
-    route = _route_for(method, rules)
+    route = route_for(method, rules)
     threads = thread_count(threads)
     progress_callback(progress)
     # the all-lit board is never built; the N-D route builds its canonical solution alone, never
@@ -189,7 +176,7 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
         shape, torus, self_toggle, states)
     threads = thread_count(threads)
     progress_callback(progress)
-    return _route_for(method, rules).nullity(rules, threads=threads, progress=progress)
+    return route_for(method, rules).nullity(rules, threads=threads, progress=progress)
 
 
 def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[concurrent.futures.Executor] = None,
@@ -321,8 +308,9 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
             C x (C+1) system and its elimination (the same boards; a C x C bit
             matrix); ``"nd"``, chasing along one axis to a system over Z/k
             (every board: any number of axes, wrapping axes, the sigma rule,
-            k states; what ``"auto"`` picks for the others).  See
-            :doc:`/guide/solve`.
+            k states; what ``"auto"`` picks for the others); or a graph route,
+            ``"forcing"`` or ``"elimination"``, which solves the board as the graph
+            its presses make.  See :doc:`/guide/solve`.
         threads: the most threads this call works on, in every step (the route's
             column blocks, the fewest-presses search); None (default) means every
             CPU this process may use, 1 means the calling thread alone.  The same
@@ -363,7 +351,7 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
     grid = _packed_grid(board, states, torus, self_toggle, method)
     words, lights = (None, _board.as_board(board, states)) if grid is None else grid
     rules = Rules.check(lights.shape, torus, self_toggle, states)
-    route = _route_for(method, rules)
+    route = route_for(method, rules)
     threads = thread_count(threads)
     progress_callback(progress)
     found = solve_checked(rules, lights, route, words=words, threads=threads, progress=progress)
@@ -386,10 +374,10 @@ def solve_checked(rules: Rules, lights: np.ndarray, route: Optional[Route] = Non
         >>> solve_checked(Rules.check((3, 3)), np.ones((3, 3), dtype=bool)).presses.astype(int).tolist()
         [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
     """
-    route = route or _route_for("auto", rules)
+    route = route or route_for("auto", rules)
     try:
         found = route.solve(rules, lights, words, threads=threads, progress=progress, kernel=True)
-        return grid_board_solution(found, rules, lights, words)
+        return solution_from_coset(found, rules, lights, words)
     except UnsolvableError as exc:
         exc.rules, exc.method = rules, route.name
         raise
@@ -448,7 +436,7 @@ def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, se
     states = states_count(states)
     lights = _board.as_board(board, states)
     rules = Rules.check(lights.shape, torus, self_toggle, states)
-    route = _route_for(method, rules)
+    route = route_for(method, rules)
     threads = thread_count(threads)
     progress_callback(progress)
     return route.solve(rules, lights, threads=threads, progress=progress, kernel=False).solvable

@@ -29,7 +29,7 @@ from lightsout._base.validate import (
 from lightsout._core.rules import Rules
 from lightsout._core.runner import CancelToken
 from lightsout._core.tasks import checked_executor, run_tasks
-from lightsout._routes.bandchase import all_lit_press_count
+from lightsout._core.bandchase import all_lit_press_count
 from lightsout._search.distance import distance_distribution_gf2, distance_distribution_mod
 from lightsout._search.minweight import MAX_NULLITY
 from lightsout._search.minimal import minimal_solution

@@ -31,11 +31,10 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError, NoSolutionError
-from lightsout._base.packing import words_for_bits
-from lightsout._base.validate import board_array, numeric_array
-from lightsout._core.bitmatrix import (
-    check_bytes, check_elimination, pack_zero_one, unpack_words, zero_one,
-)
+from lightsout._base.packing import unpack_rows, words_for_bits
+from lightsout._base.validate import board_array, numeric_array, zero_one
+from lightsout._core.bitmatrix import check_bytes, check_elimination, pack_zero_one
+from lightsout._core.gf2system import augmented_system, solve_gf2
 from lightsout import _kernels as kernels
 
 __all__ = ["NoSolutionError", "null_space", "rank", "rref", "solve"]
@@ -64,7 +63,7 @@ def _bit_vector(b: npt.ArrayLike, length: int, name: str = "b") -> np.ndarray:
         raise InvalidBoardError(f"{name} must be 1-D, got shape {arr.shape}")
     if arr.shape[0] != length:
         raise InvalidBoardError(f"{name} has length {arr.shape[0]} but a has {length} rows")
-    return zero_one(arr, name)
+    return zero_one(arr, name, states_hint=False)
 
 
 def rank(a: npt.ArrayLike) -> int:
@@ -126,7 +125,7 @@ def rref(a: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     check_elimination(arr.shape[0], arr.shape[1], 2 * arr.size, "the reduced echelon form")
     packed = pack_zero_one(arr, "a")
     _, pivots = kernels.gf2elim.rref_inplace(packed, arr.shape[1])
-    return unpack_words(packed, arr.shape[1]), pivots
+    return unpack_rows(packed, arr.shape[1]), pivots
 
 
 def solve(a: npt.ArrayLike, b: npt.ArrayLike) -> np.ndarray:
@@ -163,20 +162,10 @@ def solve(a: npt.ArrayLike, b: npt.ArrayLike) -> np.ndarray:
     nrows, nvars = arr.shape
     check_elimination(nrows, nvars + 1, 2 * arr.size, "solving")
     rhs = _bit_vector(b, nrows)
-    words = pack_zero_one(arr, "a")
-    augmented = np.zeros((nrows, words_for_bits(nvars + 1)), dtype=np.uint64)
-    augmented[:, : words.shape[1]] = words
-    augmented[:, nvars // 64] |= rhs.astype(np.uint64) << np.uint64(nvars % 64)  # b is column nvars
-    kernel = kernels.gf2elim
-    rank_ab, pivots = kernel.rref_inplace(augmented, nvars + 1)
-    if rank_ab and pivots[-1] == nvars:  # a pivot in b's column: 0 = 1 in some row
-        raise NoSolutionError(
-            f"a @ x = b has no solution over GF(2) (rank of a is {rank_ab - 1}, rank of [a | b] is {rank_ab})",
-            rank=rank_ab - 1, augmented_rank=rank_ab,
-        )
-    x = np.zeros(nvars, dtype=bool)
-    bit_b = (augmented[:rank_ab, nvars // 64] >> np.uint64(nvars % 64)) & np.uint64(1)
-    x[pivots[bit_b.astype(bool)]] = True  # pivot row i says x[pivots[i]] = b_i, free variables 0
+    system = solve_gf2(augmented_system(pack_zero_one(arr, "a"), rhs, nvars), nvars)
+    if system.solution is None:
+        raise system.no_solution_error()
+    x: np.ndarray = system.solution.view(np.bool_)  # pivot unknowns from b, free unknowns 0
     return x
 
 
@@ -217,4 +206,4 @@ def null_space(a: npt.ArrayLike) -> np.ndarray:
     kernel = kernels.gf2elim
     count, pivots = kernel.rref_inplace(packed, ncols)
     check_bytes(basis_bytes(ncols - count), f"the null space of a rank-{count} {nrows} x {ncols} matrix")
-    return unpack_words(kernel.null_space(packed, ncols, pivots), ncols)
+    return unpack_rows(kernel.null_space(packed, ncols, pivots), ncols)

@@ -51,15 +51,18 @@ from typing import Any, NamedTuple, Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError
 from lightsout._base.types import Progress
 from lightsout._base.validate import (
     GRAPH_FORMS, flag, graph_adjacency_values, graph_edge_list, graph_lights, graph_pattern, graph_square,
     graph_vertex_count, method_name, progress_callback, states_count, thread_count,
 )
 from lightsout import _kernels as kernels
-from lightsout._routes.forcing import MAX_GRAPH_BYTES, METHODS, solve_graph_linear
-from lightsout._solution import Solution, solution_from_result
+from lightsout._core.graphrules import GraphRules
+from lightsout._routes.forcing import BYTES_PER_VERTEX, MAX_GRAPH_BYTES, check_vertex_budget
+from lightsout._routes.registry import METHODS as _METHODS
+from lightsout._routes.registry import route_for
+from lightsout._solution import Solution, solution_from_coset
 
 __all__ = ["GraphCSR", "graph_csr", "solve_graph"]
 
@@ -135,30 +138,6 @@ def graph_csr(graph: object, *, nvertices: Optional[int] = None) -> GraphCSR:
         raise InvalidTypeError(f"solve_graph takes {GRAPH_FORMS}; got {type(graph).__name__}")
     raise InvalidBoardError(f"solve_graph takes {GRAPH_FORMS}; got an array of shape {arr.shape} "
                             "(neither a square matrix nor an (m, 2) edge list)")
-
-
-#: Bytes a solve needs per vertex whatever the edges (CSR offsets, their count, the lights, the
-#: forcing plan's arrays, the answer): about 46 measured on graphs of 10**6 and 4 * 10**6 vertices
-#: with one edge; 64 leaves room.
-BYTES_PER_VERTEX = 64
-
-
-def check_vertex_budget(n: int) -> None:
-    """Refuse, before anything is allocated, a graph whose vertices alone overrun ``MAX_GRAPH_BYTES``.
-
-    Example:
-        >>> check_vertex_budget(10**6)
-        >>> check_vertex_budget(10**8)
-        Traceback (most recent call last):
-        ...
-        lightsout.BoardTooLargeError: a graph of 100000000 vertices needs about 5.96 GiB ...
-    """
-    need = n * BYTES_PER_VERTEX
-    if need > MAX_GRAPH_BYTES:
-        raise BoardTooLargeError(
-            f"a graph of {n} vertices needs about {need / 2**30:.3g} GiB to solve, over the limit of "
-            f"{MAX_GRAPH_BYTES / 2**30:.0f} GiB (MAX_GRAPH_BYTES): at most "
-            f"{MAX_GRAPH_BYTES // BYTES_PER_VERTEX} vertices")
 
 
 def _tuple_edges(graph: object) -> bool:
@@ -350,19 +329,38 @@ def solve_graph(graph: object, board: object = None, *, nvertices: Optional[int]
     toggle = flag(self_toggle, "self_toggle")
     minimal = flag(minimal, "minimal")
     k = states_count(states)
-    how = method_name(method, METHODS)
+    how = method_name(method, _METHODS)
     threads = thread_count(threads)
     progress_callback(progress)
     g = graph_csr(graph, nvertices=nvertices)
     lights = graph_lights(board, g.n, k, g.nodes)
+    rules = GraphRules(g.indptr, g.indices, toggle, k)
+    route = route_for(how, rules)
     if progress is not None:
         progress("solve_graph", 0, 1)
-    result = solve_graph_linear(g.n, g.indptr, g.indices, np.ascontiguousarray(lights, dtype=np.uint8), self_toggle=toggle, states=k,
-                                method=how)
+    found = route.solve(rules, lights, threads=threads, progress=progress, kernel=True)
     if progress is not None:
         progress("solve_graph", 1, 1)
-    solution = solution_from_result(result, lights, torus=(), self_toggle=toggle, states=k, nodes=g.nodes,
-                                    adjacency=(g.indptr, g.indices))
+    solution = solution_from_coset(found, rules, lights, nodes=g.nodes)
     if minimal:
         return solution.minimal(time_limit=time_limit, executor=executor, progress=progress, threads=threads)
     return solution
+
+
+def __getattr__(name: str) -> object:
+    """``lightsout.graph.METHODS``, deprecated: the methods are one list, ``lightsout.METHODS``.
+
+    Example:
+        >>> import warnings
+        >>> import lightsout.graph
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore", DeprecationWarning)
+        ...     lightsout.graph.METHODS
+        ('auto', 'forcing', 'elimination')
+    """
+    if name == "METHODS":
+        warnings.warn("lightsout.graph.METHODS is deprecated: lightsout.METHODS lists every method= name, and "
+                      "solve_graph takes 'auto', 'forcing' or 'elimination' of them", DeprecationWarning,
+                      stacklevel=2)
+        return ("auto", "forcing", "elimination")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

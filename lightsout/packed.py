@@ -40,10 +40,11 @@ from typing import Optional, Union
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._base.errors import InvalidBoardError, InvalidTypeError, NoSolutionError
-from lightsout._base.packing import words_for_bits
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError
+from lightsout._base.packing import pack_row, unpack_row, unpack_rows, words_for_bits
 from lightsout._base.validate import board_size, flag, numeric_array, packed_matrix, packed_vector
-from lightsout._core.bitmatrix import check_bytes, check_elimination, pack_zero_one, unpack_words
+from lightsout._core.bitmatrix import check_bytes, check_elimination, pack_zero_one
+from lightsout._core.gf2system import augmented_system, solve_gf2
 from lightsout import _kernels as kernels
 
 __all__ = ["chase", "null_space", "pack", "rank", "rref_inplace", "solve", "unpack", "words_for_bits"]
@@ -114,11 +115,11 @@ def unpack(words: npt.NDArray[np.uint64], ncols: int) -> npt.NDArray[np.bool_]:
     """
     n = _ncols(ncols)
     if isinstance(words, np.ndarray) and words.ndim == 1:
-        row: npt.NDArray[np.bool_] = unpack_words(packed_vector(words, "words", nbits=n).reshape(1, -1), n)[0]
+        row: npt.NDArray[np.bool_] = unpack_rows(packed_vector(words, "words", nbits=n).reshape(1, -1), n)[0]
         return row
     matrix = packed_matrix(words, "words", nbits=n)
     check_bytes(matrix.shape[0] * n, "unpacking")
-    return unpack_words(matrix, n)
+    return unpack_rows(matrix, n)
 
 
 def rref_inplace(m: Words, ncols: int) -> tuple[int, npt.NDArray[np.int64]]:
@@ -211,19 +212,10 @@ def solve(a: Words, b: Words, ncols: int) -> Words:
     nrows = a.shape[0]
     rhs = packed_vector(b, "b", nbits=nrows)
     check_elimination(nrows, n + 1, a.nbytes)
-    augmented = np.zeros((nrows, words_for_bits(n + 1)), dtype=np.uint64)
-    augmented[:, : a.shape[1]] = a
-    rhs_bits = (rhs[np.arange(nrows) // 64] >> (np.arange(nrows) % 64).astype(np.uint64)) & np.uint64(1)
-    augmented[:, n // 64] |= rhs_bits << np.uint64(n % 64)
-    rank_ab, pivots = kernels.gf2elim.rref_inplace(augmented, n + 1)
-    if rank_ab and pivots[-1] == n:  # a pivot in b's column: 0 = 1 in some row
-        raise NoSolutionError(
-            f"a @ x = b has no solution over GF(2) (rank of a is {rank_ab - 1}, rank of [a | b] is {rank_ab})",
-            rank=rank_ab - 1, augmented_rank=rank_ab,
-        )
-    x = np.zeros(words_for_bits(n), dtype=np.uint64)
-    chosen = pivots[((augmented[:rank_ab, n // 64] >> np.uint64(n % 64)) & np.uint64(1)).astype(bool)]
-    np.bitwise_or.at(x, chosen // 64, np.left_shift(np.uint64(1), (chosen % 64).astype(np.uint64)))
+    system = solve_gf2(augmented_system(a, unpack_row(rhs, nrows), n), n)
+    if system.solution is None:
+        raise system.no_solution_error()
+    x: Words = pack_row(system.solution)  # pivot unknowns from b, free unknowns 0
     return x
 
 

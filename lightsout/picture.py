@@ -44,7 +44,7 @@ from lightsout._base.validate import grid_shape, progress_callback
 from lightsout._io.drawing import (DARK, GRID, LIT, MAX_PNG_CELLS, MAX_SVG_CELLS, PRESS, Picture, board_blocks, board_png,
                                    board_svg, plot_board)
 from lightsout._io.png import REVERSE_BITS, PngWriter
-from lightsout._routes.bandchase import all_lit_press_bands
+from lightsout._core.bandchase import all_lit_press_bands
 from lightsout._solve import first_row
 
 __all__ = ["board_svg", "board_png", "plot_board", "board_blocks", "render_presses", "Picture",

@@ -17,7 +17,7 @@ import oracle
 import lightsout
 from lightsout import MissingExtraError
 from lightsout._io.png import PngWriter, encode_png
-from lightsout._routes import bandchase as _bandchase
+from lightsout._core import bandchase as _bandchase
 from lightsout import picture
 
 Image = pytest.importorskip("PIL.Image")

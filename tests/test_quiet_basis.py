@@ -21,7 +21,8 @@ import lightsout
 import lightsout._base.packing as packing
 from lightsout._core.rules import Rules
 from lightsout._routes.nd import quiet_basis_words
-from lightsout import _solution
+from lightsout._solution import fromcoset as _fromcoset
+from lightsout._solution import result as _result
 from lightsout._solution import Solution
 
 import oracle
@@ -100,7 +101,7 @@ def test_packed_basis_beyond_the_pattern_limit_comes_from_the_nd_route(shape, to
     s = lightsout.solve(np.ones(shape, dtype=bool) if self_toggle else np.zeros(shape, dtype=bool),
                         torus=torus, self_toggle=self_toggle)
     patterns = s.quiet_patterns().reshape(s.nullity, s.board.size).astype(np.uint8)
-    monkeypatch.setattr(_solution, "MAX_PATTERN_CELLS", 0)
+    monkeypatch.setattr(_result, "MAX_PATTERN_CELLS", 0)
     bare = Solution(s.board, s.presses, s.nullity, s.method, s.quiet_first_rows, s.states, s.torus,
                     s.self_toggle, None, s.quiet_count, None)  # as if the patterns were too big to keep
     rows = check_basis(bare.packed_quiet_patterns(), bare, oracle.neighbour_sets(shape, torus, self_toggle))
@@ -166,7 +167,7 @@ def test_graph_basis_is_packed_and_quiet(self_toggle, method):
 
 
 def test_big_graph_basis_is_unpacked_only_on_request(monkeypatch):
-    monkeypatch.setattr(_solution, "EAGER_PATTERN_BYTES", 1000)
+    monkeypatch.setattr(_fromcoset, "EAGER_PATTERN_BYTES", 1000)
     n = 30
     edges = [tuple(e) for e in grid_edges(n).tolist()]
     s = lightsout.solve_graph(edges, nvertices=n * n, self_toggle=False)

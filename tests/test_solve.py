@@ -1,6 +1,8 @@
 """Public solving API: first_row, nullity, solve, is_solvable, checked against the oracle."""
 from __future__ import annotations
 
+import dataclasses
+import pickle
 import threading
 
 import numpy as np
@@ -227,3 +229,75 @@ def test_calls_from_several_threads_agree_with_serial():
     for t in threads:
         t.join()
     assert not errors, errors
+
+
+# --- Solution.rules: one frozen value, the loose names read from it -------------------------------
+
+def _solutions():
+    return [lightsout.solve(np.ones((4, 5)), torus=(True, False)),
+            lightsout.solve(np.ones((3, 3, 3)), self_toggle=False, states=3) if lightsout.is_solvable(
+                np.ones((3, 3, 3)), self_toggle=False, states=3) else lightsout.solve(np.ones((3, 3, 3)), states=3),
+            lightsout.solve(np.ones((300, 300), dtype=bool)),  # kept packed until read
+            lightsout.solve_graph([(0, 1), (1, 2), (2, 0), (2, 3)])]  # all lit, plus rule: solvable (Sutner)
+
+
+def test_solution_rules_is_the_frozen_value_and_the_loose_names_read_it():
+    from lightsout._core.graphrules import GraphRules
+    from lightsout._core.rules import Rules
+
+    grid, cube, big, graph = _solutions()
+    assert grid.rules == Rules((4, 5), (True, False), True, 2)
+    assert (grid.torus, grid.self_toggle, grid.states, grid.adjacency) == ((True, False), True, 2, None)
+    assert cube.rules.shape == (3, 3, 3) and cube.states == 3 and cube.torus == (False,) * 3
+    assert big.rules == Rules((300, 300), (False, False), True, 2)
+    assert isinstance(graph.rules, GraphRules) and graph.is_graph and graph.torus == ()
+    indptr, indices = graph.adjacency
+    assert indptr.tolist() == [0, 2, 4, 7, 8] and sorted(indices[4:7].tolist()) == [0, 1, 3]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        grid.rules = Rules((4, 5), (False, False))  # type: ignore[misc]
+
+
+def test_a_solution_pickles_with_its_rules():
+    for solution in _solutions():
+        clone = pickle.loads(pickle.dumps(solution))
+        assert clone.rules == solution.rules and clone.rules is not solution.rules
+        assert (clone.torus, clone.self_toggle, clone.states) == (solution.torus, solution.self_toggle,
+                                                                  solution.states)
+        assert np.array_equal(clone.presses, solution.presses) and np.array_equal(clone.board, solution.board)
+        assert repr(clone) == repr(solution) and clone.verify() and clone.count == solution.count
+        assert np.array_equal(clone.quiet_patterns(), solution.quiet_patterns())
+
+
+def test_a_solution_keeps_its_rules_through_replace_and_minimal():
+    grid = lightsout.solve(np.ones((5, 5)), torus=True)
+    assert dataclasses.replace(grid, proven_minimal=True).rules is grid.rules
+    assert grid.minimal(threads=1).rules == grid.rules
+
+
+def test_the_constructor_still_takes_the_rules_loose():
+    from lightsout._core.rules import Rules
+
+    board = np.ones((3, 3), dtype=bool)
+    presses = lightsout.solve(board).presses
+    old = lightsout.Solution(board, presses, 0, "poly", np.zeros((0, 3), bool), 2, (False, False), True)
+    assert old.rules == Rules((3, 3), (False, False), True, 2) and old.verify()
+    sets = oracle.neighbour_sets((6,), True, True)
+    ring = oracle.replay_sets(sets, np.zeros(6, np.int64), np.array([1, 2, 0, 0, 1, 1]), 3).astype(np.uint8)
+    s = lightsout.solve(ring, torus=True, states=3)  # the effect of some presses: solvable
+    loose = lightsout.Solution(ring, s.presses, s.nullity, "nd", s.quiet_first_rows, 3, True, True)
+    assert loose.rules == s.rules and loose.verify()
+    g = lightsout.solve_graph([(0, 1), (1, 2)])
+    as_before = lightsout.Solution(g.board, g.presses, 0, "forcing", None, 2, (), True, None, 1, None, g.adjacency)
+    assert as_before.rules == g.rules and as_before.is_graph and as_before.verify()
+    with pytest.raises(InvalidTypeError, match="not both"):
+        lightsout.Solution(board, presses, 0, "poly", None, 2, rules=old.rules)
+
+
+def test_a_solution_pickled_with_loose_rules_still_loads():
+    s = lightsout.solve(np.ones((3, 4)), torus=(False, True))
+    state = dict(vars(s))
+    rules = state.pop("rules")
+    state.update(states=rules.states, torus=rules.wraps, self_toggle=rules.self_toggle, adjacency=None)
+    older = lightsout.Solution.__new__(lightsout.Solution)
+    older.__setstate__(state)
+    assert older.rules == s.rules and older.verify()

@@ -39,7 +39,12 @@ def count_bits(words: np.ndarray) -> int:
 
 
 def pack_rows(bits: npt.ArrayLike) -> np.ndarray:
-    """Pack a 2-D 0/1 array into a C-contiguous ``(nrows, nwords)`` uint64 array.
+    """Pack a 2-D 0/1 array into a C-contiguous ``(nrows, nwords)`` uint64 array (any nonzero value packs as 1).
+
+    The one packer of the package.  ``np.packbits`` reads bools and one-byte integers as
+    they are (nonzero is 1); anything wider is made bools first, which packbits reads
+    some 9x faster than 8-byte integers.  Rows of a whole number of words are viewed
+    as words without a copy.
 
     Example:
         >>> pack_rows([[1, 0, 1], [0, 1, 1]]).ravel().tolist()
@@ -50,20 +55,30 @@ def pack_rows(bits: npt.ArrayLike) -> np.ndarray:
         raise ValueError(f"pack_rows expects a 2-D array, got {arr.ndim}-D")
     nrows, nbits = arr.shape
     nwords = words_for_bits(nbits)
-    packed = np.zeros((nrows, nwords * 8), dtype=np.uint8)
-    if nbits:
-        packed[:, : (nbits + 7) // 8] = np.packbits(arr.astype(bool, copy=False), axis=1, bitorder="little")
-    return np.ascontiguousarray(packed.view("<u8").astype(np.uint64, copy=False))
+    if nrows == 0 or nbits == 0:
+        return np.zeros((nrows, nwords), dtype=np.uint64)
+    if not (arr.dtype.itemsize == 1 and arr.dtype.kind in "biu"):
+        arr = arr.astype(bool)
+    packed = np.packbits(arr, axis=1, bitorder="little")
+    # packbits keeps the input's memory order: a transposed (Fortran-order) input gives
+    # Fortran-order bytes, which cannot be viewed as words along a row
+    if packed.shape[1] == 8 * nwords and packed.flags.c_contiguous:
+        return packed.view("<u8").astype(np.uint64, copy=False)
+    padded = np.zeros((nrows, 8 * nwords), dtype=np.uint8)
+    padded[:, : packed.shape[1]] = packed
+    return padded.view("<u8").astype(np.uint64, copy=False)  # no copy on a little-endian machine
 
 
 def unpack_rows(words: np.ndarray, nbits: int) -> np.ndarray:
-    """Unpack ``(nrows, nwords)`` uint64 rows into a ``(nrows, nbits)`` bool array.
+    """Unpack ``(nrows, nwords)`` uint64 rows into an ``(nrows, nbits)`` bool array.
 
     Example:
         >>> unpack_rows(np.array([[5], [6]], dtype=np.uint64), 3).astype(int).tolist()
         [[1, 0, 1], [0, 1, 1]]
     """
     words = np.ascontiguousarray(words, dtype=np.uint64)
+    if words.shape[0] == 0 or nbits == 0:
+        return np.zeros((words.shape[0], nbits), dtype=bool)
     as_bytes = words.astype("<u8", copy=False).view(np.uint8).reshape(words.shape[0], 8 * words.shape[1])
     return np.unpackbits(as_bytes, axis=1, count=nbits, bitorder="little").view(np.bool_)  # 0/1 bytes
 

@@ -11,6 +11,7 @@ import numpy.typing as npt
 from lightsout._base.errors import (
     BoardTooLargeError, InvalidBoardError, InvalidTypeError, masked_array_error, two_states_error,
 )
+from lightsout._base.packing import words_for_bits
 
 
 def board_size(value: object, name: str) -> int:
@@ -69,7 +70,7 @@ def board_array(board: npt.ArrayLike, name: str = "board") -> np.ndarray:
         raise InvalidBoardError(f"{name} must be 2-D (rows x columns), got shape {arr.shape}")
     if arr.shape[0] == 0 or arr.shape[1] == 0:
         raise InvalidBoardError(f"{name} must have at least one row and one column, got shape {arr.shape}")
-    return _zero_one(arr, name)
+    return zero_one(arr, name)
 
 
 def bit_row(row: npt.ArrayLike, name: str, length: int) -> np.ndarray:
@@ -82,7 +83,7 @@ def bit_row(row: npt.ArrayLike, name: str, length: int) -> np.ndarray:
     arr = numeric_array(row, name, f"a 1-D sequence of {length} 0/1 values")
     if arr.ndim != 1 or arr.shape[0] != length:
         raise InvalidBoardError(f"{name} must be 1-D of length {length} (the board's width), got shape {arr.shape}")
-    return _zero_one(arr, name)
+    return zero_one(arr, name)
 
 
 def numeric_array(value: object, name: str, what: str) -> np.ndarray:
@@ -103,23 +104,34 @@ def numeric_array(value: object, name: str, what: str) -> np.ndarray:
     return arr
 
 
-def _zero_one(arr: np.ndarray, name: str) -> np.ndarray:
-    """``arr`` as bools, refusing any value but 0 and 1: one pass for integers."""
+def zero_one(arr: np.ndarray, name: str, *, states_hint: bool = True) -> np.ndarray:
+    """``arr`` as bools (a view for bools and one-byte integers), refusing any value but 0 and 1.
+
+    The one 0/1 check of the package: one pass for integers (viewed as unsigned, a
+    negative value is huge, so one max() checks both ends), two counts for floats
+    (NaN and every value but 0 and 1 make them differ).  ``states_hint``: the
+    message says how to ask for more light states (for boards, not for matrices).
+
+    Example:
+        >>> zero_one(np.array([[0, 1], [1, 1]], dtype=np.int64), "a").tolist()
+        [[False, True], [True, True]]
+        >>> zero_one(np.array([0.0, 0.5]), "a")
+        Traceback (most recent call last):
+        ...
+        lightsout.InvalidBoardError: a must contain only 0 and 1 (or False/True), found 0.5
+    """
     kind = arr.dtype.kind
     if kind == "b":
         return arr
     if kind in "iu":
-        # Viewed as unsigned, a negative value is huge, so one max() checks both ends.
-        native = arr if arr.dtype.isnative else arr.astype(arr.dtype.newbyteorder("="))
-        unsigned = np.ascontiguousarray(native).view(f"u{arr.dtype.itemsize}")
-        ok = unsigned.size == 0 or int(unsigned.max()) <= 1
-        if ok:
-            return unsigned.view(np.bool_) if arr.dtype.itemsize == 1 else arr.astype(bool)
+        unsigned = arr.view(arr.dtype.str.replace("i", "u"))
+        if unsigned.size == 0 or int(unsigned.max()) <= 1:
+            return unsigned.view(np.bool_) if arr.dtype.itemsize == 1 else arr.astype(np.bool_)
     else:
-        bits = arr.astype(bool)
-        if np.array_equal(arr, bits):
+        bits = arr.astype(np.bool_)
+        if np.count_nonzero(bits) == np.count_nonzero(arr == 1):
             return bits
-    raise two_states_error(name, arr, MAX_STATES)
+    raise two_states_error(name, arr, MAX_STATES if states_hint else 2)
 
 
 #: Most light states a board may have: counts are kept in one byte.
@@ -225,7 +237,7 @@ def board_values(board: npt.ArrayLike, states: int = 2, name: str = "board") -> 
     if arr.size > MAX_BOARD_CELLS:
         raise BoardTooLargeError(f"{name} has {arr.size:.3g} cells, over the limit of {MAX_BOARD_CELLS:.3g}")
     if states == 2:
-        return _zero_one(arr, name)
+        return zero_one(arr, name)
     if arr.dtype.kind == "b":
         return arr.astype(np.uint8)
     if arr.dtype.kind == "f":
@@ -310,7 +322,7 @@ def dense_limits(nrows: int, ncols: int, board_given: bool = False) -> None:
         raise BoardTooLargeError(
             f"{size} needs about {long_side / 2**30:.3g} GiB for its {rows}-cell side "
             f"(limit {MAX_DENSE_SIDE_BYTES / 2**30:.0f} GiB){hint}")
-    system_words = cols * _words_for_bits(cols + 1)
+    system_words = cols * words_for_bits(cols + 1)
     work = rows * system_words + cols * system_words
     if work > MAX_DENSE_WORD_OPS:
         raise BoardTooLargeError(
@@ -318,7 +330,7 @@ def dense_limits(nrows: int, ncols: int, board_given: bool = False) -> None:
             f"about ten minutes){hint}")
     need = 2 * 8 * system_words + long_side
     if board_given and ncols > nrows:
-        need += 8 * rows * _words_for_bits(cols)  # the transposed board
+        need += 8 * rows * words_for_bits(cols)  # the transposed board
     if need > MAX_DENSE_BYTES:
         raise BoardTooLargeError(
             f"{size} needs about {need / 2**30:.3g} GiB (limit {MAX_DENSE_BYTES / 2**30:.0f} GiB){hint}")
@@ -401,10 +413,6 @@ def cell_symbol(value: object, name: str, allowed: str) -> str:
     return value
 
 
-def _words_for_bits(nbits: int) -> int:
-    return (nbits + 63) // 64
-
-
 def packed_matrix(array: object, name: str, *, nbits: int, nrows: int | None = None,
                   writable: bool = False, exact_words: bool = True) -> np.ndarray:
     """Check a packed bit matrix and return it: the one validation path of every kernel wrapper.
@@ -429,7 +437,7 @@ def packed_matrix(array: object, name: str, *, nbits: int, nrows: int | None = N
             f"{name} must be a packed numpy uint64 array (rows of little-endian words), got {got}")
     if array.ndim != 2:
         raise InvalidBoardError(f"{name} must be 2-D (rows, words), got shape {array.shape}")
-    need = _words_for_bits(nbits)
+    need = words_for_bits(nbits)
     if nrows is not None and array.shape[0] != nrows:
         raise InvalidBoardError(f"{name} must have {nrows} rows, got shape {array.shape}")
     if (array.shape[1] != need) if exact_words else (array.shape[1] < need):

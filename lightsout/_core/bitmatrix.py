@@ -1,19 +1,21 @@
-"""0/1 matrices to packed words and back, fast, with the size limits of the GF(2) API.
+"""0/1 matrices checked and packed in one pass, and the size limits of the GF(2) API.
 
 Shared by lightsout.gf2 (0/1 matrices in and out) and lightsout.packed (packed
 in and out).  Checking that values are 0/1 used numpy.isin, which sorts, and
 cost 5-7x the whole bool path.  Now numbers with contiguous rows (bools, 1- to
 8-byte integers and floats) are checked and packed in one pass by the compiled
-``_gf2elim.pack_zero_one``; anything else (strided views) is checked
-in numpy (a maximum over the values read as unsigned, so negatives count as
-large; for floats, a comparison with the bool conversion) and then packed.
+``pack_zero_one`` of ``lightsout/_kernels/gf2elim.pyx``; anything else (strided
+views) goes through the package's one 0/1 check
+(:func:`lightsout._base.validate.zero_one`) and its one packer
+(:func:`lightsout._base.packing.pack_rows`).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from lightsout._base.errors import BoardTooLargeError, InvalidBoardError
-from lightsout._base.packing import words_for_bits
+from lightsout._base.errors import BoardTooLargeError, two_states_error
+from lightsout._base.packing import pack_rows, words_for_bits
+from lightsout._base.validate import zero_one
 from lightsout import _kernels as kernels
 
 #: Most memory (bytes) one GF(2) call may allocate for packed copies and results.
@@ -49,36 +51,8 @@ def check_elimination(nrows: int, ncols: int, extra_bytes: int = 0, what: str = 
             f"(limit {MAX_WORK:.1e}, some 10-20 minutes); split the problem")
 
 
-def zero_one(arr: np.ndarray, name: str) -> np.ndarray:
-    """Check that a numeric array holds only 0 and 1; return it as bools (a view when possible).
-
-    Example:
-        >>> zero_one(np.array([[0, 1], [1, 1]], dtype=np.int64), "a").tolist()
-        [[False, True], [True, True]]
-        >>> zero_one(np.array([0.0, 0.5]), "a")
-        Traceback (most recent call last):
-        ...
-        lightsout.InvalidBoardError: a must contain only 0 and 1 (or False/True)
-    """
-    kind = arr.dtype.kind
-    if kind == "b":
-        return arr
-    bad = InvalidBoardError(f"{name} must contain only 0 and 1 (or False/True)")
-    if kind in "iu":
-        unsigned = arr.view(arr.dtype.str.replace("i", "u"))  # negative values become large
-        if unsigned.size and unsigned.max() > 1:
-            raise bad
-        if arr.dtype.itemsize == 1:
-            return unsigned.view(np.bool_)  # 0/1 bytes are valid bools: no copy
-        return arr.astype(np.bool_)
-    bits = arr.astype(np.bool_)  # floats: NaN and every nonzero become True
-    if np.count_nonzero(bits) != np.count_nonzero(arr == 1):
-        raise bad
-    return bits
-
-
 def pack_zero_one(arr: np.ndarray, name: str) -> np.ndarray:
-    """Check that a 2-D numeric array holds only 0 and 1 and pack it (see :func:`pack_bits`).
+    """Check that a 2-D numeric array holds only 0 and 1 and pack it (as :func:`lightsout._base.packing.pack_rows`).
 
     Example:
         >>> pack_zero_one(np.array([[1, 0, 1], [0, 1, 1]], dtype=np.int64), "a").ravel().tolist()
@@ -90,43 +64,9 @@ def pack_zero_one(arr: np.ndarray, name: str) -> np.ndarray:
                                     or dtype.kind == "f" and dtype.itemsize in (4, 8))
                 and (arr.shape[1] <= 1 or arr.strides[1] == dtype.itemsize))
     if not one_pass:
-        return pack_bits(zero_one(arr, name))
+        return pack_rows(zero_one(arr, name, states_hint=False))
     words: np.ndarray | None = kernels.gf2elim.pack_zero_one(arr)
     if words is None:
-        raise InvalidBoardError(f"{name} must contain only 0 and 1 (or False/True)")
+        zero_one(arr, name, states_hint=False)  # raises, saying which value
+        raise two_states_error(name, arr.view(np.uint8), 2)  # bools made from bytes other than 0 and 1
     return words
-
-
-def pack_bits(bits: np.ndarray) -> np.ndarray:
-    """Pack a 2-D bool (or 0/1 uint8) array into C-contiguous ``(nrows, words)`` uint64 rows.
-
-    Example:
-        >>> pack_bits(np.array([[1, 0, 1], [0, 1, 1]], dtype=bool)).ravel().tolist()
-        [5, 6]
-    """
-    nrows, nbits = bits.shape
-    nwords = words_for_bits(nbits)
-    if nbits == 0 or nrows == 0:
-        return np.zeros((nrows, nwords), dtype=np.uint64)
-    packed = np.packbits(bits, axis=1, bitorder="little")
-    if packed.shape[1] != nwords * 8:
-        padded = np.zeros((nrows, nwords * 8), dtype=np.uint8)
-        padded[:, : packed.shape[1]] = packed
-        packed = padded
-    # packbits keeps the input's memory order: a transposed (Fortran-order) input gives
-    # Fortran-order bytes, which cannot be viewed as words along a row
-    return np.ascontiguousarray(packed).view("<u8").astype(np.uint64, copy=False)
-
-
-def unpack_words(words: np.ndarray, nbits: int) -> np.ndarray:
-    """Unpack ``(nrows, words)`` uint64 rows into an ``(nrows, nbits)`` bool array.
-
-    Example:
-        >>> unpack_words(np.array([[5], [6]], dtype=np.uint64), 3).astype(int).tolist()
-        [[1, 0, 1], [0, 1, 1]]
-    """
-    nrows = words.shape[0]
-    if nrows == 0 or nbits == 0:
-        return np.zeros((nrows, nbits), dtype=bool)
-    as_bytes = np.ascontiguousarray(words).astype("<u8", copy=False).view(np.uint8).reshape(nrows, -1)
-    return np.unpackbits(as_bytes, axis=1, count=nbits, bitorder="little").view(np.bool_)

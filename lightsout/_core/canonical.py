@@ -23,6 +23,7 @@ routes (every solution of an open grid is the chase of its first row), and
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Optional
 
 import numpy as np
@@ -98,6 +99,29 @@ def proof_pattern(kernel: np.ndarray, board: np.ndarray, states: int) -> Optiona
             found: np.ndarray = row
             return found
     return None
+
+
+def canonical_coset(found: Coset, board: np.ndarray, states: int) -> Coset:
+    """A coset of whole press vectors made canonical: its smallest solution and its quiet basis reduced
+    (:func:`lexmin_solution`), or, when unsolvable, its proof (:func:`proof_pattern`).
+
+    ``board`` is the lights, one value a cell in row-major order (or a vertex); the
+    coset must carry its whole quiet basis.
+
+    Example:
+        >>> import numpy as np
+        >>> found = Coset(True, 1, 2, "forcing", particular=np.array([1, 1, 0], np.uint8),
+        ...               kernel=np.array([[1, 1, 1]], np.uint8))
+        >>> smallest = canonical_coset(found, np.array([1, 0, 1]), 2)
+        >>> smallest.canonical, smallest.particular.tolist()
+        (True, [0, 0, 1])
+    """
+    if found.canonical:
+        return found
+    if found.solvable and found.particular is not None:
+        particular, reduced = lexmin_solution(found.particular, found.kernel, states)
+        return replace(found, particular=particular, kernel=reduced, canonical=True)
+    return replace(found, canonical=True, proof=proof_pattern(found.kernel, board, states))
 
 
 def general_unsolvable(result: Coset, board: np.ndarray, *, states: int, graph: bool) -> UnsolvableError:

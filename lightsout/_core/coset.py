@@ -9,7 +9,8 @@ A coset is held in one of two layouts, named by :attr:`Coset.layout`:
 
 * ``"vectors"`` (the N-D, graph and k-state routes): whole press vectors, one
   count per cell (or vertex) in row-major order: ``particular`` and the
-  ``kernel`` rows, packed one bit a cell for two states when there are many.
+  ``kernel`` rows, packed one bit a cell for two states when there are many, or
+  made on demand a batch at a time (``kernel_batches``) where they may be large.
 * ``"first_rows"`` (the polynomial and dense routes, open 2-D two-state grids):
   every solution of such a board is the chase of its top row, so the coset is
   kept by first rows alone, O(C) memory however many rows: ``first_row`` and the
@@ -59,6 +60,10 @@ class Coset:
             basis as packed rows ``(r, words_for_bits(cells))`` uint64, cell j in
             bit j % 64 of word j // 64.
         packed: whether ``kernel`` holds packed rows.
+        kernel_batches: None, or a callable returning an iterator over the quiet
+            basis as ``(b, cells)`` uint8 rows, a batch at a time (``kernel`` is
+            then empty): the route builds the whole patterns only when asked, and
+            a caller looking for one with some property stops early.
 
     Layout ``"first_rows"`` (when ``grid`` is set):
         grid: ``(nrows, ncols)``, the board in the caller's orientation.
@@ -97,6 +102,7 @@ class Coset:
     transposed: bool = False
     kernel_first_rows: Optional[np.ndarray] = None
     kernel_words: Optional[Callable[[], Iterator[np.ndarray]]] = None
+    kernel_batches: Optional[Callable[[], Iterator[np.ndarray]]] = None
 
     @property
     def layout(self) -> str:
@@ -106,7 +112,8 @@ class Coset:
     # -- the vectors layout ------------------------------------------------------------
 
     def kernel_rows(self, cells: int) -> np.ndarray:
-        """The generators as ``(r, cells)`` uint8 rows, unpacking them when ``packed``.
+        """The generators as ``(r, cells)`` uint8 rows, unpacking them when ``packed``, making them
+        when the route left them to ``kernel_batches``.
 
         Example:
             >>> r = Coset(True, 1, 2, "nd", particular=np.zeros(3, np.uint8), kernel=np.array([[5]], np.uint64),
@@ -114,6 +121,9 @@ class Coset:
             >>> r.kernel_rows(3).tolist()
             [[1, 0, 1]]
         """
+        if self.kernel_batches is not None:
+            batches = list(self.kernel_batches())
+            return np.concatenate(batches) if batches else np.zeros((0, cells), dtype=np.uint8)
         if not self.packed:
             return self.kernel
         return unpack_rows(self.kernel, cells).view(np.uint8)

@@ -25,7 +25,8 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
-from lightsout._base.packing import words_for_bits
+from lightsout._base.packing import pack_rows, words_for_bits
+from lightsout._base.validate import zero_one
 from lightsout._core.modring import rref_prime
 from lightsout import _kernels as kernels
 
@@ -74,9 +75,7 @@ def _zero_one_matrix(matrix: npt.ArrayLike, name: str) -> np.ndarray:
         raise InvalidBoardError(f"{name} must be 2-D (rows, cells), got shape {arr.shape}")
     if arr.dtype != np.bool_ and not np.issubdtype(arr.dtype, np.integer):
         raise InvalidTypeError(f"{name} must hold 0/1 integers or bools, got dtype {arr.dtype}")
-    if arr.size and (arr.min() < 0 or arr.max() > 1):
-        raise InvalidBoardError(f"{name} must hold only 0 and 1")
-    return arr.astype(np.uint8)
+    return zero_one(arr, name, states_hint=False).astype(np.uint8)
 
 
 def bit_operator(matrix: npt.ArrayLike, checks: Optional[npt.ArrayLike] = None) -> BitOperator:
@@ -104,10 +103,7 @@ def bit_operator(matrix: npt.ArrayLike, checks: Optional[npt.ArrayLike] = None) 
     # column j of the operator as packed words over its rows
     columns = np.zeros((nbytes * 8, w), dtype=np.uint64)
     if nout and cells:
-        packed = np.packbits(full.T, axis=1, bitorder="little")           # (cells, ceil(nout / 8))
-        padded = np.zeros((cells, w * 8), dtype=np.uint8)
-        padded[:, :packed.shape[1]] = packed
-        columns[:cells] = padded.view("<u8").astype(np.uint64)
+        columns[:cells] = pack_rows(full.T)
     tables = np.zeros((nbytes, 256, w), dtype=np.uint64)
     cols = columns.reshape(nbytes, 8, w)
     for i in range(8):
@@ -145,13 +141,8 @@ def apply_bit_matrix_many(boards: npt.ArrayLike, operator: BitOperator | npt.Arr
         raise InvalidBoardError(f"boards must be 2-D (boards, cells), got shape {arr.shape}")
     if arr.dtype == np.uint64:
         pass
-    elif arr.dtype == np.bool_ or arr.dtype == np.uint8:
-        if arr.dtype == np.uint8 and arr.size and arr.max() > 1:
-            raise InvalidBoardError("boards must hold only 0 and 1")
-    elif np.issubdtype(arr.dtype, np.integer):
-        if arr.size and (arr.min() < 0 or arr.max() > 1):
-            raise InvalidBoardError("boards must hold only 0 and 1")
-        arr = arr.astype(np.uint8)
+    elif np.issubdtype(arr.dtype, np.integer) or arr.dtype == np.bool_:
+        arr = zero_one(arr, "boards", states_hint=False)  # bools: a view of one-byte integers
     else:
         raise InvalidTypeError(f"boards must be bool, integer 0/1 or packed uint64, got dtype {arr.dtype}")
     arr = np.ascontiguousarray(arr)
@@ -224,10 +215,8 @@ def coset_min_many(solutions: np.ndarray, quiet: npt.ArrayLike) -> tuple[np.ndar
     w = solutions.shape[1]
     packed = np.zeros((d, w), dtype=np.uint64)
     if d:
-        bytes_ = np.packbits(np.array(rows), axis=1, bitorder="little")
-        padded = np.zeros((d, w * 8), dtype=np.uint8)
-        padded[:, :bytes_.shape[1]] = bytes_
-        packed = padded.view("<u8").astype(np.uint64)
+        rows_words = pack_rows(np.array(rows))
+        packed[:, :rows_words.shape[1]] = rows_words
     # span[c]: the sum of the rows i with bit d-1-i of c set, so that c's numeric order
     # is the lexicographic order of the solutions (row 0 = most significant)
     span = np.zeros((1 << d, w), dtype=np.uint64)

@@ -100,7 +100,7 @@ MAX_WORK_BYTES = 2 ** 31
 
 @dataclass(frozen=True)
 class ModSystem:
-    """The solutions of ``matrix @ u == rhs (mod N)``.
+    """The solutions of ``matrix @ u == rhs (mod N)`` (the twin of :class:`lightsout._core.gf2system.GF2System`).
 
     Attributes:
         solution: one solution, ``(n,)`` uint8 in ``0..N-1``, or None if there is none.
@@ -116,6 +116,11 @@ class ModSystem:
     kernel: U8
     count: int
     nullity: int
+
+    @property
+    def solvable(self) -> bool:
+        """Whether the system has a solution (as :attr:`lightsout._core.gf2system.GF2System.solvable`)."""
+        return self.solution is not None
 
 
 # ---------------------------------------------------------------------------

@@ -20,12 +20,13 @@ from typing import Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._base.packing import unpack_rows, words_for_bits
+from lightsout._base.packing import words_for_bits
 from lightsout._base.types import Progress
 from lightsout._base.validate import dense_limits
-from lightsout._core.runner import run_chunks
 from lightsout._core.coset import Coset
+from lightsout._core.gf2system import solve_gf2
 from lightsout._core.orientation import first_column_of_chase, transpose_packed
+from lightsout._core.runner import run_chunks
 from lightsout import _kernels as kernels
 
 __all__ = ["reduced_system", "solve_grid_dense"]
@@ -78,26 +79,14 @@ def solve_grid_dense(nrows: int, ncols: int, board_words: Optional[np.ndarray] =
     work = board_words
     if transposed and board_words is not None:
         work = transpose_packed(board_words, nrows, ncols)
-    system = reduced_system(rows, cols, work, threads=threads, progress=progress)
-    elim = kernels.gf2elim
-    rank, pivots = elim.rref_inplace(system, cols + 1, cols)
-    nullity = cols - rank
-    # Rows past the rank are zero in the C variable columns; any 1 left in the
-    # constant column there is an equation 0 = 1.
-    const_word, const_bit = cols >> 6, np.uint64(1) << np.uint64(cols & 63)
-    solvable = not (system[rank:, const_word] & const_bit).any()
+    system = solve_gf2(reduced_system(rows, cols, work, threads=threads, progress=progress), cols)
     first_row = None
-    if solvable:
-        f_bits = np.zeros(cols, dtype=bool)
-        f_bits[pivots[:rank]] = (system[:rank, const_word] & const_bit) != 0
-        if transposed:
-            first_row = first_column_of_chase(work, rows, cols, f_bits)
-        else:
-            first_row = f_bits
+    if system.solvable:
+        assert system.solution is not None
+        f_bits = system.solution.view(np.bool_)
+        first_row = first_column_of_chase(work, rows, cols, f_bits) if transposed else f_bits
     kernel_rows = None
-    if kernel or not solvable:  # an unsolvable board's proof needs the kernel
-        system[:, const_word] &= ~const_bit  # the kernel is that of U_{R+1}(T) alone
-        basis = elim.null_space(system, cols, pivots[:rank])
-        kernel_rows = unpack_rows(basis, cols) if nullity else np.zeros((0, cols), dtype=bool)
-    return Coset(bool(solvable), nullity, 2**nullity, "dense", grid=(nrows, ncols), first_row=first_row,
+    if kernel or not system.solvable:  # an unsolvable board's proof needs the kernel
+        kernel_rows = system.kernel.view(np.bool_)
+    return Coset(system.solvable, system.nullity, system.count, "dense", grid=(nrows, ncols), first_row=first_row,
                  transposed=transposed, kernel_first_rows=kernel_rows)

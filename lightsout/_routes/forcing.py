@@ -22,31 +22,42 @@ Method "elimination": the whole n x n system, eliminated directly; the
 fallback and the cross-check.  Method "auto" plans first (O(n + m)) and
 eliminates directly only when the forcing set is not much smaller than n.
 
+A grid board is a graph too: the registry (``lightsout/_routes/registry.py``) hands this
+route a grid's neighbour lists (``GraphRules.of_grid``), so ``method="forcing"`` and
+``"elimination"`` solve grids as well, a cross-check of the grid routes.
+
 Memory is bounded by ``MAX_GRAPH_BYTES`` (2 GiB): every method refuses, before
 allocating, a run that would exceed it (BoardTooLargeError naming the limit).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError
-from lightsout._base.packing import transpose_bits, unpack_rows, words_for_bits
+from lightsout._base.packing import pack_rows, transpose_bits, unpack_rows, words_for_bits
 from lightsout._base.validate import method_name
 from lightsout._core.bitmatrix import check_elimination
 from lightsout._core.coset import Coset
-from lightsout._core.modring import solve_mod
+from lightsout._core.gf2system import GF2System, solve_gf2
+from lightsout._core.modring import ModSystem, solve_mod
 from lightsout import _kernels as kernels
 
-__all__ = ["MAX_GRAPH_BYTES", "ForcingPlan", "forcing_plan", "solve_graph_linear", "METHODS"]
+__all__ = ["BYTES_PER_VERTEX", "MAX_GRAPH_BYTES", "MODES", "ForcingPlan", "check_vertex_budget", "forcing_plan",
+           "solve_graph_linear"]
 
 #: Most memory (bytes) one graph solve may allocate for its systems, expressions and answer: 2 GiB.
 MAX_GRAPH_BYTES = 2 << 30
-#: The accepted ``method=`` names.
-METHODS = ("auto", "forcing", "elimination")
+#: The ways :func:`solve_graph_linear` solves (``mode=``); the registry offers "forcing" and
+#: "elimination" as methods, and "auto" as the graphs' choice for ``method="auto"``.
+MODES = ("auto", "forcing", "elimination")
+#: Bytes a solve needs per vertex whatever the edges (CSR offsets, their count, the lights, the
+#: forcing plan's arrays, the answer): about 46 measured on graphs of 10**6 and 4 * 10**6 vertices
+#: with one edge; 64 leaves room.
+BYTES_PER_VERTEX = 64
 #: "auto" eliminates the whole system directly when the forcing set has more than
 #: this fraction of the vertices (then the reduced system is nearly as large, and
 #: the plan and the expressions are pure overhead) and the full system fits.
@@ -57,7 +68,7 @@ U8 = npt.NDArray[np.uint8]
 
 @dataclass(frozen=True)
 class ForcingPlan:
-    """A forcing order (see lightsout/_graphchase.pyx, section 1).
+    """A forcing order (see lightsout/_kernels/graphchase.pyx, section 1 of its header).
 
     Attributes:
         steps_var: (n,) int32, the variable each step determines.
@@ -91,6 +102,24 @@ def forcing_plan(indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], 
     return ForcingPlan(steps_var, steps_eq, final_eqs, int(peak))
 
 
+def check_vertex_budget(n: int) -> None:
+    """Refuse, before anything is allocated, a graph whose vertices alone overrun ``MAX_GRAPH_BYTES``.
+
+    Example:
+        >>> check_vertex_budget(10**6)
+        >>> check_vertex_budget(10**8)
+        Traceback (most recent call last):
+        ...
+        lightsout.BoardTooLargeError: a graph of 100000000 vertices needs about 5.96 GiB ...
+    """
+    need = n * BYTES_PER_VERTEX
+    if need > MAX_GRAPH_BYTES:
+        raise BoardTooLargeError(
+            f"a graph of {n} vertices needs about {need / 2**30:.3g} GiB to solve, over the limit of "
+            f"{MAX_GRAPH_BYTES / 2**30:.0f} GiB (MAX_GRAPH_BYTES): at most "
+            f"{MAX_GRAPH_BYTES // BYTES_PER_VERTEX} vertices")
+
+
 def _refuse(need: int, what: str) -> None:
     if need > MAX_GRAPH_BYTES:
         raise BoardTooLargeError(
@@ -100,7 +129,7 @@ def _refuse(need: int, what: str) -> None:
 
 def solve_graph_linear(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32],
                        lit: npt.ArrayLike, *, self_toggle: bool, states: int,
-                       method: str = "auto") -> Coset:
+                       method: str = "auto", kernel: bool = True) -> Coset:
     """All solutions of Lights Out on a graph, as a coset: one solution plus quiet-pattern generators.
 
     Args:
@@ -113,7 +142,9 @@ def solve_graph_linear(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArr
         self_toggle: True for the plus rule (a press changes its own vertex),
             False for the sigma rule.
         states: k, 2..255.
-        method: "auto", "forcing" or "elimination" (module docstring).
+        method: "auto", "forcing" or "elimination" (module docstring; ``MODES``).
+        kernel: False when the caller needs no quiet pattern (is the board
+            solvable?): the kernel generators are then neither expanded nor kept.
 
     Returns:
         A :class:`lightsout._core.coset.Coset` over the vertices (its
@@ -136,18 +167,18 @@ def solve_graph_linear(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArr
         >>> r.solvable, r.nullity, r.packed, r.kernel_rows(3).tolist()       # two states: kept packed
         (False, 1, True, [[1, 0, 1]])
     """
-    method = method_name(method, METHODS)
+    method = method_name(method, MODES)
     lights = np.ascontiguousarray(lit, dtype=np.uint8)
     if lights.shape != (n,) or indptr.shape != (n + 1,):
         raise InvalidBoardError(f"lit must have shape ({n},) and indptr ({n + 1},); "
                                 f"got {lights.shape} and {indptr.shape}")
     if method == "elimination":
-        return _eliminate(n, indptr, indices, lights, self_toggle, states)
+        return _eliminate(n, indptr, indices, lights, self_toggle, states, kernel)
     plan = forcing_plan(indptr, indices, self_toggle)
     if method == "auto" and (plan.nfree > AUTO_FORCING_FRACTION * n or _system_bytes(plan, states) > MAX_GRAPH_BYTES) \
             and _elimination_fits(n, states):
-        return _eliminate(n, indptr, indices, lights, self_toggle, states)
-    return _force(n, indptr, indices, lights, self_toggle, states, plan)
+        return _eliminate(n, indptr, indices, lights, self_toggle, states, kernel)
+    return _force(n, indptr, indices, lights, self_toggle, states, plan, kernel)
 
 
 def _system_bytes(plan: ForcingPlan, states: int) -> int:
@@ -161,19 +192,24 @@ def _system_bytes(plan: ForcingPlan, states: int) -> int:
 # Forcing.
 
 def _force(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], lights: U8,
-           self_toggle: bool, states: int, plan: ForcingPlan) -> Coset:
+           self_toggle: bool, states: int, plan: ForcingPlan, kernel: bool) -> Coset:
     nz = plan.nfree
     graphchase = kernels.graphchase
     _refuse(_system_bytes(plan, states), f"the reduced {nz} x {nz} system of a {n}-vertex graph")
+    solved: Union[GF2System, ModSystem]
     if states == 2:
         system = graphchase.forcing_system_gf2(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq,
-                                            plan.final_eqs, plan.peak, lights)
-        solvable, z0, zkernel = _solve_gf2(system, nz)
-        count, nullity = 1 << zkernel.shape[0], zkernel.shape[0]
+                                               plan.final_eqs, plan.peak, lights)
+        solved = solve_gf2(system, nz)
+        if kernel:
+            _refuse(solved.nullity * (8 * words_for_bits(nz) + nz), f"the null space of a {nz}-unknown system")
     else:
         system8 = graphchase.forcing_system_mod(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq,
-                                             plan.final_eqs, plan.peak, lights, states)
-        solvable, z0, zkernel, count, nullity = _solve_mod(system8, nz, states)
+                                                plan.final_eqs, plan.peak, lights, states)
+        solved = _solve_mod(system8, nz, states)
+    solvable, z0, count, nullity = solved.solvable, solved.solution, int(solved.count), int(solved.nullity)
+    zkernel = np.asarray(solved.kernel, dtype=np.uint8) if kernel else np.zeros((0, nz), dtype=np.uint8)
+    zkernel = zkernel.reshape(len(zkernel), nz)
     # Vector 0 carries the lights (the particular solution, from z0 = 0 when there is
     # none); vectors 1.. are the kernel generators, on the dark board.
     zvals = np.empty((nz, 1 + zkernel.shape[0]), dtype=np.uint8)
@@ -185,7 +221,7 @@ def _force(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32]
         # per vector), never a byte per vertex and vector
         _refuse(n * 8 * words_for_bits(nvec) + nvec * 8 * words_for_bits(n),
                 f"{nvec - 1} quiet patterns of a {n}-vertex graph")
-        zrows = _pack_rows(zvals)
+        zrows = pack_rows(zvals)
         vals = graphchase.forcing_expand_gf2(indptr, indices, self_toggle, plan.steps_var, plan.steps_eq, lights,
                                           zrows)
         vectors = transpose_bits(vals, nvec)
@@ -202,56 +238,14 @@ def _force(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32]
                         kernel=by_vector[1:], count=count, nullity=nullity, method="forcing")
 
 
-def _pack_rows(values: U8) -> npt.NDArray[np.uint64]:
-    """(rows, nbits) 0/1 bytes as packed (rows, words) uint64, least-significant bit first."""
-    rows, nbits = values.shape
-    out = np.zeros((rows, words_for_bits(nbits)), dtype=np.uint64)
-    if rows and nbits:
-        packed = np.packbits(values, axis=1, bitorder="little")
-        out.view(np.uint8)[:, : packed.shape[1]] = packed
-    return out
-
-
-def _solve_gf2(system: npt.NDArray[np.uint64], nvars: int, *, packed: bool = False) -> tuple[
-        bool, Optional[U8], np.ndarray]:
-    """Solve the packed system ``[C | d]`` (d in bit ``nvars``), ``C z = d`` over GF(2), in place.
-
-    Returns ``(solvable, z0 or None, kernel)``: kernel is ``(r, nvars)`` 0/1 bytes, or
-    with ``packed`` the packed rows ``(r, words_for_bits(nvars))`` uint64.
-    """
-    if nvars == 0:
-        consistent = not (system.shape[0] and system.any())
-        empty = np.zeros((0, 0), np.uint64 if packed else np.uint8)
-        return consistent, np.zeros(0, np.uint8) if consistent else None, empty
-    elim = kernels.gf2elim
-    rank, pivots = elim.rref_inplace(system, nvars + 1, nvars)
-    word, shift = nvars // 64, np.uint64(nvars % 64)
-    rhs = ((system[:, word] >> shift) & np.uint64(1)).astype(np.uint8)
-    solvable = not rhs[rank:].any()
-    z0: Optional[U8] = None
-    if solvable:
-        z0 = np.zeros(nvars, dtype=np.uint8)
-        z0[pivots] = rhs[:rank]
-    system[:, word] &= ~(np.uint64(1) << shift)
-    _refuse((nvars - rank) * (8 * words_for_bits(nvars) + (0 if packed else nvars)), f"the null space of a {nvars}-unknown system")
-    basis = elim.null_space(system, nvars, pivots)
-    if packed:
-        return solvable, z0, basis
-    kernel = np.unpackbits(basis.view(np.uint8), axis=1, count=nvars, bitorder="little")
-    return solvable, z0, kernel
-
-
-def _solve_mod(system: U8, nvars: int, states: int) -> tuple[bool, Optional[U8], U8, int, int]:
-    """Solve ``[C | d]``, ``C z + d = 0 (mod k)``: (solvable, z0 or None, kernel, count, nullity)."""
+def _solve_mod(system: U8, nvars: int, states: int) -> ModSystem:
+    """Solve ``[C | d]``, ``C z + d = 0 (mod k)``."""
     if nvars == 0:
         consistent = not system.any()
-        return consistent, np.zeros(0, np.uint8) if consistent else None, np.zeros((0, 0), np.uint8), 1, 0
+        return ModSystem(np.zeros(0, np.uint8) if consistent else None, np.zeros((0, 0), np.uint8), 1, 0)
     coeffs = np.ascontiguousarray(system[:, :nvars])
     rhs = ((states - system[:, nvars].astype(np.int64)) % states).astype(np.uint8)
-    result = solve_mod(coeffs, rhs, states)
-    kernel = np.ascontiguousarray(result.kernel, dtype=np.uint8).reshape(-1, nvars)
-    z0 = None if result.solution is None else np.asarray(result.solution, dtype=np.uint8)
-    return z0 is not None, z0, kernel, int(result.count), int(result.nullity)
+    return solve_mod(coeffs, rhs, states)
 
 
 # ---------------------------------------------------------------------------
@@ -274,13 +268,16 @@ def _elimination_fits(n: int, states: int) -> bool:
 
 
 def _eliminate(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], lights: U8,
-               self_toggle: bool, states: int) -> Coset:
+               self_toggle: bool, states: int, kernel: bool) -> Coset:
     _refuse(_elimination_bytes(n, states), f"eliminating the full {n} x {n} system (method='elimination')")
+    solved: Union[GF2System, ModSystem]
     if states == 2:
         check_elimination(n, n + 1, what="method='elimination'")
-        system = kernels.graphchase.effect_matrix_gf2(indptr, indices, self_toggle, lights)
-        solvable, x0, kernel = _solve_gf2(system, n, packed=True)
-        count, nullity = 1 << kernel.shape[0], kernel.shape[0]
+        solved = solve_gf2(kernels.graphchase.effect_matrix_gf2(indptr, indices, self_toggle, lights), n)
+        basis = np.zeros((0, words_for_bits(n)), dtype=np.uint64)
+        if kernel:
+            _refuse(solved.nullity * 8 * words_for_bits(n), f"the null space of a {n}-unknown system")
+            basis = solved.kernel_words
     else:
         matrix = np.zeros((n, n + 1), dtype=np.uint8)
         rows = np.repeat(np.arange(n), np.diff(indptr))
@@ -288,7 +285,10 @@ def _eliminate(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.in
         if self_toggle:
             matrix[np.arange(n), np.arange(n)] = 1
         matrix[:, n] = lights
-        solvable, x0, kernel, count, nullity = _solve_mod(matrix, n, states)
+        solved = _solve_mod(matrix, n, states)
+        basis = np.asarray(solved.kernel, dtype=np.uint8)
+        basis = basis.reshape(len(basis), n)
+    solvable, x0, count, nullity = solved.solvable, solved.solution, int(solved.count), int(solved.nullity)
     return Coset(solvable=solvable, particular=x0 if solvable else None,
-                        kernel=np.ascontiguousarray(kernel), count=count, nullity=nullity, method="elimination",
+                        kernel=np.ascontiguousarray(basis), count=count, nullity=nullity, method="elimination",
                         packed=states == 2)

@@ -42,7 +42,7 @@ expansion (r generators x cells bytes) above 2 GiB.
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence
+from typing import Callable, Iterator, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -50,11 +50,13 @@ import numpy.typing as npt
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError
 from lightsout._base.packing import pack_rows, transpose_bits, unpack_rows, words_for_bits
 from lightsout._base.types import Progress
-from lightsout._core.runner import run_chunks
 from lightsout._core.canonical import lexmin_solution, proof_pattern
 from lightsout._core.coset import Coset
-from lightsout._core.modring import solve_mod
+from lightsout._core.gf2system import GF2System, solve_gf2
+from lightsout._core.graphrules import neighbour_table
+from lightsout._core.modring import ModSystem, solve_mod
 from lightsout._core.rules import Rules
+from lightsout._core.runner import run_chunks
 from lightsout import _kernels as kernels
 
 __all__ = ["canonical_nd", "chase_axis", "chase_nd", "neighbour_table", "nullity_nd", "quiet_basis_words",
@@ -69,48 +71,6 @@ CIRCULANT_MIN_SLICES = 64
 CIRCULANT_MIN_CELLS = 64
 #: k = 2 batches narrower than this many columns are chased as bytes (no packing round trip).
 BYTES_BELOW = 16
-
-
-def neighbour_table(shape: Sequence[int], wraps: Optional[Sequence[bool]] = None) -> npt.NDArray[np.int32]:
-    """The neighbours of every cell of a board (or slice), as an ``(cells, maxdeg)`` int32 table.
-
-    Row i lists the C-order numbers of the other cells one step from cell i
-    along an axis (wrapping on the axes ``wraps`` marks; None: none wraps), as a set: the cell itself never,
-    a cell reached twice once.  Unused entries are -1, after the used ones.
-    ``maxdeg`` is at least 1; an empty shape (one cell) has no neighbours.
-
-    Example:
-        >>> neighbour_table((2, 3)).tolist()
-        [[3, 1, -1], [4, 2, 0], [5, 1, -1], [4, 0, -1], [5, 3, 1], [4, 2, -1]]
-        >>> neighbour_table((3,), (True,)).tolist()
-        [[2, 1], [2, 0], [1, 0]]
-        >>> neighbour_table(()).tolist()
-        [[-1]]
-    """
-    dims = tuple(int(s) for s in shape)
-    wraps = (False,) * len(dims) if wraps is None else tuple(wraps)
-    cells = math.prod(dims)
-    index = np.arange(cells, dtype=np.int32).reshape(dims)
-    columns = []
-    for axis, (size, wrap) in enumerate(zip(dims, wraps)):
-        if size == 1:
-            continue
-        for step in (1, -1):
-            if wrap and size > 2:  # length <= 2: the wrap reaches a cell already counted (or itself)
-                other = np.roll(index, -step, axis=axis)
-            else:
-                other = np.full(dims, -1, dtype=np.int32)
-                src = [slice(None)] * len(dims)
-                dst = [slice(None)] * len(dims)
-                src[axis] = slice(1, None) if step == 1 else slice(0, -1)
-                dst[axis] = slice(0, -1) if step == 1 else slice(1, None)
-                other[tuple(dst)] = index[tuple(src)]
-            columns.append(other.reshape(cells))
-    if not columns:
-        return np.full((cells, 1), -1, dtype=np.int32)
-    table = np.sort(np.stack(columns, axis=1), axis=1)[:, ::-1]  # -1 last
-    used = max(1, int((table >= 0).sum(axis=1).max()))
-    return np.ascontiguousarray(table[:, :used], dtype=np.int32)
 
 
 def chase_axis(rules: Rules) -> tuple[int, int]:
@@ -327,23 +287,6 @@ def _expand(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], starts: npt.NDA
     return out
 
 
-def _gf2_solve(system: np.ndarray, U: int) -> tuple[Optional[np.ndarray], np.ndarray, int]:
-    """Solve M u = c from the packed [M | c]: (u0 or None, kernel basis (r, U) uint8, rank)."""
-    elim = kernels.gf2elim
-    rank, pivots = elim.rref_inplace(system, U + 1, U)
-    const_word, const_bit = U >> 6, np.uint64(U & 63)
-    constant = (system[:, const_word] >> const_bit) & np.uint64(1)
-    u0 = None
-    if not constant[rank:].any():
-        u0 = np.zeros(U, dtype=np.uint8)
-        u0[pivots[:rank]] = constant[:rank].astype(np.uint8)
-    if rank == U:
-        return u0, np.zeros((0, U), dtype=np.uint8), rank
-    system[:, const_word] &= ~(np.uint64(1) << const_bit)
-    basis = elim.null_space(system, U, pivots[:rank])
-    return u0, unpack_rows(basis, U).view(np.uint8), rank
-
-
 def solve_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, threads: Optional[int] = None,
              progress: Progress = None) -> Coset:
     """Every solution of a board of any shape: one particular solution and the quiet patterns.
@@ -384,34 +327,33 @@ def solve_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, threads: O
         (2, 9, (2, 6))
     """
     plan = _Plan(rules)
-    u0, kernel_u, count, nullity = _solve_u(plan, board, threads, progress)
-    return _finish(plan, board, u0, kernel_u, count, nullity)
+    return _finish(plan, board, _solve_u(plan, board, threads, progress))
 
 
 def _solve_u(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], threads: Optional[int],
-             progress: Progress) -> tuple[Optional[np.ndarray], np.ndarray, int, int]:
-    """Reduce and solve: (one solution u0 of the unknowns or None, kernel generators (r, U), count, nullity).
-
-    For k > 2 the generators are in Howell form (lightsout._core.modring).
-    """
+             progress: Progress) -> Union[GF2System, ModSystem]:
+    """Reduce and solve the system of the unknowns u: a GF2System for k = 2, a ModSystem for k > 2
+    (its kernel in Howell form, lightsout._core.modring).  Both name their answer alike."""
     system = _reduce(plan, board, True, threads, progress)
     states = plan.states
     if states == 2:
-        u0, kernel_u, rank = _gf2_solve(system, plan.U)
-        return u0, kernel_u, 2 ** (plan.U - rank), plan.U - rank
+        return solve_gf2(system, plan.U)
     matrix = np.ascontiguousarray(system[:, : plan.U])
     rhs = ((states - system[:, plan.U].astype(np.int64)) % states).astype(np.uint8)
     del system
-    answer = solve_mod(matrix, rhs, states)
-    del matrix
-    kernel_u = np.asarray(answer.kernel, dtype=np.uint8).reshape(-1, plan.U)
-    return answer.solution, kernel_u, int(answer.count), int(answer.nullity)
+    return solve_mod(matrix, rhs, states)
 
 
-def _finish(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], u0: Optional[np.ndarray], kernel_u: np.ndarray,
-            count: int, nullity: int) -> Coset:
+def _kernel_u(system: Union[GF2System, ModSystem], U: int) -> npt.NDArray[np.uint8]:
+    """The kernel generators of the unknowns' system as (r, U) uint8 rows."""
+    kernel = np.asarray(system.kernel, dtype=np.uint8)
+    return kernel.reshape(len(kernel), U)
+
+
+def _finish(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], system: Union[GF2System, ModSystem]) -> Coset:
     """Expand the particular solution and the kernel generators of the reduced system to whole boards."""
-    columns = ([u0.astype(np.uint8)] if u0 is not None else []) + list(kernel_u)
+    u0 = system.solution
+    columns = ([u0.astype(np.uint8)] if u0 is not None else []) + list(_kernel_u(system, plan.U))
     if columns:
         starts = np.stack(columns, axis=1)
         patterns = _expand(plan, board, starts, u0 is not None)
@@ -420,13 +362,13 @@ def _finish(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], u0: Optional[np
     offset = 1 if u0 is not None else 0
     particular = patterns[0].copy() if u0 is not None else None
     kernel = patterns[offset:] if offset else patterns
-    return Coset(solvable=u0 is not None, particular=particular, kernel=kernel, count=count,
-                        nullity=nullity, method="nd")
+    return Coset(solvable=u0 is not None, particular=particular, kernel=kernel, count=int(system.count),
+                 nullity=int(system.nullity), method="nd")
 
 
-def canonical_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, threads: Optional[int] = None,
-                 progress: Progress = None) -> Coset:
-    """The canonical (lexicographically smallest) solution, without expanding the quiet patterns.
+def canonical_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, kernel: bool = True,
+                 threads: Optional[int] = None, progress: Progress = None) -> Coset:
+    """The canonical (lexicographically smallest) solution, with the quiet patterns made only on demand.
 
     When the chase runs along axis 0 (the usual case: ties go to axis 0), the
     unknowns u are the presses of the first one or two slices, which are the
@@ -436,17 +378,21 @@ def canonical_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, thread
     memory O(cells) instead of O(nullity x cells).  For another chase axis the
     quiet patterns are expanded and the minimum taken over whole press vectors.
 
-    Arguments as for :func:`solve_nd`.
+    Arguments as for :func:`solve_nd`; ``kernel=False``: the caller needs no quiet
+    pattern (is the board solvable?), so an unsolvable board's proof is not sought.
 
     Returns:
-        A :class:`Coset` with ``canonical=True``: ``particular`` is the
-        smallest solution, the kernel is not built (no rows), and an unsolvable
-        board carries its ``proof``.
+        A :class:`Coset` with ``canonical=True``: ``particular`` is the smallest
+        solution; with ``kernel``, the quiet basis comes from ``kernel_batches``
+        (chased 64 generators at a time, on demand: the same generators
+        :func:`solve_nd` gives) and an unsolvable board carries its ``proof``.
 
     Example:
         >>> r = canonical_nd(Rules.check((5, 5)), None)
         >>> r.solvable, r.count, int(r.particular.sum()), r.particular[:5].tolist()
         (True, 4, 15, [0, 0, 0, 1, 1])
+        >>> r.kernel_rows(25).shape
+        (2, 25)
     """
     plan = _Plan(rules)
     states = rules.states
@@ -458,31 +404,45 @@ def canonical_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, thread
 
     if plan.axis != 0:
         full = solve_nd(rules, board, threads=threads, progress=progress)
+        batches = (lambda: iter([full.kernel])) if kernel else None
         if full.particular is not None:
-            return _canonical(plan, lexmin_solution(full.particular, full.kernel, states)[0], full.count, full.nullity)
-        return _canonical(plan, None, full.count, full.nullity, proof_pattern(full.kernel, flat(), states))
-    u0, kernel_u, count, nullity = _solve_u(plan, board, threads, progress)
-    if u0 is not None:
-        u, _ = lexmin_solution(np.asarray(u0, dtype=np.uint8), kernel_u, states)
+            smallest = lexmin_solution(full.particular, full.kernel, states)[0]
+            return _canonical(plan, smallest, full.count, full.nullity, batches=batches)
+        proof = proof_pattern(full.kernel, flat(), states) if kernel else None
+        return _canonical(plan, None, full.count, full.nullity, proof, batches)
+    system = _solve_u(plan, board, threads, progress)
+    count, nullity = int(system.count), int(system.nullity)
+    if system.solution is None and not kernel:
+        return _canonical(plan, None, count, nullity)
+    kernel_u = _kernel_u(system, plan.U)
+
+    def quiet_batches() -> Iterator[np.ndarray]:
+        for first in range(0, len(kernel_u), 64):  # a few generators at a time: memory stays O(64 x cells)
+            yield _expand(plan, None, np.ascontiguousarray(kernel_u[first:first + 64].T), False)
+
+    batches = quiet_batches if kernel else None
+    if system.solution is not None:
+        u, _ = lexmin_solution(np.asarray(system.solution, dtype=np.uint8), kernel_u, states)
         solution = _expand(plan, board, u.reshape(-1, 1), True)[0]
-        return _canonical(plan, solution, count, nullity)
+        return _canonical(plan, solution, count, nullity, batches=batches)
     proof = None
-    lights = flat()
-    for first in range(0, len(kernel_u), 64):  # a few generators at a time: memory stays O(64 x cells)
-        batch = np.ascontiguousarray(kernel_u[first:first + 64].T)
-        proof = proof_pattern(_expand(plan, None, batch, False), lights, states)
-        proof = None if proof is None else proof.copy()  # not a view that keeps the whole batch
-        if proof is not None:
-            break
-    return _canonical(plan, None, count, nullity, proof)
+    if kernel:
+        lights = flat()
+        for batch in quiet_batches():
+            proof = proof_pattern(batch, lights, states)
+            if proof is not None:
+                proof = proof.copy()  # not a view that keeps the whole batch
+                break
+    return _canonical(plan, None, count, nullity, proof, batches)
 
 
 def _canonical(plan: _Plan, solution: Optional[np.ndarray], count: int, nullity: int,
-               proof: Optional[np.ndarray] = None) -> Coset:
-    """The answer of :func:`canonical_nd`: the smallest solution or the proof, and no kernel rows."""
+               proof: Optional[np.ndarray] = None,
+               batches: Optional[Callable[[], Iterator[np.ndarray]]] = None) -> Coset:
+    """The answer of :func:`canonical_nd`: the smallest solution or the proof, the quiet basis on demand."""
     return Coset(solvable=solution is not None, particular=solution,
-                        kernel=np.zeros((0, plan.cells), dtype=np.uint8), count=count, nullity=nullity, method="nd",
-                        canonical=True, proof=proof)
+                 kernel=np.zeros((0, plan.cells), dtype=np.uint8), count=count, nullity=nullity, method="nd",
+                 canonical=True, proof=proof, kernel_batches=batches)
 
 
 def quiet_basis_words(rules: Rules, *, threads: Optional[int] = None,
@@ -507,7 +467,8 @@ def quiet_basis_words(rules: Rules, *, threads: Optional[int] = None,
         raise InternalError(f"quiet_basis_words packs two-state patterns; it was called with {rules.states} states")
     plan = _Plan(rules)
     plan.check_limits(True)
-    _, kernel_u, _, nullity = _solve_u(plan, None, threads, progress)
+    system = _solve_u(plan, None, threads, progress)
+    kernel_u, nullity = _kernel_u(system, plan.U), int(system.nullity)
     nwords = words_for_bits(plan.cells)
     if nullity * nwords * 8 > MAX_ND_BYTES:
         raise BoardTooLargeError(

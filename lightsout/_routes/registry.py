@@ -1,62 +1,83 @@
-"""The grid routes behind one small protocol, and the registry the entry points choose from.
+"""Every route behind one small protocol, and the registry the entry points choose from.
 
-Every route turns a board of checked :class:`~lightsout._core.rules.Rules` into a
-:class:`~lightsout._core.coset.Coset`.  ``lightsout/_solve.py`` takes a route from
-:data:`ROUTES` by its name (``method=``), or for ``"auto"`` the first route of
-:data:`AUTO_ORDER` that accepts the board, and asks it only what :class:`Route`
-declares: does it accept these rules, what is the nullity, what is the coset.  Each
-route refuses, before any work, a board past its own budget.
+Every route turns a board of checked rules (a grid's :class:`~lightsout._core.rules.Rules`
+or a graph's :class:`~lightsout._core.graphrules.GraphRules`) into a
+:class:`~lightsout._core.coset.Coset`.  The entry points (``lightsout/_solve.py`` for grids,
+``lightsout/graph.py`` for graphs) take a route with :func:`route_for`: the one :data:`ROUTES`
+names (``method=``, one of :data:`METHODS`), or for ``"auto"`` the first of
+:data:`AUTO_ORDER` that accepts the board; and they ask it only what :class:`Route`
+declares: does it accept these rules, what is the nullity, what is the coset.  Each route
+refuses, before any work, a board past its own budget.
 
-Graphs have their own entry point (:func:`lightsout.solve_graph`, the forcing route of
-``lightsout/_routes/forcing.py``), since what comes in is a graph, not a grid; it returns
-the same :class:`~lightsout._core.coset.Coset`.
+The graph routes (``lightsout/_routes/forcing.py``: generalised light chasing, or the whole
+system eliminated) take grids too, cell by cell, as the graph the presses make: a fourth and
+fifth answer the tests hold the grid routes to.
 
 Example:
     >>> from lightsout._core.rules import Rules
     >>> rules = Rules.check((5, 5))
     >>> [name for name, route in ROUTES.items() if route.accepts(rules)]
-    ['poly', 'dense', 'nd']
+    ['poly', 'dense', 'nd', 'forcing', 'elimination']
     >>> [ROUTES[name].nullity(rules, threads=1) for name in ROUTES]
-    [2, 2, 2]
+    [2, 2, 2, 2, 2]
+    >>> route_for("auto", rules).name, route_for("auto", Rules.check((5, 5), torus=True)).name
+    ('poly', 'nd')
 """
 from __future__ import annotations
 
-from typing import Optional, Protocol
+from typing import Optional, Protocol, Union
 
 import numpy as np
 
+from lightsout._base.errors import InvalidBoardError
 from lightsout._base.packing import pack_rows, unpack_rows
 from lightsout._base.types import Progress
+from lightsout._base.validate import method_name
+from lightsout._core.canonical import canonical_coset
 from lightsout._core.coset import Coset
+from lightsout._core.graphrules import GraphRules
 from lightsout._core.rules import Rules
 from lightsout._routes.dense import solve_grid_dense
-from lightsout._routes.nd import canonical_nd, nullity_nd
+from lightsout._routes.forcing import check_vertex_budget, solve_graph_linear
+from lightsout._routes.nd import canonical_nd, nullity_nd, quiet_basis_words
 from lightsout._routes.poly import nullity_poly, solve_grid_poly
 
-__all__ = ["Route", "ROUTES", "AUTO_ORDER"]
+__all__ = ["AUTO_ORDER", "BoardRules", "METHODS", "ROUTES", "Route", "packed_quiet_basis", "quiet_generators",
+           "route_for"]
+
+#: The rules of what a route solves: a grid's or a graph's.
+BoardRules = Union[Rules, GraphRules]
 
 
 class Route(Protocol):
     """What an entry point asks of a route.
 
     ``lights`` is the checked board of ``rules.shape`` (bool for two states,
-    uint8 otherwise), or None for the all-lit board, which a route never needs
-    to build; ``words`` the same board as packed rows, when the caller has them.
+    uint8 otherwise; one value a vertex for a graph), or None for the all-lit
+    board, which a route never needs to build when it can do without; ``words``
+    the same board as packed rows, when the caller has them.
     """
 
     name: str
+    #: What the route solves, in words, for the refusal of a board it does not accept.
+    solves: str
 
-    def accepts(self, rules: Rules) -> bool:
+    def accepts(self, rules: BoardRules) -> bool:
         """Whether the route solves boards with these rules."""
         ...
 
-    def nullity(self, rules: Rules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
+    def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
         """The nullity of the board's press matrix."""
         ...
 
-    def solve(self, rules: Rules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
+    def solve(self, rules: BoardRules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
               threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:
-        """The board's coset; ``kernel=False``: the quiet basis is not needed (only solvability)."""
+        """The board's coset.
+
+        ``kernel=True``: the coset carries its quiet basis (in its layout, eagerly or made on
+        demand) and, when the board is unsolvable, what proves it; ``kernel=False``: the caller
+        needs only whether the board is solvable (and a solution), so the route may leave both out.
+        """
         ...
 
 
@@ -70,23 +91,30 @@ def _packed(lights: Optional[np.ndarray], words: Optional[np.ndarray]) -> Option
 class _PlainGridRoute:
     """A route of open 2-D two-state grids with the plus rule (``Rules.is_plain_grid``)."""
 
-    def accepts(self, rules: Rules) -> bool:
+    solves = "open 2-D two-state boards with the plus rule"
+
+    def accepts(self, rules: BoardRules) -> bool:
         return rules.is_plain_grid
 
 
 class PolyRoute(_PlainGridRoute):
-    """Open 2-D two-state grids through GF(2)[t] (``lightsout/_routes/poly.py``): O(C) memory."""
+    """Open 2-D two-state grids through GF(2)[t] (``lightsout/_routes/poly.py``): O(C) memory.
+
+    Its quiet basis always comes on demand (``Coset.kernel_words``, O(C / 64) words a row), which
+    is what ``kernel=True`` asks and costs nothing when it is not read.
+    """
 
     name = "poly"
 
-    def nullity(self, rules: Rules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
+    def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
+        assert isinstance(rules, Rules)
         rules.refuse_poly()
         nrows, ncols = rules.shape
         return nullity_poly(nrows, ncols)
 
-    def solve(self, rules: Rules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
+    def solve(self, rules: BoardRules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
               threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:
-        # the quiet basis always comes lazily (kernel_words), so ``kernel`` costs nothing here
+        assert isinstance(rules, Rules)
         rules.refuse_poly()
         nrows, ncols = rules.shape
         return solve_grid_poly(nrows, ncols, _packed(lights, words), progress=progress)
@@ -97,13 +125,15 @@ class DenseRoute(_PlainGridRoute):
 
     name = "dense"
 
-    def nullity(self, rules: Rules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
+    def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
+        assert isinstance(rules, Rules)
         rules.refuse_dense()
         nrows, ncols = rules.shape
         return solve_grid_dense(nrows, ncols, threads=threads, progress=progress).nullity
 
-    def solve(self, rules: Rules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
+    def solve(self, rules: BoardRules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
               threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:
+        assert isinstance(rules, Rules)
         board = _packed(lights, words)
         rules.refuse_dense(board is not None)
         nrows, ncols = rules.shape
@@ -113,27 +143,117 @@ class DenseRoute(_PlainGridRoute):
 class NDRoute:
     """Any number of axes, wraps per axis, the sigma rule, k states (``lightsout/_routes/nd.py``).
 
-    Its coset is the canonical solution alone, with its proof when unsolvable (``canonical_nd``):
-    the quiet patterns, which can be large, are built only where a Solution keeps them.
+    Its coset is the canonical solution, its proof when unsolvable, and the quiet basis
+    made on demand (``Coset.kernel_batches``), since the whole patterns can be large.
     """
 
     name = "nd"
+    solves = "grid boards"
 
-    def accepts(self, rules: Rules) -> bool:
-        return True
+    def accepts(self, rules: BoardRules) -> bool:
+        return isinstance(rules, Rules)
 
-    def nullity(self, rules: Rules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
+    def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
+        assert isinstance(rules, Rules)
         return nullity_nd(rules, threads=threads, progress=progress)[0]
 
-    def solve(self, rules: Rules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
+    def solve(self, rules: BoardRules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
               threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:
+        assert isinstance(rules, Rules)
         if lights is None and words is not None:
             lights = unpack_rows(words, rules.shape[-1]).reshape(rules.shape)
         values = None if lights is None else np.ascontiguousarray(lights, dtype=np.uint8)
-        return canonical_nd(rules, values, threads=threads, progress=progress)
+        return canonical_nd(rules, values, kernel=kernel, threads=threads, progress=progress)
 
 
-#: Every grid route by its ``method=`` name.
-ROUTES: dict[str, Route] = {"poly": PolyRoute(), "dense": DenseRoute(), "nd": NDRoute()}
-#: ``method="auto"`` takes the first of these that accepts the board.
-AUTO_ORDER = ("poly", "nd")
+class GraphRoute:
+    """Graphs, and grids as the graph their presses make (``lightsout/_routes/forcing.py``).
+
+    ``mode`` is how it solves: "forcing" (generalised light chasing through a greedy
+    forcing set), "elimination" (the whole system), or "auto" (the forcing plan decides:
+    the graphs' choice for ``method="auto"``).  Its coset is whole press vectors, made
+    canonical here when the quiet basis is asked for.
+    """
+
+    solves = "graphs and grid boards"
+
+    def __init__(self, mode: str) -> None:
+        self.mode = self.name = mode
+
+    def accepts(self, rules: BoardRules) -> bool:
+        return True
+
+    def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
+        return self.solve(rules, np.zeros(rules.shape, dtype=np.uint8), kernel=False).nullity
+
+    def solve(self, rules: BoardRules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
+              threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:
+        if isinstance(rules, Rules):
+            check_vertex_budget(rules.cells)
+            graph = GraphRules.of_grid(rules)
+        else:
+            graph = rules
+        if lights is None and words is not None:
+            lights = unpack_rows(words, rules.shape[-1])
+        flat = (np.ones(graph.vertices, dtype=np.uint8) if lights is None
+                else np.ascontiguousarray(lights, dtype=np.uint8).reshape(graph.vertices))
+        found = solve_graph_linear(graph.vertices, graph.indptr, graph.indices, flat, self_toggle=graph.self_toggle,
+                                   states=graph.states, method=self.mode, kernel=kernel)
+        return canonical_coset(found, flat, graph.states) if kernel else found
+
+
+#: Every route by its ``method=`` name.
+ROUTES: dict[str, Route] = {"poly": PolyRoute(), "dense": DenseRoute(), "nd": NDRoute(),
+                            "forcing": GraphRoute("forcing"), "elimination": GraphRoute("elimination")}
+#: The ``method=`` names: "auto" and every route of the registry.
+METHODS = ("auto",) + tuple(ROUTES)
+#: ``method="auto"`` takes the first of these that accepts the board: the polynomial route for open
+#: 2-D two-state grids, the N-D route for the other grids, the forcing plan's choice for graphs.
+AUTO_ORDER: tuple[Route, ...] = (ROUTES["poly"], ROUTES["nd"], GraphRoute("auto"))
+
+
+def route_for(method: object, rules: BoardRules) -> Route:
+    """The route for a board: the named one if it accepts the board, for "auto" the first that does.
+
+    Raises:
+        InvalidTypeError, InvalidBoardError: a method that is not one of :data:`METHODS`, or a
+            route that does not solve this board (saying which do).
+
+    Example:
+        >>> route_for("dense", Rules.check((3, 3), torus=True))
+        Traceback (most recent call last):
+        ...
+        lightsout.InvalidBoardError: method 'dense' solves open 2-D two-state boards with the plus rule only; ...
+    """
+    name = method_name(method, METHODS)
+    if name == "auto":
+        return next(route for route in AUTO_ORDER if route.accepts(rules))
+    route = ROUTES[name]
+    if not route.accepts(rules):
+        others = ["'auto'"] + [f"'{other}'" for other, candidate in ROUTES.items() if candidate.accepts(rules)]
+        raise InvalidBoardError(f"method {name!r} solves {route.solves} only; this board ({rules.describe()}) "
+                                f"needs method={', '.join(others[:-1])} or {others[-1]}")
+    return route
+
+
+def quiet_generators(rules: Rules) -> np.ndarray:
+    """Generators of the quiet patterns of a grid board, ``(r, cells)`` uint8 (cells in C order), by the N-D route.
+
+    Example:
+        >>> from lightsout import press
+        >>> generators = quiet_generators(Rules.check((6,), torus=True))     # a ring of 6 lights
+        >>> len(generators), [bool(press(np.zeros(6), pattern, torus=True).any()) for pattern in generators]
+        (2, [False, False])
+    """
+    return ROUTES["nd"].solve(rules, np.zeros(rules.shape, dtype=np.uint8)).kernel_rows(rules.cells)
+
+
+def packed_quiet_basis(rules: Rules) -> np.ndarray:
+    """A basis of the quiet patterns of a two-state grid board as packed rows (the N-D route's
+    :func:`lightsout._routes.nd.quiet_basis_words`: 64 patterns chased at a time).
+
+    Example:
+        >>> packed_quiet_basis(Rules.check((5, 5))).shape
+        (2, 1)
+    """
+    return quiet_basis_words(rules)

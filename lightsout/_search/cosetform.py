@@ -15,6 +15,7 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
+from lightsout._base.validate import zero_one
 from lightsout import _kernels as kernels
 from lightsout._search.orbitcut import TaskOrbits
 
@@ -77,10 +78,7 @@ def zero_one_array(array: object, name: str, ndim: int) -> np.ndarray:
         raise InvalidBoardError(f"{name} must have {ndim} axes, got shape {array.shape}")
     if array.dtype != np.bool_ and not np.issubdtype(array.dtype, np.integer):
         raise InvalidTypeError(f"{name} must hold 0/1 integers or bools, got dtype {array.dtype}")
-    values = np.ascontiguousarray(array, dtype=np.uint8) if array.dtype == np.bool_ else array
-    if values.size and (values.min() < 0 or values.max() > 1):
-        raise InvalidBoardError(f"{name} must hold only 0 and 1")
-    return np.ascontiguousarray(values, dtype=np.uint8)
+    return np.ascontiguousarray(zero_one(array, name, states_hint=False), dtype=np.uint8)
 
 
 def reduce_coset(particular: np.ndarray, basis: np.ndarray) -> ReducedCoset:

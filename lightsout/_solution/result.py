@@ -1,12 +1,10 @@
-"""The result type of every solve: :class:`Solution`, and its making from what a route found.
+"""The result type of every solve: :class:`Solution`.
 
-A route hands back a :class:`~lightsout._core.coset.Coset` (by first rows from the
-polynomial and dense routes, by whole press vectors from the N-D and graph routes);
-this module turns it into a :class:`Solution` (the canonical solution, replayed
-before it is returned) or into the :class:`~lightsout.UnsolvableError` that proves the
-board unsolvable.  A Solution reaches the fewest-presses search, the counts up to
-symmetry and the drawings through the floors below; :mod:`lightsout._solve` holds the
-entry points that pick a route and call this module.
+A Solution holds the canonical presses of a board, its rules (one frozen value), and what
+is known of the board's other solutions (the quiet patterns, kept whole, packed, by first
+rows, or made on request).  It reaches the fewest-presses search, the counts up to symmetry
+and the drawings through the floors below; ``lightsout/_solution/fromcoset.py`` makes it
+from what a route found.
 """
 from __future__ import annotations
 
@@ -18,32 +16,27 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError
-from lightsout._base.packing import pack_row, pack_rows, unpack_rows
+from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError
+from lightsout._base.packing import pack_row, pack_rows, unpack_row, unpack_rows
 from lightsout._base.types import Progress
-from lightsout._core.canonical import (
-    canonical_first_row, general_unsolvable, grid_unsolvable, lexmin_solution, unsolvable_from_proof,
-)
-from lightsout._core.coset import Coset
+from lightsout._base.validate import flag, states_count, torus_axes
+from lightsout._core.graphrules import GraphRules
 from lightsout._core.modring import howell_form
 from lightsout._core.rules import Rules
 from lightsout._io.boardfile import write_board
 from lightsout._io.drawing import notebook_bundle, plot_board, solution_picture
 from lightsout import _kernels as kernels
-from lightsout._routes.nd import quiet_basis_words, solve_nd
+from lightsout._routes.registry import packed_quiet_basis, quiet_generators
 from lightsout._search.minimal import minimal_solution
 from lightsout._search.symmetry import count_orbits
 from lightsout import board as _board
+from lightsout.board import TorusArg
 
-__all__ = ["Solution", "MAX_PATTERN_CELLS", "solution_from_result", "PackedBoard", "nd_quiet_generators",
-           "EAGER_PATTERN_BYTES", "grid_board_solution"]
+__all__ = ["Solution", "MAX_PATTERN_CELLS", "PackedBoard"]
 
 #: Most cells an error or :meth:`Solution.quiet_patterns` materialises as quiet
 #: patterns (bool, one byte a cell): 10**8, 100 MB.
 MAX_PATTERN_CELLS = 10**8
-#: Quiet patterns (cells x nullity, bytes) that solve() builds with the solution; larger sets are
-#: built on request by :meth:`Solution.quiet_patterns`.
-EAGER_PATTERN_BYTES = 1 << 24
 
 
 class PackedBoard:
@@ -77,7 +70,7 @@ class _BoardField:
         obj.__dict__[self.slot] = value
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@dataclass(frozen=True, eq=False, repr=False, init=False)
 class Solution:
     """A way to turn a board dark, with what is known about all the others.
 
@@ -96,21 +89,26 @@ class Solution:
             On an open 2-D two-state board the first row determines the pattern.
             None when the patterns were too large to build with the solution
             (more than ``EAGER_PATTERN_BYTES``; :meth:`quiet_patterns` builds them).
-        states: number of light states k (a press adds 1 mod k).
-        torus: one bool per axis: that axis wraps around (empty for graphs).
-        self_toggle: False for the sigma game (a press skips its own cell).
+        rules: the board's rules as one frozen value: for a grid the ``Rules``
+            every route received (``shape``, ``wraps``, ``self_toggle``,
+            ``states``), for a graph its ``GraphRules`` (the neighbour lists,
+            ``self_toggle``, ``states``).  :attr:`states`, :attr:`torus`,
+            :attr:`self_toggle` and :attr:`adjacency` read it.
         nodes: for a graph given as a networkx graph, its nodes in vertex order.
         quiet_count: the exact number of quiet patterns (None: ``2**nullity``).
         quiet_generators: (r, cells) generators of the quiet patterns, cells
             flattened in row-major order (None on the 2-D routes, which keep
             only first rows, and where the patterns would pass
             ``EAGER_PATTERN_BYTES``: :meth:`quiet_patterns` builds them then).
-        adjacency: for a graph, its CSR neighbour lists ``(indptr, indices)``.
         proven_minimal: True when ``presses`` is proven to have the fewest
             presses of all solutions (:meth:`minimal`, ``solve(minimal=True)``);
             False when that was not searched or the search was cut short.
-        quiet_words: for a two-state graph, the quiet-pattern basis as packed
-            rows (see :meth:`packed_quiet_patterns`); else None.
+        quiet_words: for a two-state graph (or a grid solved by a graph route),
+            the quiet-pattern basis as packed rows (see :meth:`packed_quiet_patterns`); else None.
+
+    The constructor also takes the rules as the loose values ``states``, ``torus``,
+    ``self_toggle`` and (for a graph) ``adjacency``, in the places they had before they
+    became one value, ``rules``.
 
     Examples:
         >>> import lightsout
@@ -121,6 +119,9 @@ class Solution:
         Solution(shape=(3, 3), presses=1, nullity=0, method='poly')
         >>> lightsout.solve([[0, 1], [1, 1]], states=3).press_list()
         [((1, 1), 2)]
+        >>> t = lightsout.solve(lightsout.all_lit(4, 5), torus=(True, False))
+        >>> t.rules.shape, t.torus, t.self_toggle, t.states
+        ((4, 5), (True, False), True, 2)
     """
 
     board: np.ndarray  # a _BoardField (set below the class)
@@ -128,15 +129,83 @@ class Solution:
     nullity: int
     method: str
     quiet_first_rows: Optional[np.ndarray] = field(repr=False)
-    states: int = 2
-    torus: tuple[bool, ...] = (False, False)
-    self_toggle: bool = True
+    rules: Union[Rules, GraphRules]
     nodes: Optional[list[Any]] = None
     quiet_count: Optional[int] = field(default=None, repr=False)
     quiet_generators: Optional[np.ndarray] = field(default=None, repr=False)
-    adjacency: Optional[tuple[np.ndarray, np.ndarray]] = field(default=None, repr=False)
     proven_minimal: bool = False
     quiet_words: Optional[np.ndarray] = field(default=None, repr=False)
+
+    def __init__(self, board: Union[np.ndarray, PackedBoard], presses: np.ndarray, nullity: int, method: str,
+                 quiet_first_rows: Optional[np.ndarray], states: Optional[int] = None,
+                 torus: Optional[TorusArg] = None, self_toggle: Optional[bool] = None,
+                 nodes: Optional[list[Any]] = None, quiet_count: Optional[int] = None,
+                 quiet_generators: Optional[np.ndarray] = None,
+                 adjacency: Optional[tuple[np.ndarray, np.ndarray]] = None, proven_minimal: bool = False,
+                 quiet_words: Optional[np.ndarray] = None, *, rules: Union[Rules, GraphRules, None] = None) -> None:
+        if rules is None:
+            rules = _loose_rules(board, states, torus, self_toggle, adjacency)
+        elif not (states is None and torus is None and self_toggle is None and adjacency is None):
+            raise InvalidTypeError("Solution takes the rules as rules= or as states, torus, self_toggle and "
+                                   "adjacency, not both")
+        for name, value in (("board", board), ("presses", presses), ("nullity", nullity), ("method", method),
+                            ("quiet_first_rows", quiet_first_rows), ("rules", rules), ("nodes", nodes),
+                            ("quiet_count", quiet_count), ("quiet_generators", quiet_generators),
+                            ("proven_minimal", proven_minimal), ("quiet_words", quiet_words)):
+            object.__setattr__(self, name, value)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickle, also a Solution pickled while its rules were loose fields."""
+        if "rules" not in state:
+            board = state.get("_board")
+            loose = [state.pop(name, None) for name in ("states", "torus", "self_toggle", "adjacency")]
+            state["rules"] = _loose_rules(board, *loose)
+        self.__dict__.update(state)
+
+    @property
+    def states(self) -> int:
+        """The number of light states k (a press adds 1 mod k): ``rules.states``.
+
+        Example:
+            >>> import lightsout
+            >>> lightsout.solve([[0, 1], [1, 1]], states=3).states
+            3
+        """
+        return self.rules.states
+
+    @property
+    def torus(self) -> tuple[bool, ...]:
+        """One bool per axis: that axis wraps around (``rules.wraps``; empty for a graph).
+
+        Example:
+            >>> import lightsout
+            >>> lightsout.solve(lightsout.all_lit(3, 4), torus=(True, False)).torus
+            (True, False)
+        """
+        return self.rules.wraps
+
+    @property
+    def self_toggle(self) -> bool:
+        """False for the sigma game, where a press skips its own cell: ``rules.self_toggle``.
+
+        Example:
+            >>> import lightsout
+            >>> lightsout.solve([[0, 1], [1, 0]], self_toggle=False).self_toggle
+            False
+        """
+        return self.rules.self_toggle
+
+    @property
+    def adjacency(self) -> Optional[tuple[np.ndarray, np.ndarray]]:
+        """For a graph, its CSR neighbour lists ``(indptr, indices)`` (from its rules); None for a grid.
+
+        Example:
+            >>> import lightsout
+            >>> indptr, indices = lightsout.solve_graph([(0, 1), (1, 2)]).adjacency
+            >>> indptr.tolist(), indices.tolist()
+            ([0, 1, 3, 4], [1, 0, 2, 1])
+        """
+        return self.rules.adjacency if isinstance(self.rules, GraphRules) else None
 
     @property
     def is_graph(self) -> bool:
@@ -147,7 +216,7 @@ class Solution:
             >>> lightsout.solve_graph([(0, 1), (1, 2)]).is_graph, lightsout.solve([[1, 1]]).is_graph
             (True, False)
         """
-        return self.adjacency is not None
+        return isinstance(self.rules, GraphRules)
 
     def __repr__(self) -> str:
         rules = "" if self.states == 2 else f", states={self.states}"
@@ -174,11 +243,11 @@ class Solution:
         """
         return tuple(self.board.shape)
 
-    def _rules(self) -> Rules:
-        """The grid board's shape and rules as one value (checked when the board was solved)."""
-        if self.is_graph:
+    def _grid_rules(self) -> Rules:
+        """The grid board's rules (a graph's solution has none)."""
+        if not isinstance(self.rules, Rules):
             raise InternalError("a graph's solution has no grid rules")
-        return Rules(tuple(self.board.shape), tuple(self.torus), self.self_toggle, self.states)
+        return self.rules
 
     @property
     def first_row(self) -> np.ndarray:
@@ -245,8 +314,8 @@ class Solution:
         generators = self.quiet_generators
         if generators is None and self.quiet_words is not None:  # a graph's basis, kept packed
             generators = unpack_rows(self.quiet_words, self.board.size).view(np.uint8)
-        if generators is None and self.method == "nd":  # not built with the solution: too large then
-            generators = nd_quiet_generators(self._rules())
+        if generators is None and not (self.quiet_first_rows is not None and self._grid_rules().is_plain_grid):
+            generators = quiet_generators(self._grid_rules())  # not built with the solution: too large then
         if generators is not None:
             out = generators.reshape((-1,) + self.board.shape)
             return out.astype(bool) if self.states == 2 else out.copy()
@@ -293,7 +362,7 @@ class Solution:
         if self.quiet_generators is not None or self.is_graph or (
                 self.quiet_first_rows is not None and self.nullity * self.board.size <= MAX_PATTERN_CELLS):
             return pack_rows(self.quiet_patterns().reshape(self.nullity, self.board.size))
-        return quiet_basis_words(self._rules())
+        return packed_quiet_basis(self._grid_rules())
 
     def all(self) -> Iterator[np.ndarray]:
         """Every solution, lazily: ``count`` arrays of the board's shape, the canonical one first.
@@ -313,13 +382,12 @@ class Solution:
         patterns = self.quiet_patterns().reshape(-1, self.board.size)
         shape = self.board.shape
         if self.states == 2:
-            words = _pack_flat(self.presses.ravel())
-            steps = [_pack_flat(row) for row in patterns]
+            words = pack_row(self.presses.ravel())
+            steps = pack_rows(patterns)
             yield self.presses.copy()
             for index in range(1, 1 << len(steps)):
                 words ^= steps[(index & -index).bit_length() - 1]
-                yield np.unpackbits(words.view(np.uint8), count=self.board.size, bitorder="little").astype(
-                    bool).reshape(shape)
+                yield unpack_row(words, self.board.size).reshape(shape)
             return
         k = self.states
         rows = howell_form(patterns.astype(np.uint8), k) if len(patterns) else patterns.astype(np.uint8)
@@ -465,12 +533,21 @@ class Solution:
 setattr(Solution, "board", _BoardField())
 
 
-def _pack_flat(bits: np.ndarray) -> np.ndarray:
-    """A flat 0/1 vector packed into uint64 words, least-significant bit first."""
-    raw = np.packbits(np.asarray(bits, dtype=bool), bitorder="little")
-    padded = np.zeros(-(-len(raw) // 8) * 8, dtype=np.uint8)
-    padded[:len(raw)] = raw
-    return padded.view(np.uint64)
+def _loose_rules(board: Union[np.ndarray, PackedBoard, None], states: Optional[int], torus: Optional[TorusArg],
+                 self_toggle: Optional[bool], adjacency: Optional[tuple[np.ndarray, np.ndarray]]) -> Union[
+                     Rules, GraphRules]:
+    """The rules value of a Solution given its rules loose (the constructor's older arguments)."""
+    states = 2 if states is None else states_count(states)
+    self_toggle = True if self_toggle is None else flag(self_toggle, "self_toggle")
+    if adjacency is not None:
+        indptr, indices = adjacency
+        return GraphRules(np.asarray(indptr, dtype=np.int64), np.asarray(indices, dtype=np.int32), self_toggle, states)
+    if isinstance(board, PackedBoard):
+        shape: tuple[int, ...] = (board.words.shape[0], board.ncols)
+    else:
+        shape = tuple(np.asarray(board).shape)
+    wraps = (False,) * len(shape) if torus is None or (not any(np.ravel(torus))) else torus_axes(torus, len(shape))
+    return Rules(shape, wraps, self_toggle, states)
 
 
 def _reflected_gray_moves(radices: list[int]) -> Iterator[tuple[int, int]]:
@@ -512,120 +589,3 @@ def _quiet_patterns(shape: tuple[int, int], quiet_first_rows: np.ndarray) -> np.
     for i, row in enumerate(quiet_first_rows):
         out[i] = _quiet_pattern(nrows, ncols, row)
     return out
-
-
-def solution_from_result(result: Coset, board: np.ndarray, *, torus: tuple[bool, ...], self_toggle: bool,
-                         states: int, nodes: Optional[list[Any]] = None,
-                         adjacency: Optional[tuple[np.ndarray, np.ndarray]] = None) -> Solution:
-    """The :class:`Solution` of a general route's answer: canonical presses, replayed before returning.
-
-    Args:
-        result: the route's coset of solutions (cells in row-major order).
-        board: the checked board (bool for two states, uint8 otherwise), its shape.
-        torus, self_toggle, states: the board's rules (``torus=()`` for a graph).
-        nodes: a networkx graph's nodes in vertex order; adjacency: a graph's
-            CSR neighbour lists ``(indptr, indices)`` (used to replay).
-
-    Raises:
-        UnsolvableError: ``result`` is unsolvable; carries the quiet pattern
-            that proves it.
-
-    Example:
-        >>> import lightsout
-        >>> from lightsout._routes.nd import solve_nd
-        >>> board = np.array([[1, 0, 1]], dtype=np.uint8)
-        >>> res = solve_nd(Rules.check(board.shape), board)
-        >>> solution_from_result(res, board.astype(bool), torus=(False, False), self_toggle=True,
-        ...                      states=2).presses.astype(int).tolist()
-        [[1, 0, 1]]
-    """
-    if not result.solvable or result.particular is None:
-        raise general_unsolvable(result, board, states=states, graph=adjacency is not None)
-    flat, reduced = lexmin_solution(result.particular, result.kernel, states)
-    presses = flat.reshape(board.shape)
-    words: Optional[np.ndarray] = None
-    kernel: Optional[np.ndarray] = reduced
-    if result.packed:  # a basis kept packed; unpacked as well only while it is small
-        words, kernel = reduced, None
-        if len(reduced) * board.size <= EAGER_PATTERN_BYTES:
-            kernel = unpack_rows(reduced, board.size).view(np.uint8)
-        slice_cells = board.size // board.shape[0] if board.size else 0
-        first_rows = unpack_rows(reduced, slice_cells).view(np.uint8).reshape((-1,) + board.shape[1:])
-    else:
-        first_rows = reduced.reshape((-1,) + board.shape)[:, 0].copy()
-    solution = Solution(board.copy(), presses.astype(bool) if states == 2 else presses, result.nullity,
-                        result.method, first_rows, states, tuple(torus), self_toggle, nodes,
-                        result.count, kernel, adjacency, quiet_words=words)
-    if not solution.verify():
-        raise InternalError(f"the {result.method} route's answer does not clear the board")
-    return solution
-
-
-def nd_quiet_generators(rules: Rules) -> np.ndarray:
-    """Generators of the quiet patterns of a grid board, (r, cells): the kernel of the dark board."""
-    kernel: np.ndarray = solve_nd(rules, np.zeros(rules.shape, dtype=np.uint8)).kernel
-    return kernel
-
-
-def grid_board_solution(found: Coset, rules: Rules, lights: np.ndarray,
-                        words: Optional[np.ndarray] = None) -> Solution:
-    """The :class:`Solution` of a grid board from its route's coset, replayed; or the board's UnsolvableError.
-
-    ``lights`` is the checked board of ``rules.shape``; ``words`` the same board
-    packed, when the caller has it (a large two-state board is then kept packed).
-
-    Example:
-        >>> from lightsout._routes.registry import ROUTES
-        >>> rules, lights = Rules.check((3, 3)), np.ones((3, 3), dtype=bool)
-        >>> [int(grid_board_solution(ROUTES[name].solve(rules, lights), rules, lights).presses.sum())
-        ...  for name in ROUTES]
-        [5, 5, 5]
-    """
-    if found.layout == "first_rows":
-        return _solution_by_first_rows(found, rules, lights, words)
-    return _solution_by_vectors(found, rules, lights)
-
-
-def _solution_by_vectors(found: Coset, rules: Rules, lights: np.ndarray) -> Solution:
-    """A Solution from whole press vectors: the canonical one, and the quiet generators while they are small."""
-    states = rules.states
-    if not found.solvable or found.particular is None:
-        if found.proof is None:
-            raise general_unsolvable(found, lights, states=states, graph=False)
-        raise unsolvable_from_proof(found.proof, lights, found.nullity, states, graph=False)
-    particular = found.particular
-    if not found.canonical:
-        particular, _ = lexmin_solution(found.particular, found.kernel_rows(lights.size), states)
-    generators = None
-    if found.nullity == 0:
-        generators = np.zeros((0, lights.size), dtype=np.uint8)
-    elif found.nullity * lights.size <= EAGER_PATTERN_BYTES:
-        generators = nd_quiet_generators(rules)
-    presses = np.asarray(particular, dtype=np.uint8).reshape(lights.shape)
-    first_rows = None if generators is None else generators.reshape((-1,) + lights.shape)[:, 0].copy()
-    solution = Solution(lights.copy(), presses.astype(bool) if states == 2 else presses, found.nullity, found.method,
-                        first_rows, states, rules.wraps, rules.self_toggle, None, found.count, generators)
-    if not solution.verify():
-        raise InternalError(f"the {found.method} route's answer does not clear the board")
-    return solution
-
-
-def _solution_by_first_rows(found: Coset, rules: Rules, lights: np.ndarray,
-                            words: Optional[np.ndarray]) -> Solution:
-    """A Solution of an open 2-D grid from first rows: the canonical first row, chased down the board."""
-    nrows, ncols = rules.shape
-    if words is None:
-        words = pack_rows(lights)
-        snapshot: Union[np.ndarray, PackedBoard] = lights.copy()
-    else:
-        snapshot = PackedBoard(words, ncols)
-    if not found.solvable:
-        raise grid_unsolvable(found, words, lights, MAX_PATTERN_CELLS)
-    assert found.first_row is not None
-    quiet_first_rows = found.quiet_first_rows()
-    first = found.first_row if found.canonical else canonical_first_row(found.first_row, quiet_first_rows)
-    residue, presses, _ = kernels.chase.chase(words, nrows, ncols, pack_row(first), presses=True)
-    if residue.any() or presses is None:
-        raise InternalError(f"the {found.method} route's answer does not clear the board")
-    return Solution(snapshot, unpack_rows(presses, ncols), found.nullity, found.method,  # type: ignore[arg-type]
-                    quiet_first_rows, torus=rules.wraps)
