@@ -352,8 +352,8 @@ def wraps_of(torus: Any, ndim: int) -> Any:
 
 
 #: ``--method``'s help: the routes, and that the answer does not depend on them.
-METHOD_HELP = ("auto (the default: poly for open 2-D two-state boards, else nd), poly, dense or nd; "
-               "the answer is the same, the time differs")
+METHOD_HELP = ("auto (the default: poly for open 2-D two-state boards, else nd), poly, dense, nd, or the "
+               "graph routes forcing and elimination; the answer is the same, the time differs")
 #: ``--threads``'s help, the library's meaning of ``threads=``.
 THREADS_HELP = "the most threads to work on (default: every usable CPU; 1: this thread alone)"
 
