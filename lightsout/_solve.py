@@ -32,7 +32,7 @@ import numpy.typing as npt
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, UnsolvableError, unsolvable_error
 from lightsout._base.types import Progress
 from lightsout._base.validate import (
-    MAX_BOARD_CELLS, board_shape, board_size, flag, grid_shape, method_name, poly_memory, progress_callback,
+    MAX_AXES, MAX_BOARD_CELLS, board_shape, board_size, flag, grid_shape, method_name, progress_callback,
     states_count, thread_count,
 )
 from lightsout._core.bitmatrix import pack_zero_one
@@ -42,6 +42,7 @@ from lightsout._core.rules import Rules
 from lightsout._core.tasks import checked_executor, run_tasks
 from lightsout._routes.poly import nullity_poly as _nullity_poly
 from lightsout._routes.poly import nullity_table as _nullity_table
+from lightsout._routes.poly import refuse_poly
 from lightsout._routes.registry import AUTO_ORDER, ROUTES, Route
 from lightsout._solution import Solution, grid_board_solution
 from lightsout import board as _board
@@ -53,17 +54,29 @@ __all__ = ["first_row", "nullity", "nullity_table", "solve", "is_solvable", "Sol
 METHODS = ("auto",) + tuple(ROUTES)
 
 
-def _route_for(method: object, rules: Rules) -> Route:
-    """The route for a board: the named one if it accepts the board, for "auto" the first that does."""
+def _route_for(method: object, rules: Rules, *, solving: bool, board_given: bool = False) -> Route:
+    """The route for a board: the named one if it accepts the board, for "auto" the first that does;
+    asked once, before any work, whether it refuses the run (``Route.refuse``: its budget)."""
     name = method_name(method, METHODS)
     if name == "auto":
-        return next(ROUTES[auto] for auto in AUTO_ORDER if ROUTES[auto].accepts(rules))
-    route = ROUTES[name]
-    if not route.accepts(rules):
-        raise InvalidBoardError(
-            f"method {name!r} solves open 2-D two-state boards with the plus rule only; this board "
-            f"({rules.describe()}) needs method='auto' or 'nd'")
+        route = next(ROUTES[auto] for auto in AUTO_ORDER if ROUTES[auto].accepts(rules))
+    else:
+        route = ROUTES[name]
+        if not route.accepts(rules):
+            raise InvalidBoardError(
+                f"method {name!r} solves open 2-D two-state boards with the plus rule only; this board "
+                f"({rules.describe()}) needs method='auto' or 'nd'")
+    route.refuse(rules, solving=solving, board_given=board_given)
     return route
+
+
+def _array_rules(board: object, torus: object, self_toggle: object, states: int) -> Optional[Rules]:
+    """The rules of a numpy board from its shape alone, before its values are checked or copied; None for
+    another input, or a shape the board's own check refuses (it words the mistake as a board's)."""
+    if not isinstance(board, np.ndarray) or not 1 <= board.ndim <= MAX_AXES or 0 in board.shape \
+            or board.size > MAX_BOARD_CELLS:
+        return None
+    return Rules.check(board.shape, torus, self_toggle, states)
 
 
 def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_toggle: bool = True,
@@ -111,7 +124,7 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
     """
     nrows, ncols = grid_shape(n, m)
     rules = Rules.of_grid(nrows, ncols, torus, self_toggle, states)
-    route = _route_for(method, rules)
+    route = _route_for(method, rules, solving=True)
     threads = thread_count(threads)
     progress_callback(progress)
     # the all-lit board is never built; the N-D route builds its canonical solution alone, never
@@ -173,7 +186,7 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
         shape, torus, self_toggle, states)
     threads = thread_count(threads)
     progress_callback(progress)
-    return _route_for(method, rules).nullity(rules, threads=threads, progress=progress)
+    return _route_for(method, rules, solving=False).nullity(rules, threads=threads, progress=progress)
 
 
 def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[concurrent.futures.Executor] = None,
@@ -200,7 +213,7 @@ def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[c
     nmax = board_size(nmax, "nmax")
     top = None if mmax is None else board_size(mmax, "mmax")
     progress_callback(progress)
-    poly_memory(max(nmax, top or 0))
+    refuse_poly(max(nmax, top or 0))
     pool = checked_executor(executor)
     _nullity_table_fits(nmax, top, pool is not None)
     if top is None and pool is None:
@@ -313,10 +326,14 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
     """
     states = states_count(states)
     minimal = flag(minimal, "minimal")
+    # a numpy board's route is asked from its shape, before the board is checked or copied
+    rules = _array_rules(board, torus, self_toggle, states)
+    route = None if rules is None else _route_for(method, rules, solving=True, board_given=True)
     grid = _packed_grid(board, states, torus, self_toggle, method)
     words, lights = (None, _board.as_board(board, states)) if grid is None else grid
-    rules = Rules.check(lights.shape, torus, self_toggle, states)
-    route = _route_for(method, rules)
+    if rules is None or route is None:
+        rules = Rules.check(lights.shape, torus, self_toggle, states)
+        route = _route_for(method, rules, solving=True, board_given=True)
     threads = thread_count(threads)
     progress_callback(progress)
     found = solve_checked(rules, lights, route, words=words, threads=threads, progress=progress)
@@ -331,15 +348,16 @@ def solve_checked(rules: Rules, lights: np.ndarray, route: Optional[Route] = Non
     """:func:`solve` for a board and rules checked where the call came in (the library's own callers).
 
     ``lights`` is the checked board of ``rules.shape``; ``words`` its rows
-    packed, when the caller has them; ``route`` the route chosen for it (None:
-    the one ``method="auto"`` picks).  An UnsolvableError says under which rules
-    and on which route, as a Solution does.
+    packed, when the caller has them; ``route`` the route chosen for it, whose
+    refusals the caller has asked (None: the one ``method="auto"`` picks, asked
+    here).  An UnsolvableError says under which rules and on which route, as a
+    Solution does.
 
     Example:
         >>> solve_checked(Rules.check((3, 3)), np.ones((3, 3), dtype=bool)).presses.astype(int).tolist()
         [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
     """
-    route = route or _route_for("auto", rules)
+    route = route or _route_for("auto", rules, solving=True, board_given=True)
     try:
         found = route.solve(rules, lights, words, threads=threads, progress=progress, kernel=True)
         return grid_board_solution(found, rules, lights, words)
@@ -386,9 +404,12 @@ def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, se
         True
     """
     states = states_count(states)
+    rules = _array_rules(board, torus, self_toggle, states)
+    route = None if rules is None else _route_for(method, rules, solving=True, board_given=True)
     lights = _board.as_board(board, states)
-    rules = Rules.check(lights.shape, torus, self_toggle, states)
-    route = _route_for(method, rules)
+    if rules is None or route is None:
+        rules = Rules.check(lights.shape, torus, self_toggle, states)
+        route = _route_for(method, rules, solving=True, board_given=True)
     threads = thread_count(threads)
     progress_callback(progress)
     return route.solve(rules, lights, threads=threads, progress=progress, kernel=False).solvable

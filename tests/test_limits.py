@@ -285,10 +285,10 @@ def test_dense_route_refuses_what_would_take_half_an_hour_naming_the_default(tmp
 
 
 def test_dense_route_still_takes_what_the_limit_admits():
-    from lightsout._base.validate import dense_limits
+    from lightsout._routes.dense import refuse_dense
 
-    dense_limits(64000, 64000)   # 263 s on the development machine: under the limit
-    dense_limits(10**6, 2000)    # long and narrow: cheap
+    refuse_dense(64000, 64000)   # 263 s on the development machine: under the limit
+    refuse_dense(10**6, 2000)    # long and narrow: cheap
 
 
 # --- item 6: renders that cannot fit, and SIGTERM/SIGHUP clean up like Ctrl-C ---------------------

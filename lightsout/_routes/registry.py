@@ -4,8 +4,10 @@ Every route turns a board of checked :class:`~lightsout._core.rules.Rules` into 
 :class:`~lightsout._core.coset.Coset`.  ``lightsout/_solve.py`` takes a route from
 :data:`ROUTES` by its name (``method=``), or for ``"auto"`` the first route of
 :data:`AUTO_ORDER` that accepts the board, and asks it only what :class:`Route`
-declares: does it accept these rules, what is the nullity, what is the coset.  Each
-route refuses, before any work, a board past its own budget.
+declares: does it accept these rules, what would it refuse, what is the nullity, what is
+the coset.  A route's budget lives in its module; the entry point asks :meth:`Route.refuse`
+once, before any work (before it checks or copies a board), and ``nullity`` and ``solve``
+trust it.
 
 Graphs have their own entry point (:func:`lightsout.solve_graph`, the forcing route of
 ``lightsout/_routes/forcing.py``), since what comes in is a graph, not a grid; it returns
@@ -18,6 +20,10 @@ Example:
     ['poly', 'dense', 'nd']
     >>> [ROUTES[name].nullity(rules, threads=1) for name in ROUTES]
     [2, 2, 2]
+    >>> ROUTES["dense"].refuse(Rules.of_grid(10**6, 10**6), solving=False)
+    Traceback (most recent call last):
+    ...
+    lightsout.BoardTooLargeError: the dense route for a 1000000 x 1000000 board needs about 3.13e+16 word operations ...
 """
 from __future__ import annotations
 
@@ -29,9 +35,9 @@ from lightsout._base.packing import pack_rows, unpack_rows
 from lightsout._base.types import Progress
 from lightsout._core.coset import Coset
 from lightsout._core.rules import Rules
-from lightsout._routes.dense import solve_grid_dense
-from lightsout._routes.nd import canonical_nd, nullity_nd
-from lightsout._routes.poly import nullity_poly, solve_grid_poly
+from lightsout._routes.dense import refuse_dense, solve_grid_dense
+from lightsout._routes.nd import canonical_nd, nullity_nd, refuse_nd
+from lightsout._routes.poly import nullity_poly, refuse_poly, solve_grid_poly
 
 __all__ = ["Route", "ROUTES", "AUTO_ORDER"]
 
@@ -48,6 +54,14 @@ class Route(Protocol):
 
     def accepts(self, rules: Rules) -> bool:
         """Whether the route solves boards with these rules."""
+        ...
+
+    def refuse(self, rules: Rules, *, solving: bool, board_given: bool = False) -> None:
+        """Raise BoardTooLargeError, naming the limit, for a run past the route's budget; no work is done.
+
+        ``solving``: a solve (else the nullity alone); ``board_given``: a board comes with
+        it (else the all-lit board, which a route never builds).
+        """
         ...
 
     def nullity(self, rules: Rules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
@@ -79,15 +93,16 @@ class PolyRoute(_PlainGridRoute):
 
     name = "poly"
 
+    def refuse(self, rules: Rules, *, solving: bool, board_given: bool = False) -> None:
+        refuse_poly(max(rules.shape))
+
     def nullity(self, rules: Rules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
-        rules.refuse_poly()
         nrows, ncols = rules.shape
         return nullity_poly(nrows, ncols)
 
     def solve(self, rules: Rules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
               threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:
         # the quiet basis always comes lazily (kernel_words), so ``kernel`` costs nothing here
-        rules.refuse_poly()
         nrows, ncols = rules.shape
         return solve_grid_poly(nrows, ncols, _packed(lights, words), progress=progress)
 
@@ -97,15 +112,16 @@ class DenseRoute(_PlainGridRoute):
 
     name = "dense"
 
+    def refuse(self, rules: Rules, *, solving: bool, board_given: bool = False) -> None:
+        refuse_dense(rules.shape[0], rules.shape[1], board_given)
+
     def nullity(self, rules: Rules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
-        rules.refuse_dense()
         nrows, ncols = rules.shape
         return solve_grid_dense(nrows, ncols, threads=threads, progress=progress).nullity
 
     def solve(self, rules: Rules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
               threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:
         board = _packed(lights, words)
-        rules.refuse_dense(board is not None)
         nrows, ncols = rules.shape
         return solve_grid_dense(nrows, ncols, board, kernel=kernel, threads=threads, progress=progress)
 
@@ -121,6 +137,9 @@ class NDRoute:
 
     def accepts(self, rules: Rules) -> bool:
         return True
+
+    def refuse(self, rules: Rules, *, solving: bool, board_given: bool = False) -> None:
+        refuse_nd(rules, expand=solving)
 
     def nullity(self, rules: Rules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
         return nullity_nd(rules, threads=threads, progress=progress)[0]
