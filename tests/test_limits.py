@@ -52,6 +52,27 @@ def test_graph_with_too_many_vertices_is_refused_before_allocating():
     refuses("lightsout.solve_graph([(0, 1)], nvertices=10**8)", words=("100000000 vertices",))
 
 
+@pytest.mark.parametrize("code, words", [
+    # a dense adjacency matrix is scanned a byte an entry: refused from its shape, before the scan
+    ("lightsout.solve_graph(np.broadcast_to(np.uint8(0), (10**6, 10**6)))",
+     ("dense 1000000 x 1000000", "lightsout.limits.MAX_GRAPH_BYTES", "at most 46308 vertices so given")),
+    ("lightsout.solve_graph(np.broadcast_to(np.float64(0), (10**5, 10**5)))", ("dense", "scipy.sparse")),
+    ("lightsout.solve_graph(__import__('scipy.sparse').sparse.coo_matrix((10**9, 10**9), dtype=np.uint8))",
+     ("1000000000 vertices", "lightsout.limits.MAX_GRAPH_BYTES")),
+    ("lightsout.graph.graph_csr([(0, 1)], nvertices=10**9)", ("1000000000 vertices", "at most 33554432")),
+])
+def test_graph_inputs_are_refused_from_their_size_before_they_are_converted(code, words):
+    refuses(code, words=words, timeout=30)
+
+
+def test_the_dense_matrix_budget_admits_its_documented_size():
+    from lightsout._routes.forcing import refuse_graph
+
+    refuse_graph(46308, 46308**2)
+    with pytest.raises(__import__("lightsout").BoardTooLargeError, match="46308"):
+        refuse_graph(46309, 46309**2)
+
+
 def test_graph_below_the_vertex_budget_is_solved():
     s = __import__("lightsout").solve_graph([(0, 1)], nvertices=10**5)
     assert s.verify() and s.count == 2
