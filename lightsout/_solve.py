@@ -54,7 +54,7 @@ __all__ = ["first_row", "nullity", "nullity_table", "solve", "is_solvable", "Sol
 METHODS = ("auto",) + tuple(ROUTES)
 
 
-def _route_for(method: object, rules: Rules, *, solving: bool, board_given: bool = False) -> Route:
+def route_for(method: object, rules: Rules, *, solving: bool, board_given: bool = False) -> Route:
     """The route for a board: the named one if it accepts the board, for "auto" the first that does;
     asked once, before any work, whether it refuses the run (``Route.refuse``: its budget)."""
     name = method_name(method, METHODS)
@@ -124,7 +124,7 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
     """
     nrows, ncols = grid_shape(n, m)
     rules = Rules.of_grid(nrows, ncols, torus, self_toggle, states)
-    route = _route_for(method, rules, solving=True)
+    route = route_for(method, rules, solving=True)
     threads = thread_count(threads)
     progress_callback(progress)
     # the all-lit board is never built; the N-D route builds its canonical solution alone, never
@@ -186,7 +186,7 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
         shape, torus, self_toggle, states)
     threads = thread_count(threads)
     progress_callback(progress)
-    return _route_for(method, rules, solving=False).nullity(rules, threads=threads, progress=progress)
+    return route_for(method, rules, solving=False).nullity(rules, threads=threads, progress=progress)
 
 
 def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[concurrent.futures.Executor] = None,
@@ -248,12 +248,12 @@ def _nullity_table_fits(nmax: int, mmax: Optional[int], spread: bool) -> None:
     size = f"{nmax}" if mmax is None else f"{nmax} x {mmax}"
     if entries > MAX_TABLE_ENTRIES:
         raise BoardTooLargeError(f"a nullity table of {size} has {entries:.3g} entries, over the limit of "
-                                 f"{MAX_TABLE_ENTRIES:.3g} (lightsout._solve.MAX_TABLE_ENTRIES); ask for it in parts "
+                                 f"{MAX_TABLE_ENTRIES:.3g} (lightsout.limits.MAX_TABLE_ENTRIES); ask for it in parts "
                                  "or call nullity(n, m) for the entries you need")
     seconds = _nullity_table_seconds(nmax, mmax)
     if not spread and seconds > MAX_TABLE_SECONDS:
         raise BoardTooLargeError(f"a nullity table of {size} would take about {seconds / 3600:.2g} hours on one core, "
-                                 f"over the limit of {MAX_TABLE_SECONDS / 3600:g} hour (lightsout._solve."
+                                 f"over the limit of {MAX_TABLE_SECONDS / 3600:g} hour (lightsout.limits."
                                  "MAX_TABLE_SECONDS); pass executor= to spread it over workers, or ask for less")
 
 
@@ -328,12 +328,12 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
     minimal = flag(minimal, "minimal")
     # a numpy board's route is asked from its shape, before the board is checked or copied
     rules = _array_rules(board, torus, self_toggle, states)
-    route = None if rules is None else _route_for(method, rules, solving=True, board_given=True)
+    route = None if rules is None else route_for(method, rules, solving=True, board_given=True)
     grid = _packed_grid(board, states, torus, self_toggle, method)
     words, lights = (None, _board.as_board(board, states)) if grid is None else grid
     if rules is None or route is None:
         rules = Rules.check(lights.shape, torus, self_toggle, states)
-        route = _route_for(method, rules, solving=True, board_given=True)
+        route = route_for(method, rules, solving=True, board_given=True)
     threads = thread_count(threads)
     progress_callback(progress)
     found = solve_checked(rules, lights, route, words=words, threads=threads, progress=progress)
@@ -357,7 +357,7 @@ def solve_checked(rules: Rules, lights: np.ndarray, route: Optional[Route] = Non
         >>> solve_checked(Rules.check((3, 3)), np.ones((3, 3), dtype=bool)).presses.astype(int).tolist()
         [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
     """
-    route = route or _route_for("auto", rules, solving=True, board_given=True)
+    route = route or route_for("auto", rules, solving=True, board_given=True)
     try:
         found = route.solve(rules, lights, words, threads=threads, progress=progress, kernel=True)
         return grid_board_solution(found, rules, lights, words)
@@ -405,11 +405,11 @@ def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, se
     """
     states = states_count(states)
     rules = _array_rules(board, torus, self_toggle, states)
-    route = None if rules is None else _route_for(method, rules, solving=True, board_given=True)
+    route = None if rules is None else route_for(method, rules, solving=True, board_given=True)
     lights = _board.as_board(board, states)
     if rules is None or route is None:
         rules = Rules.check(lights.shape, torus, self_toggle, states)
-        route = _route_for(method, rules, solving=True, board_given=True)
+        route = route_for(method, rules, solving=True, board_given=True)
     threads = thread_count(threads)
     progress_callback(progress)
     return route.solve(rules, lights, threads=threads, progress=progress, kernel=False).solvable

@@ -141,7 +141,7 @@ def as_board(board: object, states: int = 2, name: str = "board") -> np.ndarray:
 def all_lit(n: int, m: int | None = None) -> np.ndarray:
     """The n x m board with every light on (``m=None``: square).
 
-    Raises BoardTooLargeError above ``lightsout._base.validate.MAX_BOARD_CELLS``
+    Raises BoardTooLargeError above ``lightsout.limits.MAX_BOARD_CELLS``
     (2**32) cells; the solving functions take the all-lit board by its size
     (``first_row(n, m)``) and never build it.
 

@@ -79,8 +79,8 @@ def rank(a: npt.ArrayLike) -> int:
     Raises:
         InvalidTypeError: ``a`` does not hold numbers or bools.
         InvalidBoardError: ``a`` is not 2-D or holds values other than 0 and 1.
-        BoardTooLargeError: the packed copy would exceed ``MAX_BYTES`` (8 GiB)
-            or the elimination ``MAX_WORK`` word updates (see lightsout._core.bitmatrix).
+        BoardTooLargeError: the packed copy would exceed ``lightsout.limits.MAX_GF2_BYTES`` (8 GiB)
+            or the elimination ``lightsout.limits.MAX_GF2_WORD_OPS`` word updates.
 
     Example:
         >>> rank([[1, 1], [1, 1]]), rank([[1, 0], [0, 1]])

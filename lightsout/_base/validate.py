@@ -194,7 +194,7 @@ def board_shape(shape: object, name: str = "shape") -> tuple[int, ...]:
                                f"got {type(shape).__name__} {shape!r}")
     if len(shape) > MAX_AXES:
         raise InvalidBoardError(f"{name} has {len(shape)} axes; boards may have at most {MAX_AXES} "
-                                f"(lightsout._base.validate.MAX_AXES)")
+                                f"(lightsout.limits.MAX_AXES)")
     sizes = tuple(board_size(s, f"{name}[{i}]") for i, s in enumerate(list(shape)))
     if not sizes:
         raise InvalidBoardError(f"{name} must have at least one axis, got {shape!r}")
@@ -203,7 +203,7 @@ def board_shape(shape: object, name: str = "shape") -> tuple[int, ...]:
         cells *= s
     if cells > MAX_BOARD_CELLS:
         raise BoardTooLargeError(f"a board of shape {sizes} has {cells:.3g} cells, over the limit of "
-                                 f"{MAX_BOARD_CELLS:.3g} (lightsout._base.validate.MAX_BOARD_CELLS)")
+                                 f"{MAX_BOARD_CELLS:.3g} (lightsout.limits.MAX_BOARD_CELLS)")
     return sizes
 
 
@@ -223,11 +223,12 @@ def board_values(board: npt.ArrayLike, states: int = 2, name: str = "board") -> 
         raise InvalidBoardError(f"{name} must have at least one axis, got a single value {arr!r}")
     if arr.ndim > MAX_AXES:
         raise InvalidBoardError(f"{name} has {arr.ndim} axes; boards may have at most {MAX_AXES} "
-                                f"(lightsout._base.validate.MAX_AXES)")
+                                f"(lightsout.limits.MAX_AXES)")
     if 0 in arr.shape:
         raise InvalidBoardError(f"{name} must have at least one cell along every axis, got shape {arr.shape}")
     if arr.size > MAX_BOARD_CELLS:
-        raise BoardTooLargeError(f"{name} has {arr.size:.3g} cells, over the limit of {MAX_BOARD_CELLS:.3g}")
+        raise BoardTooLargeError(f"{name} has {arr.size:.3g} cells, over the limit of {MAX_BOARD_CELLS:.3g} "
+                                 f"(lightsout.limits.MAX_BOARD_CELLS)")
     if states == 2:
         return _zero_one(arr, name)
     if arr.dtype.kind == "b":
@@ -273,8 +274,8 @@ def board_cells(rows: int, cols: int, what: str) -> None:
     if rows * cols > MAX_BOARD_CELLS:
         raise BoardTooLargeError(
             f"{what}: a {rows} x {cols} board has {rows * cols:.3g} cells, over the limit of "
-            f"{MAX_BOARD_CELLS:.3g} (2**32, 4 GiB as a bool array); work with packed rows "
-            f"or the polynomial route's first row instead")
+            f"{MAX_BOARD_CELLS:.3g} (2**32, 4 GiB as a bool array, lightsout.limits.MAX_BOARD_CELLS); work with "
+            "packed rows or the polynomial route's first row instead")
 
 
 def thread_count(threads: object) -> int | None:

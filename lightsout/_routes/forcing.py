@@ -65,7 +65,7 @@ U8 = npt.NDArray[np.uint8]
 
 @dataclass(frozen=True)
 class ForcingPlan:
-    """A forcing order (see lightsout/_graphchase.pyx, section 1).
+    """A forcing order (see lightsout/_kernels/graphchase.pyx, section 1).
 
     Attributes:
         steps_var: (n,) int32, the variable each step determines.
