@@ -70,13 +70,21 @@ def route_for(method: object, rules: Rules, *, solving: bool, board_given: bool 
     return route
 
 
-def _array_rules(board: object, torus: object, self_toggle: object, states: int) -> Optional[Rules]:
-    """The rules of a numpy board from its shape alone, before its values are checked or copied; None for
-    another input, or a shape the board's own check refuses (it words the mistake as a board's)."""
-    if not isinstance(board, np.ndarray) or not 1 <= board.ndim <= MAX_AXES or 0 in board.shape \
+def array_rules(board: object, torus: object, self_toggle: object, states: int, *,
+                stacked: bool = False) -> Optional[Rules]:
+    """The rules of a numpy board (``stacked``: of each board of a stack) from its shape alone, before its
+    values are checked or copied; None for another input, or a shape the board's own check refuses (it
+    words the mistake as a board's).
+
+    Example:
+        >>> array_rules(np.zeros((4, 3, 5)), False, True, 2, stacked=True).shape
+        (3, 5)
+    """
+    first = 2 if stacked else 1
+    if not isinstance(board, np.ndarray) or not first <= board.ndim <= MAX_AXES + first - 1 or 0 in board.shape \
             or board.size > MAX_BOARD_CELLS:
         return None
-    return Rules.check(board.shape, torus, self_toggle, states)
+    return Rules.check(board.shape[first - 1:], torus, self_toggle, states)
 
 
 def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_toggle: bool = True,
@@ -327,7 +335,7 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
     states = states_count(states)
     minimal = flag(minimal, "minimal")
     # a numpy board's route is asked from its shape, before the board is checked or copied
-    rules = _array_rules(board, torus, self_toggle, states)
+    rules = array_rules(board, torus, self_toggle, states)
     route = None if rules is None else route_for(method, rules, solving=True, board_given=True)
     grid = _packed_grid(board, states, torus, self_toggle, method)
     words, lights = (None, _board.as_board(board, states)) if grid is None else grid
@@ -404,7 +412,7 @@ def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, se
         True
     """
     states = states_count(states)
-    rules = _array_rules(board, torus, self_toggle, states)
+    rules = array_rules(board, torus, self_toggle, states)
     route = None if rules is None else route_for(method, rules, solving=True, board_given=True)
     lights = _board.as_board(board, states)
     if rules is None or route is None:

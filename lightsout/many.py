@@ -31,7 +31,7 @@ from lightsout._core.tasks import checked_executor, run_tasks
 from lightsout._core.manyboards import (
     MAX_MINIMAL_NULLITY, apply_bit_matrix_many, bit_operator, coset_min_many, reduced_operator,
 )
-from lightsout._solve import solve_checked
+from lightsout._solve import array_rules, route_for, solve_checked
 from lightsout.board import TorusArg
 from lightsout.gf2 import rref
 
@@ -198,6 +198,9 @@ def solve_many(boards: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: b
         ([True, True, False], [15, 5, 0])
     """
     k = states_count(states)
+    each = array_rules(boards, torus, self_toggle, k, stacked=True)
+    if each is not None:  # a board the operator does not take goes by its route: asked before the stack is copied
+        route_for("auto", each, solving=True, board_given=True)
     stack = board_values(boards, k, "boards")
     if stack.ndim < 2:
         raise InvalidBoardError(f"boards must be a stack (N,) + shape of boards, got shape {stack.shape}")

@@ -441,6 +441,7 @@ def test_ctrl_c_in_the_nd_reduction_stops_its_worker_threads_at_once():
     ("lightsout.solve(np.broadcast_to(np.uint8(1), (60000, 60000)), self_toggle=False)", ("N-D route",)),
     ("lightsout.solve(np.broadcast_to(np.uint8(1), (2**31, 2)), method='dense')",
      ("dense route", "lightsout.limits.MAX_DENSE_SIDE_BYTES")),
+    ("lightsout.solve_many(np.broadcast_to(np.uint8(1), (2,) + (2,) * 30))", ("lightsout.limits.MAX_ND_BYTES",)),
     # the fewest presses and the distance tables ask before they build the board
     ("lightsout.fewest_presses((2,) * 31)", ("lightsout.limits.MAX_ND_BYTES",)),
     ("lightsout.fewest_presses((2,) * 32)", ("lightsout.limits.MAX_ND_BYTES",)),
