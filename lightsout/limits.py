@@ -4,7 +4,7 @@ A limit lives with what it limits (the route, the search, the writer that checks
 any work); this module names each one for users, and every refusal
 (:class:`lightsout.BoardTooLargeError`) names it here: ``lightsout.limits.MAX_ND_BYTES``.
 The names are the very values the checks use; they are read here, not set: assigning to
-``lightsout.limits.MAX_X`` changes no check.  Sizes are in bytes, cells, vertices,
+one of them here changes no check.  Sizes are in bytes, cells, vertices,
 word operations (one operation on a 64-bit word: the unit of the routes' time budgets,
 about 1.5-3e10 a second on the 2-core development machine) or seconds.
 
