@@ -37,6 +37,7 @@ try:  # another distribution's lightsout/board.py (python-lightsout installs one
     from lightsout.graph import solve_graph
     from lightsout.many import ManySolutions, solve_many
     from lightsout import picture
+    from lightsout import limits
 except ImportError as _exc:
     from lightsout._import_help import board_clash_message as _board_clash_message
 
@@ -55,7 +56,7 @@ __all__ = [
     "UnsolvableError", "LightsOutError", "InvalidBoardError", "InvalidTypeError", "BoardTooLargeError",
     "SettingError", "InternalError",
     "METHODS", "gf2", "packed", "get_include", "__version__",
-    "read_board", "write_board", "picture", "MissingExtraError",
+    "read_board", "write_board", "picture", "MissingExtraError", "limits",
 ]
 
 #: Subpackages imported on first use (``lightsout.play`` starts no server but loads http.server).

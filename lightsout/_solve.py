@@ -35,7 +35,7 @@ import numpy.typing as npt
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, UnsolvableError, unsolvable_error
 from lightsout._base.types import Progress
 from lightsout._base.validate import (
-    MAX_BOARD_CELLS, board_shape, board_size, flag, grid_shape, poly_memory, progress_callback,
+    MAX_AXES, MAX_BOARD_CELLS, board_shape, board_size, flag, grid_shape, progress_callback,
     states_count, thread_count,
 )
 from lightsout._core.bitmatrix import pack_zero_one
@@ -45,12 +45,44 @@ from lightsout._core.rules import Rules
 from lightsout._core.tasks import checked_executor, run_tasks
 from lightsout._routes.poly import nullity_poly as _nullity_poly
 from lightsout._routes.poly import nullity_table as _nullity_table
-from lightsout._routes.registry import METHODS, Route, route_for
+from lightsout._routes.poly import refuse_poly
+from lightsout._routes.registry import METHODS, Route
+from lightsout._routes.registry import route_for as _pick_route
 from lightsout._solution import Solution, solution_from_coset
 from lightsout import board as _board
 from lightsout.board import TorusArg
 
 __all__ = ["first_row", "nullity", "nullity_table", "solve", "is_solvable", "Solution", "UnsolvableError", "METHODS"]
+
+def route_for(method: object, rules: Rules, *, solving: bool, board_given: bool = False) -> Route:
+    """The route for a board (the registry's :func:`~lightsout._routes.registry.route_for`), asked once,
+    before any work, whether it refuses the run (``Route.refuse``: its budget).
+
+    Example:
+        >>> route_for("auto", Rules.check((4, 4)), solving=True).name
+        'poly'
+    """
+    route = _pick_route(method, rules)
+    route.refuse(rules, solving=solving, board_given=board_given)
+    return route
+
+
+def array_rules(board: object, torus: object, self_toggle: object, states: int, *,
+                stacked: bool = False) -> Optional[Rules]:
+    """The rules of a numpy board (``stacked``: of each board of a stack) from its shape alone, before its
+    values are checked or copied; None for another input, or a shape the board's own check refuses (it
+    words the mistake as a board's).
+
+    Example:
+        >>> array_rules(np.zeros((4, 3, 5)), False, True, 2, stacked=True).shape
+        (3, 5)
+    """
+    first = 2 if stacked else 1
+    if not isinstance(board, np.ndarray) or not first <= board.ndim <= MAX_AXES + first - 1 or 0 in board.shape \
+            or board.size > MAX_BOARD_CELLS:
+        return None
+    return Rules.check(board.shape[first - 1:], torus, self_toggle, states)
+
 
 def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_toggle: bool = True,
               states: int = 2, method: str = "auto", threads: Optional[int] = None,
@@ -102,7 +134,7 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
     """
     nrows, ncols = grid_shape(n, m)
     rules = Rules.of_grid(nrows, ncols, torus, self_toggle, states)
-    route = route_for(method, rules)
+    route = route_for(method, rules, solving=True)
     threads = thread_count(threads)
     progress_callback(progress)
     # the all-lit board is never built; the N-D route builds its canonical solution alone, never
@@ -176,7 +208,7 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
         shape, torus, self_toggle, states)
     threads = thread_count(threads)
     progress_callback(progress)
-    return route_for(method, rules).nullity(rules, threads=threads, progress=progress)
+    return route_for(method, rules, solving=False).nullity(rules, threads=threads, progress=progress)
 
 
 def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[concurrent.futures.Executor] = None,
@@ -213,7 +245,7 @@ def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[c
     nmax = board_size(nmax, "nmax")
     top = None if mmax is None else board_size(mmax, "mmax")
     progress_callback(progress)
-    poly_memory(max(nmax, top or 0))
+    refuse_poly(max(nmax, top or 0))
     pool = checked_executor(executor)
     _nullity_table_fits(nmax, top, pool is not None)
     if top is None and pool is None:
@@ -248,12 +280,12 @@ def _nullity_table_fits(nmax: int, mmax: Optional[int], spread: bool) -> None:
     size = f"{nmax}" if mmax is None else f"{nmax} x {mmax}"
     if entries > MAX_TABLE_ENTRIES:
         raise BoardTooLargeError(f"a nullity table of {size} has {entries:.3g} entries, over the limit of "
-                                 f"{MAX_TABLE_ENTRIES:.3g} (lightsout._solve.MAX_TABLE_ENTRIES); ask for it in parts "
+                                 f"{MAX_TABLE_ENTRIES:.3g} (lightsout.limits.MAX_TABLE_ENTRIES); ask for it in parts "
                                  "or call nullity(n, m) for the entries you need")
     seconds = _nullity_table_seconds(nmax, mmax)
     if not spread and seconds > MAX_TABLE_SECONDS:
         raise BoardTooLargeError(f"a nullity table of {size} would take about {seconds / 3600:.2g} hours on one core, "
-                                 f"over the limit of {MAX_TABLE_SECONDS / 3600:g} hour (lightsout._solve."
+                                 f"over the limit of {MAX_TABLE_SECONDS / 3600:g} hour (lightsout.limits."
                                  "MAX_TABLE_SECONDS); pass executor= to spread it over workers, or ask for less")
 
 
@@ -348,10 +380,14 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
     """
     states = states_count(states)
     minimal = flag(minimal, "minimal")
+    # a numpy board's route is asked from its shape, before the board is checked or copied
+    rules = array_rules(board, torus, self_toggle, states)
+    route = None if rules is None else route_for(method, rules, solving=True, board_given=True)
     grid = _packed_grid(board, states, torus, self_toggle, method)
     words, lights = (None, _board.as_board(board, states)) if grid is None else grid
-    rules = Rules.check(lights.shape, torus, self_toggle, states)
-    route = route_for(method, rules)
+    if rules is None or route is None:
+        rules = Rules.check(lights.shape, torus, self_toggle, states)
+        route = route_for(method, rules, solving=True, board_given=True)
     threads = thread_count(threads)
     progress_callback(progress)
     found = solve_checked(rules, lights, route, words=words, threads=threads, progress=progress)
@@ -366,15 +402,16 @@ def solve_checked(rules: Rules, lights: np.ndarray, route: Optional[Route] = Non
     """:func:`solve` for a board and rules checked where the call came in (the library's own callers).
 
     ``lights`` is the checked board of ``rules.shape``; ``words`` its rows
-    packed, when the caller has them; ``route`` the route chosen for it (None:
-    the one ``method="auto"`` picks).  An UnsolvableError says under which rules
-    and on which route, as a Solution does.
+    packed, when the caller has them; ``route`` the route chosen for it, whose
+    refusals the caller has asked (None: the one ``method="auto"`` picks, asked
+    here).  An UnsolvableError says under which rules and on which route, as a
+    Solution does.
 
     Example:
         >>> solve_checked(Rules.check((3, 3)), np.ones((3, 3), dtype=bool)).presses.astype(int).tolist()
         [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
     """
-    route = route or route_for("auto", rules)
+    route = route or route_for("auto", rules, solving=True, board_given=True)
     try:
         found = route.solve(rules, lights, words, threads=threads, progress=progress, kernel=True)
         return solution_from_coset(found, rules, lights, words)
@@ -434,9 +471,12 @@ def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, se
         True
     """
     states = states_count(states)
+    rules = array_rules(board, torus, self_toggle, states)
+    route = None if rules is None else route_for(method, rules, solving=True, board_given=True)
     lights = _board.as_board(board, states)
-    rules = Rules.check(lights.shape, torus, self_toggle, states)
-    route = route_for(method, rules)
+    if rules is None or route is None:
+        rules = Rules.check(lights.shape, torus, self_toggle, states)
+        route = route_for(method, rules, solving=True, board_given=True)
     threads = thread_count(threads)
     progress_callback(progress)
     return route.solve(rules, lights, threads=threads, progress=progress, kernel=False).solvable

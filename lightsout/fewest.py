@@ -30,10 +30,11 @@ from lightsout._core.rules import Rules
 from lightsout._core.runner import CancelToken
 from lightsout._core.tasks import checked_executor, run_tasks
 from lightsout._core.bandchase import all_lit_press_count
-from lightsout._search.distance import distance_distribution_gf2, distance_distribution_mod
-from lightsout._search.minweight import MAX_NULLITY
-from lightsout._search.minimal import minimal_solution
-from lightsout._solve import first_row, nullity, solve_checked
+from lightsout._routes.registry import Route
+from lightsout._search.distance import distance_distribution_gf2, distance_distribution_mod, refuse_distance
+from lightsout._search.minimal import minimal_solution, refuse_minimal
+from lightsout._search.minweight import MAX_NULLITY  # noqa: F401  lightsout.fewest.MAX_NULLITY, as messages named it
+from lightsout._solve import first_row, nullity, route_for, solve_checked
 from lightsout.board import TorusArg
 
 __all__ = ["minimal_solution", "fewest_presses", "fewest_presses_table", "proven_fewest_presses",
@@ -54,12 +55,12 @@ def _fewest_of_a_big_grid(nrows: int, ncols: int) -> int:
         raise BoardTooLargeError(
             f"the all-lit {nrows} x {ncols} board has nullity {quiet}: its fewest-press search needs the whole "
             f"board and its {quiet} quiet patterns in memory, and boards of more than {STREAM_CELLS} cells "
-            "(lightsout.fewest.STREAM_CELLS) are searched only when they have one solution (nullity 0)")
+            "(lightsout.limits.STREAM_CELLS) are searched only when they have one solution (nullity 0)")
     if nrows * ncols > MAX_STREAM_CELLS:
         raise BoardTooLargeError(
             f"the all-lit {nrows} x {ncols} board has {nrows * ncols:.3g} cells: counting its presses means "
             f"chasing every one, over the limit of {MAX_STREAM_CELLS:.3g} cells (about a minute; "
-            "lightsout.fewest.MAX_STREAM_CELLS); lightsout.first_row gives its first row at once")
+            "lightsout.limits.MAX_STREAM_CELLS); lightsout.first_row gives its first row at once")
     return all_lit_press_count(nrows, ncols, first_row(nrows, ncols))
 
 
@@ -135,9 +136,9 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
         return shipped
     if rules.is_plain_grid and not any(rules.wraps) and rules.cells > STREAM_CELLS:
         return _fewest_of_a_big_grid(*shape)
-    _refuse_before_solving(rules, threads)
+    route = _refuse_before_solving(rules, threads)
     lights = np.ones(shape, dtype=rules.light_dtype)
-    best = minimal_solution(solve_checked(rules, lights, threads=threads, progress=progress), executor=pool,
+    best = minimal_solution(solve_checked(rules, lights, route, threads=threads, progress=progress), executor=pool,
                             progress=progress, threads=threads, token=token)
     weight = int(best.presses.sum(dtype=np.int64))
     if not best.proven_minimal:
@@ -156,22 +157,22 @@ def _shipped_fewest(rules: Rules) -> Optional[int]:
     return None if row is None else int(row["fewest"])
 
 
-def _refuse_before_solving(rules: Rules, threads: Optional[int]) -> None:
-    """Refuse, from the nullity alone (which the routes find without the quiet patterns), a two-state
-    board the search cannot take: the solve and its quiet patterns are not built for nothing."""
+def _refuse_before_solving(rules: Rules, threads: Optional[int]) -> Route:
+    """The route of the all-lit board, asked before the board is built; and, from the nullity alone
+    (which the routes find without the quiet patterns), the refusal of a two-state board the search
+    cannot take: the solve and its quiet patterns are not built for nothing."""
     rules.refuse_unpacked("the all-lit board")
+    route = route_for("auto", rules, solving=True, board_given=True)
     if rules.states != 2:
-        return
+        return route
     quiet = nullity(rules.shape, torus=rules.wraps, self_toggle=rules.self_toggle, threads=threads)
-    if quiet > MAX_NULLITY:
-        raise BoardTooLargeError(
-            f"the all-lit board of shape {rules.shape} has nullity {quiet} (2^{quiet} solutions); the fewest-presses "
-            f"search handles nullity up to {MAX_NULLITY} (lightsout.fewest.MAX_NULLITY), time limit or not")
+    refuse_minimal(quiet, 2**quiet, 2, rules.shape)
     if quiet * rules.cells > MAX_SEARCH_BYTES:
         raise BoardTooLargeError(
             f"the all-lit board of shape {rules.shape} has {rules.cells} cells and nullity {quiet}: its "
             f"{quiet} quiet patterns would take {quiet * rules.cells / 2**30:.3g} GiB, over the search's limit of "
-            f"{MAX_SEARCH_BYTES / 2**30:g} GiB (lightsout.fewest.MAX_SEARCH_BYTES)")
+            f"{MAX_SEARCH_BYTES / 2**30:g} GiB (lightsout.limits.MAX_SEARCH_BYTES)")
+    return route
 
 
 #: The fewest-presses search of a board holds its quiet patterns a byte a cell: up to this many bytes.
@@ -296,7 +297,9 @@ def distance_distribution(n: Union[int, Sequence[int], None] = None, m: Optional
     threads = thread_count(threads)
     progress_callback(progress)
     k = rules.states
-    zero = solve_checked(rules, np.zeros(rules.shape, dtype=rules.light_dtype), threads=threads)
+    refuse_distance(rules.cells, k)  # before the board is built and solved
+    route = route_for("auto", rules, solving=True, board_given=True)
+    zero = solve_checked(rules, np.zeros(rules.shape, dtype=rules.light_dtype), route, threads=threads)
     quiet = zero.quiet_patterns().reshape(-1, rules.cells).astype(np.uint8)
     if k == 2:
         return distance_distribution_gf2(quiet, progress=progress, threads=threads)

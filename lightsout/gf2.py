@@ -78,9 +78,8 @@ def rank(a: npt.ArrayLike) -> int:
     Raises:
         InvalidTypeError: ``a`` does not hold numbers or bools.
         InvalidBoardError: ``a`` is not 2-D or holds values other than 0 and 1.
-        BoardTooLargeError: the packed copy would exceed 8 GiB
-            (``lightsout.limits.MAX_BYTES``) or the elimination 2**45 word
-            updates, some 10-20 minutes (``lightsout.limits.MAX_WORK``).
+        BoardTooLargeError: the packed copy would exceed ``lightsout.limits.MAX_GF2_BYTES`` (8 GiB)
+            or the elimination ``lightsout.limits.MAX_GF2_WORD_OPS`` word updates.
 
     Example:
         >>> from lightsout.gf2 import rank

@@ -43,44 +43,22 @@ Example:
 from __future__ import annotations
 
 import concurrent.futures
-import itertools
-import sys
 import warnings
-from typing import Any, NamedTuple, Optional
+from typing import Optional
 
 import numpy as np
-import numpy.typing as npt
 
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
 from lightsout._base.types import Progress
-from lightsout._base.validate import (
-    GRAPH_FORMS, flag, graph_adjacency_values, graph_edge_list, graph_lights, graph_pattern, graph_square,
-    graph_vertex_count, method_name, progress_callback, states_count, thread_count,
-)
-from lightsout import _kernels as kernels
+from lightsout._base.validate import flag, method_name, progress_callback, states_count, thread_count
+from lightsout._core.graphinput import GraphCSR, graph_lights, to_csr
 from lightsout._core.graphrules import GraphRules
-from lightsout._routes.forcing import BYTES_PER_VERTEX, MAX_GRAPH_BYTES, check_vertex_budget
+from lightsout._routes.forcing import refuse_graph
 from lightsout._routes.registry import METHODS as _METHODS
 from lightsout._routes.registry import route_for
 from lightsout._solution import Solution, solution_from_coset
 
 __all__ = ["GraphCSR", "graph_csr", "solve_graph"]
-
-
-class GraphCSR(NamedTuple):
-    """A graph as CSR neighbour lists: the neighbours of v are ``indices[indptr[v]:indptr[v + 1]]``.
-
-    Attributes:
-        n: number of vertices.
-        indptr: (n + 1,) int64.
-        indices: int32 neighbour numbers (symmetric, no self-loops, no repeats).
-        nodes: a networkx graph's node labels in vertex order, else None.
-    """
-
-    n: int
-    indptr: npt.NDArray[np.int64]
-    indices: npt.NDArray[np.int32]
-    nodes: Optional[list[Any]]
 
 
 def graph_csr(graph: object, *, nvertices: Optional[int] = None) -> GraphCSR:
@@ -99,6 +77,8 @@ def graph_csr(graph: object, *, nvertices: Optional[int] = None) -> GraphCSR:
         InvalidBoardError: a directed graph or parallel edges, self-loops, a
             non-symmetric or non-square matrix, vertex numbers out of range, no
             vertices.
+        BoardTooLargeError: a graph whose solve would pass ``lightsout.limits.MAX_GRAPH_BYTES``
+            from its vertices alone (or a dense adjacency matrix's scan), before it is converted.
 
     Examples:
         >>> g = graph_csr([[0, 1, 0], [1, 0, 1], [0, 1, 0]])     # the path 0 - 1 - 2
@@ -111,122 +91,7 @@ def graph_csr(graph: object, *, nvertices: Optional[int] = None) -> GraphCSR:
         ...
         lightsout.InvalidBoardError: the adjacency matrix is not symmetric: entry (0, 1) is nonzero...
     """
-    nx = sys.modules.get("networkx")
-    if nx is not None and isinstance(graph, nx.Graph):
-        if nvertices is not None:
-            raise InvalidBoardError("nvertices= is only for edge lists; a networkx graph has its own nodes")
-        return _from_networkx(graph)
-    sparse = sys.modules.get("scipy.sparse")
-    if sparse is not None and sparse.issparse(graph):
-        if nvertices is not None:
-            raise InvalidBoardError("nvertices= is only for edge lists; an adjacency matrix has one row per vertex")
-        return _from_sparse(graph)
-    if isinstance(graph, (str, bytes, dict, set, frozenset)) or graph is None or isinstance(graph, (int, float)):
-        raise InvalidTypeError(f"solve_graph takes {GRAPH_FORMS}; got {type(graph).__name__}")
-    if nvertices is not None or _tuple_edges(graph):
-        return _from_edges(graph, nvertices)
-    try:
-        arr = np.asarray(graph)
-    except Exception as exc:  # ragged lists and the like
-        raise InvalidBoardError(f"solve_graph takes {GRAPH_FORMS}; could not read this input as an array: {exc}") \
-            from exc
-    if arr.ndim == 2 and arr.shape[0] == arr.shape[1]:
-        return _from_dense(arr)
-    if arr.ndim == 2 and arr.shape[1] == 2:
-        return _from_edges(arr, None)
-    if arr.dtype == object:
-        raise InvalidTypeError(f"solve_graph takes {GRAPH_FORMS}; got {type(graph).__name__}")
-    raise InvalidBoardError(f"solve_graph takes {GRAPH_FORMS}; got an array of shape {arr.shape} "
-                            "(neither a square matrix nor an (m, 2) edge list)")
-
-
-def _tuple_edges(graph: object) -> bool:
-    """A list or tuple whose items are all tuples (or an empty one): an edge list by the module's rule."""
-    return isinstance(graph, (list, tuple)) and all(isinstance(item, tuple) for item in graph)
-
-
-def _csr_from_rows(n: int, rows: npt.NDArray[np.int64], cols: npt.NDArray[np.int64]) -> tuple[
-        npt.NDArray[np.int64], npt.NDArray[np.int32]]:
-    """CSR arrays from (row, col) pairs sorted by row then column (as np.nonzero and np.unique give)."""
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
-    return indptr, cols.astype(np.int32)
-
-
-def _from_edges(edges: object, nvertices: Optional[int]) -> GraphCSR:
-    n, pairs = graph_edge_list(edges, nvertices)
-    check_vertex_budget(n)
-    keys = np.concatenate([pairs[:, 0] * n + pairs[:, 1], pairs[:, 1] * n + pairs[:, 0]])
-    # Both directions, sorted, repeats merged.  (np.unique is not used: numpy >= 2.3 runs it
-    # through a hash table first, 30x slower than this sort on a few million keys.)
-    keys.sort()
-    if len(keys) > 1:
-        keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
-    indptr, indices = _csr_from_rows(n, keys // n, keys % n)
-    return GraphCSR(n, indptr, indices, None)
-
-
-def _from_dense(arr: np.ndarray) -> GraphCSR:
-    graph_adjacency_values(arr)
-    n = graph_square(arr.shape)
-    check_vertex_budget(n)
-    pattern = arr != 0
-    rows, cols = np.nonzero(pattern)
-    indptr, indices = _csr_from_rows(n, rows.astype(np.int64), cols.astype(np.int64))
-    graph_pattern(n, indptr, indices)
-    return GraphCSR(n, indptr, indices, None)
-
-
-def _from_sparse(matrix: Any) -> GraphCSR:
-    n = graph_square(tuple(matrix.shape))
-    check_vertex_budget(n)
-    csr = matrix.tocsr(copy=True)
-    graph_adjacency_values(csr.data, "adjacency matrix's stored values")
-    csr.sum_duplicates()
-    csr.eliminate_zeros()
-    csr.sort_indices()
-    indptr = np.asarray(csr.indptr, dtype=np.int64)
-    indices = np.asarray(csr.indices, dtype=np.int32)
-    graph_pattern(n, indptr, indices, source="sparse adjacency matrix")
-    return GraphCSR(n, indptr, indices, None)
-
-
-def _from_networkx(graph: Any) -> GraphCSR:
-    if graph.is_directed():
-        raise InvalidBoardError("directed graphs are not accepted (a press acts along every edge both ways); "
-                                "pass G.to_undirected()")
-    nodes = list(graph.nodes)
-    n = len(nodes)
-    if n == 0:
-        raise InvalidBoardError("the graph has no vertices; a graph to solve needs at least one")
-    graph_vertex_count(n, "the number of nodes")
-    check_vertex_budget(n)
-    # Node order is list(G.nodes); the adjacency mapping normally lists the same nodes in
-    # the same order (then its values are taken as they come, without a lookup per node).
-    raw = getattr(graph, "_adj", None)
-    adj = raw if type(raw) is dict else graph.adj
-    neighbours = list(adj.values()) if list(adj) == nodes else [adj[v] for v in nodes]
-    if graph.is_multigraph():
-        for v, nbrs in zip(nodes, neighbours):
-            for u, keys in nbrs.items():
-                if len(keys) > 1:
-                    raise InvalidBoardError(
-                        f"the MultiGraph has {len(keys)} parallel edges between {v!r} and {u!r}; parallel "
-                        "edges are not accepted (pass networkx.Graph(G) to merge them)")
-    degrees = np.fromiter(map(len, neighbours), dtype=np.int64, count=n)
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(degrees, out=indptr[1:])
-    total = int(indptr[-1])
-    # Vertices numbered 0..n-1 in order need no lookups.
-    position = None if nodes == list(range(n)) else dict(zip(nodes, range(n)))
-    if all(type(nbrs) is dict for nbrs in neighbours):  # a plain graph: walk the dicts in C
-        indices = kernels.graphchase.dict_neighbour_numbers(neighbours, position, total)
-    else:  # adjacency views (subgraphs, filtered graphs)
-        flat = itertools.chain.from_iterable(neighbours)
-        numbers = flat if position is None else map(position.__getitem__, flat)
-        indices = np.fromiter(numbers, dtype=np.int32, count=total)
-    graph_pattern(n, indptr, indices, symmetric_known=True, labels=nodes)
-    return GraphCSR(n, indptr, indices, nodes)
+    return to_csr(graph, nvertices, refuse=refuse_graph)
 
 
 def solve_graph(graph: object, board: object = None, *, nvertices: Optional[int] = None, self_toggle: bool = True,

@@ -28,8 +28,10 @@ from lightsout._base.validate import board_values, flag, progress_callback, stat
 from lightsout._core.rules import Rules, neighbour_pairs
 from lightsout._core.runner import CancelToken, run_chunks
 from lightsout._core.tasks import checked_executor, run_tasks
-from lightsout._core.manyboards import apply_bit_matrix_many, bit_operator, coset_min_many, reduced_operator
-from lightsout._solve import solve_checked
+from lightsout._core.manyboards import (
+    MAX_MINIMAL_NULLITY, apply_bit_matrix_many, bit_operator, coset_min_many, reduced_operator,
+)
+from lightsout._solve import array_rules, route_for, solve_checked
 from lightsout.board import TorusArg
 from lightsout.gf2 import rref
 
@@ -126,22 +128,10 @@ def _solve_chunk(boards: np.ndarray, rules: Rules, minimal: bool,
     n = len(boards)
     cells = rules.cells
     if rules.states != 2 or not operator_fits(cells):
-        presses = np.zeros((n, cells), dtype=np.uint8)
-        ok = np.zeros(n, dtype=bool)
-        nullity, count = 0, 1
-        for i, board in enumerate(boards):
-            if token is not None and token.cancelled:
-                break
-            try:
-                s = solve_checked(rules, board.reshape(rules.shape).astype(rules.light_dtype, copy=False))
-                s = s.minimal() if minimal else s
-            except UnsolvableError as exc:
-                nullity = exc.nullity
-                continue
-            presses[i], ok[i], nullity, count = s.presses.ravel(), True, s.nullity, s.count
-        return presses, ok, nullity, count
-
+        return _one_by_one(boards, rules, minimal, token)
     p, q = _operator(rules) if operator is None else operator
+    if minimal and len(q) > MAX_MINIMAL_NULLITY:  # past the operator's budget: each board's own search
+        return _one_by_one(boards, rules, minimal, token)
     result = apply_bit_matrix_many(np.ascontiguousarray(boards.reshape(n, cells), dtype=np.uint8),
                                    bit_operator(p, q if len(q) else None), packed_output=minimal and len(q) > 0)
     ok = np.ones(n, dtype=bool) if result.ok is None else result.ok
@@ -152,6 +142,26 @@ def _solve_chunk(boards: np.ndarray, rules: Rules, minimal: bool,
         values = np.asarray(result.values, dtype=bool)
     values[~ok] = False
     return values, ok, len(q), 1 << len(q)
+
+
+def _one_by_one(boards: np.ndarray, rules: Rules, minimal: bool,
+                token: Optional[CancelToken]) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """:func:`_solve_chunk` board by board (each solved, and searched, on its own)."""
+    n, cells = len(boards), rules.cells
+    presses = np.zeros((n, cells), dtype=np.uint8)
+    ok = np.zeros(n, dtype=bool)
+    nullity, count = 0, 1
+    for i, board in enumerate(boards):
+        if token is not None and token.cancelled:
+            break
+        try:
+            s = solve_checked(rules, board.reshape(rules.shape).astype(rules.light_dtype, copy=False))
+            s = s.minimal() if minimal else s
+        except UnsolvableError as exc:
+            nullity = exc.nullity
+            continue
+        presses[i], ok[i], nullity, count = s.presses.ravel(), True, s.nullity, s.count
+    return presses, ok, nullity, count
 
 
 def solve_many(boards: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: bool = True, states: int = 2,
@@ -191,6 +201,9 @@ def solve_many(boards: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: b
         ([True, True, False], [15, 5, 0])
     """
     k = states_count(states)
+    each = array_rules(boards, torus, self_toggle, k, stacked=True)
+    if each is not None:  # a board the operator does not take goes by its route: asked before the stack is copied
+        route_for("auto", each, solving=True, board_given=True)
     stack = board_values(boards, k, "boards")
     if stack.ndim < 2:
         raise InvalidBoardError(f"boards must be a stack (N,) + shape of boards, got shape {stack.shape}")

@@ -82,7 +82,7 @@ def render_fits(name: str, nrows: int, ncols: int) -> None:
     if nrows * ncols > MAX_RENDER_PIXELS:
         raise BoardTooLargeError(
             f"render: a {nrows} x {ncols} picture has {nrows * ncols:.3g} pixels, over the limit of "
-            f"{MAX_RENDER_PIXELS:.3g} (2**40, lightsout.picture.MAX_RENDER_PIXELS); "
+            f"{MAX_RENDER_PIXELS:.3g} (2**40, lightsout.limits.MAX_RENDER_PIXELS); "
             "first_row gives the first row of any size, and fewest_presses the count")
     folder = os.path.dirname(os.path.abspath(name))
     try:

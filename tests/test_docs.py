@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import lightsout
-from lightsout import gf2, packed, picture
+from lightsout import gf2, limits, packed, picture
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PAGES = sorted(DOCS.rglob("*.md")) if DOCS.is_dir() else []
@@ -22,7 +22,7 @@ PAGES = sorted(DOCS.rglob("*.md")) if DOCS.is_dir() else []
 GUIDE_PAGES = ("getting-started.md", "guide/solve.md", "guide/shapes.md", "guide/fewest.md",
                "guide/many.md", "guide/files.md", "guide/embed.md", "guide/errors.md")
 PUBLIC_MODULES = {"lightsout": lightsout, "lightsout.packed": packed, "lightsout.gf2": gf2,
-                  "lightsout.picture": picture}
+                  "lightsout.picture": picture, "lightsout.limits": limits}
 
 needs_docs = pytest.mark.skipif(not PAGES, reason="no docs/ folder beside the tests (an installed copy)")
 

@@ -106,11 +106,11 @@ def test_dense_route_refuses_impossible_work_before_starting(call):
 
 
 def test_dense_limit_leaves_real_sizes_alone():
-    from lightsout._base.validate import dense_limits
+    from lightsout._routes.dense import refuse_dense
 
-    dense_limits(40_000, 40_000)
-    dense_limits(10**6, 1_000)
-    dense_limits(1, 10**8, board_given=True)
+    refuse_dense(40_000, 40_000)
+    refuse_dense(10**6, 1_000)
+    refuse_dense(1, 10**8, board_given=True)
 
 
 def test_an_exception_in_the_caller_cancels_the_workers(monkeypatch):

@@ -52,6 +52,27 @@ def test_graph_with_too_many_vertices_is_refused_before_allocating():
     refuses("lightsout.solve_graph([(0, 1)], nvertices=10**8)", words=("100000000 vertices",))
 
 
+@pytest.mark.parametrize("code, words", [
+    # a dense adjacency matrix is scanned a byte an entry: refused from its shape, before the scan
+    ("lightsout.solve_graph(np.broadcast_to(np.uint8(0), (10**6, 10**6)))",
+     ("dense 1000000 x 1000000", "lightsout.limits.MAX_GRAPH_BYTES", "at most 46308 vertices so given")),
+    ("lightsout.solve_graph(np.broadcast_to(np.float64(0), (10**5, 10**5)))", ("dense", "scipy.sparse")),
+    ("lightsout.solve_graph(__import__('scipy.sparse').sparse.coo_matrix((10**9, 10**9), dtype=np.uint8))",
+     ("1000000000 vertices", "lightsout.limits.MAX_GRAPH_BYTES")),
+    ("lightsout.graph.graph_csr([(0, 1)], nvertices=10**9)", ("1000000000 vertices", "at most 33554432")),
+])
+def test_graph_inputs_are_refused_from_their_size_before_they_are_converted(code, words):
+    refuses(code, words=words, timeout=30)
+
+
+def test_the_dense_matrix_budget_admits_its_documented_size():
+    from lightsout._routes.forcing import refuse_graph
+
+    refuse_graph(46308, 46308**2)
+    with pytest.raises(__import__("lightsout").BoardTooLargeError, match="46308"):
+        refuse_graph(46309, 46309**2)
+
+
 def test_graph_below_the_vertex_budget_is_solved():
     s = __import__("lightsout").solve_graph([(0, 1)], nvertices=10**5)
     assert s.verify() and s.count == 2
@@ -285,10 +306,10 @@ def test_dense_route_refuses_what_would_take_half_an_hour_naming_the_default(tmp
 
 
 def test_dense_route_still_takes_what_the_limit_admits():
-    from lightsout._base.validate import dense_limits
+    from lightsout._routes.dense import refuse_dense
 
-    dense_limits(64000, 64000)   # 263 s on the development machine: under the limit
-    dense_limits(10**6, 2000)    # long and narrow: cheap
+    refuse_dense(64000, 64000)   # 263 s on the development machine: under the limit
+    refuse_dense(10**6, 2000)    # long and narrow: cheap
 
 
 # --- item 6: renders that cannot fit, and SIGTERM/SIGHUP clean up like Ctrl-C ---------------------
@@ -403,3 +424,74 @@ def test_ctrl_c_in_the_nd_reduction_stops_its_worker_threads_at_once():
     # the bug waited out the reduction (about 0.9 of a solve); stopping at once takes a few ms,
     # and half a solve leaves room for a loaded machine without letting the bug through
     assert until_stopped < 0.5 * whole, (whole, until_stopped)
+
+
+# --- issue 29: refusals before the work, each within the memory cap, naming lightsout.limits -------
+
+@pytest.mark.parametrize("code, words", [
+    # the N-D route's work budget: cubic growth, about 2 hours, was accepted
+    ("lightsout.nullity(10**5, self_toggle=False)",
+     ("word operations", "lightsout.limits.MAX_ND_WORD_OPS", "ask for a smaller board")),
+    ("lightsout.nullity(30000, states=255)", ("word operations", "lightsout.limits.MAX_ND_WORD_OPS")),
+    ("lightsout.first_row(10**5, method='nd')", ("N-D route", "method='poly'")),
+    # numpy boards are asked of their route from their shape, before their values are copied
+    ("lightsout.solve(np.broadcast_to(np.uint8(1), (2,) * 32))", ("lightsout.limits.MAX_ND_BYTES",)),
+    ("lightsout.solve(np.broadcast_to(np.uint8(1), (2,) * 31))", ("lightsout.limits.MAX_ND_BYTES",)),
+    ("lightsout.is_solvable(np.broadcast_to(np.uint8(1), (60000, 60000)), states=3)", ("N-D route",)),
+    ("lightsout.solve(np.broadcast_to(np.uint8(1), (60000, 60000)), self_toggle=False)", ("N-D route",)),
+    ("lightsout.solve(np.broadcast_to(np.uint8(1), (2**31, 2)), method='dense')",
+     ("dense route", "lightsout.limits.MAX_DENSE_SIDE_BYTES")),
+    ("lightsout.solve_many(np.broadcast_to(np.uint8(1), (2,) + (2,) * 30))", ("lightsout.limits.MAX_ND_BYTES",)),
+    # the fewest presses and the distance tables ask before they build the board
+    ("lightsout.fewest_presses((2,) * 31)", ("lightsout.limits.MAX_ND_BYTES",)),
+    ("lightsout.fewest_presses((2,) * 32)", ("lightsout.limits.MAX_ND_BYTES",)),
+    ("lightsout.fewest_presses((2,) * 31, states=3)", ("lightsout.limits.MAX_ND_BYTES",)),
+    ("lightsout.fewest_presses(3000, torus=True)", ("nullity 96", "lightsout.limits.MAX_NULLITY")),
+    ("lightsout.distance_distribution((2,) * 31)", ("lightsout.limits.MAX_DISTANCE_LOG2",)),
+    # writers and pictures refuse from the shape, before a pass over the cells
+    ("lightsout.format_board(np.broadcast_to(np.uint8(1), (10**5, 10**5)))",
+     ("lightsout.limits.MAX_BOARD_CELLS",)),
+    ("lightsout.picture.board_svg(np.broadcast_to(np.uint8(1), (60000, 60000)))",
+     ("lightsout.limits.MAX_SVG_CELLS",)),
+    ("lightsout.picture.board_png(np.broadcast_to(np.uint8(1), (60000, 60000)))",
+     ("lightsout.limits.MAX_PNG_CELLS",)),
+])
+def test_huge_inputs_are_refused_before_the_work(code, words):
+    refuses(code, words=words, timeout=60)
+
+
+def test_solve_many_searches_each_board_past_the_operator_s_nullity():
+    # nullity 20 is past what the operator tries for every board at once (16): each board is searched on its own
+    import numpy as np
+
+    import lightsout
+    import oracle
+    from lightsout.limits import MAX_MANY_MINIMAL_NULLITY
+
+    rng = np.random.default_rng(29)
+    boards = oracle.replay_fast(np.zeros((30, 30)), rng.integers(0, 2, (30, 30))).astype(np.uint8)[None]
+    boards = np.concatenate([boards, np.ones((1, 30, 30), np.uint8)])
+    assert lightsout.nullity(30) > MAX_MANY_MINIMAL_NULLITY
+    many = lightsout.solve_many(boards, minimal=True)
+    assert many.proven_minimal and many.solvable.all()
+    for board, presses in zip(boards, many.presses):
+        assert oracle.clears(board, presses)
+        # no solution has fewer presses: the minimum over the coset of one board, weighed alone
+        assert int(presses.sum()) == int(lightsout.solve(board, minimal=True).presses.sum())
+
+
+def test_the_play_page_asks_the_search_s_own_refusal():
+    import warnings
+
+    import numpy as np
+
+    import lightsout
+    from lightsout.play import api
+
+    solution = lightsout.solve(np.ones((200, 200), np.uint8), self_toggle=False)
+    best, note = api._fewest(solution, True, 0.25)
+    assert best is None and "lightsout.limits.MAX_NULLITY" in note
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert api.MAX_MOD_SEARCH == 2_000_000
+    assert caught and caught[0].category is DeprecationWarning

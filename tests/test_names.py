@@ -164,3 +164,115 @@ def test_the_scans_catch_what_they_look_for():
     assert FILE_PATH.findall("(`lightsout/_core/rules.py`)") == ["lightsout/_core/rules.py"]
     tree = ast.parse("raise ValueError(f'over the limit ({x}, lightsout._base.validate.MAX_X)')")
     assert any(PRIVATE_PATH.search(text) for _, text in _message_strings(tree))
+
+
+# lightsout.limits: one public name for every limit, the very value its home module checks ------------
+
+#: MAX_* constants that are not limits a user meets in a refusal, and why.
+NOT_PUBLIC_LIMITS = {
+    "MAX_TIE_ELEMENTS": "the search's tie rule switches to an ordered scan past it; nothing is refused",
+    "MAX_TIE_TASKS": "the same switch, in the tasks' tie list",
+    # the play page's own limits, documented in lightsout.play.api (a front-end: the library does not name them)
+    "MAX_SIDE": "the play page's", "MAX_BODY_BYTES": "the play page's", "MAX_TIME_LIMIT": "the play page's",
+    "MAX_QUIET_PATTERNS": "the play page's", "MAX_WORKERS": "the play page's", "MAX_QUEUED": "the play page's",
+    "MAX_PENDING": "the play page's", "MAX_HEADER_BYTES": "the play page's",
+}
+
+
+def _limit_homes() -> dict[str, tuple[str, str]]:
+    """lightsout/limits.py's own statement of where each name comes from: public name -> (module, attribute)."""
+    tree = ast.parse(Path(lightsout.limits.__file__).read_text(encoding="utf-8"))
+    modules: dict[str, str] = {}
+    homes = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("lightsout"):
+            for alias in node.names:
+                modules[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Attribute) \
+                and isinstance(node.value.value, ast.Name):
+            (target,) = node.targets
+            assert isinstance(target, ast.Name)
+            homes[target.id] = (modules[node.value.value.id], node.value.attr)
+    return homes
+
+
+def _defined_limits() -> dict[str, list[str]]:
+    """Every module-level MAX_* assignment in the package's Python modules: name -> the modules that define it."""
+    package = Path(lightsout.__file__).resolve().parent
+    found: dict[str, list[str]] = {}
+    for path in sorted(package.rglob("*.py")):
+        if path.name == "limits.py" and path.parent == package:
+            continue
+        module = ".".join(path.relative_to(package.parent).with_suffix("").parts)
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
+                if isinstance(node, ast.AnnAssign) else []
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id.startswith("MAX_"):
+                    found.setdefault(target.id, []).append(module)
+    return found
+
+
+def test_every_name_in_lightsout_limits_is_the_very_object_its_home_module_checks():
+    homes = _limit_homes()
+    assert set(homes) == set(lightsout.limits.__all__), "every public limit is one assignment from its home"
+    for name, (module_name, attribute) in homes.items():
+        home = importlib.import_module(module_name)
+        assert getattr(lightsout.limits, name) is getattr(home, attribute), name
+        # defined there (not imported from elsewhere) and used there, beyond its definition
+        tree = ast.parse(Path(home.__file__).read_text(encoding="utf-8"))
+        defined = [node for node in tree.body if isinstance(node, ast.Assign)
+                   and any(isinstance(t, ast.Name) and t.id == attribute for t in node.targets)]
+        used = [node for node in ast.walk(tree) if isinstance(node, ast.Name) and node.id == attribute
+                and isinstance(node.ctx, ast.Load)]
+        assert defined, f"lightsout.limits.{name}: {module_name} does not define {attribute}"
+        assert used, f"lightsout.limits.{name}: {module_name} defines {attribute} but checks nothing with it"
+
+
+def test_every_public_limit_is_named_in_lightsout_limits():
+    exported = {attribute for _, attribute in _limit_homes().values()}
+    missing = {name: where for name, where in _defined_limits().items()
+               if name not in exported and name not in NOT_PUBLIC_LIMITS}
+    assert not missing, f"limits that lightsout.limits does not name (add them, or say why not): {missing}"
+    stale = set(NOT_PUBLIC_LIMITS) - set(_defined_limits())
+    assert not stale, f"NOT_PUBLIC_LIMITS names what no module defines: {stale}"
+
+
+LIMIT_NAME = re.compile(r"lightsout\.limits\.([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _all_message_texts() -> list[tuple[str, str]]:
+    package = Path(lightsout.__file__).resolve().parent
+    return [(f"{path.relative_to(package.parent)}:{line}", text) for path in sorted(package.rglob("*.py"))
+            for line, text in _message_strings(ast.parse(path.read_text(encoding="utf-8")))]
+
+
+def test_every_limit_a_message_names_exists():
+    named = {(place, name) for place, text in _all_message_texts() for name in LIMIT_NAME.findall(text)}
+    assert len(named) > 30, "the messages name too few limits: the scan itself is broken"
+    unknown = sorted(f"{place}: lightsout.limits.{name}" for place, name in named
+                     if name not in lightsout.limits.__all__)
+    assert not unknown, "messages name limits that lightsout.limits does not have:\n" + "\n".join(unknown)
+
+
+def test_every_size_refusal_names_its_limit():
+    # BoardTooLargeError says what was too large against which limit, under its public name
+    unnamed = []
+    package = Path(lightsout.__file__).resolve().parent
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == \
+                    "BoardTooLargeError":
+                text = "".join(piece.value for piece in ast.walk(node)
+                               if isinstance(piece, ast.Constant) and isinstance(piece.value, str))
+                # Pillow's own limit, and the free space of a disk, are no limits of ours
+                if "lightsout.limits." not in text and "MAX_IMAGE_PIXELS" not in text and " GB free" not in text:
+                    unnamed.append(f"{path.relative_to(package.parent)}:{node.lineno}: {text[:90]}")
+    assert not unnamed, "size refusals that name no lightsout.limits limit:\n" + "\n".join(unnamed)
+
+
+def test_the_limit_scans_catch_what_they_look_for():
+    text = "over the limit (lightsout.limits.MAX_X), or lightsout.limits.MAX_Y"
+    assert LIMIT_NAME.findall(text) == ["MAX_X", "MAX_Y"]
+    assert "MAX_BOARD_CELLS" in _defined_limits() and "MAX_ND_WORD_OPS" in _defined_limits()
+    assert _limit_homes()["MAX_GF2_BYTES"] == ("lightsout._core.bitmatrix", "MAX_BYTES")

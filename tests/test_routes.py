@@ -61,10 +61,14 @@ def test_every_route_that_accepts_a_board_gives_the_same_coset(shape, torus, sel
 def test_a_route_refuses_what_it_cannot_take_before_any_work():
     with pytest.raises(InvalidBoardError, match="method 'dense'"):
         lightsout.solve(np.ones((3, 3)), torus=True, method="dense")
-    with pytest.raises(BoardTooLargeError, match="dense route"):
-        ROUTES["dense"].nullity(Rules.of_grid(10**7, 10**7))
-    with pytest.raises(BoardTooLargeError, match="polynomial scratch"):
-        ROUTES["poly"].nullity(Rules.of_grid(10**11, 10**11))
+    with pytest.raises(BoardTooLargeError, match="dense route.*lightsout.limits.MAX_DENSE_WORD_OPS"):
+        ROUTES["dense"].refuse(Rules.of_grid(10**7, 10**7), solving=False)
+    with pytest.raises(BoardTooLargeError, match="polynomial scratch.*lightsout.limits.MAX_POLY_BYTES"):
+        ROUTES["poly"].refuse(Rules.of_grid(10**11, 10**11), solving=False)
+    with pytest.raises(BoardTooLargeError, match="N-D route.*lightsout.limits.MAX_ND_BYTES"):
+        ROUTES["nd"].refuse(Rules.of_grid(10**6, 10**6), solving=False)
+    for route in ROUTES.values():  # what they take, they take
+        route.refuse(Rules.of_grid(1000, 1000), solving=True, board_given=True)
 
 
 @pytest.mark.parametrize("shape, torus, self_toggle, states", [
@@ -156,3 +160,73 @@ def test_a_graph_is_refused_by_the_grid_routes_saying_which_take_it():
         lightsout.solve_graph([(0, 1), (1, 2)], method="nd")
     graph = GraphRules(np.array([0, 1, 3, 4]), np.array([1, 0, 2, 1], dtype=np.int32))
     assert route_for("auto", graph).name == "auto"
+def test_the_dense_route_counts_a_given_wide_board_s_transposed_copy():
+    wide = Rules.of_grid(200, 500_000_000)  # the all-lit board is never built; a given one is copied transposed
+    ROUTES["dense"].refuse(wide, solving=True)
+    with pytest.raises(BoardTooLargeError, match="GiB.*lightsout.limits.MAX_DENSE_BYTES"):
+        ROUTES["dense"].refuse(wide, solving=True, board_given=True)
+
+
+def test_the_nd_route_refuses_a_whole_pattern_only_when_it_builds_one():
+    rules = Rules.of_grid(50_000, 50_000, self_toggle=False)   # a small system, a 2.5e9-cell pattern
+    ROUTES["nd"].refuse(rules, solving=False)
+    with pytest.raises(BoardTooLargeError, match="press pattern"):
+        ROUTES["nd"].refuse(rules, solving=True)
+
+
+class _Watched:
+    """A route that counts the entry points' questions and fails if it is asked to work after a refusal."""
+
+    def __init__(self, route, refuse: bool) -> None:
+        self.route, self.refusing, self.asked = route, refuse, []
+        self.name = route.name
+
+    def accepts(self, rules):
+        return self.route.accepts(rules)
+
+    def refuse(self, rules, *, solving, board_given=False):
+        self.asked.append((solving, board_given))
+        if self.refusing:
+            raise BoardTooLargeError("refused by the test")
+
+    def nullity(self, rules, **kwargs):
+        assert not self.refusing, "worked after refusing"
+        return self.route.nullity(rules, **kwargs)
+
+    def solve(self, rules, lights, words=None, **kwargs):
+        assert not self.refusing, "worked after refusing"
+        return self.route.solve(rules, lights, words, **kwargs)
+
+
+@pytest.mark.parametrize("name", list(ROUTES))
+def test_every_entry_point_asks_its_route_once_before_any_work(monkeypatch, name):
+    calls = {
+        "first_row": (lambda: lightsout.first_row(5, method=name), (True, False)),
+        "nullity": (lambda: lightsout.nullity(5, method=name), (False, False)),
+        "solve": (lambda: lightsout.solve(np.ones((5, 5), np.uint8), method=name), (True, True)),
+        "solve_list": (lambda: lightsout.solve([[1] * 5] * 5, method=name), (True, True)),
+        "is_solvable": (lambda: lightsout.is_solvable(np.ones((5, 5)), method=name), (True, True)),
+    }
+    route = ROUTES[name]
+    for call, asked in calls.values():
+        for refusing in (False, True):
+            watched = _Watched(route, refusing)
+            monkeypatch.setitem(ROUTES, name, watched)
+            if refusing:
+                with pytest.raises(BoardTooLargeError, match="refused by the test"):
+                    call()
+            else:
+                call()
+            assert watched.asked == [asked]
+
+
+def test_a_numpy_board_is_refused_from_its_shape_before_its_values_are_read():
+    # a board of 2**32 cells that is a view of one byte: the route refuses it before any copy is made
+    board = np.broadcast_to(np.uint8(1), (2,) * 32)
+    with pytest.raises(BoardTooLargeError, match="lightsout.limits.MAX_ND_BYTES"):
+        lightsout.solve(board)
+    with pytest.raises(BoardTooLargeError, match="lightsout.limits.MAX_ND_BYTES"):
+        lightsout.is_solvable(board)
+    # and a wrong value is still named by the board's own check where the route takes the board
+    with pytest.raises(InvalidBoardError, match="states="):
+        lightsout.solve(np.full((3, 3), 2, np.uint8))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import itertools
 import pickle
 
@@ -90,13 +91,13 @@ def test_neighbour_pairs_give_the_oracle_neighbours():
             assert seen == [set(s) for s in neighbour_sets(shape, torus, False)], (shape, torus)
 
 
-def test_budgets_and_estimates():
-    Rules.of_grid(1000, 1000).refuse_dense()
-    with pytest.raises(BoardTooLargeError, match="dense route"):
-        Rules.of_grid(10**15, 1).refuse_dense()
-    Rules.of_grid(10**6, 10**6).refuse_poly()
-    with pytest.raises(BoardTooLargeError, match="polynomial scratch"):
-        Rules.of_grid(10**11, 10**11).refuse_poly()
+def test_the_board_model_holds_no_route_budget():
+    # the routes say what they refuse (Route.refuse, tests/test_routes.py); Rules is the board alone
+    members = {name for name in vars(Rules) if not name.startswith("_")} | {f.name for f in dataclasses.fields(Rules)}
+    assert members == {"shape", "wraps", "self_toggle", "states", "check", "of_grid", "ndim", "cells",
+                       "is_plain_grid", "light_dtype", "describe", "refuse_unpacked"}, members
+    rules_module = importlib.import_module("lightsout._core.rules")
+    assert not [name for name in vars(rules_module) if "dense" in name or "poly" in name or "search" in name]
 
 
 def test_entry_points_refuse_bad_rules_before_any_work():

@@ -1,4 +1,8 @@
-"""One place for input checks, so every public function words each mistake the same way."""
+"""One place for argument checks, so every public function words each mistake the same way.
+
+A graph's checks live with its conversion (lightsout/_core/graphinput.py), and each route's budget
+with its route (lightsout/_routes/); the limits here are the board's own: cells, axes, states.
+"""
 from __future__ import annotations
 
 import math
@@ -202,7 +206,7 @@ def board_shape(shape: object, name: str = "shape") -> tuple[int, ...]:
                                f"got {type(shape).__name__} {shape!r}")
     if len(shape) > MAX_AXES:
         raise InvalidBoardError(f"{name} has {len(shape)} axes; boards may have at most {MAX_AXES} "
-                                f"(lightsout._base.validate.MAX_AXES)")
+                                f"(lightsout.limits.MAX_AXES)")
     sizes = tuple(board_size(s, f"{name}[{i}]") for i, s in enumerate(list(shape)))
     if not sizes:
         raise InvalidBoardError(f"{name} must have at least one axis, got {shape!r}")
@@ -211,7 +215,7 @@ def board_shape(shape: object, name: str = "shape") -> tuple[int, ...]:
         cells *= s
     if cells > MAX_BOARD_CELLS:
         raise BoardTooLargeError(f"a board of shape {sizes} has {cells:.3g} cells, over the limit of "
-                                 f"{MAX_BOARD_CELLS:.3g} (lightsout._base.validate.MAX_BOARD_CELLS)")
+                                 f"{MAX_BOARD_CELLS:.3g} (lightsout.limits.MAX_BOARD_CELLS)")
     return sizes
 
 
@@ -231,11 +235,12 @@ def board_values(board: npt.ArrayLike, states: int = 2, name: str = "board") -> 
         raise InvalidBoardError(f"{name} must have at least one axis, got a single value {arr!r}")
     if arr.ndim > MAX_AXES:
         raise InvalidBoardError(f"{name} has {arr.ndim} axes; boards may have at most {MAX_AXES} "
-                                f"(lightsout._base.validate.MAX_AXES)")
+                                f"(lightsout.limits.MAX_AXES)")
     if 0 in arr.shape:
         raise InvalidBoardError(f"{name} must have at least one cell along every axis, got shape {arr.shape}")
     if arr.size > MAX_BOARD_CELLS:
-        raise BoardTooLargeError(f"{name} has {arr.size:.3g} cells, over the limit of {MAX_BOARD_CELLS:.3g}")
+        raise BoardTooLargeError(f"{name} has {arr.size:.3g} cells, over the limit of {MAX_BOARD_CELLS:.3g} "
+                                 f"(lightsout.limits.MAX_BOARD_CELLS)")
     if states == 2:
         return zero_one(arr, name)
     if arr.dtype.kind == "b":
@@ -281,77 +286,8 @@ def board_cells(rows: int, cols: int, what: str) -> None:
     if rows * cols > MAX_BOARD_CELLS:
         raise BoardTooLargeError(
             f"{what}: a {rows} x {cols} board has {rows * cols:.3g} cells, over the limit of "
-            f"{MAX_BOARD_CELLS:.3g} (2**32, 4 GiB as a bool array); work with packed rows "
-            f"or the polynomial route's first row instead")
-
-
-#: Largest dense C x (C+1) system (and its elimination scratch) a dense-route call may allocate.
-MAX_DENSE_BYTES = 8 << 30
-#: Most bytes the dense route may hold for its long side (the chase's first column, the answer).
-MAX_DENSE_SIDE_BYTES = 2 << 30
-#: Most word operations a dense-route call may take: 2**44 (1.8e13), about ten
-#: minutes at the rate measured for an all-lit 64,000 x 64,000 board (3.1e10 word
-#: operations a second, 263 s, AVX2, two threads); a portable build is slower.
-#: 100,000 x 100,000 (3.1e13, half an hour or more) is refused.
-MAX_DENSE_WORD_OPS = 1 << 44
-
-
-def dense_limits(nrows: int, ncols: int, board_given: bool = False) -> None:
-    """Refuse a dense-route run that would take too long or allocate too much, before any work.
-
-    The working orientation has C = min(nrows, ncols) columns and R = max rows.
-    Work: R * C * words(C + 1) word operations for the A/B iteration plus
-    C * C * words(C + 1) for the elimination (at least one word per row step,
-    however narrow the board).  Memory: the C x (C+1) system twice (matrix and
-    scratch), a transposed copy of a given board, and O(R) bytes for the long
-    side (the first column of the chase and the answer), held to
-    ``MAX_DENSE_SIDE_BYTES``: longer sides are the default route's job.
-
-    Example:
-        >>> dense_limits(10_000, 10_000)
-        >>> dense_limits(10**15, 1)
-        Traceback (most recent call last):
-        ...
-        lightsout.BoardTooLargeError: the dense route for a 1000000000000000 x 1 board ...
-    """
-    rows, cols = max(nrows, ncols), min(nrows, ncols)
-    size = f"the dense route for a {nrows} x {ncols} board"
-    hint = "; method='poly' (the default) needs O((R + C) C / 64) word operations and O(C) memory"
-    long_side = 4 * rows  # column of the chase (uint8, then bool), the answer, its canonical copy
-    if long_side > MAX_DENSE_SIDE_BYTES:
-        raise BoardTooLargeError(
-            f"{size} needs about {long_side / 2**30:.3g} GiB for its {rows}-cell side "
-            f"(limit {MAX_DENSE_SIDE_BYTES / 2**30:.0f} GiB){hint}")
-    system_words = cols * words_for_bits(cols + 1)
-    work = rows * system_words + cols * system_words
-    if work > MAX_DENSE_WORD_OPS:
-        raise BoardTooLargeError(
-            f"{size} needs about {work:.3g} word operations (limit 2**44 = {MAX_DENSE_WORD_OPS:.3g}, "
-            f"about ten minutes){hint}")
-    need = 2 * 8 * system_words + long_side
-    if board_given and ncols > nrows:
-        need += 8 * rows * words_for_bits(cols)  # the transposed board
-    if need > MAX_DENSE_BYTES:
-        raise BoardTooLargeError(
-            f"{size} needs about {need / 2**30:.3g} GiB (limit {MAX_DENSE_BYTES / 2**30:.0f} GiB){hint}")
-
-
-#: Largest polynomial-route scratch a call may allocate: 8 GiB (a side of about 2 * 10^9).
-MAX_POLY_BYTES = 8 << 30
-
-
-def poly_memory(side: int) -> None:
-    """Refuse a polynomial-route run whose O(side) scratch polynomials would not fit in memory.
-
-    Example:
-        >>> poly_memory(1_000_000)
-    """
-    need = 32 * ((side + 64) // 64) * 8  # about 32 live polynomials of degree <= side
-    if need > MAX_POLY_BYTES:
-        raise BoardTooLargeError(
-            f"a {side}-cell side needs about {need / 2**30:.1f} GiB of polynomial scratch "
-            f"(limit {MAX_POLY_BYTES / 2**30:.0f} GiB)"
-        )
+            f"{MAX_BOARD_CELLS:.3g} (2**32, 4 GiB as a bool array, lightsout.limits.MAX_BOARD_CELLS); work with "
+            "packed rows or the polynomial route's first row instead")
 
 
 def thread_count(threads: object) -> int | None:
@@ -470,199 +406,3 @@ def packed_vector(array: object, name: str, *, nbits: int) -> np.ndarray:
         array = array.reshape(1, -1)
     row: np.ndarray = packed_matrix(array, name, nbits=nbits)[0]
     return row
-
-
-# Graphs
-# ---------------------------------------------------------------------------
-# Checks of lightsout.graph's inputs (solve_graph): the graph's vertex count,
-# edge lists, adjacency patterns and lights.  lightsout.graph converts each
-# accepted form to CSR neighbour lists and calls these, so every form words
-# the same mistake the same way, and each message says what is accepted.
-
-#: What solve_graph accepts as a graph, quoted by the graph-input errors.
-GRAPH_FORMS = ("a networkx graph (undirected, no self-loops; a MultiGraph only without parallel edges), "
-               "a square scipy.sparse or dense adjacency matrix (symmetric nonzero pattern, zero diagonal), "
-               "or an edge list of (u, v) int pairs (vertices 0..nvertices-1)")
-#: Most vertices a graph may have: vertex numbers are kept as int32.
-MAX_GRAPH_VERTICES = 2**31 - 1
-
-
-def graph_vertex_count(value: object, name: str = "nvertices") -> int:
-    """Check a vertex count: a positive int up to ``MAX_GRAPH_VERTICES``.
-
-    Example:
-        >>> graph_vertex_count(5)
-        5
-    """
-    n = board_size(value, name)
-    if n > MAX_GRAPH_VERTICES:
-        raise BoardTooLargeError(f"{name} = {n} is over the limit of {MAX_GRAPH_VERTICES} vertices "
-                                 f"(lightsout._base.validate.MAX_GRAPH_VERTICES; vertex numbers are int32)")
-    return n
-
-
-def graph_edge_list(edges: object, nvertices: object = None) -> tuple[int, np.ndarray]:
-    """Check an edge list and return ``(n, edges)``, edges an ``(m, 2)`` int64 array.
-
-    Endpoints must be ints in ``0..n-1``, ``n = nvertices`` (default: one more
-    than the largest endpoint); an edge from a vertex to itself is refused.
-    Repeated edges, in either direction, are allowed (they are one edge).
-
-    Example:
-        >>> n, e = graph_edge_list([(0, 1), (1, 2)])
-        >>> n, e.tolist()
-        (3, [[0, 1], [1, 2]])
-        >>> graph_edge_list([(0, 0)])
-        Traceback (most recent call last):
-        ...
-        lightsout.InvalidBoardError: edge (0, 0) is a self-loop; graphs must not have self-loops...
-    """
-    accepted = "a sequence of (u, v) pairs of int vertex numbers, or an (m, 2) int array"
-    try:
-        arr = np.asarray(edges)
-    except Exception as exc:  # ragged lists and the like
-        raise InvalidBoardError(f"an edge list must be {accepted}: {exc}") from exc
-    if arr.size == 0 and arr.ndim <= 2:  # no edges (an empty list reads as floats)
-        arr = np.zeros((0, 2), dtype=np.int64)
-    if arr.dtype == object or arr.dtype.kind not in "iu":
-        raise InvalidTypeError(f"an edge list must be {accepted}, got dtype {arr.dtype} "
-                               "(vertex labels other than 0..n-1 need a networkx graph)")
-    if arr.ndim != 2 or arr.shape[1] != 2:
-        raise InvalidBoardError(f"an edge list must be {accepted}, got shape {arr.shape}")
-    pairs = arr.astype(np.int64)
-    if pairs.size and pairs.min() < 0:
-        bad = pairs[(pairs < 0).any(axis=1)][0]
-        raise InvalidBoardError(f"edge ({bad[0]}, {bad[1]}) has a negative vertex number; vertices are 0..n-1")
-    largest = int(pairs.max()) if pairs.size else -1
-    if nvertices is None:
-        if largest < 0:
-            raise InvalidBoardError("an empty edge list needs nvertices= (the number of vertices)")
-        n = graph_vertex_count(largest + 1, "1 + the largest vertex number")
-    else:
-        n = graph_vertex_count(nvertices)
-        if largest >= n:
-            bad = pairs[(pairs >= n).any(axis=1)][0]
-            raise InvalidBoardError(f"edge ({bad[0]}, {bad[1]}) is out of range: nvertices={n}, "
-                                    f"so vertices are 0..{n - 1}")
-    loops = pairs[:, 0] == pairs[:, 1]
-    if loops.any():
-        u = int(pairs[loops][0, 0])
-        raise InvalidBoardError(f"edge ({u}, {u}) is a self-loop; graphs must not have self-loops "
-                                "(the plus rule already toggles the pressed vertex; self_toggle=False "
-                                "is the sigma rule)")
-    return n, pairs
-
-
-def graph_adjacency_values(matrix: np.ndarray, name: str = "adjacency matrix") -> None:
-    """Check an adjacency matrix's stored values: numbers or bools, finite (nonzero means an edge).
-
-    Example:
-        >>> graph_adjacency_values(np.array([[0.0, 1.5], [1.5, 0.0]]))
-    """
-    if matrix.dtype == object or matrix.dtype.kind not in "biufc":
-        raise InvalidTypeError(f"an {name} must hold numbers or bools (nonzero = an edge), "
-                               f"got dtype {matrix.dtype}")
-    if matrix.dtype.kind in "fc" and not np.isfinite(matrix).all():
-        raise InvalidBoardError(f"an {name} must hold finite numbers (nonzero = an edge); found NaN or infinity")
-
-
-def graph_square(shape: tuple[int, ...], name: str = "adjacency matrix") -> int:
-    """Check an adjacency matrix's shape: square, at least 1 x 1; returns the vertex count.
-
-    Example:
-        >>> graph_square((4, 4))
-        4
-    """
-    if len(shape) != 2 or shape[0] != shape[1]:
-        raise InvalidBoardError(f"an {name} must be square (n x n), got shape {tuple(shape)}; "
-                                f"solve_graph accepts {GRAPH_FORMS}")
-    return graph_vertex_count(int(shape[0]), "the number of vertices")
-
-
-def graph_pattern(n: int, indptr: np.ndarray, indices: np.ndarray, *, symmetric_known: bool = False,
-                  labels: list[object] | None = None, source: str = "adjacency matrix") -> None:
-    """Check CSR neighbour lists (each row sorted and without repeats unless ``symmetric_known``): no self-loops, symmetric.
-
-    ``labels`` names the vertices in messages (a networkx graph's nodes);
-    ``symmetric_known`` skips the symmetry check (networkx graphs are symmetric by construction).
-
-    Example:
-        >>> graph_pattern(2, np.array([0, 1, 2]), np.array([1, 0]))
-        >>> graph_pattern(2, np.array([0, 1, 1]), np.array([1]))
-        Traceback (most recent call last):
-        ...
-        lightsout.InvalidBoardError: the adjacency matrix is not symmetric: entry (0, 1) is nonzero but (1, 0) is 0...
-    """
-    owners = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
-    loops = indices == owners
-    if loops.any():
-        v = int(owners[loops][0])
-        what = f"node {labels[v]!r}" if labels is not None else f"vertex {v}"
-        entry = f" (diagonal entry ({v}, {v}) is nonzero)" if labels is None and source != "edge list" else ""
-        raise InvalidBoardError(f"{what} has a self-loop{entry}; graphs must not have self-loops (the plus rule "
-                                "already toggles the pressed vertex; self_toggle=False is the sigma rule)")
-    if symmetric_known or not len(indices):
-        return
-    forward = owners * n + indices                      # sorted: rows in order, each row sorted
-    backward = np.sort(indices.astype(np.int64) * n + owners)
-    if not np.array_equal(forward, backward):
-        missing = np.setdiff1d(forward, backward, assume_unique=True)
-        i, j = divmod(int(missing[0]), n)
-        raise InvalidBoardError(
-            f"the {source} is not symmetric: entry ({i}, {j}) is nonzero but ({j}, {i}) is 0; "
-            f"an undirected graph's adjacency matrix is symmetric (directed graphs are not accepted)")
-
-
-def graph_lights(lit: object, n: int, states: int, labels: list[object] | None = None) -> np.ndarray:
-    """Check a graph's lights: None (all lit), one value per vertex in vertex order, or a dict.
-
-    A dict maps vertices (networkx node labels, or vertex numbers 0..n-1 for
-    the other forms) to light states; vertices it leaves out are dark.
-    Returns a bool array for two states, uint8 otherwise (as boards are).
-
-    Example:
-        >>> graph_lights([1, 0, 1], 3, 2).tolist()
-        [True, False, True]
-        >>> graph_lights({"b": 2}, 3, 3, ["a", "b", "c"]).tolist()
-        [0, 2, 0]
-        >>> graph_lights([1, 0], 3, 2)
-        Traceback (most recent call last):
-        ...
-        lightsout.InvalidBoardError: lit must have one value per vertex (3, in vertex order), got shape (2,)...
-    """
-    if lit is None:
-        return np.ones(n, dtype=bool) if states == 2 else np.ones(n, dtype=np.uint8)
-    if isinstance(lit, dict):
-        return _graph_lights_dict(lit, n, states, labels)
-    if isinstance(lit, (str, bytes)):
-        raise InvalidTypeError(f"lit must be None (all lit), a sequence of {n} light states or a dict "
-                               f"vertex -> state; got a {type(lit).__name__}")
-    arr = numeric_array(lit, "lit", f"a sequence of {n} light states 0..{states - 1}, one per vertex")
-    if arr.shape != (n,):
-        raise InvalidBoardError(f"lit must have one value per vertex ({n}, in vertex order), got shape {arr.shape}; "
-                                "or pass a dict vertex -> state")
-    return board_values(arr, states, "lit")
-
-
-def _graph_lights_dict(lit: dict[object, object], n: int, states: int, labels: list[object] | None) -> np.ndarray:
-    if labels is None:
-        index: dict[object, int] = {}
-        for key in lit:
-            if isinstance(key, (bool, np.bool_)) or not isinstance(key, numbers.Integral) or not 0 <= int(key) < n:
-                raise InvalidBoardError(f"lit has key {key!r}, not a vertex: this graph's vertices are 0..{n - 1}")
-            index[key] = int(key)
-    else:
-        positions = dict(zip(labels, range(n)))
-        index = {}
-        for key in lit:
-            if key not in positions:
-                raise InvalidBoardError(f"lit has key {key!r}, which is not a node of the graph")
-            index[key] = positions[key]
-    values = np.zeros(n, dtype=np.int64)
-    if lit:
-        given = numeric_array(list(lit.values()), "lit", f"a dict vertex -> light state 0..{states - 1}")
-        if given.ndim != 1:
-            raise InvalidBoardError(f"lit's values must be single light states 0..{states - 1}")
-        checked = board_values(given, states, "lit").astype(np.int64)
-        values[np.fromiter(index.values(), dtype=np.int64, count=len(index))] = checked
-    return board_values(values, states, "lit")

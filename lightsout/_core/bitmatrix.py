@@ -33,7 +33,8 @@ def check_bytes(nbytes: int, what: str) -> None:
     """
     if nbytes > MAX_BYTES:
         raise BoardTooLargeError(
-            f"{what} would need {nbytes / 2**30:.1f} GiB (limit {MAX_BYTES / 2**30:.0f} GiB per call)")
+            f"{what} would need {nbytes / 2**30:.1f} GiB (limit {MAX_BYTES / 2**30:.0f} GiB per call, "
+            "lightsout.limits.MAX_GF2_BYTES)")
 
 
 def check_elimination(nrows: int, ncols: int, extra_bytes: int = 0, what: str = "this elimination") -> None:
@@ -48,7 +49,7 @@ def check_elimination(nrows: int, ncols: int, extra_bytes: int = 0, what: str = 
     if work > MAX_WORK:
         raise BoardTooLargeError(
             f"{what} of a {nrows} x {ncols} matrix is about {work:.1e} word updates "
-            f"(limit {MAX_WORK:.1e}, some 10-20 minutes); split the problem")
+            f"(limit {MAX_WORK:.1e}, some 10-20 minutes, lightsout.limits.MAX_GF2_WORD_OPS); split the problem")
 
 
 def pack_zero_one(arr: np.ndarray, name: str) -> np.ndarray:

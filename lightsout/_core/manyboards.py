@@ -99,7 +99,8 @@ def bit_operator(matrix: npt.ArrayLike, checks: Optional[npt.ArrayLike] = None) 
     size = nbytes * 256 * max(w, 1) * 8
     if size > MAX_TABLE_BYTES:
         raise BoardTooLargeError(f"byte tables for a {nout} x {cells} operator need {size / 2**30:.2g} GiB; "
-                                 f"the limit is {MAX_TABLE_BYTES / 2**30:g} GiB (lightsout._core.manyboards.MAX_TABLE_BYTES)")
+                                 f"the limit is {MAX_TABLE_BYTES / 2**30:g} GiB "
+                                 "(lightsout.limits.MAX_MANY_TABLE_BYTES)")
     # column j of the operator as packed words over its rows
     columns = np.zeros((nbytes * 8, w), dtype=np.uint64)
     if nout and cells:
@@ -209,7 +210,7 @@ def coset_min_many(solutions: np.ndarray, quiet: npt.ArrayLike) -> tuple[np.ndar
     d = len(rows)
     if d > MAX_MINIMAL_NULLITY:
         raise BoardTooLargeError(f"coset_min_many tries all 2^d solutions of each board; d = {d} is above "
-                                 f"the limit {MAX_MINIMAL_NULLITY} (lightsout._core.manyboards.MAX_MINIMAL_NULLITY)")
+                                 f"the limit {MAX_MINIMAL_NULLITY} (lightsout.limits.MAX_MANY_MINIMAL_NULLITY)")
     if not isinstance(solutions, np.ndarray) or solutions.dtype != np.uint64 or solutions.ndim != 2:
         raise InvalidTypeError("solutions must be a 2-D numpy uint64 array of packed rows")
     w = solutions.shape[1]

@@ -152,7 +152,7 @@ def _work_limit(nbytes: int, what: str) -> None:
     if nbytes > MAX_WORK_BYTES:
         raise BoardTooLargeError(
             f"{what} needs {nbytes / 2**30:.1f} GiB of work area, more than the "
-            f"{MAX_WORK_BYTES / 2**30:.0f} GiB limit (lightsout._core.modring.MAX_WORK_BYTES)")
+            f"{MAX_WORK_BYTES / 2**30:.0f} GiB limit (lightsout.limits.MAX_MOD_WORK_BYTES)")
 
 
 def _shaped(array: npt.ArrayLike, name: str, ndim: int) -> np.ndarray:

@@ -5,8 +5,9 @@ except its lights: the shape, which axes wrap around, whether a press toggles
 its own cell, and the number of light states.  The entry points build it with
 :meth:`Rules.check`; the routes and searches below them receive it and never
 check those arguments again.  It also answers the questions several floors ask
-of a board: how many cells, whether the 2-D grid routes apply, whether a route
-fits its budget (how long a fewest-press search would take is lightsout/_search/cost.py's question).
+of a board: how many cells, whether the 2-D grid routes apply.  It holds no route's
+budget: each route says what it refuses (``Route.refuse`` in lightsout/_routes/registry.py),
+and how long a fewest-press search would take is lightsout/_search/cost.py's question.
 """
 from __future__ import annotations
 
@@ -16,9 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lightsout._base.errors import BoardTooLargeError
-from lightsout._base.validate import (
-    MAX_BOARD_CELLS, board_shape, dense_limits, flag, poly_memory, states_count, torus_axes,
-)
+from lightsout._base.validate import MAX_BOARD_CELLS, board_shape, flag, states_count, torus_axes
 
 __all__ = ["Rules", "neighbour_pairs"]
 
@@ -131,23 +130,7 @@ class Rules:
         """
         if self.cells > MAX_BOARD_CELLS:
             raise BoardTooLargeError(f"{what} of shape {self.shape} has {self.cells:.3g} cells, over the limit of "
-                                     f"{MAX_BOARD_CELLS:.3g} (lightsout._base.validate.MAX_BOARD_CELLS)")
-
-    def refuse_dense(self, board_given: bool = False) -> None:
-        """Refuse, before any work, a dense-route run past its time or memory budget (a 2-D grid).
-
-        Example:
-            >>> Rules.of_grid(1000, 1000).refuse_dense()
-        """
-        dense_limits(self.shape[0], self.shape[1], board_given)
-
-    def refuse_poly(self) -> None:
-        """Refuse, before any work, a polynomial-route run whose scratch would not fit (a 2-D grid).
-
-        Example:
-            >>> Rules.of_grid(10**6, 10**6).refuse_poly()
-        """
-        poly_memory(max(self.shape))
+                                     f"{MAX_BOARD_CELLS:.3g} (lightsout.limits.MAX_BOARD_CELLS)")
 
 
 def neighbour_pairs(axis: int, ndim: int, size: int, wrap: bool) -> list[tuple[tuple[slice, ...], tuple[slice, ...]]]:

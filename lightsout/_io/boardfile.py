@@ -143,7 +143,7 @@ def check_npy_size(name: str) -> None:
     cells = math.prod(shape)
     if cells > MAX_BOARD_CELLS:
         raise BoardTooLargeError(f"{name}: its header declares shape {shape}, {cells:.3g} cells, over the limit "
-                                 f"of {MAX_BOARD_CELLS:.3g} cells (lightsout._base.validate.MAX_BOARD_CELLS)")
+                                 f"of {MAX_BOARD_CELLS:.3g} cells (lightsout.limits.MAX_BOARD_CELLS)")
     need = cells * dtype.itemsize
     have = os.path.getsize(name) - offset
     if have < need:
@@ -178,7 +178,7 @@ def _read_png(name: str, states: int) -> np.ndarray:
             with image_module.open(name) as image:
                 if image.width * image.height > MAX_BOARD_CELLS:
                     raise BoardTooLargeError(f"{name}: {image.width} x {image.height} pixels is over the limit of "
-                                             f"{MAX_BOARD_CELLS} cells")
+                                             f"{MAX_BOARD_CELLS} cells (lightsout.limits.MAX_BOARD_CELLS)")
                 if str(image.info.get(DRAWING_KEY, "")).startswith("drawing"):
                     raise InvalidBoardError(
                         f"{name}: a picture drawn by lightsout (board_png, Picture.save or --png: several "

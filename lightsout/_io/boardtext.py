@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import InvalidBoardError
-from lightsout._base.validate import MAX_STATES, board_values, cell_symbol, numeric_array, states_count
+from lightsout._base.validate import MAX_BOARD_CELLS, MAX_STATES, board_values, cell_symbol, numeric_array, states_count
 
 __all__ = ["LIT_CHARS", "DARK_CHARS", "COMMENT", "board_from_text", "format_board"]
 
@@ -141,8 +141,8 @@ def fewest_states(board: npt.ArrayLike) -> int:
         (2, 5, 2)
     """
     values = numeric_array(board, "board", f"an array of light states 0..{MAX_STATES - 1}")
-    if values.dtype.kind == "b" or values.size == 0:
-        return 2
+    if values.dtype.kind == "b" or values.size == 0 or values.size > MAX_BOARD_CELLS:
+        return 2  # (past the cell limit: the board's own check refuses it, before any pass over it)
     low, high = values.min(), values.max()
     if low < 0 or not 1 < high < MAX_STATES or (values.dtype.kind == "f" and not np.array_equal(values,
                                                                                                np.floor(values))):

@@ -57,20 +57,29 @@ def _hex(rgb: tuple[int, int, int]) -> str:
     return "#%02x%02x%02x" % rgb
 
 
+def _too_large(what: str, most: int, limit: str, shape: tuple[int, ...]) -> BoardTooLargeError:
+    size = " x ".join(map(str, shape if len(shape) == 2 else (1,) + tuple(shape)))
+    return BoardTooLargeError(
+        f"{what} draws at most {most} cells (lightsout.limits.{limit}), the board has {size}; write it "
+        "one pixel a cell with lightsout.write_board('board.png', ...) (or `lightsout render` for the "
+        "all-lit press pattern)")
+
+
 def _picture_input(board: npt.ArrayLike, presses: Optional[npt.ArrayLike], states: int,
-                   limit: int, what: str) -> tuple[np.ndarray, Optional[np.ndarray]]:
-    """Checked 2-D board and presses (a 1-D board is one row), at most ``limit`` cells."""
+                   limit: str, what: str) -> tuple[np.ndarray, Optional[np.ndarray]]:
+    """Checked 2-D board and presses (a 1-D board is one row), at most the limit named ``limit`` in
+    cells; a numpy board past it is refused from its shape, before it is checked or copied."""
     states = states_count(states)
+    most = {"MAX_SVG_CELLS": MAX_SVG_CELLS, "MAX_PNG_CELLS": MAX_PNG_CELLS}[limit]
+    if isinstance(board, np.ndarray) and board.ndim in (1, 2) and board.size > most:
+        raise _too_large(what, most, limit, board.shape)
     cells = board_values(board, states).astype(np.uint8)
     if cells.ndim == 1:
         cells = cells.reshape(1, -1)
     if cells.ndim != 2:
         raise InvalidBoardError(f"{what} draws 1-D and 2-D boards, got shape {cells.shape}")
-    if cells.size > limit:
-        raise BoardTooLargeError(
-            f"{what} draws at most {limit} cells, the board has {cells.shape[0]} x {cells.shape[1]}; write it "
-            "one pixel a cell with lightsout.write_board('board.png', ...) (or `lightsout render` for the "
-            "all-lit press pattern)")
+    if cells.size > most:
+        raise _too_large(what, most, limit, cells.shape)
     hits = None
     if presses is not None:
         hits = board_values(presses, states, "presses").astype(np.uint8)
@@ -112,7 +121,7 @@ def board_svg(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, 
         ('30', '10')
     """
     states = states_count(states)
-    cells, hits = _picture_input(board, presses, states, MAX_SVG_CELLS, "board_svg")
+    cells, hits = _picture_input(board, presses, states, "MAX_SVG_CELLS", "board_svg")
     rows, cols = cells.shape
     size = cell if cell is not None else _cell_size((rows, cols), 600, 24)
     size = max(4, int(size)) if cell is None else max(1, int(size))
@@ -162,7 +171,7 @@ def board_png(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, 
         (b'\\x89PNG', 16, 16)
     """
     states = states_count(states)
-    cells, hits = _picture_input(board, presses, states, MAX_PNG_CELLS, "board_png")
+    cells, hits = _picture_input(board, presses, states, "MAX_PNG_CELLS", "board_png")
     rows, cols = cells.shape
     size = max(1, int(cell)) if cell is not None else _cell_size((rows, cols), 600, 32)
     rgb = _palette(states)[cells]                                 # (rows, cols, 3)
@@ -195,7 +204,7 @@ def plot_board(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *,
         >>> ax = plot_board([[1, 0], [0, 1]], presses=[[1, 0], [0, 0]])  # doctest: +SKIP
     """
     states = states_count(states)
-    cells, hits = _picture_input(board, presses, states, MAX_PNG_CELLS, "plot_board")
+    cells, hits = _picture_input(board, presses, states, "MAX_PNG_CELLS", "plot_board")
     colors = import_optional("matplotlib.colors", "plot", "plotting")
     if ax is None:
         pyplot = import_optional("matplotlib.pyplot", "plot", "plotting")
@@ -366,7 +375,7 @@ def board_blocks(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, 
     """
     states = states_count(states)
     color = flag(color, "color")
-    cells, hits = _picture_input(board, presses, states, MAX_SVG_CELLS, "board_blocks")
+    cells, hits = _picture_input(board, presses, states, "MAX_SVG_CELLS", "board_blocks")
     rows, cols = cells.shape
     if color:
         palette = _palette(states)

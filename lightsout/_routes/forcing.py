@@ -26,11 +26,14 @@ A grid board is a graph too: the registry (``lightsout/_routes/registry.py``) ha
 route a grid's neighbour lists (``GraphRules.of_grid``), so ``method="forcing"`` and
 ``"elimination"`` solve grids as well, a cross-check of the grid routes.
 
-Memory is bounded by ``MAX_GRAPH_BYTES`` (2 GiB): every method refuses, before
-allocating, a run that would exceed it (BoardTooLargeError naming the limit).
+Memory is bounded by ``MAX_GRAPH_BYTES`` (2 GiB): the vertices alone (and a dense adjacency
+matrix's scan) are refused by :func:`refuse_graph` before the graph is converted, and every
+method refuses, before allocating, a system or an expansion that would exceed it
+(BoardTooLargeError naming the limit).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Optional, Union
 
@@ -46,7 +49,7 @@ from lightsout._core.gf2system import GF2System, solve_gf2
 from lightsout._core.modring import ModSystem, solve_mod
 from lightsout import _kernels as kernels
 
-__all__ = ["BYTES_PER_VERTEX", "MAX_GRAPH_BYTES", "MODES", "ForcingPlan", "check_vertex_budget", "forcing_plan",
+__all__ = ["BYTES_PER_VERTEX", "MAX_GRAPH_BYTES", "MODES", "ForcingPlan", "forcing_plan", "refuse_graph",
            "solve_graph_linear"]
 
 #: Most memory (bytes) one graph solve may allocate for its systems, expressions and answer: 2 GiB.
@@ -102,29 +105,36 @@ def forcing_plan(indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], 
     return ForcingPlan(steps_var, steps_eq, final_eqs, int(peak))
 
 
-def check_vertex_budget(n: int) -> None:
-    """Refuse, before anything is allocated, a graph whose vertices alone overrun ``MAX_GRAPH_BYTES``.
+def refuse_graph(n: int, matrix_entries: int = 0) -> None:
+    """Refuse, before the graph is converted, one whose vertices alone overrun ``MAX_GRAPH_BYTES``.
+
+    ``matrix_entries``: a dense adjacency matrix's entries, scanned a byte each for its pattern.
 
     Example:
-        >>> check_vertex_budget(10**6)
-        >>> check_vertex_budget(10**8)
+        >>> refuse_graph(10**6)
+        >>> refuse_graph(10**8)
         Traceback (most recent call last):
         ...
         lightsout.BoardTooLargeError: a graph of 100000000 vertices needs about 5.96 GiB ...
     """
-    need = n * BYTES_PER_VERTEX
+    need = n * BYTES_PER_VERTEX + matrix_entries
     if need > MAX_GRAPH_BYTES:
+        given, most = "", MAX_GRAPH_BYTES // BYTES_PER_VERTEX
+        if matrix_entries:  # n * n + BYTES_PER_VERTEX * n <= MAX_GRAPH_BYTES
+            given = (f" given as a dense {n} x {n} adjacency matrix (a byte an entry to find its edges; a "
+                     "scipy.sparse matrix or an edge list needs none)")
+            most = (math.isqrt(BYTES_PER_VERTEX**2 + 4 * MAX_GRAPH_BYTES) - BYTES_PER_VERTEX) // 2
         raise BoardTooLargeError(
-            f"a graph of {n} vertices needs about {need / 2**30:.3g} GiB to solve, over the limit of "
-            f"{MAX_GRAPH_BYTES / 2**30:.0f} GiB (MAX_GRAPH_BYTES): at most "
-            f"{MAX_GRAPH_BYTES // BYTES_PER_VERTEX} vertices")
+            f"a graph of {n} vertices{given} needs about {need / 2**30:.3g} GiB to solve, over the limit of "
+            f"{MAX_GRAPH_BYTES / 2**30:.0f} GiB (lightsout.limits.MAX_GRAPH_BYTES): at most {most} vertices"
+            f"{' so given' if matrix_entries else ''}")
 
 
 def _refuse(need: int, what: str) -> None:
     if need > MAX_GRAPH_BYTES:
         raise BoardTooLargeError(
-            f"{what} needs about {need / 2**30:.3g} GiB (limit MAX_GRAPH_BYTES = "
-            f"{MAX_GRAPH_BYTES / 2**30:.0f} GiB per graph solve)")
+            f"{what} needs about {need / 2**30:.3g} GiB (limit {MAX_GRAPH_BYTES / 2**30:.0f} GiB per graph solve, "
+            f"lightsout.limits.MAX_GRAPH_BYTES)")
 
 
 def solve_graph_linear(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32],

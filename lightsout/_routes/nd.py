@@ -35,9 +35,12 @@ Shortcuts:
 
 Costs: the reduction is n * S * (neighbours + 3) * (U + 1) / 64 word
 operations for k = 2 (bytes for k > 2), in L2-sized column blocks spread over
-threads; the elimination O(U^3 / 64); memory O(U^2 / 8) bytes for k = 2 (U^2
-for k > 2), refused above 2 GiB before anything is allocated, as is a kernel
-expansion (r generators x cells bytes) above 2 GiB.
+threads (2 or 3 columns for a ring of cells); the elimination O(U^3 / 64); memory
+O(U^2 / 8) bytes for k = 2 (U^2 for k > 2).  Budget: :func:`refuse_nd` refuses, before
+anything is allocated, a system above ``MAX_ND_BYTES`` (2 GiB) or work above
+``MAX_ND_WORD_OPS``; the registry's route calls it once, where a call comes in
+(``Route.refuse``).  A kernel expansion (r generators x cells bytes) above 2 GiB is
+refused once the nullity is known, before it is built.
 """
 from __future__ import annotations
 
@@ -59,13 +62,16 @@ from lightsout._core.rules import Rules
 from lightsout._core.runner import run_chunks
 from lightsout import _kernels as kernels
 
-__all__ = ["canonical_nd", "chase_axis", "chase_nd", "neighbour_table", "nullity_nd", "quiet_basis_words",
-           "solve_nd"]
+__all__ = ["MAX_ND_BYTES", "MAX_ND_WORD_OPS", "canonical_nd", "chase_axis", "chase_nd", "neighbour_table",
+           "nullity_nd", "quiet_basis_words", "refuse_nd", "solve_nd"]
 
 #: Most memory (bytes) the reduced system, or the expanded kernel, may take: 2 GiB.
 MAX_ND_BYTES = 2 << 30
-#: Most word operations a call may take: 2**48, about an hour.
-MAX_ND_WORD_OPS = 1 << 48
+#: Most word operations a call may take (8 bytes count as one with k > 2 states): 2**44 (1.8e13),
+#: about ten to twenty minutes at the 1.5-2e10 a second the reduction ran at on the 2-core
+#: development machine (the sigma game's 12,000 x 12,000 board: 1.35e11 in 7.8 s on one thread).
+#: nullity(10**5, self_toggle=False), 9.4e13, two hours, is refused.
+MAX_ND_WORD_OPS = 1 << 44
 #: The circulant reduction (a ring of cells per slice) is used from this many slices of this many cells.
 CIRCULANT_MIN_SLICES = 64
 CIRCULANT_MIN_CELLS = 64
@@ -95,6 +101,7 @@ class _Plan:
 
     def __init__(self, rules: Rules, axis: Optional[int] = None) -> None:
         self.shape = rules.shape
+        self.plain_grid = rules.is_plain_grid
         self.states = rules.states
         self.self_toggle = rules.self_toggle
         wraps = rules.wraps
@@ -139,6 +146,13 @@ class _Plan:
             first += (np.arange(size, dtype=np.int64) * stride).reshape(step)
         return first.reshape(self.S), strides[self.axis]
 
+    def word_ops(self) -> int:
+        """Word operations of the reduction and the elimination (8 bytes count as one with k > 2)."""
+        ncols = self.U + 1
+        elems = words_for_bits(ncols) if self.states == 2 else (ncols + 7) // 8
+        chased = 1 if self.circulant() else elems  # a ring of cells chases 2 or 3 columns: one word
+        return self.n * self.S * (self.maxdeg + 3) * chased + self.U * self.U * elems
+
     def check_limits(self, expand: bool) -> None:
         """Refuse (BoardTooLargeError) a run over the memory or work limit, before allocating.
 
@@ -149,31 +163,49 @@ class _Plan:
         states = self.states
         if states == 2:
             system = self.U * words_for_bits(ncols) * 8
-            elems = words_for_bits(ncols)
         else:
             system = 2 * self.U * ncols  # the system and the elimination's working copy
-            elems = (ncols + 7) // 8
         what = (f"the N-D route for a board of shape {self.shape} (chase axis {self.axis}, "
                 f"{self.U} unknowns, k = {states})")
+        hint = ("; method='poly' (the default for this board) needs O((R + C) C / 64) word operations and O(C) "
+                "memory" if self.plain_grid else "; no other route takes these rules (the faster polynomial "
+                "route takes open 2-D two-state boards with the plus rule): ask for a smaller board")
         if system > MAX_ND_BYTES:
             raise BoardTooLargeError(f"{what} needs a {system / 2**30:.3g} GiB reduced system "
-                                     f"(limit {MAX_ND_BYTES / 2**30:.0f} GiB)")
-        work = self.n * self.S * (self.maxdeg + 3) * elems + self.U * self.U * elems
+                                     f"(limit {MAX_ND_BYTES / 2**30:.0f} GiB, lightsout.limits.MAX_ND_BYTES){hint}")
+        work = self.word_ops()
         if work > MAX_ND_WORD_OPS:
-            raise BoardTooLargeError(f"{what} needs about {work:.3g} word operations "
-                                     f"(limit 2**48 = {MAX_ND_WORD_OPS:.3g}, about an hour)")
+            raise BoardTooLargeError(f"{what} needs about {work:.3g} word operations (limit 2**44 = "
+                                     f"{MAX_ND_WORD_OPS:.3g}, about ten to twenty minutes, "
+                                     f"lightsout.limits.MAX_ND_WORD_OPS){hint}")
         if expand and 2 * self.cells > MAX_ND_BYTES:
             raise BoardTooLargeError(f"{what}: a press pattern of {self.cells} cells and its chase need "
-                                     f"{2 * self.cells / 2**30:.3g} GiB (limit {MAX_ND_BYTES / 2**30:.0f} GiB)")
+                                     f"{2 * self.cells / 2**30:.3g} GiB (limit {MAX_ND_BYTES / 2**30:.0f} GiB, "
+                                     f"lightsout.limits.MAX_ND_BYTES){hint}")
+
+
+def refuse_nd(rules: Rules, *, expand: bool = True) -> None:
+    """Refuse, before any work, an N-D-route run past its memory or time budget.
+
+    ``expand``: the run builds a whole press pattern (a solve; ``nullity`` does not).
+
+    Example:
+        >>> refuse_nd(Rules.check((300, 300), self_toggle=False))
+        >>> refuse_nd(Rules.of_grid(10**5, 10**5, self_toggle=False), expand=False)
+        Traceback (most recent call last):
+        ...
+        lightsout.BoardTooLargeError: the N-D route for a board of shape (100000, 100000) ... word operations ...
+    """
+    _Plan(rules).check_limits(expand)
 
 
 def _reduce(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], with_constant: bool, threads: Optional[int],
             progress: Progress) -> np.ndarray:
     """The reduced system [M | c] (lights = M u + c): packed (U, words) for k = 2, else (U, U+1) uint8.
 
-    Without ``with_constant`` only M (U columns) is computed.
+    Without ``with_constant`` only M (U columns) is computed.  The caller has checked
+    ``plan.check_limits`` (:func:`refuse_nd`).
     """
-    plan.check_limits(with_constant)
     rows = plan.slices(board) if board is not None else None
     if plan.circulant():
         return _reduce_circulant(plan, rows, with_constant)
@@ -264,7 +296,7 @@ def _expand(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], starts: npt.NDA
     if need > MAX_ND_BYTES:
         raise BoardTooLargeError(
             f"expanding {ncols} press patterns of a board of shape {plan.shape} needs about "
-            f"{need / 2**30:.3g} GiB (limit {MAX_ND_BYTES / 2**30:.0f} GiB, lightsout._routes.nd.MAX_ND_BYTES); "
+            f"{need / 2**30:.3g} GiB (limit {MAX_ND_BYTES / 2**30:.0f} GiB, lightsout.limits.MAX_ND_BYTES); "
             f"first_row and nullity need no expanded patterns and handle this board")
     gridchase = kernels.gridchase
     rows = plan.slices(board) if board is not None and with_board else None
@@ -306,8 +338,8 @@ def solve_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, threads: O
         (not the canonical one); the kernel rows generate every quiet pattern.
 
     Raises:
-        BoardTooLargeError: the reduced system or the expanded kernel would
-            exceed 2 GiB, or the work 2**48 word operations (before allocating).
+        BoardTooLargeError: what :func:`refuse_nd` refuses (checked here, before
+            allocating), or an expanded kernel over 2 GiB.
         KeyboardInterrupt: Ctrl-C, within milliseconds.
 
     Examples:
@@ -327,6 +359,13 @@ def solve_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, threads: O
         (2, 9, (2, 6))
     """
     plan = _Plan(rules)
+    plan.check_limits(True)
+    return _solve_all(plan, board, threads, progress)
+
+
+def _solve_all(plan: _Plan, board: Optional[npt.NDArray[np.uint8]], threads: Optional[int],
+               progress: Progress) -> Coset:
+    """:func:`solve_nd` of a plan whose limits are checked."""
     return _finish(plan, board, _solve_u(plan, board, threads, progress))
 
 
@@ -380,6 +419,8 @@ def canonical_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, kernel
 
     Arguments as for :func:`solve_nd`; ``kernel=False``: the caller needs no quiet
     pattern (is the board solvable?), so an unsolvable board's proof is not sought.
+    The caller has refused what :func:`refuse_nd` refuses (the registry's route does,
+    where a call comes in).
 
     Returns:
         A :class:`Coset` with ``canonical=True``: ``particular`` is the smallest
@@ -403,7 +444,7 @@ def canonical_nd(rules: Rules, board: Optional[npt.NDArray[np.uint8]], *, kernel
         return np.asarray(board, dtype=np.int64).reshape(plan.cells)
 
     if plan.axis != 0:
-        full = solve_nd(rules, board, threads=threads, progress=progress)
+        full = _solve_all(plan, board, threads, progress)
         batches = (lambda: iter([full.kernel])) if kernel else None
         if full.particular is not None:
             smallest = lexmin_solution(full.particular, full.kernel, states)[0]
@@ -473,7 +514,7 @@ def quiet_basis_words(rules: Rules, *, threads: Optional[int] = None,
     if nullity * nwords * 8 > MAX_ND_BYTES:
         raise BoardTooLargeError(
             f"the {nullity} quiet patterns of a board of shape {plan.shape} take {nullity * nwords * 8 / 2**30:.3g} "
-            f"GiB packed (limit {MAX_ND_BYTES / 2**30:.0f} GiB, lightsout._routes.nd.MAX_ND_BYTES)")
+            f"GiB packed (limit {MAX_ND_BYTES / 2**30:.0f} GiB, lightsout.limits.MAX_ND_BYTES)")
     out = np.empty((nullity, nwords), dtype=np.uint64)
     gridchase = kernels.gridchase
     for lo in range(0, nullity, 64):
@@ -495,7 +536,8 @@ def nullity_nd(rules: Rules, *, threads: Optional[int] = None, progress: Progres
     """(nullity, number of quiet patterns) of a board shape, without expanding any pattern.
 
     The nullity is the fewest quiet patterns that generate them all (the
-    dimension of the quiet space for prime k); the count is exact.
+    dimension of the quiet space for prime k); the count is exact.  The caller has
+    refused what ``refuse_nd(rules, expand=False)`` refuses.
 
     Example:
         >>> nullity_nd(Rules.check((4, 4)))

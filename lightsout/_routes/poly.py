@@ -13,7 +13,9 @@ working orientation (C = the shorter side):
 
 Memory is O(C) words beyond the board (plus a transposed copy of the board when
 C > R and the board is given): no C x C matrix is ever built, and the all-lit
-board is never materialised.
+board is never materialised.  Budget: :func:`refuse_poly` refuses, before any work, a
+side whose scratch polynomials would pass ``MAX_POLY_BYTES``; the registry's route calls
+it once, where a call comes in (``Route.refuse``), and the functions below trust it.
 
 The compiled kernels live in ``lightsout._kernels.gf2poly`` (one build per SIMD level);
 the chase residue comes from ``lightsout._kernels.chase``.
@@ -24,6 +26,7 @@ from typing import Callable, Iterator, Optional
 
 import numpy as np
 
+from lightsout._base.errors import BoardTooLargeError
 from lightsout._base.packing import pack_row, unpack_row, unpack_rows, words_for_bits
 from lightsout._base.types import Progress
 from lightsout._base.validate import board_size, packed_matrix
@@ -31,7 +34,30 @@ from lightsout._core.coset import Coset
 from lightsout._core.orientation import first_column_of_chase, transpose_packed
 from lightsout import _kernels as kernels
 
-__all__ = ["solve_grid_poly", "nullity_poly", "nullity_table"]
+__all__ = ["MAX_POLY_BYTES", "refuse_poly", "solve_grid_poly", "nullity_poly", "nullity_table"]
+
+
+#: Largest polynomial-route scratch a call may allocate: 8 GiB (a side of about 2 * 10^9).
+MAX_POLY_BYTES = 8 << 30
+
+
+def refuse_poly(side: int) -> None:
+    """Refuse, before any work, a polynomial-route run whose O(side) scratch polynomials would not fit.
+
+    ``side`` is the longer side of the board (or the largest of a nullity table).
+
+    Example:
+        >>> refuse_poly(1_000_000)
+        >>> refuse_poly(10**11)
+        Traceback (most recent call last):
+        ...
+        lightsout.BoardTooLargeError: a 100000000000-cell side needs about 373 GiB of polynomial scratch ...
+    """
+    need = 32 * ((side + 64) // 64) * 8  # about 32 live polynomials of degree <= side
+    if need > MAX_POLY_BYTES:
+        raise BoardTooLargeError(
+            f"a {side}-cell side needs about {need / 2**30:.3g} GiB of polynomial scratch "
+            f"(limit {MAX_POLY_BYTES / 2**30:.0f} GiB, lightsout.limits.MAX_POLY_BYTES)")
 
 
 def _chase_residue(board: Optional[np.ndarray], nrows: int, ncols: int, progress: Progress) -> np.ndarray:

@@ -6,8 +6,10 @@ or a graph's :class:`~lightsout._core.graphrules.GraphRules`) into a
 ``lightsout/graph.py`` for graphs) take a route with :func:`route_for`: the one :data:`ROUTES`
 names (``method=``, one of :data:`METHODS`), or for ``"auto"`` the first of
 :data:`AUTO_ORDER` that accepts the board; and they ask it only what :class:`Route`
-declares: does it accept these rules, what is the nullity, what is the coset.  Each route
-refuses, before any work, a board past its own budget.
+declares: does it accept these rules, what would it refuse, what is the nullity, what is
+the coset.  A route's budget lives in its module; the entry point asks :meth:`Route.refuse`
+once, before any work (before it checks or copies a board), and ``nullity`` and ``solve``
+trust it.
 
 The graph routes (``lightsout/_routes/forcing.py``: generalised light chasing, or the whole
 system eliminated) take grids too, cell by cell, as the graph the presses make: a fourth and
@@ -22,6 +24,10 @@ Example:
     [2, 2, 2, 2, 2]
     >>> route_for("auto", rules).name, route_for("auto", Rules.check((5, 5), torus=True)).name
     ('poly', 'nd')
+    >>> ROUTES["dense"].refuse(Rules.of_grid(10**6, 10**6), solving=False)
+    Traceback (most recent call last):
+    ...
+    lightsout.BoardTooLargeError: the dense route for a 1000000 x 1000000 board needs about 3.13e+16 word operations ...
 """
 from __future__ import annotations
 
@@ -37,10 +43,10 @@ from lightsout._core.canonical import canonical_coset
 from lightsout._core.coset import Coset
 from lightsout._core.graphrules import GraphRules
 from lightsout._core.rules import Rules
-from lightsout._routes.dense import solve_grid_dense
-from lightsout._routes.forcing import check_vertex_budget, solve_graph_linear
-from lightsout._routes.nd import canonical_nd, nullity_nd, quiet_basis_words
-from lightsout._routes.poly import nullity_poly, solve_grid_poly
+from lightsout._routes.dense import refuse_dense, solve_grid_dense
+from lightsout._routes.forcing import refuse_graph, solve_graph_linear
+from lightsout._routes.nd import canonical_nd, nullity_nd, quiet_basis_words, refuse_nd
+from lightsout._routes.poly import nullity_poly, refuse_poly, solve_grid_poly
 
 __all__ = ["AUTO_ORDER", "BoardRules", "METHODS", "ROUTES", "Route", "packed_quiet_basis", "quiet_generators",
            "route_for"]
@@ -64,6 +70,14 @@ class Route(Protocol):
 
     def accepts(self, rules: BoardRules) -> bool:
         """Whether the route solves boards with these rules."""
+        ...
+
+    def refuse(self, rules: BoardRules, *, solving: bool, board_given: bool = False) -> None:
+        """Raise BoardTooLargeError, naming the limit, for a run past the route's budget; no work is done.
+
+        ``solving``: a solve (else the nullity alone); ``board_given``: a board comes with
+        it (else the all-lit board, which a route never builds).
+        """
         ...
 
     def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
@@ -106,16 +120,17 @@ class PolyRoute(_PlainGridRoute):
 
     name = "poly"
 
+    def refuse(self, rules: BoardRules, *, solving: bool, board_given: bool = False) -> None:
+        refuse_poly(max(rules.shape))
+
     def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
         assert isinstance(rules, Rules)
-        rules.refuse_poly()
         nrows, ncols = rules.shape
         return nullity_poly(nrows, ncols)
 
     def solve(self, rules: BoardRules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
               threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:
         assert isinstance(rules, Rules)
-        rules.refuse_poly()
         nrows, ncols = rules.shape
         return solve_grid_poly(nrows, ncols, _packed(lights, words), progress=progress)
 
@@ -125,9 +140,11 @@ class DenseRoute(_PlainGridRoute):
 
     name = "dense"
 
+    def refuse(self, rules: BoardRules, *, solving: bool, board_given: bool = False) -> None:
+        refuse_dense(rules.shape[0], rules.shape[1], board_given)
+
     def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
         assert isinstance(rules, Rules)
-        rules.refuse_dense()
         nrows, ncols = rules.shape
         return solve_grid_dense(nrows, ncols, threads=threads, progress=progress).nullity
 
@@ -135,7 +152,6 @@ class DenseRoute(_PlainGridRoute):
               threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:
         assert isinstance(rules, Rules)
         board = _packed(lights, words)
-        rules.refuse_dense(board is not None)
         nrows, ncols = rules.shape
         return solve_grid_dense(nrows, ncols, board, kernel=kernel, threads=threads, progress=progress)
 
@@ -152,6 +168,10 @@ class NDRoute:
 
     def accepts(self, rules: BoardRules) -> bool:
         return isinstance(rules, Rules)
+
+    def refuse(self, rules: BoardRules, *, solving: bool, board_given: bool = False) -> None:
+        assert isinstance(rules, Rules)
+        refuse_nd(rules, expand=solving)
 
     def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
         assert isinstance(rules, Rules)
@@ -183,13 +203,15 @@ class GraphRoute:
     def accepts(self, rules: BoardRules) -> bool:
         return True
 
+    def refuse(self, rules: BoardRules, *, solving: bool, board_given: bool = False) -> None:
+        refuse_graph(rules.cells if isinstance(rules, Rules) else rules.vertices)
+
     def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
         return self.solve(rules, np.zeros(rules.shape, dtype=np.uint8), kernel=False).nullity
 
     def solve(self, rules: BoardRules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
               threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:
         if isinstance(rules, Rules):
-            check_vertex_budget(rules.cells)
             graph = GraphRules.of_grid(rules)
         else:
             graph = rules

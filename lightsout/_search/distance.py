@@ -21,12 +21,32 @@ from lightsout._core.runner import CancelToken, default_threads, run_chunks
 from lightsout import _kernels as kernels
 from lightsout._search.modsearch import is_prime
 
-__all__ = ["MAX_DISTANCE_LOG2", "distance_distribution_gf2", "distance_distribution_mod"]
+__all__ = ["MAX_DISTANCE_LOG2", "refuse_distance", "distance_distribution_gf2", "distance_distribution_mod"]
 
 
 #: The distance tables walk k^cells press vectors (in blocks of 32); up to 2^this many
 #: (2^40: the 3-state 5 x 5 board's 3^25 fits, about half a minute on two cores).
 MAX_DISTANCE_LOG2 = 40
+
+
+def refuse_distance(cells: int, modulus: int) -> None:
+    """Refuse, before any work, a distance table of a board of ``cells`` cells with ``modulus`` states:
+    a modulus that is not a prime, or more than 2^MAX_DISTANCE_LOG2 press vectors to walk.
+
+    Example:
+        >>> refuse_distance(25, 2)
+        >>> refuse_distance(2**31, 2)
+        Traceback (most recent call last):
+        ...
+        lightsout.BoardTooLargeError: a distance table walks k^cells = 2^2147483648 press vectors; ...
+    """
+    k = states_count(modulus, "modulus")
+    if not is_prime(k):
+        raise InvalidBoardError(f"distance tables need a prime modulus (a field), got {k}")
+    if cells * math.log2(k) > MAX_DISTANCE_LOG2 + 1e-9:
+        raise BoardTooLargeError(
+            f"a distance table walks k^cells = {k}^{cells} press vectors; the limit is 2^{MAX_DISTANCE_LOG2} "
+            f"(lightsout.limits.MAX_DISTANCE_LOG2): {cells} cells is too many for {k} states")
 
 
 def distance_distribution_gf2(quiet: npt.ArrayLike, *, threads: Optional[int] = None,
@@ -93,8 +113,7 @@ def distance_distribution_mod(quiet: npt.ArrayLike, modulus: int, *, threads: Op
         [1, 1, 1]
     """
     k = states_count(modulus, "modulus")
-    if not is_prime(k):
-        raise InvalidBoardError(f"distance tables need a prime modulus (a field), got {k}")
+    refuse_distance(1, k)  # the modulus, before the rows
     rows = np.asarray(quiet)
     if rows.ndim != 2:
         raise InvalidBoardError(f"quiet must be 2-D (patterns, cells), got shape {rows.shape}")
@@ -104,10 +123,7 @@ def distance_distribution_mod(quiet: npt.ArrayLike, modulus: int, *, threads: Op
         raise InvalidBoardError(f"quiet must hold values in 0..{k - 1}")
     rows = rows.astype(np.int64)
     cells = rows.shape[1]
-    if cells * math.log2(k) > MAX_DISTANCE_LOG2 + 1e-9:
-        raise BoardTooLargeError(
-            f"a distance table walks k^cells = {k}^{cells} press vectors; the limit is 2^{MAX_DISTANCE_LOG2} "
-            f"(lightsout._search.distance.MAX_DISTANCE_LOG2): {cells} cells is too many for {k} states")
+    refuse_distance(cells, k)
     basis, pivots = rref_prime(rows, k)
     d = len(pivots)
     span = np.zeros((1, cells), dtype=np.int64)

@@ -9,6 +9,7 @@ GF(2), cut by the box's symmetries (``lightsout._search.orbitcut``) or pruned
 from __future__ import annotations
 
 import concurrent.futures
+import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Optional
 
@@ -26,7 +27,7 @@ from lightsout._search.symmetry import box_symmetries
 if TYPE_CHECKING:
     from lightsout._solution import Solution
 
-__all__ = ["minimal_solution", "mod_search_fits", "SYMMETRY_MIN_NULLITY",
+__all__ = ["minimal_solution", "refuse_minimal", "mod_search_fits", "SYMMETRY_MIN_NULLITY",
            "MAX_MOD_SEARCH_BYTES"]
 
 
@@ -51,9 +52,32 @@ def mod_search_fits(count: int, cells: int, states: int, shape: tuple[int, ...])
         size = " x ".join(map(str, shape)) if len(shape) > 1 else f"{shape[0]}-cell"
         raise BoardTooLargeError(
             f"the fewest presses of a board with {states} states are found by writing out every solution, and "
-            f"this {size} board has {count:.4g} of them: over the limit of {MAX_MOD_ELEMENTS} solutions and "
-            f"{MAX_MOD_SEARCH_BYTES // 2**20} MiB (lightsout._search.minimal.MAX_MOD_SEARCH_BYTES); "
+            f"this {size} board has {count:.4g} of them, too many to enumerate: over the limit of "
+            f"{MAX_MOD_ELEMENTS} solutions (lightsout.limits.MAX_MOD_ELEMENTS) and "
+            f"{MAX_MOD_SEARCH_BYTES // 2**20} MiB (lightsout.limits.MAX_MOD_SEARCH_BYTES); "
             "solve without minimal=True for one solution")
+
+
+def refuse_minimal(nullity: int, count: int, states: int, shape: tuple[int, ...]) -> None:
+    """Refuse, before any work, a solved board's fewest-press search that the search cannot do.
+
+    Two states: a nullity over ``MAX_NULLITY``, time limit or not (the quiet patterns are not
+    written out for nothing); k states: a coset too large to write out (:func:`mod_search_fits`).
+    :func:`minimal_solution` asks it, and so does the play page before it offers a search.
+
+    Example:
+        >>> refuse_minimal(20, 2**20, 2, (30, 30))
+        >>> refuse_minimal(200, 2**200, 2, (200, 200))
+        Traceback (most recent call last):
+        ...
+        lightsout.BoardTooLargeError: a board of shape (200, 200) has nullity 200 (2^200 solutions), over the limit ...
+    """
+    if states != 2:
+        mod_search_fits(count, math.prod(shape), states, shape)
+    elif nullity > MAX_NULLITY:
+        raise BoardTooLargeError(
+            f"a board of shape {shape} has nullity {nullity} (2^{nullity} solutions), over the limit of "
+            f"{MAX_NULLITY} (lightsout.limits.MAX_NULLITY) of the fewest-presses search, time limit or not")
 
 
 #: From this nullity on, the two-state search of a box board weighs one task of each orbit of
@@ -88,13 +112,7 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
     flat = np.ascontiguousarray(solution.presses, dtype=np.uint8).reshape(cells)
     if solution.nullity == 0:
         return replace(solution, proven_minimal=True)
-    if solution.states != 2:
-        mod_search_fits(solution.count, cells, solution.states, solution.board.shape)
-    elif solution.nullity > MAX_NULLITY:    # refused before the quiet patterns are written out
-        raise BoardTooLargeError(
-            f"the fewest-presses search handles nullity up to {MAX_NULLITY} "
-            f"(lightsout._search.minweight.MAX_NULLITY), time limit or not; this board has nullity "
-            f"{solution.nullity} (2^{solution.nullity} solutions)")
+    refuse_minimal(solution.nullity, solution.count, solution.states, solution.board.shape)  # before the patterns
     patterns = solution.quiet_patterns().reshape(-1, cells).astype(np.uint8)
     if solution.states == 2:
         symmetry = None

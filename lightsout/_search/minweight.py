@@ -78,8 +78,8 @@ def _check_limits(problem: SearchProblem, deadline: Optional[float], executor: o
     task whatever the nullity."""
     d = problem.nullity
     if d > MAX_NULLITY:
-        raise BoardTooLargeError(f"the fewest-presses search handles nullity up to {MAX_NULLITY}; "
-                                 f"this coset has nullity {d}")
+        raise BoardTooLargeError(f"the fewest-presses search handles nullity up to {MAX_NULLITY} "
+                                 f"(lightsout.limits.MAX_NULLITY); this coset has nullity {d}")
     if deadline is not None or exact:
         return
     seconds = search_seconds(d, len(problem.forms)) / group_order
@@ -87,14 +87,14 @@ def _check_limits(problem: SearchProblem, deadline: Optional[float], executor: o
         raise BoardTooLargeError(
             f"the fewest presses over a nullity-{d} coset (2^{d} solutions) would take about "
             f"{seconds / 3600:.3g} core-hours; without time_limit the search is limited to nullity "
-            f"{MAX_UNTIMED_NULLITY} (lightsout._search.minweight.MAX_UNTIMED_NULLITY; a symmetry group of order 2^j "
+            f"{MAX_UNTIMED_NULLITY} (lightsout.limits.MAX_UNTIMED_NULLITY; a symmetry group of order 2^j "
             f"adds j): pass time_limit= (seconds) "
             f"to get the best found in that time")
     if executor is None and seconds / threads > MAX_UNTIMED_SECONDS:
         raise BoardTooLargeError(
             f"the fewest presses over a nullity-{d} coset with {len(problem.forms)} cell forms would take "
             f"about {seconds / threads / 3600:.3g} hours on {threads} core(s), more than the "
-            f"{MAX_UNTIMED_SECONDS / 3600:g}-hour limit (lightsout._search.minweight.MAX_UNTIMED_SECONDS); pass "
+            f"{MAX_UNTIMED_SECONDS / 3600:g}-hour limit (lightsout.limits.MAX_UNTIMED_SECONDS); pass "
             f"time_limit= or an executor=")
 
 
@@ -181,8 +181,8 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     token = (CancelToken() if token is None else token).within(time_limit)
     d = basis.shape[0]
     if d > MAX_NULLITY:
-        raise BoardTooLargeError(f"the fewest-presses search handles nullity up to {MAX_NULLITY}; "
-                                 f"this coset has nullity {d}")
+        raise BoardTooLargeError(f"the fewest-presses search handles nullity up to {MAX_NULLITY} "
+                                 f"(lightsout.limits.MAX_NULLITY); this coset has nullity {d}")
     nthreads = thread_count(threads) or default_threads()
     images = None if symmetry is None else _permutations(symmetry, particular.shape[0])
     _check_prune(prune, images, executor)

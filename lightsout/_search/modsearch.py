@@ -52,7 +52,7 @@ def coset_min_weight_mod(particular: npt.ArrayLike, generators: npt.ArrayLike, m
             raise InvalidBoardError(f"{name} must hold values in 0..{k - 1}")
     cells = x0.shape[0]
     too_many = BoardTooLargeError(f"the coset over Z/{k} has more than {MAX_MOD_ELEMENTS} elements "
-                                  f"(lightsout._search.modsearch.MAX_MOD_ELEMENTS); too many to enumerate")
+                                  f"(lightsout.limits.MAX_MOD_ELEMENTS); too many to enumerate")
     span = np.zeros((1, cells), dtype=np.uint8)
     if is_prime(k):
         basis, _ = rref_prime(gens.astype(np.int64), k)

@@ -293,7 +293,7 @@ def _prepare_cut(symmetries: Sequence[np.ndarray], rows: np.ndarray, pivots: Seq
     whole = _closed(generators, d, MAX_CUT_GROUP, expired)
     if whole is None:
         raise BoardTooLargeError(f"the symmetries generate more than {MAX_CUT_GROUP} maps of the coset "
-                                 f"(lightsout._search.orbitcut.MAX_CUT_GROUP); pass fewer")
+                                 f"(lightsout.limits.MAX_CUT_GROUP); pass fewer")
     elements, two_generators = _two_subgroup(list(whole), d, expired)
     flag = _invariant_flag(two_generators, d, low_bits) if len(elements) > 1 else []
     chosen = set(_flag_pivots(flag))

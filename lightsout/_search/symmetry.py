@@ -37,13 +37,16 @@ from lightsout._base.validate import board_shape, torus_axes
 from lightsout._core.modring import solve_mod
 from lightsout import _kernels as kernels
 
-__all__ = ["MAX_GROUP_CELLS", "MAX_GROUP_ORDER", "board_symmetries", "box_symmetries", "close_group", "count_orbits",
-           "fixed_by_coordinates", "fixed_by_cycles", "graph_automorphisms", "grid_symmetries"]
+__all__ = ["MAX_CYCLE_SYSTEM_ENTRIES", "MAX_GROUP_CELLS", "MAX_GROUP_ORDER", "board_symmetries", "box_symmetries",
+           "close_group", "count_orbits", "fixed_by_coordinates", "fixed_by_cycles", "graph_automorphisms",
+           "grid_symmetries"]
 
 #: The largest group whose elements are listed one by one (Burnside sums over every element).
 MAX_GROUP_ORDER = 1 << 16
 #: The largest group order times cells (one int64 image a cell and element): 2**27 is 1 GiB.
 MAX_GROUP_CELLS = 1 << 27
+#: The largest system (cycles x cycles entries, a byte each: 2 GiB) that counts a symmetry's fixed solutions.
+MAX_CYCLE_SYSTEM_ENTRIES = 1 << 31
 
 Permutation = npt.NDArray[np.int64]
 
@@ -52,7 +55,8 @@ def _check_group_size(order: int, cells: int) -> None:
     if order > MAX_GROUP_ORDER or order * cells > MAX_GROUP_CELLS:
         raise BoardTooLargeError(
             f"a group of {order} symmetries of {cells} cells is over the limit of {MAX_GROUP_ORDER} elements "
-            f"and {MAX_GROUP_CELLS} element-cells; pass group= with fewer symmetries")
+            f"and {MAX_GROUP_CELLS} element-cells (lightsout.limits.MAX_GROUP_ORDER and "
+            "lightsout.limits.MAX_GROUP_CELLS); pass group= with fewer symmetries")
 
 
 def grid_symmetries(shape: tuple[int, ...], wraps: tuple[bool, ...]) -> list[Permutation]:
@@ -154,7 +158,7 @@ def board_symmetries(shape: Any, *, torus: Any = False) -> list[Permutation]:
     if count * cells > MAX_GROUP_CELLS:
         raise BoardTooLargeError(
             f"{count} symmetries of {cells} cells are over the limit of {MAX_GROUP_CELLS} element-cells "
-            f"(1 GiB); pass group= with fewer symmetries")
+            f"(1 GiB, lightsout.limits.MAX_GROUP_CELLS); pass group= with fewer symmetries")
     index = np.arange(cells, dtype=np.int64).reshape(dims)
     moved = [np.flip(index, axis) for axis in flips]
     moved += [np.swapaxes(index, a, b) for a, b in exchanges]
@@ -351,9 +355,9 @@ def fixed_by_cycles(image: Permutation, edges: tuple[Permutation, Permutation], 
     column[representatives] = np.arange(len(representatives))
     unknown_of_cell = column[label]
     count = len(representatives)
-    if count * count > (1 << 31):
+    if count * count > MAX_CYCLE_SYSTEM_ENTRIES:
         raise BoardTooLargeError(f"a symmetry with {count} cycles gives a {count} x {count} system, over the "
-                                 f"limit of 2**31 entries")
+                                 f"limit of 2**31 entries (lightsout.limits.MAX_CYCLE_SYSTEM_ENTRIES)")
     row_of_cell = np.full(cells, -1, dtype=np.int64)
     row_of_cell[representatives] = np.arange(count)
     # entry (row, unknown) counts the presses of that cycle reaching the row's cell: tallied

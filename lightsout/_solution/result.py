@@ -325,7 +325,8 @@ class Solution:
         if cells > MAX_PATTERN_CELLS:
             raise BoardTooLargeError(
                 f"{len(self.quiet_first_rows)} quiet patterns of {nrows} x {ncols} cells are {cells:.3g} cells, "
-                f"over the limit of {MAX_PATTERN_CELLS:.3g}; chase single rows of .quiet_first_rows "
+                f"over the limit of {MAX_PATTERN_CELLS:.3g} (lightsout.limits.MAX_PATTERN_CELLS); chase single rows "
+                f"of .quiet_first_rows "
                 f"down the dark board (lightsout.chase) instead")
         return _quiet_patterns(self.board.shape, self.quiet_first_rows)
 

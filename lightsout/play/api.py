@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import warnings
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -29,13 +30,13 @@ import numpy as np
 import lightsout
 from lightsout._base.errors import LightsOutError
 from lightsout._base.validate import MAX_STATES
-from lightsout._search.cost import search_seconds
-from lightsout._search.minweight import MAX_NULLITY
+from lightsout._search.cost import mod_search_seconds, search_seconds
+from lightsout._search.minimal import refuse_minimal
 
 __all__ = [
     "ApiError", "decode_request", "solve_board", "random_board", "quiet_patterns", "ENDPOINTS",
     "MAX_SIDE", "MAX_BODY_BYTES", "MAX_STATES", "DEFAULT_TIME_LIMIT", "MAX_TIME_LIMIT",
-    "MAX_QUIET_PATTERNS", "MAX_MOD_SEARCH", "SEARCH_ESTIMATE_FACTOR",
+    "MAX_QUIET_PATTERNS", "SEARCH_ESTIMATE_FACTOR",
 ]
 
 #: Most rows, and most columns, of a board the API accepts (the page's size picker too).
@@ -49,12 +50,34 @@ DEFAULT_TIME_LIMIT = 0.25
 MAX_TIME_LIMIT = 2.0
 #: Most quiet patterns one ``/api/quiet`` answer carries (``truncated`` says when there are more).
 MAX_QUIET_PATTERNS = 64
-#: With k > 2 states the fewest presses are found by enumerating the solutions (about 50 ns
-#: a solution and cell): only when solutions x cells is at most this (about 0.1 s).
-MAX_MOD_SEARCH = 2_000_000
 #: With two states the search weighs 2^nullity solutions; it is not started when the
-#: library's estimate of its time is more than this many times the time limit.
+#: library's estimate of its time is more than this many times the time limit (the search
+#: stops at the limit).  With k > 2 states every solution is written out, which no limit
+#: stops: that search starts only when its estimate fits the time limit itself.
 SEARCH_ESTIMATE_FACTOR = 4.0
+#: MAX_MOD_SEARCH (deprecated): the solutions x cells the k-state search was offered up to,
+#: before the page asked the library's cost model and the search's own refusal.
+_MAX_MOD_SEARCH = 2_000_000
+
+
+def __getattr__(name: str) -> Any:
+    """``MAX_MOD_SEARCH`` still reads, with a DeprecationWarning.
+
+    Example:
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     from lightsout.play import api
+        ...     api.MAX_MOD_SEARCH
+        2000000
+    """
+    if name == "MAX_MOD_SEARCH":
+        warnings.warn("lightsout.play.api.MAX_MOD_SEARCH is deprecated: the page offers a k-state search when "
+                      "the search's own check (lightsout.limits.MAX_MOD_ELEMENTS and "
+                      "lightsout.limits.MAX_MOD_SEARCH_BYTES) takes it and its estimated time fits the request's "
+                      "time limit", DeprecationWarning, stacklevel=2)
+        return _MAX_MOD_SEARCH
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 Json = dict[str, Any]
 
@@ -222,17 +245,19 @@ def _fewest(solution: lightsout.Solution, minimal: bool, time_limit: float) -> t
         return solution, "the only solution"
     if not minimal:
         return None, "the fewest presses were not asked for (minimal: false)"
+    try:  # the search's own refusal, asked before any work: not an error of the request
+        refuse_minimal(solution.nullity, solution.count, solution.states, solution.board.shape)
+    except LightsOutError as exc:
+        return None, f"the fewest-press search was refused: {exc}"
     if solution.states == 2:
-        if solution.nullity > MAX_NULLITY:
-            return None, (f"nullity {solution.nullity} is over the limit of {MAX_NULLITY} of the fewest-press "
-                          f"search")
-        seconds = search_seconds(solution.nullity, solution.board.size)
-        if seconds > SEARCH_ESTIMATE_FACTOR * time_limit:
-            return None, (f"weighing all 2^{solution.nullity} solutions would take about {seconds:.2g} s, "
-                          f"more than the {time_limit:g} s allowed")
-    elif solution.count * solution.board.size > MAX_MOD_SEARCH:
-        return None, (f"with {solution.states} states the fewest presses are found by listing every solution, "
-                      f"and there are too many to enumerate in time")
+        seconds, allowed = search_seconds(solution.nullity, solution.board.size), SEARCH_ESTIMATE_FACTOR * time_limit
+        weighed = f"2^{solution.nullity}"
+    else:  # every solution written out, which no time limit stops: started only when it fits the limit
+        seconds, allowed = mod_search_seconds(solution.count, solution.board.size), time_limit
+        weighed = f"{solution.count}"
+    if seconds > allowed:
+        return None, (f"weighing all {weighed} solutions would take about {seconds:.2g} s, more than the "
+                      f"{time_limit:g} s allowed")
     try:
         best = solution.minimal(time_limit=time_limit)
     except LightsOutError as exc:  # a search the library refuses (too large): not an error of the request
