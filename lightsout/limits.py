@@ -23,7 +23,7 @@ Example:
 """
 from __future__ import annotations
 
-from lightsout import _solution, _solve, fewest, many, picture
+from lightsout import _solve, fewest, many, picture
 from lightsout._base import validate as _validate
 from lightsout._core import bitmatrix as _bitmatrix
 from lightsout._core import graphinput as _graphinput
@@ -40,6 +40,7 @@ from lightsout._search import minweight as _minweight
 from lightsout._search import modsearch as _modsearch
 from lightsout._search import orbitcut as _orbitcut
 from lightsout._search import symmetry as _symmetry
+from lightsout._solution import result as _result
 
 __all__ = [
     "MAX_BOARD_CELLS", "MAX_AXES", "MAX_STATES",
@@ -99,7 +100,7 @@ MAX_GRAPH_VERTICES = _graphinput.MAX_GRAPH_VERTICES
 
 #: Cells of quiet patterns a Solution or an error writes out, a byte a cell (10**8, 100 MB);
 #: a larger basis stays as first rows or packed words.
-MAX_PATTERN_CELLS = _solution.MAX_PATTERN_CELLS
+MAX_PATTERN_CELLS = _result.MAX_PATTERN_CELLS
 #: Entries of one nullity_table (10**7, 80 MB of int64).
 MAX_TABLE_ENTRIES = _solve.MAX_TABLE_ENTRIES
 #: Seconds one nullity_table may be estimated to take on one core without an executor (an hour).

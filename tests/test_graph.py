@@ -9,7 +9,6 @@ graphs to the grid solver.
 """
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import os
 import signal
@@ -30,10 +29,8 @@ from lightsout.graph import graph_csr, solve_graph
 nx = pytest.importorskip("networkx")
 sparse = pytest.importorskip("scipy.sparse")
 
-HAVE_MODRING = importlib.util.find_spec("lightsout._core.modring") is not None
-needs_modring = pytest.mark.skipif(not HAVE_MODRING, reason="k > 2 needs lightsout._core.modring (branch modring)")
-STATES = [2, pytest.param(3, marks=needs_modring), pytest.param(4, marks=needs_modring),
-          pytest.param(6, marks=needs_modring)]
+STATES = [2, 3, 4, 6]
+thorough = pytest.mark.thorough
 
 
 # ---------------------------------------------------------------------------
@@ -135,7 +132,7 @@ def check_graph(n: int, edges, self_toggle: bool, k: int, lit, form=None) -> Non
 
 @pytest.mark.parametrize("states", STATES)
 @pytest.mark.parametrize("self_toggle", [True, False])
-@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("n", [1, 2, 3, 4, pytest.param(5, marks=thorough)])
 def test_every_small_graph_agrees_with_exhaustive_search(n, self_toggle, states):
     rng = np.random.default_rng(1000 * n + 10 * states + self_toggle)
     for i, edges in enumerate(all_graphs(n)):
@@ -158,12 +155,12 @@ def test_random_graphs_on_6_and_7_vertices_agree_with_exhaustive_search(n, self_
         check_graph(n, edges, self_toggle, states, lit)
 
 
-ATLAS_STATES = [2, pytest.param(3, marks=needs_modring), pytest.param(4, marks=needs_modring),
-                pytest.param(5, marks=needs_modring), pytest.param(6, marks=needs_modring)]
+# the quick suite walks the atlas with two states and the plus rule; the thorough one with every k and both rules
+ATLAS_STATES = [2] + [pytest.param(k, marks=thorough) for k in (3, 4, 5, 6)]
 
 
 @pytest.mark.parametrize("states", ATLAS_STATES)
-@pytest.mark.parametrize("self_toggle", [True, False])
+@pytest.mark.parametrize("self_toggle", [True, pytest.param(False, marks=thorough)])
 def test_every_graph_up_to_7_vertices_up_to_isomorphism(self_toggle, states):
     """networkx's atlas holds every graph on 1..7 vertices up to isomorphism (1252 of them): each
     one, as a networkx graph, all lit and with random lights, against exhaustive search.  For
@@ -179,6 +176,7 @@ def test_every_graph_up_to_7_vertices_up_to_isomorphism(self_toggle, states):
             check_graph(n, edges, self_toggle, states, lit, form=g)
 
 
+@thorough
 def test_every_graph_on_6_vertices_k2():
     """All 2**15 labelled graphs on 6 vertices (the plus and sigma rules in turn), two states,
     random lights: the route against ranks and replay."""
@@ -298,8 +296,7 @@ def test_grid_nullities_against_ranks(self_toggle):
         assert r.nullity == g.n - oracle.rank_mod_prime(oracle.effect_matrix(sets), 2)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("lightsout._routes.nd") is None, reason="needs the nd route")
-@pytest.mark.parametrize("states", [2, pytest.param(3, marks=needs_modring)])
+@pytest.mark.parametrize("states", [2, 3])
 def test_sigma_and_torus_grids_as_graphs_agree_with_solve(states):
     rng = np.random.default_rng(99 + states)
     for _ in range(40):

@@ -294,7 +294,7 @@ def random_board(shape, k, seed):
 
 @pytest.mark.parametrize("kind", ["open", "torus", "mixed"])
 @pytest.mark.parametrize("self_toggle", [True, False])
-@pytest.mark.parametrize("k", STATES)
+@pytest.mark.parametrize("k", [k if k <= 3 else pytest.param(k, marks=pytest.mark.thorough) for k in STATES])
 def test_every_small_shape(k, self_toggle, kind):
     for index, shape in enumerate(SHAPES):
         for torus in torus_variants(shape, kind):

@@ -232,6 +232,7 @@ def test_symmetry_arguments_are_checked():
         coset_min_weight(particular, np.zeros((0, 16), np.uint8), symmetry="mirror")
 
 
+@pytest.mark.thorough
 def test_executors_threads_and_time_limits():
     n = 39
     s = lightsout.solve(np.ones((n, n), bool))

@@ -351,7 +351,7 @@ def small_boxes(ndim):
             yield shape, torus
 
 
-@pytest.mark.parametrize("ndim", [1, 2, 3])
+@pytest.mark.parametrize("ndim", [1, 2, pytest.param(3, marks=pytest.mark.thorough)])
 @pytest.mark.parametrize("states", [2, 3, 4])
 def test_default_group_counts_orbits_of_every_small_box(ndim, states):
     # shapes 1..4 per axis, every torus combination, both press rules; the lights: all dark (every

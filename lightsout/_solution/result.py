@@ -164,7 +164,7 @@ class Solution:
 
     @property
     def states(self) -> int:
-        """The number of light states k (a press adds 1 mod k): ``rules.states``.
+        """The number of light states k (a press adds 1 mod k), read from ``rules.states``.
 
         Example:
             >>> import lightsout
@@ -175,7 +175,7 @@ class Solution:
 
     @property
     def torus(self) -> tuple[bool, ...]:
-        """One bool per axis: that axis wraps around (``rules.wraps``; empty for a graph).
+        """One bool per axis, True where that axis wraps around (``rules.wraps``; empty for a graph).
 
         Example:
             >>> import lightsout
@@ -186,7 +186,7 @@ class Solution:
 
     @property
     def self_toggle(self) -> bool:
-        """False for the sigma game, where a press skips its own cell: ``rules.self_toggle``.
+        """False for the sigma game, where a press skips its own cell (``rules.self_toggle``).
 
         Example:
             >>> import lightsout
