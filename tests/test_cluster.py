@@ -48,6 +48,7 @@ def test_solve_many_on_the_cluster(client, monkeypatch):
     assert np.array_equal(spread.presses, serial.presses) and np.array_equal(spread.solvable, serial.solvable)
 
 
+@pytest.mark.thorough
 def test_a_worker_killed_mid_run_still_yields_the_full_answer(client):
     # A search of a few seconds in many small jobs; one worker process is killed while it runs.
     from lightsout._search.minweight import coset_min_weight

@@ -145,7 +145,7 @@ def test_every_small_graph_agrees_with_exhaustive_search(n, self_toggle, states)
 
 @pytest.mark.parametrize("states", STATES)
 @pytest.mark.parametrize("self_toggle", [True, False])
-@pytest.mark.parametrize("n", [6, 7])
+@pytest.mark.parametrize("n", [6, pytest.param(7, marks=thorough)])
 def test_random_graphs_on_6_and_7_vertices_agree_with_exhaustive_search(n, self_toggle, states):
     rng = np.random.default_rng(7000 * n + 10 * states + self_toggle)
     count = {2: 250, 3: 60, 4: 40, 6: 12}[states] if n == 7 else {2: 400, 3: 120, 4: 80, 6: 30}[states]

@@ -76,7 +76,8 @@ def test_5x5_facts():
 SHAPES = [(r, c) for r in range(1, 13) for c in range(1, 13) if c <= 8 or r <= 3]
 
 
-@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("shape", [shape if shape[0] <= 6 and shape[1] <= 6 else pytest.param(shape, marks=pytest.mark.thorough)
+                                   for shape in SHAPES], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_random_boards_against_brute_force(shape):
     rows, cols = shape
     rng = np.random.default_rng(rows * 100 + cols)

@@ -166,6 +166,7 @@ def test_graph_basis_is_packed_and_quiet(self_toggle, method):
         assert np.array_equal(s.quiet_first_rows, rows[:, 0])
 
 
+@pytest.mark.thorough
 def test_big_graph_basis_is_unpacked_only_on_request(monkeypatch):
     monkeypatch.setattr(_fromcoset, "EAGER_PATTERN_BYTES", 1000)
     n = 30

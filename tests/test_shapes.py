@@ -152,6 +152,7 @@ def test_two_state_open_grids_agree_across_routes():
         assert lightsout.nullity(int(n), int(m), method="nd") == lightsout.nullity(int(n), int(m))
 
 
+@pytest.mark.thorough
 def test_solvable_start_states_number_k_to_the_cells_over_the_quiet_count():
     # The presses form a group acting on boards; the solvable boards are its image.
     for shape, states in (((2, 3), 4), ((2, 2), 6), ((5,), 6), ((2, 2, 2), 2), ((1, 6), 3)):
