@@ -61,7 +61,7 @@ def main(cases: list[str]) -> None:
         problem = _fewest.search_problem(_fewest.reduce_coset(particular, basis))
         layout = _fewest.task_layout(problem, 0)
         *_, stats = _prune.pruned_search(problem.forms, problem.values, nullity, problem.bound, problem.wide,
-                                         layout, lambda: False, threads=default_threads())
+                                         layout, None, threads=default_threads())
         share = f"{stats.weighed}/{1 << layout[2]}"
         same = "n/a" if plain is None else str(np.array_equal(plain.presses, pruned.presses))
         print(f"{case:>12} {nullity:>7} {plain_seconds:>8.2f} {pruned_seconds:>9.2f} {share:>16}  {same}"

@@ -134,7 +134,7 @@ _BIG_MASKED = np.ma.masked_array(np.ones((300, 300), dtype=np.uint8), mask=np.ey
     ("board", lambda: lightsout.press(_MASKED, np.zeros((3, 3), int))),
     ("presses", lambda: lightsout.press(np.zeros((3, 3), int), _MASKED)),
     ("board", lambda: lightsout.chase(_MASKED, [1, 0, 1])),
-    ("first_row", lambda: lightsout.chase(np.ones((3, 3)), np.ma.masked_array([1, 0, 1], mask=[0, 1, 0]))),
+    ("first_row", lambda: lightsout.chase(np.ones((3, 3)), np.ma.masked_array([1, 0, 1], mask=[False, True, False]))),
     ("board", lambda: lightsout.format_board(_MASKED)),
     ("board", lambda: lightsout.write_board("never-written.txt", _MASKED)),     # refused before opening
     ("board", lambda: lightsout.picture.board_svg(_MASKED)),

@@ -178,7 +178,8 @@ class _Watched:
     """A route that counts the entry points' questions and fails if it is asked to work after a refusal."""
 
     def __init__(self, route, refuse: bool) -> None:
-        self.route, self.refusing, self.asked = route, refuse, []
+        self.route, self.refusing = route, refuse
+        self.asked: list[tuple[bool, bool]] = []
         self.name = route.name
 
     def accepts(self, rules):
