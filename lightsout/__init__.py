@@ -38,6 +38,7 @@ try:  # another distribution's lightsout/board.py (python-lightsout installs one
     from lightsout.many import ManySolutions, solve_many
     from lightsout import picture
     from lightsout import limits
+    from lightsout import boards
 except ImportError as _exc:
     from lightsout._import_help import board_clash_message as _board_clash_message
 
@@ -57,6 +58,7 @@ __all__ = [
     "SettingError", "InternalError",
     "METHODS", "gf2", "packed", "get_include", "__version__",
     "read_board", "write_board", "picture", "MissingExtraError", "limits",
+    "boards",
 ]
 
 #: Subpackages imported on first use (``lightsout.play`` starts no server but loads http.server).
