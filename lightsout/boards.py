@@ -59,6 +59,9 @@ MAX_SHAPED_CELLS = MAX_GRAPH_BYTES // BYTES_PER_VERTEX
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
+#: A symmetry acting on the coordinates: the new columns (a permutation of the old), then the columns
+#: reflected, v -> mirror - v (the board's ``_mirror``: 0 for the hexagon's negation, 2n for the cube).
+Move = tuple[tuple[int, ...], tuple[int, ...]]
 #: The hexagonal neighbourhood in axial coordinates, axes (r, q): a press changes its cell and the
 #: cells at (r, q) + (0, +-1), (+-1, 0), (-1, +1), (+1, -1).
 HEX_STENCIL = np.array([[0, 1, 1], [1, 1, 1], [1, 1, 0]], dtype=np.uint8)
@@ -184,7 +187,8 @@ class ShapedBoard:
     positions: Floats
     grid: Optional[AxialGrid]
     _corners: Floats
-    _maps: tuple[Callable[[Ints], Ints], ...]
+    _moves: tuple[Move, ...]
+    _mirror: int
 
     @property
     def cells(self) -> int:
@@ -264,15 +268,18 @@ class ShapedBoard:
             >>> s.count, s.count_up_to_symmetry(group=board.symmetries())
             (16, 4)
         """
-        if len(self._maps) * self.cells > MAX_GROUP_CELLS:
+        order = len(self._moves)
+        if order * self.cells > MAX_GROUP_CELLS:
             raise BoardTooLargeError(
-                f"the {len(self._maps)} symmetries of the {self.name} ({self.cells} cells) would take "
-                f"{len(self._maps) * self.cells} entries, over the limit of {MAX_GROUP_CELLS} "
+                f"the {order} symmetries of the {self.name} ({self.cells} cells) would take "
+                f"{order * self.cells} entries, over the limit of {MAX_GROUP_CELLS} "
                 "(lightsout.limits.MAX_GROUP_CELLS) that count_up_to_symmetry takes")
         index = _CellIndex(self.coordinates)
         found: dict[bytes, Ints] = {}
-        for move in self._maps:
-            image = index.find(move(self.coordinates))
+        for columns, flips in self._moves:
+            moved = self.coordinates[:, list(columns)].copy()
+            moved[:, list(flips)] = self._mirror - moved[:, list(flips)]
+            image = index.find(moved)
             if (image < 0).any():
                 raise AssertionError(f"a symmetry of the {self.name} moves a cell off the board")
             image.setflags(write=False)
@@ -390,9 +397,8 @@ def hexagon(n: int) -> ShapedBoard:
     inside = ~holes
     coordinates = np.stack([q[inside], r[inside], -q[inside] - r[inside]], axis=1)
     grid = AxialGrid(_frozen(HEX_STENCIL.copy()), (1, 1), _frozen(holes))
-    maps = tuple(_signed_permutation(order, sign) for sign in (1, -1)
-                 for order in itertools.permutations(range(3)))
-    return _hex_board(f"hexagon of side {side}", coordinates, grid, maps)
+    moves = tuple((order, flips) for flips in ((), (0, 1, 2)) for order in itertools.permutations(range(3)))
+    return _hex_board(f"hexagon of side {side}", coordinates, grid, moves, 0)
 
 
 def triangle(n: int, *, tiles: str = "triangles") -> ShapedBoard:
@@ -428,7 +434,7 @@ def triangle(n: int, *, tiles: str = "triangles") -> ShapedBoard:
     """
     if not isinstance(tiles, str):
         raise InvalidTypeError(f"tiles must be 'triangles' or 'hexagons', got {type(tiles).__name__}")
-    maps = tuple(_signed_permutation(order, 1) for order in itertools.permutations(range(3)))
+    moves: tuple[Move, ...] = tuple((order, ()) for order in itertools.permutations(range(3)))
     if tiles == "hexagons":
         side = _side(n, "triangle of hexagons", lambda m: m * (m + 1) // 2)
         r, q = np.indices((side, side), dtype=np.int64)
@@ -437,7 +443,7 @@ def triangle(n: int, *, tiles: str = "triangles") -> ShapedBoard:
         # (a, b, c): the cells to the left side, to the right side and to the base
         coordinates = np.stack([q + r - (side - 1), side - 1 - q, side - 1 - r], axis=1)
         grid = AxialGrid(_frozen(HEX_STENCIL.copy()), (1, 1), _frozen(holes))
-        return _hex_board(f"triangle of side {side} of hexagonal cells", coordinates, grid, maps)
+        return _hex_board(f"triangle of side {side} of hexagonal cells", coordinates, grid, moves, 0)
     if tiles != "triangles":
         raise InvalidBoardError(f"tiles must be 'triangles' or 'hexagons', got {tiles!r}")
     side = _side(n, "triangle", lambda m: m * m)
@@ -458,7 +464,7 @@ def triangle(n: int, *, tiles: str = "triangles") -> ShapedBoard:
     pairs = [np.stack([downs, index.find(coordinates[downs] + step)], axis=1)
              for step in np.eye(3, dtype=np.int64)]       # a down cell's three up neighbours always exist
     return _board(f"triangle of side {side}", coordinates, np.concatenate(pairs) if pairs else _no_edges(),
-                  centres, corners - corners.mean(axis=1, keepdims=True), None, maps)
+                  centres, corners - corners.mean(axis=1, keepdims=True), None, moves, 0)
 
 
 def cube(n: int) -> ShapedBoard:
@@ -526,11 +532,12 @@ def cube(n: int) -> ShapedBoard:
         below[:, tangent] = 0
         below[np.arange(len(lows)), normal[lows]] = np.where(coordinates[lows, normal[lows]] == 0, 1, top - 1)
         pairs.append(np.stack([lows, index.find(below)], axis=1))
-    maps = tuple(_cube_map(order3, flips, top) for order3 in itertools.permutations(range(3))
-                 for flips in itertools.product((False, True), repeat=3))
+    moves = tuple((order, tuple(axis for axis in range(3) if flipped[axis]))
+                  for order in itertools.permutations(range(3))
+                  for flipped in itertools.product((False, True), repeat=3))     # v -> 2n - v on the flipped axes
     corners = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
     return _board(f"cube of {side} x {side} faces", coordinates, np.concatenate(pairs),
-                  net + 0.5, np.broadcast_to(corners, (len(coordinates), 4, 2)), None, maps)
+                  net + 0.5, np.broadcast_to(corners, (len(coordinates), 4, 2)), None, moves, top)
 
 
 # --- the pieces ----------------------------------------------------------------------------------
@@ -572,24 +579,7 @@ def _side(n: object, what: str, cells: Callable[[int], int]) -> int:
     return side
 
 
-def _signed_permutation(order: tuple[int, ...], sign: int) -> Callable[[Ints], Ints]:
-    def move(coordinates: Ints) -> Ints:
-        return sign * coordinates[:, list(order)]
-    return move
-
-
-def _cube_map(order: tuple[int, ...], flips: tuple[bool, ...], top: int) -> Callable[[Ints], Ints]:
-    def move(coordinates: Ints) -> Ints:
-        moved = coordinates[:, list(order)].copy()
-        for axis, flip in enumerate(flips):
-            if flip:
-                moved[:, axis] = top - moved[:, axis]
-        return moved
-    return move
-
-
-def _hex_board(name: str, coordinates: Ints, grid: AxialGrid,
-               maps: tuple[Callable[[Ints], Ints], ...]) -> ShapedBoard:
+def _hex_board(name: str, coordinates: Ints, grid: AxialGrid, moves: tuple[Move, ...], mirror: int) -> ShapedBoard:
     """A hexagonal-cell board from its grid: edges along the stencil's three forward directions."""
     holes = grid.holes
     cell_of = np.full(holes.shape, -1, dtype=np.int64)
@@ -606,11 +596,11 @@ def _hex_board(name: str, coordinates: Ints, grid: AxialGrid,
     angles = np.radians(30.0 + 60.0 * np.arange(6))
     corners = np.stack([np.cos(angles), np.sin(angles)], axis=1)
     return _board(name, coordinates, np.concatenate(pairs), centres / _SQRT3,
-                  np.broadcast_to(corners / _SQRT3, (len(coordinates), 6, 2)), grid, maps)
+                  np.broadcast_to(corners / _SQRT3, (len(coordinates), 6, 2)), grid, moves, mirror)
 
 
 def _board(name: str, coordinates: Ints, pairs: Ints, positions: Floats, corners: Floats,
-           grid: Optional[AxialGrid], maps: tuple[Callable[[Ints], Ints], ...]) -> ShapedBoard:
+           grid: Optional[AxialGrid], moves: tuple[Move, ...], mirror: int) -> ShapedBoard:
     """The frozen board: edges as sorted unique (u < v) pairs, every array read-only."""
     if pairs.size:
         pairs = np.sort(pairs.astype(np.int64), axis=1)
@@ -619,7 +609,7 @@ def _board(name: str, coordinates: Ints, pairs: Ints, positions: Floats, corners
         pairs = _no_edges()
     return ShapedBoard(name, _frozen(coordinates.astype(np.int64)), _frozen(pairs),
                        _frozen(positions.astype(np.float64)), grid,
-                       _frozen(np.ascontiguousarray(corners, dtype=np.float64)), maps)
+                       _frozen(np.ascontiguousarray(corners, dtype=np.float64)), moves, mirror)
 
 
 def _no_edges() -> Ints:
