@@ -46,16 +46,12 @@ import numpy.typing as npt
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 from lightsout._base.validate import board_size
 from lightsout._io.drawing import DARK, GRID, LIT, MAX_SVG_CELLS, PRESS
-from lightsout._routes.forcing import BYTES_PER_VERTEX, MAX_GRAPH_BYTES
+from lightsout._routes.forcing import refuse_graph
 from lightsout._search.symmetry import MAX_GROUP_CELLS
 from lightsout._solution import Solution
 from lightsout.graph import solve_graph
 
-__all__ = ["AxialGrid", "ShapedBoard", "cube", "hexagon", "triangle", "MAX_SHAPED_CELLS"]
-
-#: Most cells a ready-made board may have: as many vertices as :func:`lightsout.solve_graph` takes
-#: (``lightsout.limits.MAX_GRAPH_BYTES`` at 64 bytes a vertex: 33,554,432).
-MAX_SHAPED_CELLS = MAX_GRAPH_BYTES // BYTES_PER_VERTEX
+__all__ = ["AxialGrid", "ShapedBoard", "cube", "hexagon", "triangle"]
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
@@ -380,7 +376,8 @@ def hexagon(n: int) -> ShapedBoard:
 
     Raises:
         InvalidTypeError, InvalidBoardError: n is not a positive int.
-        BoardTooLargeError: more cells than :data:`MAX_SHAPED_CELLS`.
+        BoardTooLargeError: more cells than :func:`lightsout.solve_graph` takes (its
+            ``lightsout.limits.MAX_GRAPH_BYTES``), before anything is built.
 
     Example:
         >>> from lightsout.boards import hexagon
@@ -422,7 +419,8 @@ def triangle(n: int, *, tiles: str = "triangles") -> ShapedBoard:
     Raises:
         InvalidTypeError, InvalidBoardError: n is not a positive int, or ``tiles``
             is neither name.
-        BoardTooLargeError: more cells than :data:`MAX_SHAPED_CELLS`.
+        BoardTooLargeError: more cells than :func:`lightsout.solve_graph` takes (its
+            ``lightsout.limits.MAX_GRAPH_BYTES``), before anything is built.
 
     Example:
         >>> from lightsout.boards import triangle
@@ -484,7 +482,8 @@ def cube(n: int) -> ShapedBoard:
 
     Raises:
         InvalidTypeError, InvalidBoardError: n is not a positive int.
-        BoardTooLargeError: more cells than :data:`MAX_SHAPED_CELLS`.
+        BoardTooLargeError: more cells than :func:`lightsout.solve_graph` takes (its
+            ``lightsout.limits.MAX_GRAPH_BYTES``), before anything is built.
 
     Example:
         >>> from lightsout.boards import cube
@@ -570,12 +569,13 @@ class _CellIndex:
 
 
 def _side(n: object, what: str, cells: Callable[[int], int]) -> int:
+    """The checked side: a positive int whose board solve_graph would take (its own check, before any work)."""
     side = board_size(n, "n")
-    if cells(side) > MAX_SHAPED_CELLS:
-        raise BoardTooLargeError(
-            f"a {what} of side {side} has {cells(side)} cells, over the limit of {MAX_SHAPED_CELLS} "
-            f"(lightsout.boards.MAX_SHAPED_CELLS: the vertices lightsout.limits.MAX_GRAPH_BYTES lets "
-            f"solve_graph take)")
+    try:
+        refuse_graph(cells(side))
+    except BoardTooLargeError as refusal:
+        raise BoardTooLargeError(f"a {what} of side {side} has {cells(side)} cells, more than solve_graph takes "
+                                 f"under lightsout.limits.MAX_GRAPH_BYTES: {refusal}") from None
     return side
 
 

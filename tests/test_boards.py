@@ -394,7 +394,7 @@ def test_bad_sizes_are_refused_clearly(make):
                        (True, lightsout.InvalidTypeError)):
         with pytest.raises(error, match="positive int"):
             make(bad)
-    with pytest.raises(lightsout.BoardTooLargeError, match="MAX_SHAPED_CELLS"):
+    with pytest.raises(lightsout.BoardTooLargeError, match="MAX_GRAPH_BYTES"):
         make(10 ** 9)  # refused from the count, before anything is allocated
 
 
