@@ -15,13 +15,13 @@ its edges), ready for :func:`lightsout.solve_graph`:
   the next face).
 
 A :class:`ShapedBoard` carries its cells' coordinates, its edges
-(:attr:`~ShapedBoard.edges`, an ``(m, 2)`` array for ``solve_graph``), its
+(``board.edges``, an ``(m, 2)`` array for ``solve_graph``), its
 symmetry group as cell permutations (:meth:`~ShapedBoard.symmetries`: the
 hexagon's 12, the triangles' 6, the cube's 48) for
 :meth:`lightsout.Solution.count_up_to_symmetry`, a picture
 (:meth:`~ShapedBoard.svg`), and for the hexagonal-cell boards the same board
 as a grid in axial coordinates with a press stencil and a holes mask
-(:attr:`~ShapedBoard.grid`, an :class:`AxialGrid` of plain numpy values).
+(``board.grid``, an :class:`AxialGrid` of plain numpy values).
 
 Example:
     >>> import lightsout
@@ -365,8 +365,8 @@ class ShapedBoard:
 def hexagon(n: int) -> ShapedBoard:
     """The hexagon of side n made of hexagonal cells: 3n(n-1)+1 cells, each with the six around it.
 
-    The cells are the axial coordinates (q, r) with max(|q|, |r|, |q + r|) <= n - 1,
-    in the grid's row-major order (:attr:`ShapedBoard.grid`).
+    The cells are the axial coordinates (q, r) with ``max(|q|, |r|, |q + r|) <= n - 1``,
+    in the grid's row-major order (``board.grid``).
 
     Args:
         n: the number of cells along each side (positive int).
@@ -414,7 +414,7 @@ def triangle(n: int, *, tiles: str = "triangles") -> ShapedBoard:
 
     Returns:
         A :class:`ShapedBoard` with 6 symmetries (one for n = 1); with
-        hexagons it has an :attr:`ShapedBoard.grid`.
+        hexagons it has a ``board.grid``.
 
     Raises:
         InvalidTypeError, InvalidBoardError: n is not a positive int, or ``tiles``
@@ -471,7 +471,7 @@ def cube(n: int) -> ShapedBoard:
     Across a face's edge a cell's neighbour is the cell of the next face that
     shares that edge; the cube's rotations and reflections (48) are its
     symmetries.  Cells are numbered in the reading order of the net
-    (:attr:`ShapedBoard.positions`), a cross: the top face, then the left,
+    (``board.positions``), a cross: the top face, then the left,
     front, right and back faces side by side, then the bottom face.
 
     Args:
