@@ -366,6 +366,34 @@ def test_the_axial_grid_presses_what_the_graph_presses(family, n):
     assert np.array_equal(grid.from_grid(on_grid), values)
 
 
+def _solve_takes_stencils_and_holes():
+    parameters = inspect.signature(lightsout.solve).parameters
+    return "stencil" in parameters and "holes" in parameters
+
+
+@pytest.mark.skipif(not _solve_takes_stencils_and_holes(), reason="lightsout.solve takes no stencil and holes yet")
+@pytest.mark.parametrize("family, n", [(f, n) for f in ("hexagon", "hex_triangle") for n in range(2, 6)])
+def test_the_axial_grid_solves_through_the_stencil_route(family, n):
+    # once issue 30's stencil route lands: the grid form solves the same board as the graph
+    board = FAMILIES[family](n)
+    grid = board.grid
+    lights = np.random.default_rng(n).integers(0, 2, board.cells)
+    graph = None
+    try:
+        graph = board.solve(lights)
+    except lightsout.UnsolvableError:
+        pass
+    try:
+        s = lightsout.solve(grid.to_grid(lights), stencil=grid.weights, holes=grid.holes)
+    except lightsout.UnsolvableError:
+        assert graph is None, "the grid form refuses a board the graph solves"
+        return
+    assert graph is not None, "the grid form solves a board the graph refuses"
+    presses = grid.from_grid(np.asarray(s.presses).astype(np.int64))
+    assert not oracle.replay_sets(stencil_sets(grid), lights, presses, 2).any()
+    assert s.nullity == graph.nullity
+
+
 def test_boards_without_one_stencil_have_no_grid():
     assert triangle(3).grid is None and cube(2).grid is None
 
