@@ -311,16 +311,29 @@ def test_the_triangle_of_circles_matches_the_published_invertible_sides():
     assert found == published
 
 
-@pytest.mark.parametrize("family, n", small_boards(16))
+def _all_lit_solutions(board):
+    """Every solution of the all-lit board: by brute force when small, else the solver's list, each replayed."""
+    sets = neighbour_sets(board)
+    lights = np.ones(board.cells, dtype=np.int64)
+    if board.cells <= 16:
+        return oracle.exhaustive(sets, lights, 2)[0].tolist()
+    s = board.solve()
+    rank = oracle.rank_mod_prime(oracle.effect_matrix(sets), 2)
+    assert s.count == 2 ** (board.cells - rank)
+    found = {tuple(int(v) for v in p) for p in s.all()}
+    assert len(found) == s.count
+    for p in found:
+        assert not oracle.replay_sets(sets, lights, p, 2).any()
+    return [list(p) for p in found]
+
+
+@pytest.mark.parametrize("family, n", small_boards(16) + [("hexagon", 3), ("hexagon", 4), ("triangle", 5),
+                                                        ("hex_triangle", 6), ("cube", 2), ("cube", 3)])
 def test_count_up_to_symmetry_counts_the_orbits(family, n):
     board = FAMILIES[family](n)
     group = board.symmetries()
-    sets = neighbour_sets(board)
-    lights = np.ones(board.cells, dtype=np.int64)
-    solutions, _ = oracle.exhaustive(sets, lights, 2)
-    if len(solutions) == 0:
-        return
-    remaining = {tuple(p) for p in solutions.tolist()}
+    solutions = _all_lit_solutions(board)
+    remaining = {tuple(p) for p in solutions}
     orbits = 0
     while remaining:
         first = np.array(remaining.pop())
