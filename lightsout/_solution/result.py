@@ -505,6 +505,13 @@ class Solution:
             if self.self_toggle:
                 total += counts
             return not (total % self.states).any()
+        rules = self._grid_rules()
+        if not rules.is_classic:  # a stencil or masks: the required lights end dark, no press off the board
+            if self.presses[~rules.pressable_cells()].any():
+                return False
+            lights = np.asarray(self.board)
+            after = _board.press_checked(lights, np.asarray(self.presses).astype(lights.dtype), rules)
+            return not after[rules.required_lights()].any()
         after = _board.press(self.board, self.presses, torus=self.torus, self_toggle=self.self_toggle,
                              states=self.states)
         return not after.any()
