@@ -345,3 +345,88 @@ def fewest_case(seed):
 def test_fewest_presses_against_brute_force(block):
     checked = sum(fewest_case(seed) for seed in range(5000 + 15 * block, 5015 + 15 * block))
     assert checked >= 8
+
+
+# -- solutions up to symmetry --------------------------------------------------------------------------------
+
+def square_symmetries(shape):
+    """Every point symmetry of a 2-D box as cell permutations (image[i] = where cell i goes): 8 or 4."""
+    index = np.arange(int(np.prod(shape))).reshape(shape)
+    views = [index, index[::-1], index[:, ::-1], index[::-1, ::-1]]
+    if shape[0] == shape[1]:
+        views += [view.T for view in views]
+    out = []
+    for view in views:  # view[i, j] = the cell that lands on (i, j)
+        image = np.empty(index.size, dtype=np.int64)
+        image[view.ravel()] = np.arange(index.size)
+        out.append(image)
+    return out
+
+
+def keeps(image, full, masks, board, states):
+    required_mask = np.ones(board.size, bool)
+    for name in ("holes", "free_lights"):
+        if name in masks:
+            required_mask &= ~np.asarray(masks[name]).ravel()
+    for mask in masks.values():
+        if not np.array_equal(np.asarray(mask).ravel()[image], np.asarray(mask).ravel()):
+            return False
+    values = np.where(required_mask, board.ravel() % states, 0)
+    if not np.array_equal(values[image], values):
+        return False
+    pressable = np.ones(board.size, bool)
+    for name in ("holes", "unpressable"):
+        if name in masks:
+            pressable &= ~np.asarray(masks[name]).ravel()
+    restricted = full * required_mask[:, None] * pressable[None, :]
+    moved = np.zeros_like(restricted)
+    moved[np.ix_(image, image)] = restricted
+    return np.array_equal(moved, restricted)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_count_up_to_symmetry_against_the_orbits(seed):
+    rng = np.random.default_rng(7000 + seed)
+    side = int(rng.integers(2, 4))
+    shape = (side, side) if rng.random() < 0.6 else (side, side + 1)
+    states = int(rng.choice([2, 2, 3]))
+    named = rng.choice(["x", "moore", "knight", "hex", "plus-r2", "random"])
+    if named == "random":
+        weights = rng.integers(0, states, size=(3, 3))
+        weights[1, 1] = max(weights[1, 1], 1)
+        stencil = Stencil(weights)
+    elif named == "plus-r2":
+        stencil = Stencil.named("plus", radius=2)
+    else:
+        stencil = Stencil.named(str(named))
+    masks = {"holes": np.zeros(shape, bool)} if rng.random() < 0.5 else {}
+    if masks:
+        masks["holes"][0, 0] = masks["holes"][-1, -1] = True
+    board = np.zeros(shape, dtype=int)
+    kwargs = dict(states=states, stencil=stencil, **masks)
+    found = lightsout.solve(board, **kwargs)
+    if found.count > 512:
+        return
+    full = stencil_matrix(shape, False, stencil.weights, stencil.centre, states)
+    group = [g for g in square_symmetries(shape) if keeps(g, full, masks, board, states)]
+    solutions = {tuple(np.asarray(x, dtype=np.int64).ravel()) for x in found.all()}
+    assert len(solutions) == found.count
+    orbits = set()
+    for x in solutions:
+        vector = np.array(x)
+        images = []
+        for g in group:
+            moved = np.empty_like(vector)
+            moved[g] = vector
+            images.append(tuple(moved))
+        orbits.add(min(images))
+    assert found.count_up_to_symmetry() == len(orbits)
+    assert found.count_up_to_symmetry(group=group) == len(orbits)
+
+
+def test_a_group_element_that_breaks_a_one_way_rule_is_refused():
+    found = lightsout.solve(np.zeros((2, 3), int), stencil=[[0, 1, 1]], free_lights=[[0, 0, 1], [0, 0, 1]])
+    assert found.count == 4  # a press in the last column changes only its own free light
+    with pytest.raises(lightsout.InvalidBoardError, match="not a symmetry of this board"):
+        found.count_up_to_symmetry(group=[np.array([2, 1, 0, 5, 4, 3])])
+    assert found.count_up_to_symmetry(group=[np.array([3, 4, 5, 0, 1, 2])]) == 3  # rows swapped: 01 ~ 10

@@ -29,6 +29,7 @@ from lightsout import _kernels as kernels
 from lightsout._routes.registry import packed_quiet_basis, quiet_generators
 from lightsout._search.minimal import minimal_solution
 from lightsout._search.symmetry import count_orbits
+from lightsout._solution.rulesymmetry import count_orbits_general
 from lightsout import board as _board
 from lightsout.board import TorusArg
 
@@ -436,7 +437,9 @@ class Solution:
                 and equal axes exchanged (the square's 8, a rectangle's 4, a
                 cube's 48; a torus's translations are not included:
                 :func:`lightsout.board_symmetries` adds them), or every
-                automorphism of a graph (needs networkx).
+                automorphism of a graph (needs networkx).  With a press stencil or
+                masks: those of the box's symmetries that keep the stencil's press
+                matrix, the masks and the lights (a one-way rule keeps fewer).
 
         Returns:
             The number of orbits, an exact Python int (1 <= it <= :attr:`count`).
@@ -458,6 +461,8 @@ class Solution:
             10
         """
         lights = np.asarray(self.board).astype(np.uint8).ravel()
+        if isinstance(self.rules, Rules) and not self.rules.is_classic:
+            return count_orbits_general(self.rules, lights, self.count, group)
         return count_orbits(
             self.presses.astype(np.uint8).ravel(), lights, shape=self.board.shape, wraps=self.torus,
             self_toggle=self.self_toggle, states=self.states, count=self.count, adjacency=self.adjacency,
