@@ -430,3 +430,39 @@ def test_a_group_element_that_breaks_a_one_way_rule_is_refused():
     with pytest.raises(lightsout.InvalidBoardError, match="not a symmetry of this board"):
         found.count_up_to_symmetry(group=[np.array([2, 1, 0, 5, 4, 3])])
     assert found.count_up_to_symmetry(group=[np.array([3, 4, 5, 0, 1, 2])]) == 3  # rows swapped: 01 ~ 10
+
+
+# -- fewest presses of the all-lit board, and stacks of boards -----------------------------------------------
+
+@pytest.mark.parametrize("shape, stencil, states, masks", [
+    ((3, 3), "x", 2, {}), ((3, 4), "knight", 2, {}), ((2, 3), "hex", 3, {}), ((3, 3), "moore", 2,
+                                                                          {"holes": np.eye(3, dtype=bool)}),
+    ((2, 4), [[1, 1, 0]], 2, {"unpressable": [[0, 0, 0, 1], [0, 0, 0, 0]]}),
+    ((3, 3), [[0, 1, 0], [0, 1, 1], [0, 0, 0]], 3, {"free_lights": [[1, 0, 0], [0, 0, 0], [0, 0, 1]]}),
+])
+def test_fewest_presses_of_the_all_lit_board_against_brute_force(shape, stencil, states, masks):
+    rule = Stencil.coerce(stencil, 2)
+    full = stencil_matrix(shape, False, rule.weights, rule.centre, states)
+    system, required, pressable = masked_system(full, masks.get("holes"), masks.get("unpressable"),
+                                                masks.get("free_lights"))
+    solutions, _ = brute_force_system(system, np.ones(len(required), dtype=np.int64), states)
+    kwargs = dict(stencil=stencil, states=states, **masks)
+    if not len(solutions):
+        with pytest.raises(lightsout.UnsolvableError):
+            lightsout.fewest_presses(shape, **kwargs)
+        return
+    assert lightsout.fewest_presses(shape, **kwargs) == int(solutions.sum(axis=1).min())
+
+
+def test_solve_many_under_a_stencil_is_solve_board_by_board():
+    rng = np.random.default_rng(11)
+    boards = rng.integers(0, 2, size=(12, 3, 4))
+    kwargs = dict(stencil=[[1, 1, 0], [0, 1, 0], [0, 1, 1]], holes=[[0, 0, 0, 1], [0, 0, 0, 0], [1, 0, 0, 0]],
+                  unpressable=[[1, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+    for minimal in (False, True):
+        many = lightsout.solve_many(boards, minimal=minimal, **kwargs)
+        for board, presses, ok in zip(boards, many.presses, many.solvable):
+            assert ok == lightsout.is_solvable(board, **kwargs)
+            if ok:
+                assert np.array_equal(presses, lightsout.solve(board, minimal=minimal, **kwargs).presses)
+    assert {True, False} == set(lightsout.solve_many(boards, **kwargs).solvable.tolist())
