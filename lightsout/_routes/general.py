@@ -10,12 +10,10 @@ over Z/k, which give one solution and the presses that change no required light 
 kernel, on the pressable cells).
 
 A stencil that is not symmetric makes A not symmetric, so a quiet pattern no longer proves
-a board unsolvable.  The proof here is the left kernel's: a weighting y of the required
-lights with ``y A == 0 (mod k)`` on every pressable column (no allowed press changes the
-weighted sum) and ``y . b != 0`` (the board's weighted sum is not 0): for two states the
-combination of equations the elimination found reading ``0 = 1``; over Z/k a generator
-of the kernel of A's transpose meeting the board nonzero (the image of A is exactly what
-every such y annihilates, so one of the generators does).
+a board unsolvable.  The proof here is the left kernel's (``lightsout/_core/sparsesystem.py``,
+which writes the system out and solves it): a weighting y of the required lights with
+``y A == 0 (mod k)`` on every pressable column (no allowed press changes the weighted sum)
+and ``y . b != 0`` (the board's weighted sum is not 0).
 
 Costs: R x P bytes (R required lights, P pressable cells) while writing the system, an
 eighth of it packed for two states, and O(R P min(R, P)) operations, 64 at a time for two
@@ -38,12 +36,11 @@ from typing import Optional
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._base.errors import BoardTooLargeError, InternalError
+from lightsout._base.errors import BoardTooLargeError
 from lightsout._base.packing import words_for_bits
 from lightsout._core.coset import Coset
-from lightsout._core.gf2system import solve_gf2
-from lightsout._core.modring import solve_mod
 from lightsout._core.rules import Rules
+from lightsout._core.sparsesystem import solve_entries, system_bytes
 
 __all__ = ["MAX_GENERAL_BYTES", "MAX_GENERAL_WORD_OPS", "press_entries", "refuse_general", "solve_general"]
 
@@ -74,11 +71,10 @@ def refuse_general(rules: Rules) -> None:
         required = pressable = rules.cells
     else:
         required, pressable = _system_size(rules)
+    nbytes = system_bytes(required, pressable, rules.states)
     if rules.states == 2:
-        nbytes = 2 * required * words_for_bits(pressable + 1 + required) * 8
         ops = required * words_for_bits(pressable + required) * min(required, pressable)
     else:
-        nbytes = 4 * required * pressable
         ops = required * pressable * min(required, pressable) // 8
     if nbytes > MAX_GENERAL_BYTES or ops > MAX_GENERAL_WORD_OPS:
         raise BoardTooLargeError(
@@ -141,50 +137,12 @@ def solve_general(rules: Rules, lights: Optional[npt.ArrayLike], *, kernel: bool
     board = (np.ones(rules.cells, dtype=np.uint8) if lights is None
              else np.ascontiguousarray(lights, dtype=np.uint8).reshape(rules.cells))
     required, pressable, parts = press_entries(rules)
-    k = rules.states
-    b = board[required].astype(np.int64) % k
-    nrows, ncols = required.size, pressable.size
-    solution: Optional[U8]
-    proof: Optional[U8] = None
-    if nrows == 0 or ncols == 0:
-        solution = np.zeros(ncols, dtype=np.uint8) if not b.any() else None
-        basis = np.eye(ncols, dtype=np.uint8) if nrows == 0 else np.zeros((0, 0), dtype=np.uint8)
-        if solution is None:
-            proof = (np.arange(nrows) == int(np.flatnonzero(b)[0])).astype(np.uint8)
-        nullity, count = ncols if nrows == 0 else 0, k ** ncols if nrows == 0 else 1
-    elif k == 2:
-        system = np.zeros((nrows, words_for_bits(ncols + 1)), dtype=np.uint64)
-        for rows, cols, weight in parts:
-            if weight & 1:
-                np.bitwise_xor.at(system, (rows, cols >> 6), np.uint64(1) << (cols & 63).astype(np.uint64))
-        system[:, ncols >> 6] |= b.astype(np.uint64) << np.uint64(ncols & 63)
-        gf2 = solve_gf2(system, ncols, proof=kernel)
-        solution, proof = gf2.solution, gf2.proof
-        nullity, count = gf2.nullity, gf2.count
-        basis = gf2.kernel if kernel else np.zeros((0, ncols), dtype=np.uint8)
-    else:
-        matrix = np.zeros((nrows, ncols), dtype=np.uint8)
-        for rows, cols, weight in parts:
-            matrix[rows, cols] = (matrix[rows, cols].astype(np.int64) + weight) % k
-        over_ring = solve_mod(matrix, (-b) % k, k)
-        solution, nullity, count = over_ring.solution, over_ring.nullity, over_ring.count
-        basis = over_ring.kernel if kernel else np.zeros((0, ncols), dtype=np.uint8)
-        if solution is None and kernel:
-            proof = _left_kernel_proof(matrix, b, k)
-    return Coset(solution is not None, nullity, count, "general",
+    found = solve_entries(required.size, pressable.size, parts, board[required], rules.states, kernel=kernel)
+    solution, proof = found.solution, found.proof
+    return Coset(solution is not None, found.nullity, found.count, "general",
                  proof=None if proof is None else _spread(proof, required, rules.cells),
                  particular=None if solution is None else _spread(solution, pressable, rules.cells),
-                 kernel=_spread_rows(basis, pressable, rules.cells) if kernel else np.zeros((0, 0), np.uint8))
-
-
-def _left_kernel_proof(matrix: U8, board: I64, states: int) -> U8:
-    """A generator y of ``{y : y A == 0 (mod k)}`` with ``y . b != 0 (mod k)`` (one exists: b is not in A's image)."""
-    left = solve_mod(np.ascontiguousarray(matrix.T), np.zeros(matrix.shape[1], dtype=np.uint8), states).kernel
-    for row in left:
-        if int(row.astype(np.int64) @ board) % states:
-            found: U8 = row
-            return found
-    raise InternalError("an unsolvable system whose left kernel meets the board in 0 only")
+                 kernel=_spread_rows(found.kernel, pressable, rules.cells) if kernel else np.zeros((0, 0), np.uint8))
 
 
 def _spread(values: U8, where: I64, cells: int) -> U8:
