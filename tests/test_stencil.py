@@ -466,3 +466,55 @@ def test_solve_many_under_a_stencil_is_solve_board_by_board():
             if ok:
                 assert np.array_equal(presses, lightsout.solve(board, minimal=minimal, **kwargs).presses)
     assert {True, False} == set(lightsout.solve_many(boards, **kwargs).solvable.tolist())
+
+
+# -- directed graphs ---------------------------------------------------------------------------------------
+
+def random_digraph(rng):
+    n = int(rng.integers(1, 8))
+    adjacency = (rng.random((n, n)) < rng.uniform(0.15, 0.5)).astype(int)
+    np.fill_diagonal(adjacency, 0)
+    return adjacency, bool(rng.random() < 0.7), int(rng.integers(2, 6))
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_directed_graphs_against_the_oracle(seed):
+    rng = np.random.default_rng(9000 + seed)
+    adjacency, self_toggle, states = random_digraph(rng)
+    n = len(adjacency)
+    effect = adjacency.T + (np.eye(n, dtype=int) if self_toggle else 0)  # effect[v, u]: a press at u changes v
+    lights = rng.integers(0, states, size=n)
+    kwargs = dict(self_toggle=self_toggle, states=states)
+    solutions, quiet = brute_force_system(effect % states, lights, states)
+    cells = list(range(n))
+    try:
+        found = lightsout.solve_graph(adjacency, lights, **kwargs)
+    except lightsout.UnsolvableError as error:
+        assert len(solutions) == 0
+        assert proves_unsolvable(error.proof, lights, effect, states, cells, cells)
+        return
+    x = found.presses.astype(np.int64)
+    assert not ((lights + effect @ x) % states).any() and found.verify()
+    assert found.count == quiet == len(solutions) and found.nullity == masked_nullity(effect, states)
+    assert tuple(x) == tuple(solutions[0])  # the canonical one: the smallest
+    fewest = lightsout.solve_graph(adjacency, lights, minimal=True, **kwargs)
+    assert int(fewest.presses.astype(np.int64).sum()) == int(solutions.sum(axis=1).min())
+    if not np.array_equal(adjacency, adjacency.T):
+        with pytest.raises(lightsout.InvalidBoardError, match="method 'forcing' solves undirected graphs"):
+            lightsout.solve_graph(adjacency, lights, method="forcing", **kwargs)
+
+
+def test_a_networkx_digraph_is_a_one_way_rule():
+    nx = pytest.importorskip("networkx")
+    graph = nx.DiGraph([("a", "b"), ("b", "c"), ("c", "a"), ("a", "c")])
+    found = lightsout.solve_graph(graph, {"b": 1}, self_toggle=False)
+    assert found.verify() and found.rules.directed
+    order = list(graph.nodes)
+    effect = nx.to_numpy_array(graph, nodelist=order, dtype=int).T
+    lights = np.array([1 if v == "b" else 0 for v in order])
+    assert not ((lights + effect @ found.presses.astype(int)) % 2).any()
+    with pytest.raises(lightsout.InvalidBoardError, match="directed graphs are not accepted here"):
+        lightsout.graph.graph_csr(graph)
+    # a DiGraph with every edge both ways is an undirected graph: the forcing route takes it
+    both = nx.DiGraph([(0, 1), (1, 0), (1, 2), (2, 1)])
+    assert lightsout.solve_graph(both, method="forcing").presses.astype(int).tolist() == [0, 1, 0]

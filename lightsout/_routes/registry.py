@@ -59,7 +59,7 @@ from lightsout._core.coset import Coset
 from lightsout._core.graphrules import GraphRules
 from lightsout._core.rules import Rules
 from lightsout._routes.dense import refuse_dense, solve_grid_dense
-from lightsout._routes.forcing import refuse_graph, solve_graph_linear
+from lightsout._routes.forcing import refuse_graph, solve_directed, solve_graph_linear
 from lightsout._routes.general import refuse_general, solve_general
 from lightsout._routes.nd import canonical_nd, nullity_nd, quiet_basis_words, refuse_nd
 from lightsout._routes.poly import nullity_poly, refuse_poly, solve_grid_poly
@@ -245,13 +245,15 @@ class GraphRoute:
     canonical here when the quiet basis is asked for.
     """
 
-    solves = "graphs and grid boards of the plus rule or the sigma game without masks"
-
     def __init__(self, mode: str) -> None:
         self.mode = self.name = mode
+        grids = "grid boards of the plus rule or the sigma game without masks"
+        self.solves = f"undirected graphs and {grids}" if mode == "forcing" else f"graphs and {grids}"
 
     def accepts(self, rules: BoardRules) -> bool:
-        return not isinstance(rules, Rules) or rules.is_classic
+        if isinstance(rules, Rules):
+            return rules.is_classic
+        return not (rules.directed and self.mode == "forcing")  # forcing needs the equations of a symmetric rule
 
     def refuse(self, rules: BoardRules, *, solving: bool, board_given: bool = False) -> None:
         refuse_graph(rules.cells if isinstance(rules, Rules) else rules.vertices)
@@ -269,6 +271,12 @@ class GraphRoute:
             lights = unpack_rows(words, rules.shape[-1])
         flat = (np.ones(graph.vertices, dtype=np.uint8) if lights is None
                 else np.ascontiguousarray(lights, dtype=np.uint8).reshape(graph.vertices))
+        if graph.directed:  # a one-way rule: eliminated whole, its proof the left kernel's
+            found = solve_directed(graph.vertices, graph.indptr, graph.indices, flat, self_toggle=graph.self_toggle,
+                                   states=graph.states, kernel=kernel)
+            if not kernel:
+                return found
+            return canonical_coset(found, flat, graph.states) if found.solvable else replace(found, canonical=True)
         found = solve_graph_linear(graph.vertices, graph.indptr, graph.indices, flat, self_toggle=graph.self_toggle,
                                    states=graph.states, method=self.mode, kernel=kernel)
         return canonical_coset(found, flat, graph.states) if kernel else found

@@ -461,6 +461,9 @@ class Solution:
             10
         """
         lights = np.asarray(self.board).astype(np.uint8).ravel()
+        if isinstance(self.rules, GraphRules) and self.rules.directed:
+            raise InvalidBoardError("count_up_to_symmetry counts the solutions of undirected graphs and grids; "
+                                    "this graph is directed (its automorphisms are not searched yet)")
         if isinstance(self.rules, Rules) and not self.rules.is_classic:
             return count_orbits_general(self.rules, lights, self.count, group)
         return count_orbits(
@@ -505,6 +508,8 @@ class Solution:
             indptr, indices = self.adjacency
             counts = self.presses.astype(np.int64)
             owners = np.repeat(np.arange(len(counts)), np.diff(indptr))
+            if isinstance(self.rules, GraphRules) and self.rules.directed:  # a press changes its successors
+                owners, indices = indices, owners
             total = self.board.astype(np.int64) + np.bincount(owners, weights=counts[indices],
                                                               minlength=len(counts)).astype(np.int64)
             if self.self_toggle:
