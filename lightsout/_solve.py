@@ -404,6 +404,11 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
         [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)]
         >>> int(solve(np.ones((3, 3, 3, 3), dtype=int)).presses.sum())
         41
+        >>> s = solve(np.ones((3, 3), dtype=int), stencil="x")      # a press changes its cell and its diagonals
+        >>> s.presses.astype(int).tolist(), s.method
+        ([[0, 1, 0], [1, 1, 1], [0, 1, 0]], 'general')
+        >>> solve([[1, 1, 0]], stencil=[[0, 1, 1]], unpressable=[[0, 0, 1]]).presses.astype(int).tolist()
+        [[1, 0, 0]]
         >>> solve([[1, 0, 0, 0]] * 4)
         Traceback (most recent call last):
         ...

@@ -223,8 +223,16 @@ class Solution:
         rules = "" if self.states == 2 else f", states={self.states}"
         if any(self.torus):
             rules += f", torus={self.torus if not all(self.torus) else True}"
-        if not self.self_toggle:
+        if not self.self_toggle and not (isinstance(self.rules, Rules) and self.rules.stencil is not None):
             rules += ", self_toggle=False"
+        if isinstance(self.rules, Rules):
+            if self.rules.stencil is not None:
+                rules += f", stencil={self.rules.stencil!r}"
+            for name, mask in zip(("holes", "unpressable", "free_lights"), self.rules.masks()):
+                if mask is not None:
+                    rules += f", {name}={int(mask.sum())}"
+        elif self.rules.directed:
+            rules += ", directed=True"
         if self.proven_minimal:
             rules += ", proven_minimal=True"
         where = f"vertices={len(self.board)}" if self.is_graph else f"shape={self.board.shape}"
