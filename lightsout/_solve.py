@@ -503,8 +503,10 @@ def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, se
         threads: the most threads this call works on, as for :func:`solve`.
         progress: None, or ``progress(stage, done, total)`` called between
             chunks of work, as for :func:`solve`.
-        stencil, holes, unpressable, free_lights: the press rule and the board's
-            masks, as for :func:`solve`.
+        stencil: the press rule, as for :func:`solve` (None: today's rule).
+        holes: cells that are not part of the board, as for :func:`solve`.
+        unpressable: cells that may not be pressed, as for :func:`solve`.
+        free_lights: lights that need not end dark, as for :func:`solve`.
 
     Examples:
         >>> from lightsout import is_solvable

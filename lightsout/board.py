@@ -53,9 +53,10 @@ def press(board: npt.ArrayLike, presses: npt.ArrayLike, *, torus: TorusArg = Fal
         stencil: None for today's rule, or the press stencil (a
             :class:`lightsout.Stencil`, a name, or an array of weights), as for
             :func:`lightsout.solve`.
-        holes, unpressable: None, or bool arrays of the board's shape: cells that
-            are not part of the board, cells that may not be pressed (pressing
-            either is refused).
+        holes: None, or a bool array of the board's shape: cells that are not
+            part of the board (pressing one is refused; its value is kept).
+        unpressable: None, or a bool array of the board's shape: cells that may
+            not be pressed (pressing one is refused).
         free_lights: accepted as for :func:`lightsout.solve`; a free light
             changes like any other.
 

@@ -106,9 +106,10 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
             chunks of work, as for :func:`lightsout.solve`.
         threads: the most threads this call works on, as for
             :func:`lightsout.solve` (the solve and the search alike).
-        stencil, holes, unpressable, free_lights: the press rule and the
-            board's masks, as for :func:`lightsout.solve` (the lights of the
-            board's cells are all lit; a free light need not go out).
+        stencil: the press rule, as for :func:`lightsout.solve` (None: today's rule).
+        holes: cells that are not part of the all-lit board, as for :func:`lightsout.solve`.
+        unpressable: cells that may not be pressed, as for :func:`lightsout.solve`.
+        free_lights: lit cells that need not go out, as for :func:`lightsout.solve`.
 
     Raises:
         UnsolvableError: the all-lit board has no solution (possible with the

@@ -193,9 +193,11 @@ def solve_many(boards: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: b
             :func:`lightsout.solve`; without an executor the chunks run on them.
         progress: None, or ``progress(stage, done, total)`` called between
             chunks, as for :func:`lightsout.solve`.
-        stencil, holes, unpressable, free_lights: the press rule and the masks
-            of every board, as for :func:`lightsout.solve` (such boards are
-            solved one by one).
+        stencil: every board's press rule, as for :func:`lightsout.solve`
+            (boards under a stencil or masks are solved one by one).
+        holes: cells that are not part of any board, as for :func:`lightsout.solve`.
+        unpressable: cells no board may press, as for :func:`lightsout.solve`.
+        free_lights: lights that need not end dark on any board, as for :func:`lightsout.solve`.
 
     Example:
         >>> import numpy as np

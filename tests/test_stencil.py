@@ -121,6 +121,9 @@ def test_routes_say_which_boards_they_take():
 def test_general_route_refuses_before_allocating():
     with pytest.raises(lightsout.BoardTooLargeError, match="lightsout.limits.MAX_GENERAL_BYTES"):
         lightsout.nullity((2000, 2000), stencil="knight")
+    huge = np.broadcast_to(np.uint8(1), (60000, 60000))  # 3.6e9 cells, no memory behind them
+    with pytest.raises(lightsout.BoardTooLargeError, match="lightsout.limits.MAX_GENERAL_BYTES"):
+        lightsout.solve(huge, stencil="x")
 
 
 def test_press_refuses_presses_off_the_board():

@@ -53,6 +53,7 @@ class Stencil:
         InvalidTypeError: weights that are not numbers, a centre that is not ints.
 
     Examples:
+        >>> from lightsout import Stencil
         >>> s = Stencil([[1, 1], [0, 1]], centre=(0, 0))
         >>> s
         Stencil([[1, 1], [0, 1]], centre=(0, 0))
@@ -76,22 +77,46 @@ class Stencil:
 
     @property
     def weights(self) -> npt.NDArray[np.uint8]:
-        """The weights, a read-only uint8 array."""
+        """The weights, a read-only uint8 array.
+
+        Example:
+            >>> from lightsout import Stencil
+            >>> Stencil.named("sigma").weights.tolist()
+            [[0, 1, 0], [1, 0, 1], [0, 1, 0]]
+        """
         return self._weights
 
     @property
     def centre(self) -> tuple[int, ...]:
-        """The index of the pressed cell in :attr:`weights`."""
+        """The index of the pressed cell in :attr:`weights`.
+
+        Example:
+            >>> from lightsout import Stencil
+            >>> Stencil([[1, 1, 0, 1]], centre=(0, 2)).centre
+            (0, 2)
+        """
         return self._centre
 
     @property
     def ndim(self) -> int:
-        """The number of axes (the board's)."""
+        """The number of axes (the board's).
+
+        Example:
+            >>> from lightsout import Stencil
+            >>> Stencil.named("moore", ndim=3).ndim
+            3
+        """
         return self._weights.ndim
 
     @property
     def centre_weight(self) -> int:
-        """What a press adds to its own cell."""
+        """What a press adds to its own cell.
+
+        Example:
+            >>> from lightsout import Stencil
+            >>> Stencil.named("x").centre_weight, Stencil.named("sigma").centre_weight
+            (1, 0)
+        """
         return int(self._weights[self._centre])
 
     @property
@@ -99,6 +124,7 @@ class Stencil:
         """Whether ``weights[i] == weights[2 * centre - i]`` for every i (else a one-way rule).
 
         Example:
+            >>> from lightsout import Stencil
             >>> Stencil.named("knight").is_symmetric, Stencil.named("hex").is_symmetric
             (True, True)
         """
@@ -112,6 +138,7 @@ class Stencil:
         """Every nonzero weight as ``(offset from the centre, weight)``, in C order of the weights.
 
         Example:
+            >>> from lightsout import Stencil
             >>> Stencil.named("sigma").offsets()
             [((-1, 0), 1), ((0, -1), 1), ((0, 1), 1), ((1, 0), 1)]
         """
@@ -122,6 +149,7 @@ class Stencil:
         """How far the nonzero weights reach along ``axis``: (most negative offset, most positive offset).
 
         Example:
+            >>> from lightsout import Stencil
             >>> Stencil.named("knight").extent(0)
             (-2, 2)
         """
@@ -132,6 +160,7 @@ class Stencil:
         """The same stencil with what a press adds to its own cell replaced.
 
         Example:
+            >>> from lightsout import Stencil
             >>> Stencil.named("plus").with_centre_weight(0) == Stencil.named("sigma")
             True
         """
@@ -143,6 +172,8 @@ class Stencil:
         """The same rule in the smallest array holding every nonzero weight and the centre.
 
         Example:
+            >>> from lightsout import Stencil
+            >>> import numpy as np
             >>> Stencil(np.pad(Stencil.named("plus").weights, 2)).trimmed() == Stencil.named("plus")
             True
         """
@@ -193,6 +224,7 @@ class Stencil:
                 for another number of axes.
 
         Examples:
+            >>> from lightsout import Stencil
             >>> Stencil.named("x").weights.astype(int).tolist()
             [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
             >>> Stencil.named("hex").weights.tolist()
@@ -236,6 +268,7 @@ class Stencil:
         cell.  An offset named twice adds its weights.
 
         Example:
+            >>> from lightsout import Stencil
             >>> s = Stencil.from_offsets([(0, 0), (-1, 0), (0, 2)], weights=[1, 2, 1])
             >>> s.weights.tolist(), s.centre
             ([[2, 0, 0], [1, 0, 1]], (1, 0))
@@ -259,6 +292,7 @@ class Stencil:
         """A ``stencil=`` argument as a Stencil of ``ndim`` axes: a Stencil, a name, or an array (centre in the middle).
 
         Example:
+            >>> from lightsout import Stencil
             >>> Stencil.coerce("moore", 1).weights.tolist(), Stencil.coerce([[0, 1, 1]], 2).centre
             ([1, 1, 1], (0, 1))
         """

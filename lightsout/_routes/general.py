@@ -54,7 +54,9 @@ I64 = npt.NDArray[np.int64]
 
 
 def _system_size(rules: Rules) -> tuple[int, int]:
-    """(required lights R, pressable cells P), from the masks alone."""
+    """(required lights R, pressable cells P), from the masks alone (no array of the board's size without one)."""
+    if all(mask is None for mask in rules.masks()):
+        return rules.cells, rules.cells
     return int(rules.required_lights().sum()), int(rules.pressable_cells().sum())
 
 
@@ -67,10 +69,7 @@ def refuse_general(rules: Rules) -> None:
         ...
         lightsout.BoardTooLargeError: the general route for a board of shape (300, 300) writes a system of ...
     """
-    if rules.cells > 1 << 32:
-        required = pressable = rules.cells
-    else:
-        required, pressable = _system_size(rules)
+    required, pressable = _system_size(rules)
     nbytes = system_bytes(required, pressable, rules.states)
     if rules.states == 2:
         ops = required * words_for_bits(pressable + required) * min(required, pressable)
