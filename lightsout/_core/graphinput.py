@@ -30,8 +30,9 @@ __all__ = ["GRAPH_FORMS", "MAX_GRAPH_VERTICES", "GraphCSR", "Refusal", "to_csr",
 Refusal = Callable[[int, int], None]
 
 #: What solve_graph accepts as a graph, quoted by the graph-input errors.
-GRAPH_FORMS = ("a networkx graph (undirected, no self-loops; a MultiGraph only without parallel edges), "
-               "a square scipy.sparse or dense adjacency matrix (symmetric nonzero pattern, zero diagonal), "
+GRAPH_FORMS = ("a networkx graph (no self-loops; a MultiGraph only without parallel edges; solve_graph takes a "
+               "DiGraph as a one-way rule), a square scipy.sparse or dense adjacency matrix (zero diagonal; a "
+               "symmetric nonzero pattern, or for solve_graph any: entry (u, v) the edge u -> v), "
                "or an edge list of (u, v) int pairs (vertices 0..nvertices-1)")
 #: Most vertices a graph may have: vertex numbers are kept as int32.
 MAX_GRAPH_VERTICES = 2**31 - 1
