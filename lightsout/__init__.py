@@ -25,6 +25,7 @@ try:  # another distribution's lightsout/board.py (python-lightsout installs one
         BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError, LightsOutError, MinimumNotProvenError,
         MissingExtraError, SettingError, UnsolvableError,
     )
+    from lightsout._core.stencil import Stencil
     from lightsout._include import get_include
     from lightsout._io.boardfile import read_board, write_board
     from lightsout._search.symmetry import board_symmetries
@@ -53,7 +54,7 @@ __all__ = [
     "first_row", "nullity", "nullity_table", "solve", "is_solvable", "solve_graph", "Solution",
     "fewest_presses", "fewest_presses_table", "proven_fewest_presses", "distance_distribution", "MinimumNotProvenError",
     "solve_many", "ManySolutions", "board_symmetries",
-    "press", "chase", "all_lit", "parse_board", "format_board",
+    "press", "chase", "all_lit", "parse_board", "format_board", "Stencil",
     "UnsolvableError", "LightsOutError", "InvalidBoardError", "InvalidTypeError", "BoardTooLargeError",
     "SettingError", "InternalError",
     "METHODS", "gf2", "packed", "get_include", "__version__",

@@ -27,7 +27,7 @@ so this is the solution whose first row is smallest, reading column 0 first.
 from __future__ import annotations
 
 import concurrent.futures
-from typing import Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -50,7 +50,7 @@ from lightsout._routes.registry import METHODS, Route
 from lightsout._routes.registry import route_for as _pick_route
 from lightsout._solution import Solution, solution_from_coset
 from lightsout import board as _board
-from lightsout.board import TorusArg
+from lightsout.board import StencilArg, TorusArg
 
 __all__ = ["first_row", "nullity", "nullity_table", "solve", "is_solvable", "Solution", "UnsolvableError", "METHODS"]
 
@@ -68,7 +68,7 @@ def route_for(method: object, rules: Rules, *, solving: bool, board_given: bool 
 
 
 def array_rules(board: object, torus: object, self_toggle: object, states: int, *,
-                stacked: bool = False) -> Optional[Rules]:
+                stacked: bool = False, **press_rule: Any) -> Optional[Rules]:
     """The rules of a numpy board (``stacked``: of each board of a stack) from its shape alone, before its
     values are checked or copied; None for another input, or a shape the board's own check refuses (it
     words the mistake as a board's).
@@ -81,7 +81,7 @@ def array_rules(board: object, torus: object, self_toggle: object, states: int, 
     if not isinstance(board, np.ndarray) or not first <= board.ndim <= MAX_AXES + first - 1 or 0 in board.shape \
             or board.size > MAX_BOARD_CELLS:
         return None
-    return Rules.check(board.shape[first - 1:], torus, self_toggle, states)
+    return Rules.check(board.shape[first - 1:], torus, self_toggle, states, **press_rule)
 
 
 def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_toggle: bool = True,
@@ -168,7 +168,8 @@ def _all_lit_unsolvable(found: Coset, rules: Rules) -> Exception:
 
 def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: TorusArg = False,
             self_toggle: bool = True, states: int = 2, method: str = "auto", threads: Optional[int] = None,
-            progress: Progress = None) -> int:
+            progress: Progress = None, stencil: StencilArg = None, holes: Optional[npt.ArrayLike] = None,
+            unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None) -> int:
     """Dimension of the quiet-pattern space of the n x m board (``m=None``: square).
 
     A board with nullity d has 2**d solutions when it is solvable, and exactly
@@ -190,6 +191,19 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
         progress: None, or ``progress(stage, done, total)`` called between
             chunks of work, as for :func:`solve` (the polynomial route reports
             none).
+        stencil: None for today's rule (the plus rule; the sigma game with
+            ``self_toggle=False``), or what a press adds around it: a
+            :class:`lightsout.Stencil`, a name of :meth:`lightsout.Stencil.named`
+            ("plus", "sigma", "x", "moore", "3x3", "knight", "hex") or an array of
+            weights 0..k-1 with the board's number of axes, centred on its middle.
+            ``self_toggle=False`` sets its centre weight to 0.
+        holes: None, or a bool array of the board's shape: True where the cell is
+            not part of the board (neither a light nor a button; its light is ignored).
+        unpressable: None, or the same: True where the cell may not be pressed.
+        free_lights: None, or the same: True where the light need not end dark.
+
+    With masks, the nullity counts the presses of the pressable cells that change no
+    required light (the solutions of a solvable board are one solution plus those).
 
     Examples:
         >>> from lightsout import nullity
@@ -197,6 +211,8 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
         (2, 4, 2)
         >>> nullity((5, 5), torus=True), nullity(5, self_toggle=False), nullity(4, states=3)
         (8, 5, 2)
+        >>> nullity(5, stencil="x"), nullity((4, 4), stencil="moore"), nullity(4, holes=[[1, 0, 0, 1]] + [[0] * 4] * 3)
+        (4, 0, 2)
     """
     if isinstance(n, (tuple, list)):
         if m is not None:
@@ -204,8 +220,11 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
         shape = board_shape(n, "n")
     else:
         shape = grid_shape(n, m)
-    rules = Rules.of_grid(*shape, torus, self_toggle, states) if len(shape) == 2 else Rules.check(
-        shape, torus, self_toggle, states)
+    press_rule: dict[str, Any] = dict(stencil=stencil, holes=holes, unpressable=unpressable, free_lights=free_lights)
+    if len(shape) == 2 and all(value is None for value in press_rule.values()):
+        rules = Rules.of_grid(*shape, torus, self_toggle, states)
+    else:
+        rules = Rules.check(shape, torus, self_toggle, states, **press_rule)
     threads = thread_count(threads)
     progress_callback(progress)
     return route_for(method, rules, solving=False).nullity(rules, threads=threads, progress=progress)
@@ -303,7 +322,9 @@ def _nullity_rows(first: int, stop: int, mmax: Optional[int]) -> np.ndarray:
 
 def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_toggle: bool = True, states: int = 2,
           minimal: bool = False, time_limit: Optional[float] = None, executor: Optional[concurrent.futures.Executor] = None,
-          method: str = "auto", threads: Optional[int] = None, progress: Progress = None) -> Solution:
+          method: str = "auto", threads: Optional[int] = None, progress: Progress = None,
+          stencil: StencilArg = None, holes: Optional[npt.ArrayLike] = None,
+          unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None) -> Solution:
     """Find presses that turn every light of ``board`` off.
 
     A press adds 1 (mod ``states``; with two states: toggles) to its cell and
@@ -351,6 +372,16 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
             calling thread between chunks of work (``stage`` names the step, such
             as ``"chase"`` or ``"ab_iteration"``; ``done`` of ``total`` units are
             finished); the same on every function that takes it.
+        stencil: None for today's rule (the plus rule; the sigma game with
+            ``self_toggle=False``), or what a press adds around it: a
+            :class:`lightsout.Stencil`, a name of :meth:`lightsout.Stencil.named`
+            ("plus", "sigma", "x", "moore", "3x3", "knight", "hex") or an array of
+            weights 0..k-1 with the board's number of axes, centred on its middle.
+            ``self_toggle=False`` sets its centre weight to 0.
+        holes: None, or a bool array of the board's shape: True where the cell is
+            not part of the board (neither a light nor a button; its light is ignored).
+        unpressable: None, or the same: True where the cell may not be pressed.
+        free_lights: None, or the same: True where the light need not end dark.
 
     Returns:
         A :class:`Solution` with the canonical presses (above), the nullity, the
@@ -373,6 +404,11 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
         [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)]
         >>> int(solve(np.ones((3, 3, 3, 3), dtype=int)).presses.sum())
         41
+        >>> s = solve(np.ones((3, 3), dtype=int), stencil="x")      # a press changes its cell and its diagonals
+        >>> s.presses.astype(int).tolist(), s.method
+        ([[0, 1, 0], [1, 1, 1], [0, 1, 0]], 'general')
+        >>> solve([[1, 1, 0]], stencil=[[0, 1, 1]], unpressable=[[0, 0, 1]]).presses.astype(int).tolist()
+        [[1, 0, 0]]
         >>> solve([[1, 0, 0, 0]] * 4)
         Traceback (most recent call last):
         ...
@@ -380,14 +416,18 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
     """
     states = states_count(states)
     minimal = flag(minimal, "minimal")
+    press_rule: dict[str, Any] = dict(stencil=stencil, holes=holes, unpressable=unpressable, free_lights=free_lights)
     # a numpy board's route is asked from its shape, before the board is checked or copied
-    rules = array_rules(board, torus, self_toggle, states)
+    rules = array_rules(board, torus, self_toggle, states, **press_rule)
     route = None if rules is None else route_for(method, rules, solving=True, board_given=True)
-    grid = _packed_grid(board, states, torus, self_toggle, method)
+    grid = None if rules is not None and not rules.is_classic else _packed_grid(board, states, torus, self_toggle,
+                                                                                method)
     words, lights = (None, _board.as_board(board, states)) if grid is None else grid
     if rules is None or route is None:
-        rules = Rules.check(lights.shape, torus, self_toggle, states)
+        rules = Rules.check(lights.shape, torus, self_toggle, states, **press_rule)
         route = route_for(method, rules, solving=True, board_given=True)
+        if words is not None and not rules.is_classic:
+            words = None
     threads = thread_count(threads)
     progress_callback(progress)
     found = solve_checked(rules, lights, route, words=words, threads=threads, progress=progress)
@@ -446,7 +486,8 @@ def _packed_grid(board: object, states: int, torus: object, self_toggle: object,
 
 def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_toggle: bool = True,
                 states: int = 2, method: str = "auto", threads: Optional[int] = None,
-                progress: Progress = None) -> bool:
+                progress: Progress = None, stencil: StencilArg = None, holes: Optional[npt.ArrayLike] = None,
+                unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None) -> bool:
     """Whether some set of presses turns every light of ``board`` off.
 
     The question :func:`solve` answers, as a bool instead of an
@@ -462,6 +503,10 @@ def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, se
         threads: the most threads this call works on, as for :func:`solve`.
         progress: None, or ``progress(stage, done, total)`` called between
             chunks of work, as for :func:`solve`.
+        stencil: the press rule, as for :func:`solve` (None: today's rule).
+        holes: cells that are not part of the board, as for :func:`solve`.
+        unpressable: cells that may not be pressed, as for :func:`solve`.
+        free_lights: lights that need not end dark, as for :func:`solve`.
 
     Examples:
         >>> from lightsout import is_solvable
@@ -469,13 +514,16 @@ def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, se
         (True, False)
         >>> is_solvable([[1, 0, 0, 0]] * 4, states=3)
         True
+        >>> is_solvable([[1, 0, 0, 0]] * 4, free_lights=[[1, 0, 0, 0]] * 4)
+        True
     """
     states = states_count(states)
-    rules = array_rules(board, torus, self_toggle, states)
+    press_rule: dict[str, Any] = dict(stencil=stencil, holes=holes, unpressable=unpressable, free_lights=free_lights)
+    rules = array_rules(board, torus, self_toggle, states, **press_rule)
     route = None if rules is None else route_for(method, rules, solving=True, board_given=True)
     lights = _board.as_board(board, states)
     if rules is None or route is None:
-        rules = Rules.check(lights.shape, torus, self_toggle, states)
+        rules = Rules.check(lights.shape, torus, self_toggle, states, **press_rule)
         route = route_for(method, rules, solving=True, board_given=True)
     threads = thread_count(threads)
     progress_callback(progress)

@@ -1,7 +1,7 @@
 """Boards: pressing cells, chasing lights down, reading and writing boards as text."""
 from __future__ import annotations
 
-from typing import Sequence, Union
+from typing import Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -12,6 +12,7 @@ from lightsout._base.validate import (
     board_cells, board_values, bit_row, grid_shape, numeric_array, states_count,
 )
 from lightsout._core.rules import Rules, neighbour_pairs
+from lightsout._core.stencil import Stencil
 from lightsout._io.boardtext import COMMENT, DARK_CHARS, LIT_CHARS, board_from_text, format_board
 from lightsout import _kernels as kernels
 from lightsout._routes.nd import chase_nd
@@ -19,17 +20,26 @@ from lightsout._version import DISTRIBUTION as _DISTRIBUTION  # marks this file 
 
 #: A ``torus=`` argument: one bool for every axis, or one per axis.
 TorusArg = Union[bool, Sequence[bool]]
+#: A ``stencil=`` argument: None (today's rule), a Stencil, a stencil's name, or an array of weights.
+StencilArg = Union[None, Stencil, str, npt.ArrayLike]
 
 __all__ = ["press", "chase", "all_lit", "parse_board", "format_board", "LIT_CHARS", "DARK_CHARS", "COMMENT"]
 
 
 
 def press(board: npt.ArrayLike, presses: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: bool = True,
-          states: int = 2) -> np.ndarray:
+          states: int = 2, stencil: StencilArg = None, holes: Optional[npt.ArrayLike] = None,
+          unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None) -> np.ndarray:
     """The board after pressing every cell marked in ``presses``.
 
     A press adds 1 (mod ``states``; with two states: toggles) to its cell and
-    to the cells one step away along every axis; order does not matter.
+    to the cells one step away along every axis; order does not matter.  With
+    a ``stencil``, pressing cell p adds ``weights[i]`` (mod k) to the cell
+    ``p + (i - centre)`` for every index i of the weights: a target past an open
+    edge is dropped, a wrapping axis wraps it (each target on its own: on a
+    wrapping axis shorter than the stencil, two weights may land on one cell,
+    and both are added).  A hole is neither a light nor a button: its value is
+    left as it is.
 
     Args:
         board: array of any number of axes with light states 0..states-1
@@ -40,12 +50,22 @@ def press(board: npt.ArrayLike, presses: npt.ArrayLike, *, torus: TorusArg = Fal
             like an open one.
         self_toggle: False for the sigma game, where a press skips its own cell.
         states: number of light states k, 2..255.
+        stencil: None for today's rule, or the press stencil (a
+            :class:`lightsout.Stencil`, a name, or an array of weights), as for
+            :func:`lightsout.solve`.
+        holes: None, or a bool array of the board's shape: cells that are not
+            part of the board (pressing one is refused; its value is kept).
+        unpressable: None, or a bool array of the board's shape: cells that may
+            not be pressed (pressing one is refused).
+        free_lights: accepted as for :func:`lightsout.solve`; a free light
+            changes like any other.
 
     Returns:
         A new array of the board's shape: bool for two states, uint8 otherwise.
 
     Raises:
-        InvalidBoardError: shapes differ or values are out of range.
+        InvalidBoardError: shapes differ or values are out of range, a press on
+            a hole or an unpressable cell.
 
     Examples:
         >>> from lightsout import press
@@ -53,13 +73,28 @@ def press(board: npt.ArrayLike, presses: npt.ArrayLike, *, torus: TorusArg = Fal
         [[1, 1, 0], [1, 0, 0]]
         >>> press([0, 0, 0, 0], [1, 0, 0, 0], torus=True, states=3).tolist()
         [1, 1, 0, 1]
+        >>> press([[0, 0, 0], [0, 0, 0]], [[0, 1, 0], [0, 0, 0]], stencil="x").astype(int).tolist()
+        [[0, 1, 0], [1, 0, 1]]
     """
     states = states_count(states)
     lights = as_board(board, states)
     hits = as_board(presses, states, "presses")
     if lights.shape != hits.shape:
         raise InvalidBoardError(f"presses has shape {hits.shape} but the board has shape {lights.shape}")
-    rules = Rules.check(lights.shape, torus, self_toggle, states)
+    rules = Rules.check(lights.shape, torus, self_toggle, states, stencil, holes, unpressable, free_lights)
+    return press_checked(lights, hits, rules)
+
+
+def press_checked(lights: np.ndarray, hits: np.ndarray, rules: Rules) -> np.ndarray:
+    """:func:`press` for a board and presses checked against ``rules`` (the library's own callers).
+
+    Example:
+        >>> press_checked(np.zeros(3, bool), np.array([1, 0, 0], bool), Rules.check((3,), stencil=[0, 1, 1])).tolist()
+        [True, True, False]
+    """
+    if not rules.is_classic:
+        return _press_stencil(lights, hits, rules)
+    states = rules.states
     wraps, self_toggle = rules.wraps, rules.self_toggle
     if states == 2:
         out: np.ndarray = lights ^ hits if self_toggle else lights.copy()
@@ -72,6 +107,40 @@ def press(board: npt.ArrayLike, presses: npt.ArrayLike, *, torus: TorusArg = Fal
         for low, high in neighbour_pairs(axis, lights.ndim, size, wrap):
             total[low] += hits[high]
     return (total % states).astype(np.uint8)
+
+
+def _press_stencil(lights: np.ndarray, hits: np.ndarray, rules: Rules) -> np.ndarray:
+    """Presses under any stencil and masks: every weight's shifted copy of the presses added, mod k."""
+    pressable = rules.pressable_cells()
+    if hits[~pressable].any():
+        cell = tuple(int(i) for i in np.argwhere(hits & ~pressable if hits.dtype == bool else
+                                                 (hits != 0) & ~pressable)[0])
+        what = "a hole" if rules.holes is not None and rules.holes[cell] else "a cell that may not be pressed"
+        raise InvalidBoardError(f"presses presses cell {cell}, {what}: press only cells of the board "
+                                "outside holes= and unpressable=")
+    counts = hits.astype(np.int64)
+    total = lights.astype(np.int64)
+    for offset, weight in rules.press_stencil.offsets():
+        moved = counts
+        for axis, (step, size, wrap) in enumerate(zip(offset, rules.shape, rules.wraps)):
+            if step == 0:
+                continue
+            if wrap:
+                moved = np.roll(moved, step, axis=axis)
+                continue
+            shifted = np.zeros_like(moved)
+            if abs(step) < size:
+                source = [slice(None)] * moved.ndim
+                target = [slice(None)] * moved.ndim
+                source[axis] = slice(0, size - step) if step > 0 else slice(-step, size)
+                target[axis] = slice(step, size) if step > 0 else slice(0, size + step)
+                shifted[tuple(target)] = moved[tuple(source)]
+            moved = shifted
+        total += weight * moved
+    out = total % rules.states
+    if rules.holes is not None:
+        out[rules.holes] = lights[rules.holes]
+    return out.astype(bool) if rules.states == 2 else out.astype(np.uint8)
 
 
 def chase(board: npt.ArrayLike, first_row: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: bool = True,

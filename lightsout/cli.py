@@ -274,7 +274,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("n", metavar="N", type=_positive_int, help="rows")
     p.add_argument("m", metavar="M", type=_positive_int, nargs="?", help="columns (default: N)")
     p.add_argument("-o", "--output", metavar="FILE.png", required=True, help="the PNG file to write")
-    p.add_argument("--method", choices=METHODS, default="auto", help=f"route for the first row: {METHOD_HELP}")
+    p.add_argument("--method", choices=METHODS, default="auto", metavar="METHOD",
+                   help=f"route for the first row: {METHOD_HELP}")
     p.add_argument("--threads", type=_positive_int, metavar="T", help=THREADS_HELP)
 
     p = sub.add_parser(
@@ -352,8 +353,9 @@ def wraps_of(torus: Any, ndim: int) -> Any:
 
 
 #: ``--method``'s help: the routes, and that the answer does not depend on them.
-METHOD_HELP = ("auto (the default: poly for open 2-D two-state boards, else nd), poly, dense, nd, or the "
-               "graph routes forcing and elimination; the answer is the same, the time differs")
+METHOD_HELP = ("auto (the default: poly for open 2-D two-state boards, else nd), poly, dense, nd, the "
+               "graph routes forcing and elimination, or general (the whole system eliminated); the answer is "
+               "the same, the time differs")
 #: ``--threads``'s help, the library's meaning of ``threads=``.
 THREADS_HELP = "the most threads to work on (default: every usable CPU; 1: this thread alone)"
 
@@ -367,7 +369,7 @@ def _add_rules(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sigma", action="store_true", help="the sigma game: a press skips its own cell")
     p.add_argument("--states", type=_states, default=2, metavar="K",
                    help="lights with K states, 2..255 (a press adds 1 mod K); default 2")
-    p.add_argument("--method", choices=METHODS, default="auto", help=f"route: {METHOD_HELP}")
+    p.add_argument("--method", choices=METHODS, default="auto", metavar="METHOD", help=f"route: {METHOD_HELP}")
     p.add_argument("--threads", type=_positive_int, metavar="T", help=THREADS_HELP)
 
 

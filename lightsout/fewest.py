@@ -20,6 +20,7 @@ from importlib import resources
 from typing import Optional, Sequence, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError, MinimumNotProvenError
 from lightsout._base.types import Progress
@@ -35,7 +36,7 @@ from lightsout._search.distance import distance_distribution_gf2, distance_distr
 from lightsout._search.minimal import minimal_solution, refuse_minimal
 from lightsout._search.minweight import MAX_NULLITY  # noqa: F401  lightsout.fewest.MAX_NULLITY, as messages named it
 from lightsout._solve import first_row, nullity, route_for, solve_checked
-from lightsout.board import TorusArg
+from lightsout.board import StencilArg, TorusArg
 
 __all__ = ["minimal_solution", "fewest_presses", "fewest_presses_table", "proven_fewest_presses",
            "distance_distribution", "MinimumNotProvenError"]
@@ -80,7 +81,8 @@ def _rules_of(function: str, n: object, m: object, torus: object, self_toggle: o
 def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: TorusArg = False,
                    self_toggle: bool = True, states: int = 2, time_limit: Optional[float] = None,
                    executor: Optional[concurrent.futures.Executor] = None, progress: Progress = None,
-                   threads: Optional[int] = None) -> int:
+                   threads: Optional[int] = None, stencil: StencilArg = None, holes: Optional[npt.ArrayLike] = None,
+                   unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None) -> int:
     """The fewest presses that clear the all-lit n x m board (``n`` may be a whole shape), proven.
 
     The all-lit squares of the shipped table (:func:`proven_fewest_presses`) are
@@ -104,10 +106,14 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
             chunks of work, as for :func:`lightsout.solve`.
         threads: the most threads this call works on, as for
             :func:`lightsout.solve` (the solve and the search alike).
+        stencil: the press rule, as for :func:`lightsout.solve` (None: today's rule).
+        holes: cells that are not part of the all-lit board, as for :func:`lightsout.solve`.
+        unpressable: cells that may not be pressed, as for :func:`lightsout.solve`.
+        free_lights: lit cells that need not go out, as for :func:`lightsout.solve`.
 
     Raises:
         UnsolvableError: the all-lit board has no solution (possible with the
-            sigma rule or k states).
+            sigma rule, k states, a stencil or masks).
         BoardTooLargeError: without a time limit, a search beyond what this
             machine can do (the message names the nullity and the limit); a
             board of more than ``lightsout.limits.MAX_BOARD_CELLS`` cells; an
@@ -123,8 +129,13 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
         >>> from lightsout import fewest_presses
         >>> fewest_presses(5), fewest_presses(4), fewest_presses((3, 3, 3, 3))
         (15, 4, 41)
+        >>> fewest_presses(5, stencil="x"), fewest_presses(4, stencil="knight", states=3)
+        (11, 16)
     """
     rules = _rules_of("fewest_presses", n, m, torus, self_toggle, states)
+    press_rule = dict(stencil=stencil, holes=holes, unpressable=unpressable, free_lights=free_lights)
+    if any(value is not None for value in press_rule.values()):
+        rules = Rules.check(rules.shape, torus, self_toggle, states, **press_rule)
     shape = rules.shape
     limit = time_limit_seconds(time_limit)
     token = CancelToken.after(limit)          # the deadline binds every stage, the solve's included
@@ -165,7 +176,7 @@ def _refuse_before_solving(rules: Rules, threads: Optional[int]) -> Route:
     route = route_for("auto", rules, solving=True, board_given=True)
     if rules.states != 2:
         return route
-    quiet = nullity(rules.shape, torus=rules.wraps, self_toggle=rules.self_toggle, threads=threads)
+    quiet = route.nullity(rules, threads=threads)
     refuse_minimal(quiet, 2**quiet, 2, rules.shape)
     if quiet * rules.cells > MAX_SEARCH_BYTES:
         raise BoardTooLargeError(

@@ -1,21 +1,23 @@
-"""Lights Out on any undirected graph: ``solve_graph`` and the conversion of graph inputs.
+"""Lights Out on any graph: ``solve_graph`` and the conversion of graph inputs.
 
 Pressing vertex v adds 1 (mod ``states``; with two states: toggles) to v and
 to each of its neighbours; with ``self_toggle=False`` (the sigma rule) a press
-skips v itself.  A solution gives each vertex a press count 0..k-1.
+skips v itself.  On a directed graph (a one-way rule) a press changes v and its
+successors.  A solution gives each vertex a press count 0..k-1.
 
 Accepted graphs, and the vertex order of ``board`` and of the answer:
 
 * a **networkx** graph (networkx is an optional dependency, never imported
-  here unless the caller already has): ``list(G.nodes)`` order.  Directed
-  graphs are refused (pass ``G.to_undirected()``); a MultiGraph is accepted
+  here unless the caller already has): ``list(G.nodes)`` order.  A ``DiGraph``
+  is a directed graph (``graph_csr`` refuses it unless ``directed=True``); a MultiGraph is accepted
   only without parallel edges (two edges between the same vertices would
   make a press toggle a neighbour twice, which no rule here means); self-loops
   are refused.  Node labels may be anything hashable: :meth:`Solution.press_list`
   reports them.
 * a **scipy.sparse** matrix or array, or a **dense** 2-D array-like adjacency
-  matrix: row order.  Square; any nonzero (finite) entry is an edge; the
-  pattern of nonzeros must be symmetric and the diagonal zero.
+  matrix: row order.  Square; any nonzero (finite) entry (u, v) is an edge
+  u -> v and the diagonal zero; a symmetric pattern is an undirected graph,
+  any other a directed one (``graph_csr`` refuses it unless ``directed=True``).
 * an **edge list**: a sequence of ``(u, v)`` int pairs or an ``(m, 2)`` int
   array, vertices ``0..n-1`` with ``n = nvertices`` (default: one more than
   the largest endpoint), in that order.  Repeated edges count once.
@@ -61,12 +63,16 @@ from lightsout._solution import Solution, solution_from_coset
 __all__ = ["GraphCSR", "graph_csr", "solve_graph"]
 
 
-def graph_csr(graph: object, *, nvertices: Optional[int] = None) -> GraphCSR:
+def graph_csr(graph: object, *, nvertices: Optional[int] = None, directed: bool = False) -> GraphCSR:
     """Convert and check a graph in any accepted form (module docstring) to CSR neighbour lists.
 
     Args:
         graph: a networkx graph, a scipy.sparse or dense adjacency matrix, or an edge list.
         nvertices: the number of vertices of an edge list (only for edge lists).
+        directed: accept a directed graph (a networkx DiGraph, or an adjacency matrix
+            whose pattern is not symmetric, entry (u, v) the edge u -> v): the lists are
+            then each vertex's successors and ``GraphCSR.directed`` is True (False for a
+            symmetric pattern).  Default False: refused, as before.
 
     Returns:
         A :class:`GraphCSR`.
@@ -91,27 +97,29 @@ def graph_csr(graph: object, *, nvertices: Optional[int] = None) -> GraphCSR:
         ...
         lightsout.InvalidBoardError: the adjacency matrix is not symmetric: entry (0, 1) is nonzero...
     """
-    return to_csr(graph, nvertices, refuse=refuse_graph)
+    return to_csr(graph, nvertices, refuse=refuse_graph, directed=directed)
 
 
 def solve_graph(graph: object, board: object = None, *, nvertices: Optional[int] = None, self_toggle: bool = True,
                 states: int = 2, minimal: bool = False, time_limit: Optional[float] = None,
                 executor: Optional[concurrent.futures.Executor] = None, method: str = "auto", threads: Optional[int] = None,
                 progress: Progress = None, lit: object = None) -> Solution:
-    """Solve Lights Out on an undirected graph: the canonical presses that turn every vertex dark.
+    """Solve Lights Out on a graph: the canonical presses that turn every vertex dark.
 
     Pressing vertex v adds 1 (mod ``states``; with two states: toggles) to v
     and to each of its neighbours; with ``self_toggle=False`` a press skips v
-    itself.  The graph comes in one of three forms, each with its vertex order
-    (the order of ``board`` and of the answer):
+    itself.  On a directed graph (a one-way rule) a press changes v and its
+    successors (the heads of its edges).  The graph comes in one of three
+    forms, each with its vertex order (the order of ``board`` and of the answer):
 
-    * a **networkx** graph: ``list(G.nodes)`` order.  Directed graphs are
-      refused (pass ``G.to_undirected()``), a MultiGraph is accepted only
-      without parallel edges, self-loops are refused.  Node labels may be
-      anything hashable: :meth:`Solution.press_list` reports them.
+    * a **networkx** graph: ``list(G.nodes)`` order.  A ``DiGraph`` is a
+      directed graph; a MultiGraph is accepted only without parallel edges,
+      self-loops are refused.  Node labels may be anything hashable:
+      :meth:`Solution.press_list` reports them.
     * a **scipy.sparse** matrix or array, or a **dense** 2-D array-like
-      adjacency matrix: row order.  Square; any nonzero (finite) entry is an
-      edge; the pattern of nonzeros must be symmetric and the diagonal zero.
+      adjacency matrix: row order.  Square; any nonzero (finite) entry (u, v)
+      is an edge u -> v, the diagonal zero; a symmetric pattern is an
+      undirected graph, any other a directed one.
     * an **edge list**: a sequence of ``(u, v)`` int pairs or an ``(m, 2)``
       int array, vertices ``0..n-1`` with ``n = nvertices`` (default: one more
       than the largest endpoint).  Repeated edges count once.
@@ -141,8 +149,10 @@ def solve_graph(graph: object, board: object = None, *, nvertices: Optional[int]
             spread the search over.
         method: "auto", "forcing" (generalised light chasing through a greedy
             zero-forcing set: the unknowns are the presses of the forcing set
-            alone) or "elimination" (the whole n x n system); the two give the
-            same answer (:ref:`section 7 of the algebra page <algebra-7>`).
+            alone; undirected graphs only, since it reads each press's equations
+            from its neighbours) or "elimination" (the whole n x n system); the
+            two give the same answer (:ref:`section 7 of the algebra page <algebra-7>`).
+            A directed graph is eliminated.
         threads: the most threads this call works on, as for
             :func:`lightsout.solve`: the fewest-presses search uses them (the
             forcing and elimination solves run on the calling thread).
@@ -158,8 +168,10 @@ def solve_graph(graph: object, board: object = None, *, nvertices: Optional[int]
         node labels for a networkx graph).
 
     Raises:
-        UnsolvableError: no presses turn the vertices dark; carries a quiet
-            pattern that proves it.
+        UnsolvableError: no presses turn the vertices dark; carries the proof
+            (``.proof``: a quiet pattern meeting the lights nonzero; on a directed
+            graph, weights on the vertices whose weighted sum no press changes and
+            the lights' is not 0).
         InvalidTypeError, InvalidBoardError: an input outside the accepted
             forms, saying what is accepted.
         BoardTooLargeError: the solve would need more than 2 GiB
@@ -181,6 +193,8 @@ def solve_graph(graph: object, board: object = None, *, nvertices: Optional[int]
         Traceback (most recent call last):
         ...
         lightsout.UnsolvableError: this 3-vertex graph cannot be turned dark: ...
+        >>> solve_graph(nx.DiGraph([(0, 1), (1, 2)]), [0, 1, 1]).presses.astype(int).tolist()   # one-way edges
+        [0, 1, 0]
 
     References:
         Wang, Xu & Zhou, "Lights Out on graphs", arXiv:2208.09731 (the forcing reduction).
@@ -197,9 +211,9 @@ def solve_graph(graph: object, board: object = None, *, nvertices: Optional[int]
     how = method_name(method, _METHODS)
     threads = thread_count(threads)
     progress_callback(progress)
-    g = graph_csr(graph, nvertices=nvertices)
+    g = graph_csr(graph, nvertices=nvertices, directed=True)
     lights = graph_lights(board, g.n, k, g.nodes)
-    rules = GraphRules(g.indptr, g.indices, toggle, k)
+    rules = GraphRules(g.indptr, g.indices, toggle, k, g.directed)
     route = route_for(how, rules)
     if progress is not None:
         progress("solve_graph", 0, 1)

@@ -29,9 +29,11 @@ from lightsout._core import bitmatrix as _bitmatrix
 from lightsout._core import graphinput as _graphinput
 from lightsout._core import manyboards as _manyboards
 from lightsout._core import modring as _modring
+from lightsout._core import stencil as _stencil
 from lightsout._io import drawing as _drawing
 from lightsout._routes import dense as _dense
 from lightsout._routes import forcing as _forcing
+from lightsout._routes import general as _general
 from lightsout._routes import nd as _nd
 from lightsout._routes import poly as _poly
 from lightsout._search import distance as _distance
@@ -45,7 +47,7 @@ from lightsout._solution import result as _result
 __all__ = [
     "MAX_BOARD_CELLS", "MAX_AXES", "MAX_STATES",
     "MAX_POLY_BYTES", "MAX_DENSE_WORD_OPS", "MAX_DENSE_BYTES", "MAX_DENSE_SIDE_BYTES", "MAX_ND_BYTES",
-    "MAX_ND_WORD_OPS", "MAX_MOD_WORK_BYTES", "MAX_GF2_BYTES", "MAX_GF2_WORD_OPS",
+    "MAX_ND_WORD_OPS", "MAX_GENERAL_BYTES", "MAX_GENERAL_WORD_OPS", "MAX_STENCIL_CELLS", "MAX_MOD_WORK_BYTES", "MAX_GF2_BYTES", "MAX_GF2_WORD_OPS",
     "MAX_GRAPH_BYTES", "MAX_GRAPH_VERTICES",
     "MAX_PATTERN_CELLS", "MAX_TABLE_ENTRIES", "MAX_TABLE_SECONDS",
     "MAX_NULLITY", "MAX_UNTIMED_NULLITY", "MAX_UNTIMED_SECONDS", "MAX_SEARCH_BYTES", "STREAM_CELLS",
@@ -83,6 +85,13 @@ MAX_ND_BYTES = _nd.MAX_ND_BYTES
 #: Word operations of one N-D-route call (2**44, 1.8e13, 8 bytes counting as one with k > 2 states;
 #: ten to twenty minutes at the 1.5e10 a second measured on the sigma game's 12,000 x 12,000 board).
 MAX_ND_WORD_OPS = _nd.MAX_ND_WORD_OPS
+#: Bytes of the general route's written-out system (any stencil and masks: R required lights x P
+#: pressable cells, packed for two states, a byte an entry over Z/k) (1 GiB).
+MAX_GENERAL_BYTES = _general.MAX_GENERAL_BYTES
+#: Operations of the general route's elimination (2**40; 64 bits or 8 bytes count as one: minutes).
+MAX_GENERAL_WORD_OPS = _general.MAX_GENERAL_WORD_OPS
+#: Cells a press stencil may span (the product of its extents: 65,536).
+MAX_STENCIL_CELLS = _stencil.MAX_STENCIL_CELLS
 #: Bytes of scratch one elimination over Z/k (k states) allocates (2 GiB).
 MAX_MOD_WORK_BYTES = _modring.MAX_WORK_BYTES
 #: Bytes of packed copies and results one GF(2) matrix call (lightsout.gf2) allocates (8 GiB).

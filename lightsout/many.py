@@ -32,7 +32,7 @@ from lightsout._core.manyboards import (
     MAX_MINIMAL_NULLITY, apply_bit_matrix_many, bit_operator, coset_min_many, reduced_operator,
 )
 from lightsout._solve import array_rules, route_for, solve_checked
-from lightsout.board import TorusArg
+from lightsout.board import StencilArg, TorusArg
 from lightsout.gf2 import rref
 
 __all__ = ["solve_many", "ManySolutions"]
@@ -127,7 +127,7 @@ def _solve_chunk(boards: np.ndarray, rules: Rules, minimal: bool,
     by one stop once it is cancelled."""
     n = len(boards)
     cells = rules.cells
-    if rules.states != 2 or not operator_fits(cells):
+    if rules.states != 2 or not rules.is_classic or not operator_fits(cells):  # the operator is today's rule's
         return _one_by_one(boards, rules, minimal, token)
     p, q = _operator(rules) if operator is None else operator
     if minimal and len(q) > MAX_MINIMAL_NULLITY:  # past the operator's budget: each board's own search
@@ -166,7 +166,9 @@ def _one_by_one(boards: np.ndarray, rules: Rules, minimal: bool,
 
 def solve_many(boards: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: bool = True, states: int = 2,
                minimal: bool = False, executor: Optional[concurrent.futures.Executor] = None,
-               threads: Optional[int] = None, progress: Progress = None) -> ManySolutions:
+               threads: Optional[int] = None, progress: Progress = None, stencil: StencilArg = None,
+               holes: Optional[npt.ArrayLike] = None, unpressable: Optional[npt.ArrayLike] = None,
+               free_lights: Optional[npt.ArrayLike] = None) -> ManySolutions:
     """Solve a stack of same-shape boards, ``(N,) + shape``, with one solution operator.
 
     Every answer equals ``solve(board)`` (``solve(board, minimal=True)`` with
@@ -191,6 +193,11 @@ def solve_many(boards: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: b
             :func:`lightsout.solve`; without an executor the chunks run on them.
         progress: None, or ``progress(stage, done, total)`` called between
             chunks, as for :func:`lightsout.solve`.
+        stencil: every board's press rule, as for :func:`lightsout.solve`
+            (boards under a stencil or masks are solved one by one).
+        holes: cells that are not part of any board, as for :func:`lightsout.solve`.
+        unpressable: cells no board may press, as for :func:`lightsout.solve`.
+        free_lights: lights that need not end dark on any board, as for :func:`lightsout.solve`.
 
     Example:
         >>> import numpy as np
@@ -201,13 +208,14 @@ def solve_many(boards: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: b
         ([True, True, False], [15, 5, 0])
     """
     k = states_count(states)
-    each = array_rules(boards, torus, self_toggle, k, stacked=True)
+    press_rule: dict[str, Any] = dict(stencil=stencil, holes=holes, unpressable=unpressable, free_lights=free_lights)
+    each = array_rules(boards, torus, self_toggle, k, stacked=True, **press_rule)
     if each is not None:  # a board the operator does not take goes by its route: asked before the stack is copied
         route_for("auto", each, solving=True, board_given=True)
     stack = board_values(boards, k, "boards")
     if stack.ndim < 2:
         raise InvalidBoardError(f"boards must be a stack (N,) + shape of boards, got shape {stack.shape}")
-    rules = Rules.check(stack.shape[1:], torus, self_toggle, k)
+    rules = Rules.check(stack.shape[1:], torus, self_toggle, k, **press_rule)
     want_min = flag(minimal, "minimal")
     pool = checked_executor(executor)
     threads = thread_count(threads)
@@ -222,7 +230,8 @@ def solve_many(boards: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: b
     else:
         if pool is None:
             parts: list[Any] = [None] * len(chunks)
-            shared = _operator(rules) if rules.states == 2 and operator_fits(rules.cells) else None
+            classic = rules.states == 2 and rules.is_classic
+            shared = _operator(rules) if classic and operator_fits(rules.cells) else None
 
             def run(number: int, token: CancelToken) -> None:
                 parts[number] = _solve_chunk(*chunks[number], shared, token)

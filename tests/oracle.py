@@ -286,3 +286,133 @@ def rank_mod_prime(matrix, p: int) -> int:
                 m[r] = [(x - f * y) % p for x, y in zip(m[r], m[rank])]
         rank += 1
     return rank
+
+
+# -- press stencils and masks (issue 30), from the conventions alone ---------------------------------------
+
+def stencil_matrix(shape, torus, weights, centre, states):
+    """The cells x cells int matrix A[light, press] of a stencil rule, mod ``states``.
+
+    Pressing cell p adds ``weights[i]`` to the cell ``p + (i - centre)`` for every index i of
+    ``weights``: a target past an open axis is dropped, a wrapping axis wraps it (targets one
+    by one, so two weights landing on one cell both add).
+    """
+    shape = tuple(int(s) for s in shape)
+    wraps = tuple(bool(t) for t in torus) if isinstance(torus, (tuple, list)) else (bool(torus),) * len(shape)
+    w = np.asarray(weights)
+    cells = list(itertools.product(*(range(s) for s in shape)))
+    a = np.zeros((len(cells), len(cells)), dtype=np.int64)
+    for p in cells:
+        column = cell_index(shape, p)
+        for index in itertools.product(*(range(s) for s in w.shape)):
+            weight = int(w[index])
+            if not weight:
+                continue
+            target = []
+            for axis, size in enumerate(shape):
+                coord = p[axis] + index[axis] - centre[axis]
+                if wraps[axis]:
+                    coord %= size
+                elif not 0 <= coord < size:
+                    break
+                target.append(coord)
+            else:
+                row = cell_index(shape, tuple(target))
+                a[row, column] = (a[row, column] + weight) % states
+    return a
+
+
+def masked_system(matrix, holes, unpressable, free_lights):
+    """(A restricted to required lights x pressable cells, required cell numbers, pressable cell numbers)."""
+    n = matrix.shape[0]
+    holes = np.zeros(n, bool) if holes is None else np.asarray(holes, bool).ravel()
+    unpressable = np.zeros(n, bool) if unpressable is None else np.asarray(unpressable, bool).ravel()
+    free_lights = np.zeros(n, bool) if free_lights is None else np.asarray(free_lights, bool).ravel()
+    required = [i for i in range(n) if not holes[i] and not free_lights[i]]
+    pressable = [j for j in range(n) if not holes[j] and not unpressable[j]]
+    return matrix[np.ix_(required, pressable)], required, pressable
+
+
+def stencil_replay(board, presses, matrix, states, holes=None):
+    """The board after the presses under the press matrix: ``(b + A x) mod k``, holes left as they were."""
+    b = np.asarray(board, dtype=np.int64).ravel()
+    x = np.asarray(presses, dtype=np.int64).ravel()
+    out = (b + matrix @ x) % states
+    if holes is not None:
+        mask = np.asarray(holes, bool).ravel()
+        out[mask] = b[mask]
+    return out.reshape(np.asarray(board).shape)
+
+
+def solve_mod_prime(matrix, rhs, p):
+    """One solution of ``matrix @ x == rhs (mod p)`` by textbook Gauss-Jordan elimination, or None."""
+    m = [[int(x) % p for x in row] + [int(r) % p] for row, r in zip(np.asarray(matrix), np.asarray(rhs))]
+    ncols = np.asarray(matrix).shape[1]
+    rank, pivots = 0, []
+    for col in range(ncols):
+        pivot = next((r for r in range(rank, len(m)) if m[r][col]), None)
+        if pivot is None:
+            continue
+        m[rank], m[pivot] = m[pivot], m[rank]
+        inv = pow(m[rank][col], p - 2, p)
+        m[rank] = [(x * inv) % p for x in m[rank]]
+        for r in range(len(m)):
+            if r != rank and m[r][col]:
+                f = m[r][col]
+                m[r] = [(x - f * y) % p for x, y in zip(m[r], m[rank])]
+        pivots.append(col)
+        rank += 1
+    if any(row[-1] for row in m[rank:]):
+        return None
+    x = [0] * ncols
+    for r, col in enumerate(pivots):
+        x[col] = m[r][-1]
+    return np.array(x, dtype=np.int64)
+
+
+def prime_factors(k: int) -> list[int]:
+    """The distinct primes dividing k."""
+    out, d = [], 2
+    while d * d <= k:
+        if k % d == 0:
+            out.append(d)
+            while k % d == 0:
+                k //= d
+        d += 1
+    if k > 1:
+        out.append(k)
+    return out
+
+
+def masked_nullity(system, states):
+    """The project's nullity of a restricted system: the largest, over primes p | k, of columns - rank mod p."""
+    ncols = system.shape[1]
+    if system.shape[0] == 0 or ncols == 0:
+        return ncols
+    return max(ncols - rank_mod_prime(system, p) for p in prime_factors(states))
+
+
+def brute_force_system(system, rhs, states):
+    """Every x over Z/k with ``system @ x + rhs == 0 (mod k)``, and the number with ``system @ x == 0``
+    (tries every vector: use when k ** columns is small)."""
+    ncols = system.shape[1]
+    vectors = all_press_vectors(ncols, states)
+    effect = (vectors @ system.T) % states if system.size else np.zeros((len(vectors), system.shape[0]), np.int64)
+    rhs = np.asarray(rhs, dtype=np.int64) % states
+    solutions = vectors[((effect + rhs) % states == 0).all(axis=1)]
+    quiet = int((effect == 0).all(axis=1).sum())
+    return solutions, quiet
+
+
+def proves_unsolvable(proof, board, matrix, states, required, pressable) -> bool:
+    """Whether ``proof`` (weights on the lights) proves a board unsolvable: zero off the required lights,
+    ``y A == 0 (mod k)`` on every pressable column, ``y . b != 0 (mod k)``."""
+    y = np.asarray(proof, dtype=np.int64).ravel() % states
+    b = np.asarray(board, dtype=np.int64).ravel()
+    outside = np.ones(y.size, bool)
+    outside[list(required)] = False
+    if y[outside].any():
+        return False
+    if ((y @ matrix)[list(pressable)] % states).any():
+        return False
+    return int(y @ b) % states != 0

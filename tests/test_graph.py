@@ -519,19 +519,15 @@ def test_large_vertex_numbers_and_isolated_vertices():
 
 
 BAD_INPUTS = [
-    ("directed", lambda: nx.DiGraph([(0, 1)]), {}, InvalidBoardError, "directed"),
     ("parallel edges", lambda: nx.MultiGraph([(0, 1), (0, 1)]), {}, InvalidBoardError, "parallel"),
     ("nx self-loop", lambda: nx.Graph([(0, 1), (1, 1)]), {}, InvalidBoardError, "self-loop"),
     ("empty nx", lambda: nx.Graph(), {}, InvalidBoardError, "no vertices"),
     ("nx with nvertices", lambda: nx.path_graph(3), {"nvertices": 3}, InvalidBoardError, "nvertices"),
     ("not square", lambda: np.zeros((3, 4)), {}, InvalidBoardError, "square"),
     ("3-D", lambda: np.zeros((2, 2, 2)), {}, InvalidBoardError, "shape"),
-    ("not symmetric", lambda: [[0, 1, 0], [0, 0, 1], [0, 1, 0]], {}, InvalidBoardError, "not symmetric"),
     ("diagonal", lambda: [[1, 1], [1, 0]], {}, InvalidBoardError, "self-loop"),
     ("nan", lambda: np.array([[0, np.nan], [np.nan, 0]]), {}, InvalidBoardError, "finite"),
     ("strings", lambda: np.array([["a", "b"], ["b", "a"]]), {}, InvalidTypeError, "numbers"),
-    ("sparse not symmetric", lambda: sparse.csr_matrix(np.array([[0, 1], [0, 0]])), {}, InvalidBoardError,
-     "not symmetric"),
     ("sparse diagonal", lambda: sparse.eye(3, format="csr"), {}, InvalidBoardError, "self-loop"),
     ("sparse not square", lambda: sparse.csr_matrix((3, 2)), {}, InvalidBoardError, "square"),
     ("sparse with nvertices", lambda: sparse.csr_matrix((3, 3)), {"nvertices": 3}, InvalidBoardError, "nvertices"),
@@ -556,6 +552,18 @@ BAD_INPUTS = [
 def test_bad_graphs_are_refused_with_a_clear_error(name, make, keywords, error, words):
     with pytest.raises(error, match=words):
         solve_graph(make(), **keywords)
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda: nx.DiGraph([(0, 1)]), "directed"), (lambda: [[0, 1, 0], [0, 0, 1], [0, 1, 0]], "not symmetric"),
+    (lambda: sparse.csr_matrix(np.array([[0, 1], [0, 0]])), "not symmetric"),
+])
+def test_directed_graphs_are_graph_csr_s_only_with_directed(make, words):
+    """solve_graph takes directed graphs (issue 30: one-way rules, tests/test_stencil.py); graph_csr asks directed=True."""
+    with pytest.raises(InvalidBoardError, match=words):
+        graph_csr(make())
+    assert graph_csr(make(), directed=True).directed
+    assert solve_graph(make(), {}).rules.directed          # the dark board (an all-lit one may be unsolvable)
 
 
 BAD_OPTIONS = [

@@ -18,7 +18,7 @@ from lightsout._solution import solution_from_coset
 def test_the_methods_are_the_registry():
     assert lightsout.METHODS == METHODS == ("auto",) + tuple(ROUTES)
     assert all(route.name == name for name, route in ROUTES.items())
-    assert [route.name for route in AUTO_ORDER[:2]] == ["poly", "nd"] and AUTO_ORDER[2].name == "auto"
+    assert [route.name for route in AUTO_ORDER[:3]] == ["poly", "nd", "general"] and AUTO_ORDER[3].name == "auto"
     graph = GraphRules(np.array([0, 1, 2]), np.array([1, 0], dtype=np.int32))
     assert [name for name, route in ROUTES.items() if route.accepts(graph)] == ["forcing", "elimination"]
     with pytest.warns(DeprecationWarning, match="lightsout.METHODS"):
@@ -67,8 +67,12 @@ def test_a_route_refuses_what_it_cannot_take_before_any_work():
         ROUTES["poly"].refuse(Rules.of_grid(10**11, 10**11), solving=False)
     with pytest.raises(BoardTooLargeError, match="N-D route.*lightsout.limits.MAX_ND_BYTES"):
         ROUTES["nd"].refuse(Rules.of_grid(10**6, 10**6), solving=False)
-    for route in ROUTES.values():  # what they take, they take
-        route.refuse(Rules.of_grid(1000, 1000), solving=True, board_given=True)
+    for route in ROUTES.values():  # what they take, they take (the general route writes the whole system out)
+        if route.name != "general":
+            route.refuse(Rules.of_grid(1000, 1000), solving=True, board_given=True)
+    ROUTES["general"].refuse(Rules.of_grid(60, 60), solving=True, board_given=True)
+    with pytest.raises(BoardTooLargeError, match="general route.*lightsout.limits.MAX_GENERAL_BYTES"):
+        ROUTES["general"].refuse(Rules.of_grid(1000, 1000), solving=True, board_given=True)
 
 
 @pytest.mark.parametrize("shape, torus, self_toggle, states", [
@@ -155,7 +159,7 @@ def test_the_graph_routes_solve_grids_through_the_public_functions(method):
 
 
 def test_a_graph_is_refused_by_the_grid_routes_saying_which_take_it():
-    with pytest.raises(InvalidBoardError, match=r"method 'nd' solves grid boards only; this board \(a 3-vertex "
+    with pytest.raises(InvalidBoardError, match=r"method 'nd' solves grid boards of the plus rule or the sigma game without masks only; this board \(a 3-vertex "
                                                 r"graph.*needs method='auto', 'forcing' or 'elimination'"):
         lightsout.solve_graph([(0, 1), (1, 2)], method="nd")
     graph = GraphRules(np.array([0, 1, 3, 4]), np.array([1, 0, 2, 1], dtype=np.int32))

@@ -95,7 +95,9 @@ def test_the_board_model_holds_no_route_budget():
     # the routes say what they refuse (Route.refuse, tests/test_routes.py); Rules is the board alone
     members = {name for name in vars(Rules) if not name.startswith("_")} | {f.name for f in dataclasses.fields(Rules)}
     assert members == {"shape", "wraps", "self_toggle", "states", "check", "of_grid", "ndim", "cells",
-                       "is_plain_grid", "light_dtype", "describe", "refuse_unpacked"}, members
+                       "is_plain_grid", "light_dtype", "describe", "refuse_unpacked",
+                       "stencil", "holes", "unpressable", "free_lights", "masks", "is_classic", "press_stencil",
+                       "required_lights", "pressable_cells"}, members
     rules_module = importlib.import_module("lightsout._core.rules")
     assert not [name for name in vars(rules_module) if "dense" in name or "poly" in name or "search" in name]
 

@@ -132,6 +132,7 @@ class UnsolvableError(LightsOutError, ValueError):
             :attr:`states` read it.
         method: the route that found the board unsolvable, as ``Solution.method``
             (set by :func:`lightsout.solve`, else None).
+        proof: the weights on the lights that prove it (see :attr:`proof`).
 
     The error pickles and copies with its attributes (every argument but the
     message is a keyword with a default, as ``BaseException.__reduce__`` needs).
@@ -158,6 +159,7 @@ class UnsolvableError(LightsOutError, ValueError):
                  quiet_first_row: Optional[np.ndarray] = None, nullity: int = 0, *,
                  rules: Optional["Rules"] = None, method: Optional[str] = None) -> None:
         super().__init__(message)
+        self._proof: Optional[np.ndarray] = None
         self._quiet_pattern = quiet_pattern
         self._packed_pattern: Optional[tuple[np.ndarray, int, bool]] = None
         self.quiet_first_row = quiet_first_row
@@ -196,6 +198,31 @@ class UnsolvableError(LightsOutError, ValueError):
     @quiet_pattern.setter
     def quiet_pattern(self, value: Optional[np.ndarray]) -> None:
         self._quiet_pattern, self._packed_pattern = value, None
+
+    @property
+    def proof(self) -> Optional[np.ndarray]:
+        """Weights y on the lights (an array of the board's shape, uint8 0..k-1) that prove the board unsolvable.
+
+        No allowed press changes the weighted sum ``(y * lights).sum() % k`` (y is 0 on holes
+        and free lights, and ``y^T A == 0`` on every pressable column of the press matrix A),
+        and the board's weighted sum is not 0, while a dark board's is.  Under today's rules
+        (the plus rule or the sigma game, no masks) A is symmetric and the proof is the quiet
+        pattern (:attr:`quiet_pattern`, as uint8); with a one-way stencil or masks it is the
+        left kernel's vector, and :attr:`quiet_pattern` is None unless it is also quiet.
+        None for a board too large to build the pattern.
+
+        Example:
+            >>> import lightsout
+            >>> try:
+            ...     lightsout.solve([[0, 1]], stencil=[[0, 1, 1]], unpressable=[[0, 1]])
+            ... except lightsout.UnsolvableError as error:
+            ...     print(error.proof.tolist())
+            [[1, 1]]
+        """
+        if self._proof is not None:
+            return self._proof
+        pattern = self.quiet_pattern
+        return None if pattern is None else np.asarray(pattern, dtype=np.uint8)
 
     @property
     def torus(self) -> Optional[tuple[bool, ...]]:
@@ -264,6 +291,26 @@ def unsolvable_error(subject: str, nullity: int, states: int = 2, *, lit_cells_m
     reason = UnsolvableReason(subject, nullity, states, lit_cells_met, inner_product)
     error = UnsolvableError(reason.message(PYTHON_WORDS), quiet_pattern, quiet_first_row, nullity)
     error.reason = reason
+    return error
+
+
+def left_kernel_error(subject: str, nullity: int, states: int, proof: np.ndarray, weighted_sum: int, *,
+                      quiet: bool) -> UnsolvableError:
+    """The UnsolvableError of a board under a stencil or masks, proven by weights on its lights (the left kernel).
+
+    ``quiet``: the proof is also a quiet pattern (a symmetric rule without masks), and is given
+    as :attr:`UnsolvableError.quiet_pattern` too.
+
+    Example:
+        >>> error = left_kernel_error("this board of shape (1, 2)", 0, 2, np.array([[1, 1]], np.uint8), 1, quiet=False)
+        >>> str(error).split(":")[0], error.proof.tolist(), error.quiet_pattern
+        ('this board of shape (1, 2) cannot be turned dark', [[1, 1]], None)
+    """
+    pattern = (proof.astype(bool) if states == 2 else proof) if quiet else None
+    message = (f"{subject} cannot be turned dark: the weights on the lights in .proof sum to {weighted_sum} "
+               f"(mod {states}) on the board, not 0, and no allowed press changes that sum")
+    error = UnsolvableError(message, pattern, None if pattern is None or pattern.ndim < 2 else pattern[0], nullity)
+    error._proof = proof
     return error
 
 

@@ -30,8 +30,9 @@ __all__ = ["GRAPH_FORMS", "MAX_GRAPH_VERTICES", "GraphCSR", "Refusal", "to_csr",
 Refusal = Callable[[int, int], None]
 
 #: What solve_graph accepts as a graph, quoted by the graph-input errors.
-GRAPH_FORMS = ("a networkx graph (undirected, no self-loops; a MultiGraph only without parallel edges), "
-               "a square scipy.sparse or dense adjacency matrix (symmetric nonzero pattern, zero diagonal), "
+GRAPH_FORMS = ("a networkx graph (no self-loops; a MultiGraph only without parallel edges; solve_graph takes a "
+               "DiGraph as a one-way rule), a square scipy.sparse or dense adjacency matrix (zero diagonal; a "
+               "symmetric nonzero pattern, or for solve_graph any: entry (u, v) the edge u -> v), "
                "or an edge list of (u, v) int pairs (vertices 0..nvertices-1)")
 #: Most vertices a graph may have: vertex numbers are kept as int32.
 MAX_GRAPH_VERTICES = 2**31 - 1
@@ -130,14 +131,20 @@ def graph_square(shape: tuple[int, ...], name: str = "adjacency matrix") -> int:
 
 
 def graph_pattern(n: int, indptr: np.ndarray, indices: np.ndarray, *, symmetric_known: bool = False,
-                  labels: list[object] | None = None, source: str = "adjacency matrix") -> None:
+                  labels: list[object] | None = None, source: str = "adjacency matrix",
+                  directed: bool = False) -> bool:
     """Check CSR neighbour lists (each row sorted and without repeats unless ``symmetric_known``): no self-loops, symmetric.
 
     ``labels`` names the vertices in messages (a networkx graph's nodes);
     ``symmetric_known`` skips the symmetry check (networkx graphs are symmetric by construction).
+    ``directed``: a pattern that is not symmetric is a directed graph's (each row lists its
+    vertex's successors) and is accepted.  Returns whether the pattern is symmetric.
 
     Example:
         >>> graph_pattern(2, np.array([0, 1, 2]), np.array([1, 0]))
+        True
+        >>> graph_pattern(2, np.array([0, 1, 1]), np.array([1]), directed=True)     # the edge 0 -> 1 alone
+        False
         >>> graph_pattern(2, np.array([0, 1, 1]), np.array([1]))
         Traceback (most recent call last):
         ...
@@ -152,15 +159,18 @@ def graph_pattern(n: int, indptr: np.ndarray, indices: np.ndarray, *, symmetric_
         raise InvalidBoardError(f"{what} has a self-loop{entry}; graphs must not have self-loops (the plus rule "
                                 "already toggles the pressed vertex; self_toggle=False is the sigma rule)")
     if symmetric_known or not len(indices):
-        return
+        return True
     forward = owners * n + indices                      # sorted: rows in order, each row sorted
     backward = np.sort(indices.astype(np.int64) * n + owners)
     if not np.array_equal(forward, backward):
+        if directed:
+            return False
         missing = np.setdiff1d(forward, backward, assume_unique=True)
         i, j = divmod(int(missing[0]), n)
         raise InvalidBoardError(
             f"the {source} is not symmetric: entry ({i}, {j}) is nonzero but ({j}, {i}) is 0; "
             f"an undirected graph's adjacency matrix is symmetric (directed graphs are not accepted)")
+    return True
 
 
 def graph_lights(lit: object, n: int, states: int, labels: list[object] | None = None) -> np.ndarray:
@@ -226,15 +236,17 @@ class GraphCSR(NamedTuple):
         indptr: (n + 1,) int64.
         indices: int32 neighbour numbers (symmetric, no self-loops, no repeats).
         nodes: a networkx graph's node labels in vertex order, else None.
+        directed: the lists are a directed graph's successors (a pattern that is not symmetric).
     """
 
     n: int
     indptr: npt.NDArray[np.int64]
     indices: npt.NDArray[np.int32]
     nodes: Optional[list[Any]]
+    directed: bool = False
 
 
-def to_csr(graph: object, nvertices: Optional[int] = None, *, refuse: Refusal) -> GraphCSR:
+def to_csr(graph: object, nvertices: Optional[int] = None, *, refuse: Refusal, directed: bool = False) -> GraphCSR:
     """Convert and check a graph in any accepted form (module docstring) to CSR neighbour lists.
 
     Args:
@@ -243,6 +255,10 @@ def to_csr(graph: object, nvertices: Optional[int] = None, *, refuse: Refusal) -
         refuse: the solving route's budget, ``refuse(n, matrix_entries)``: called once
             the vertex count is known, before anything of that size is allocated
             (``matrix_entries``: the entries of a dense adjacency matrix to scan, else 0).
+        directed: accept directed graphs (a networkx DiGraph; an adjacency matrix
+            whose pattern is not symmetric, entry (u, v) the edge u -> v): each row
+            then lists its vertex's successors, and ``GraphCSR.directed`` is set when
+            the pattern is not symmetric (a symmetric one is an undirected graph).
 
     Returns:
         A :class:`GraphCSR`.
@@ -272,12 +288,12 @@ def to_csr(graph: object, nvertices: Optional[int] = None, *, refuse: Refusal) -
     if nx is not None and isinstance(graph, nx.Graph):
         if nvertices is not None:
             raise InvalidBoardError("nvertices= is only for edge lists; a networkx graph has its own nodes")
-        return _from_networkx(graph, refuse)
+        return _from_networkx(graph, refuse, directed)
     sparse = sys.modules.get("scipy.sparse")
     if sparse is not None and sparse.issparse(graph):
         if nvertices is not None:
             raise InvalidBoardError("nvertices= is only for edge lists; an adjacency matrix has one row per vertex")
-        return _from_sparse(graph, refuse)
+        return _from_sparse(graph, refuse, directed)
     if isinstance(graph, (str, bytes, dict, set, frozenset)) or graph is None or isinstance(graph, (int, float)):
         raise InvalidTypeError(f"solve_graph takes {GRAPH_FORMS}; got {type(graph).__name__}")
     if nvertices is not None or _tuple_edges(graph):
@@ -288,7 +304,7 @@ def to_csr(graph: object, nvertices: Optional[int] = None, *, refuse: Refusal) -
         raise InvalidBoardError(f"solve_graph takes {GRAPH_FORMS}; could not read this input as an array: {exc}") \
             from exc
     if arr.ndim == 2 and arr.shape[0] == arr.shape[1]:
-        return _from_dense(arr, refuse)
+        return _from_dense(arr, refuse, directed)
     if arr.ndim == 2 and arr.shape[1] == 2:
         return _from_edges(arr, None, refuse)
     if arr.dtype == object:
@@ -323,18 +339,18 @@ def _from_edges(edges: object, nvertices: Optional[int], refuse: Refusal) -> Gra
     return GraphCSR(n, indptr, indices, None)
 
 
-def _from_dense(arr: np.ndarray, refuse: Refusal) -> GraphCSR:
+def _from_dense(arr: np.ndarray, refuse: Refusal, directed: bool) -> GraphCSR:
     n = graph_square(arr.shape)
     refuse(n, n * n)  # before the n x n scan and its pattern, a byte an entry
     graph_adjacency_values(arr)
     pattern = arr != 0
     rows, cols = np.nonzero(pattern)
     indptr, indices = _csr_from_rows(n, rows.astype(np.int64), cols.astype(np.int64))
-    graph_pattern(n, indptr, indices)
-    return GraphCSR(n, indptr, indices, None)
+    symmetric = graph_pattern(n, indptr, indices, directed=directed)
+    return GraphCSR(n, indptr, indices, None, not symmetric)
 
 
-def _from_sparse(matrix: Any, refuse: Refusal) -> GraphCSR:
+def _from_sparse(matrix: Any, refuse: Refusal, directed: bool) -> GraphCSR:
     n = graph_square(tuple(matrix.shape))
     refuse(n, 0)
     csr = matrix.tocsr(copy=True)
@@ -344,13 +360,13 @@ def _from_sparse(matrix: Any, refuse: Refusal) -> GraphCSR:
     csr.sort_indices()
     indptr = np.asarray(csr.indptr, dtype=np.int64)
     indices = np.asarray(csr.indices, dtype=np.int32)
-    graph_pattern(n, indptr, indices, source="sparse adjacency matrix")
-    return GraphCSR(n, indptr, indices, None)
+    symmetric = graph_pattern(n, indptr, indices, source="sparse adjacency matrix", directed=directed)
+    return GraphCSR(n, indptr, indices, None, not symmetric)
 
 
-def _from_networkx(graph: Any, refuse: Refusal) -> GraphCSR:
-    if graph.is_directed():
-        raise InvalidBoardError("directed graphs are not accepted (a press acts along every edge both ways); "
+def _from_networkx(graph: Any, refuse: Refusal, directed: bool) -> GraphCSR:
+    if graph.is_directed() and not directed:
+        raise InvalidBoardError("directed graphs are not accepted here (a press acts along every edge both ways); "
                                 "pass G.to_undirected()")
     nodes = list(graph.nodes)
     n = len(nodes)
@@ -382,5 +398,10 @@ def _from_networkx(graph: Any, refuse: Refusal) -> GraphCSR:
         flat = itertools.chain.from_iterable(neighbours)
         numbers = flat if position is None else map(position.__getitem__, flat)
         indices = np.fromiter(numbers, dtype=np.int32, count=total)
-    graph_pattern(n, indptr, indices, symmetric_known=True, labels=nodes)
-    return GraphCSR(n, indptr, indices, nodes)
+    if not graph.is_directed():
+        graph_pattern(n, indptr, indices, symmetric_known=True, labels=nodes)
+        return GraphCSR(n, indptr, indices, nodes)
+    order = np.argsort(np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr)) * n + indices, kind="stable")
+    indices = np.ascontiguousarray(indices[order])  # each row's successors sorted, for the symmetry check
+    symmetric = graph_pattern(n, indptr, indices, labels=nodes, directed=True)
+    return GraphCSR(n, indptr, indices, nodes, not symmetric)

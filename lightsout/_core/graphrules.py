@@ -38,6 +38,8 @@ class GraphRules:
         indptr: ``(n + 1,)`` int64 and indices: int32, the neighbour lists in CSR form.
         self_toggle: a press changes its own vertex too (False: the sigma rule).
         states: the number of light states k, 2..255 (a press adds 1 mod k).
+        directed: the lists are successors (a press at v changes v's successors, a
+            one-way rule: the press matrix is not symmetric); False: neighbours both ways.
 
     It reads like :class:`~lightsout._core.rules.Rules` where that makes sense (``shape``
     is ``(n,)``, no axis wraps, ``cells`` is n); equal when the graphs and rules are.
@@ -53,6 +55,7 @@ class GraphRules:
     indices: npt.NDArray[np.int32]
     self_toggle: bool = True
     states: int = 2
+    directed: bool = False
 
     @classmethod
     def of_grid(cls, rules: Rules) -> "GraphRules":
@@ -105,6 +108,9 @@ class GraphRules:
 
     def describe(self) -> str:
         """The graph in words, for messages."""
+        if self.directed:
+            return (f"a {self.vertices}-vertex directed graph with {len(self.indices)} edges, "
+                    f"self_toggle={self.self_toggle}, states={self.states}")
         return (f"a {self.vertices}-vertex graph with {len(self.indices) // 2} edges, "
                 f"self_toggle={self.self_toggle}, states={self.states}")
 
@@ -112,7 +118,7 @@ class GraphRules:
         if not isinstance(other, GraphRules):
             return NotImplemented
         return (self.self_toggle == other.self_toggle and self.states == other.states
-                and np.array_equal(self.indptr, other.indptr) and np.array_equal(self.indices, other.indices))
+                and self.directed == other.directed and np.array_equal(self.indptr, other.indptr) and np.array_equal(self.indices, other.indices))
 
     def __hash__(self) -> int:
         return hash((self.vertices, len(self.indices), self.self_toggle, self.states))

@@ -2,7 +2,9 @@
 
 A :class:`Rules` names everything that decides which presses clear a board
 except its lights: the shape, which axes wrap around, whether a press toggles
-its own cell, and the number of light states.  The entry points build it with
+its own cell, the number of light states, the press stencil (None: today's plus
+rule, or the sigma game) and the board's masks (holes, cells that may not be
+pressed, lights that need not end dark; None: none).  The entry points build it with
 :meth:`Rules.check`; the routes and searches below them receive it and never
 check those arguments again.  It also answers the questions several floors ask
 of a board: how many cells, whether the 2-D grid routes apply.  It holds no route's
@@ -13,24 +15,50 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any, Optional
 
 import numpy as np
+import numpy.typing as npt
 
-from lightsout._base.errors import BoardTooLargeError
+from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 from lightsout._base.validate import MAX_BOARD_CELLS, board_shape, flag, states_count, torus_axes
+from lightsout._core.stencil import Stencil
 
-__all__ = ["Rules", "neighbour_pairs"]
+#: The names of the board masks, in the order Rules holds them.
+MASK_NAMES = ("holes", "unpressable", "free_lights")
+
+__all__ = ["MASK_NAMES", "Rules", "neighbour_pairs"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Rules:
     """A board's shape and rules: the value every route and search receives.
 
     Attributes:
         shape: the length of every axis (at least one axis, each at least 1).
         wraps: one bool per axis: that axis wraps around (a torus along it).
-        self_toggle: a press changes its own cell too (False: the sigma game).
+        self_toggle: a press changes its own cell too (False: the sigma game); with a
+            stencil, whether its centre weight is nonzero.
         states: the number of light states k, 2..255 (a press adds 1 mod k).
+        stencil: None for today's rule (the plus rule, or the sigma game without
+            self_toggle: a press adds 1 to its cell and to the cells one step away
+            along every axis, the neighbours being a set of other cells, so a
+            wrapping axis of length 1 or 2 adds no neighbour); else the
+            :class:`~lightsout._core.stencil.Stencil` a press adds (mod k).  A
+            stencil's targets wrap one by one, as the conventions say: on a wrapping
+            axis shorter than the stencil two of its weights (or one and the pressed
+            cell) may land on one cell, and both are added (a convolution on the
+            torus).  Today's rule alone, however it is given, keeps its neighbours a
+            set of other cells, as it always has.
+        holes: None, or a read-only bool array of the shape: True where the cell is
+            not part of the board (neither a light nor a button).
+        unpressable: None, or the same: True where the cell may not be pressed.
+        free_lights: None, or the same: True where the light need not end dark.
+
+    The system a board of these rules poses is, for every required light v (not a
+    hole, not free), ``b[v] + sum of A[v, p] x[p] == 0 (mod k)`` over the pressable
+    cells p (not a hole, not unpressable).  Rules compare and hash by value, masks
+    included.
 
     Build it with :meth:`check` from the arguments a user gave; the plain
     constructor trusts its fields (they are checked already).
@@ -47,24 +75,121 @@ class Rules:
     wraps: tuple[bool, ...]
     self_toggle: bool = True
     states: int = 2
+    stencil: Optional[Stencil] = None
+    holes: Optional[npt.NDArray[np.bool_]] = None
+    unpressable: Optional[npt.NDArray[np.bool_]] = None
+    free_lights: Optional[npt.NDArray[np.bool_]] = None
 
     @classmethod
     def check(cls, shape: object, torus: object = False, self_toggle: object = True,
-              states: object = 2) -> "Rules":
+              states: object = 2, stencil: object = None, holes: object = None, unpressable: object = None,
+              free_lights: object = None) -> "Rules":
         """Check the arguments a call came in with and return them as one value.
+
+        ``stencil`` is a :class:`~lightsout._core.stencil.Stencil`, a name of
+        :meth:`Stencil.named <lightsout._core.stencil.Stencil.named>` or an array of weights
+        (its centre in the middle); ``self_toggle=False`` sets its centre weight to 0.  A
+        stencil that is today's plus rule or sigma game (after trimming zero borders) is held
+        as today's rule (``stencil=None``), so it keeps today's answers bit for bit.  Masks
+        are bool-like arrays of the board's shape; one with no True is no mask.
 
         Raises:
             InvalidTypeError: an argument of the wrong type (``torus="yes"``).
             InvalidBoardError: an empty or non-positive axis, a ``torus`` of the
-                wrong length, ``states`` outside 2..255.
+                wrong length, ``states`` outside 2..255, a stencil weight not below
+                ``states``, a stencil of another number of axes, a mask of another shape
+                or with values other than 0/1.
             BoardTooLargeError: more than ``MAX_BOARD_CELLS`` cells.
 
-        Example:
+        Examples:
             >>> Rules.check((3, 4), torus=(True, False), self_toggle=False, states=3)
             Rules(shape=(3, 4), wraps=(True, False), self_toggle=False, states=3)
+            >>> Rules.check((3, 4), stencil="sigma") == Rules.check((3, 4), self_toggle=False)
+            True
+            >>> Rules.check((1, 3), stencil=[[1, 1, 0]], holes=[[0, 1, 0]]).describe()
+            'shape (1, 3), torus=(False, False), self_toggle=True, states=2, stencil [[1, 1]] centre (0, 1), 1 hole'
         """
         dims = board_shape(shape)
-        return cls(dims, torus_axes(torus, len(dims)), flag(self_toggle, "self_toggle"), states_count(states))
+        wraps = torus_axes(torus, len(dims))
+        toggle = flag(self_toggle, "self_toggle")
+        k = states_count(states)
+        masks = [_mask(value, name, dims) for value, name in zip((holes, unpressable, free_lights), MASK_NAMES)]
+        press_rule: Optional[Stencil] = None
+        if stencil is not None:
+            press_rule, toggle = _checked_stencil(Stencil.coerce(stencil, len(dims)), toggle, k)
+        return cls(dims, wraps, toggle, k, press_rule, *masks)
+
+    def _key(self) -> tuple[Any, ...]:
+        masks = tuple(None if mask is None else mask.tobytes() for mask in self.masks())
+        return (self.shape, self.wraps, self.self_toggle, self.states, self.stencil, masks)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Rules):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        extra = "" if self.stencil is None else f", stencil={self.stencil!r}"
+        for name, mask in zip(MASK_NAMES, self.masks()):
+            if mask is not None:
+                extra += f", {name}={mask.astype(int).tolist()}"
+        return (f"Rules(shape={self.shape}, wraps={self.wraps}, self_toggle={self.self_toggle}, "
+                f"states={self.states}{extra})")
+
+    def masks(self) -> tuple[Optional[npt.NDArray[np.bool_]], ...]:
+        """(holes, unpressable, free_lights), each None or a bool array of the shape."""
+        return (self.holes, self.unpressable, self.free_lights)
+
+    @property
+    def is_classic(self) -> bool:
+        """Today's rule on the whole board: no stencil (the plus rule or the sigma game) and no mask.
+
+        Example:
+            >>> Rules.check((3, 3), stencil="plus").is_classic, Rules.check((3, 3), stencil="x").is_classic
+            (True, False)
+        """
+        return self.stencil is None and all(mask is None for mask in self.masks())
+
+    @property
+    def press_stencil(self) -> Stencil:
+        """The stencil a press adds, today's rule included (the plus rule, or sigma without self_toggle).
+
+        Example:
+            >>> Rules.check((2, 2, 2), self_toggle=False).press_stencil == Stencil.named("sigma", ndim=3)
+            True
+        """
+        if self.stencil is not None:
+            return self.stencil
+        return Stencil.named("plus" if self.self_toggle else "sigma", ndim=self.ndim)
+
+    def required_lights(self) -> npt.NDArray[np.bool_]:
+        """True for every light that must end dark: not a hole, not a free light.
+
+        Example:
+            >>> Rules.check((1, 3), free_lights=[[1, 0, 0]]).required_lights().tolist()
+            [[False, True, True]]
+        """
+        out = np.ones(self.shape, dtype=bool)
+        for mask in (self.holes, self.free_lights):
+            if mask is not None:
+                out &= ~mask
+        return out
+
+    def pressable_cells(self) -> npt.NDArray[np.bool_]:
+        """True for every cell that may be pressed: not a hole, not unpressable.
+
+        Example:
+            >>> Rules.check((1, 3), holes=[[0, 0, 1]]).pressable_cells().tolist()
+            [[True, True, False]]
+        """
+        out = np.ones(self.shape, dtype=bool)
+        for mask in (self.holes, self.unpressable):
+            if mask is not None:
+                out &= ~mask
+        return out
 
     @classmethod
     def of_grid(cls, nrows: int, ncols: int, torus: object = False, self_toggle: object = True,
@@ -97,7 +222,7 @@ class Rules:
         A wrapping axis of length 1 or 2 adds no neighbour (neighbours are a set),
         so it counts as open.
         """
-        return (len(self.shape) == 2 and self.states == 2 and self.self_toggle
+        return (len(self.shape) == 2 and self.states == 2 and self.self_toggle and self.is_classic
                 and all(not wrap or size <= 2 for wrap, size in zip(self.wraps, self.shape)))
 
     @property
@@ -117,7 +242,15 @@ class Rules:
             >>> Rules.check((3, 4), torus=True).describe()
             'shape (3, 4), torus=(True, True), self_toggle=True, states=2'
         """
-        return f"shape {self.shape}, torus={self.wraps}, self_toggle={self.self_toggle}, states={self.states}"
+        words = f"shape {self.shape}, torus={self.wraps}, self_toggle={self.self_toggle}, states={self.states}"
+        if self.stencil is not None:
+            words += f", stencil {self.stencil.weights.tolist()} centre {self.stencil.centre}"
+        for name, mask in zip(MASK_NAMES, self.masks()):
+            if mask is not None:
+                count = int(mask.sum())
+                label = {"holes": "hole", "unpressable": "unpressable cell", "free_lights": "free light"}[name]
+                words += f", {count} {label}{'s' if count != 1 else ''}"
+        return words
 
     def refuse_unpacked(self, what: str) -> None:
         """Refuse a board of more than ``MAX_BOARD_CELLS`` cells that ``what`` would build one byte a cell.
@@ -154,3 +287,43 @@ def neighbour_pairs(axis: int, ndim: int, size: int, wrap: bool) -> list[tuple[t
     if wrap and size > 2:
         pairs += [(at(slice(0, 1)), at(slice(-1, None))), (at(slice(-1, None)), at(slice(0, 1)))]
     return pairs
+
+
+def _checked_stencil(stencil: Stencil, self_toggle: bool, states: int) -> tuple[Optional[Stencil], bool]:
+    """The stencil a board holds, and its self_toggle: today's plus rule and sigma game as None."""
+    if not self_toggle and stencil.centre_weight:
+        stencil = stencil.with_centre_weight(0)
+    stencil = stencil.trimmed()
+    top = int(stencil.weights.max())
+    if top >= states:
+        where = [offset for offset, weight in stencil.offsets() if weight >= states][0]
+        raise InvalidBoardError(f"the stencil adds {top} (at offset {where}) but a light has {states} states: "
+                                f"every weight must be 0..{states - 1} (states={states}), or ask for more states")
+    for plain, toggle in (("plus", True), ("sigma", False)):
+        if stencil == Stencil.named(plain, ndim=stencil.ndim):
+            return None, toggle
+    return stencil, stencil.centre_weight != 0
+
+
+def _mask(value: object, name: str, shape: tuple[int, ...]) -> Optional[npt.NDArray[np.bool_]]:
+    """A board mask checked: None, or a read-only bool array of ``shape`` with at least one True."""
+    if value is None:
+        return None
+    accepted = f"a bool array (or 0/1 values) of the board's shape {shape}"
+    if isinstance(value, (str, bytes)):
+        raise InvalidTypeError(f"{name} must be {accepted}, got a {type(value).__name__}")
+    try:
+        array = np.asarray(value)
+    except Exception as exc:  # ragged lists and the like
+        raise InvalidBoardError(f"{name} must be {accepted}: {exc}") from exc
+    if array.dtype.kind not in "biuf":
+        raise InvalidTypeError(f"{name} must be {accepted}, got dtype {array.dtype}")
+    if array.shape != shape:
+        raise InvalidBoardError(f"{name} must be {accepted}, got shape {array.shape}")
+    if array.dtype.kind != "b" and not np.isin(array, (0, 1)).all():
+        raise InvalidBoardError(f"{name} must be {accepted}, got values other than 0 and 1")
+    mask = np.array(array, dtype=bool)
+    if not mask.any():
+        return None
+    mask.setflags(write=False)
+    return mask

@@ -47,10 +47,11 @@ from lightsout._core.bitmatrix import check_elimination
 from lightsout._core.coset import Coset
 from lightsout._core.gf2system import GF2System, solve_gf2
 from lightsout._core.modring import ModSystem, solve_mod
+from lightsout._core.sparsesystem import solve_entries, system_bytes
 from lightsout import _kernels as kernels
 
 __all__ = ["BYTES_PER_VERTEX", "MAX_GRAPH_BYTES", "MODES", "ForcingPlan", "forcing_plan", "refuse_graph",
-           "solve_graph_linear"]
+           "solve_directed", "solve_graph_linear"]
 
 #: Most memory (bytes) one graph solve may allocate for its systems, expressions and answer: 2 GiB.
 MAX_GRAPH_BYTES = 2 << 30
@@ -302,3 +303,40 @@ def _eliminate(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.in
     return Coset(solvable=solvable, particular=x0 if solvable else None,
                         kernel=np.ascontiguousarray(basis), count=count, nullity=nullity, method="elimination",
                         packed=states == 2)
+
+
+# ---------------------------------------------------------------------------
+# Directed graphs (one-way rules).
+
+def solve_directed(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], lit: npt.ArrayLike, *,
+                   self_toggle: bool, states: int, kernel: bool = True) -> Coset:
+    """A directed graph's coset: a press at u changes u (``self_toggle``) and its successors
+    ``indices[indptr[u]:indptr[u + 1]]``, the whole system eliminated.
+
+    Forcing needs a symmetric adjacency (the equations holding a press are its neighbours'),
+    so a directed graph is eliminated whole (``lightsout/_core/sparsesystem.py``), and its
+    proof when unsolvable is the left kernel's: weights y on the vertices with ``y A == 0``
+    and ``y . b != 0`` (the coset's ``proof``), since no quiet pattern proves anything
+    without symmetry.
+
+    Example:
+        >>> import numpy as np
+        >>> indptr, indices = np.array([0, 1, 1], dtype=np.int64), np.array([1], dtype=np.int32)   # 0 -> 1
+        >>> found = solve_directed(2, indptr, indices, [0, 1], self_toggle=False, states=2)
+        >>> found.solvable, found.particular.tolist()
+        (True, [1, 0])
+        >>> solve_directed(2, indptr, indices, [1, 0], self_toggle=False, states=2).proof.tolist()
+        [1, 0]
+    """
+    lights = np.ascontiguousarray(lit, dtype=np.uint8)
+    if lights.shape != (n,) or indptr.shape != (n + 1,):
+        raise InvalidBoardError(f"lit must have shape ({n},) and indptr ({n + 1},); "
+                                f"got {lights.shape} and {indptr.shape}")
+    _refuse(system_bytes(n, n, states), f"eliminating the {n} x {n} system of a directed graph")
+    pressers = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    entries = [(indices.astype(np.int64), pressers, 1)]
+    if self_toggle:
+        entries.append((np.arange(n, dtype=np.int64), np.arange(n, dtype=np.int64), 1))
+    found = solve_entries(n, n, entries, lights, states, kernel=kernel)
+    return Coset(solvable=found.solution is not None, particular=found.solution, kernel=found.kernel,
+                 count=found.count, nullity=found.nullity, method="elimination", proof=found.proof)

@@ -12,18 +12,32 @@ once, before any work (before it checks or copies a board), and ``nullity`` and 
 trust it.
 
 The graph routes (``lightsout/_routes/forcing.py``: generalised light chasing, or the whole
-system eliminated) take grids too, cell by cell, as the graph the presses make: a fourth and
-fifth answer the tests hold the grid routes to.
+system eliminated) take grids of today's rule too, cell by cell, as the graph the presses make:
+a fourth and fifth answer the tests hold the grid routes to.
+
+Which route takes what:
+
+* "poly", "dense": open 2-D two-state grids with the plus rule and no mask (``Rules.is_plain_grid``).
+* "nd": grids of today's rule (the plus rule or the sigma game), any axes, wraps and states,
+  no mask (``Rules.is_classic``).
+* "general" (``lightsout/_routes/general.py``): every grid: any stencil, holes, unpressable
+  cells, free lights; the whole system written out and eliminated.
+* "forcing", "elimination": graphs, and grids of today's rule.
+
+``"auto"`` keeps every board of today's rule on the route it had (answers bit for bit as
+before) and sends a board with a stencil or a mask to "general".
 
 Example:
     >>> from lightsout._core.rules import Rules
     >>> rules = Rules.check((5, 5))
     >>> [name for name, route in ROUTES.items() if route.accepts(rules)]
-    ['poly', 'dense', 'nd', 'forcing', 'elimination']
+    ['poly', 'dense', 'nd', 'forcing', 'elimination', 'general']
     >>> [ROUTES[name].nullity(rules, threads=1) for name in ROUTES]
-    [2, 2, 2, 2, 2]
+    [2, 2, 2, 2, 2, 2]
     >>> route_for("auto", rules).name, route_for("auto", Rules.check((5, 5), torus=True)).name
     ('poly', 'nd')
+    >>> route_for("auto", Rules.check((5, 5), stencil="knight")).name
+    'general'
     >>> ROUTES["dense"].refuse(Rules.of_grid(10**6, 10**6), solving=False)
     Traceback (most recent call last):
     ...
@@ -31,6 +45,7 @@ Example:
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Optional, Protocol, Union
 
 import numpy as np
@@ -44,7 +59,8 @@ from lightsout._core.coset import Coset
 from lightsout._core.graphrules import GraphRules
 from lightsout._core.rules import Rules
 from lightsout._routes.dense import refuse_dense, solve_grid_dense
-from lightsout._routes.forcing import refuse_graph, solve_graph_linear
+from lightsout._routes.forcing import refuse_graph, solve_directed, solve_graph_linear
+from lightsout._routes.general import refuse_general, solve_general
 from lightsout._routes.nd import canonical_nd, nullity_nd, quiet_basis_words, refuse_nd
 from lightsout._routes.poly import nullity_poly, refuse_poly, solve_grid_poly
 
@@ -164,10 +180,10 @@ class NDRoute:
     """
 
     name = "nd"
-    solves = "grid boards"
+    solves = "grid boards of the plus rule or the sigma game without masks"
 
     def accepts(self, rules: BoardRules) -> bool:
-        return isinstance(rules, Rules)
+        return isinstance(rules, Rules) and rules.is_classic
 
     def refuse(self, rules: BoardRules, *, solving: bool, board_given: bool = False) -> None:
         assert isinstance(rules, Rules)
@@ -186,6 +202,40 @@ class NDRoute:
         return canonical_nd(rules, values, kernel=kernel, threads=threads, progress=progress)
 
 
+class GeneralRoute:
+    """Every grid board: any stencil, holes, unpressable cells, free lights (``lightsout/_routes/general.py``).
+
+    Its coset is whole press vectors (0 on the cells that may not be pressed), the quiet
+    basis on the pressable cells, and when unsolvable the left-kernel proof: a weighting of
+    the required lights that no allowed press changes and the board does not sum to 0 under.
+    """
+
+    name = "general"
+    solves = "grid boards (any stencil and masks)"
+
+    def accepts(self, rules: BoardRules) -> bool:
+        return isinstance(rules, Rules)
+
+    def refuse(self, rules: BoardRules, *, solving: bool, board_given: bool = False) -> None:
+        assert isinstance(rules, Rules)
+        refuse_general(rules)
+
+    def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
+        assert isinstance(rules, Rules)
+        return solve_general(rules, np.zeros(rules.cells, dtype=np.uint8), kernel=False).nullity
+
+    def solve(self, rules: BoardRules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
+              threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:
+        assert isinstance(rules, Rules)
+        if lights is None and words is not None:
+            lights = unpack_rows(words, rules.shape[-1]).reshape(rules.shape)
+        found = solve_general(rules, lights, kernel=kernel)
+        if not kernel:
+            return found
+        board = np.ones(rules.cells, dtype=np.uint8) if lights is None else np.asarray(lights, np.uint8).ravel()
+        return canonical_coset(found, board, rules.states) if found.solvable else replace(found, canonical=True)
+
+
 class GraphRoute:
     """Graphs, and grids as the graph their presses make (``lightsout/_routes/forcing.py``).
 
@@ -195,13 +245,15 @@ class GraphRoute:
     canonical here when the quiet basis is asked for.
     """
 
-    solves = "graphs and grid boards"
-
     def __init__(self, mode: str) -> None:
         self.mode = self.name = mode
+        grids = "grid boards of the plus rule or the sigma game without masks"
+        self.solves = f"undirected graphs and {grids}" if mode == "forcing" else f"graphs and {grids}"
 
     def accepts(self, rules: BoardRules) -> bool:
-        return True
+        if isinstance(rules, Rules):
+            return rules.is_classic
+        return not (rules.directed and self.mode == "forcing")  # forcing needs the equations of a symmetric rule
 
     def refuse(self, rules: BoardRules, *, solving: bool, board_given: bool = False) -> None:
         refuse_graph(rules.cells if isinstance(rules, Rules) else rules.vertices)
@@ -219,6 +271,12 @@ class GraphRoute:
             lights = unpack_rows(words, rules.shape[-1])
         flat = (np.ones(graph.vertices, dtype=np.uint8) if lights is None
                 else np.ascontiguousarray(lights, dtype=np.uint8).reshape(graph.vertices))
+        if graph.directed:  # a one-way rule: eliminated whole, its proof the left kernel's
+            found = solve_directed(graph.vertices, graph.indptr, graph.indices, flat, self_toggle=graph.self_toggle,
+                                   states=graph.states, kernel=kernel)
+            if not kernel:
+                return found
+            return canonical_coset(found, flat, graph.states) if found.solvable else replace(found, canonical=True)
         found = solve_graph_linear(graph.vertices, graph.indptr, graph.indices, flat, self_toggle=graph.self_toggle,
                                    states=graph.states, method=self.mode, kernel=kernel)
         return canonical_coset(found, flat, graph.states) if kernel else found
@@ -226,12 +284,16 @@ class GraphRoute:
 
 #: Every route by its ``method=`` name.
 ROUTES: dict[str, Route] = {"poly": PolyRoute(), "dense": DenseRoute(), "nd": NDRoute(),
-                            "forcing": GraphRoute("forcing"), "elimination": GraphRoute("elimination")}
+                            "forcing": GraphRoute("forcing"), "elimination": GraphRoute("elimination"),
+                            "general": GeneralRoute()}
 #: The ``method=`` names: "auto" and every route of the registry.
 METHODS = ("auto",) + tuple(ROUTES)
 #: ``method="auto"`` takes the first of these that accepts the board: the polynomial route for open
-#: 2-D two-state grids, the N-D route for the other grids, the forcing plan's choice for graphs.
-AUTO_ORDER: tuple[Route, ...] = (ROUTES["poly"], ROUTES["nd"], GraphRoute("auto"))
+#: 2-D two-state grids, the N-D route for the other grids of today's rule, the general route for
+#: every other grid (a stencil or a mask), the forcing plan's choice for graphs.
+#: The stencil chase route (light chasing for the stencils that allow it, written beside this
+#: registry) goes between "nd" and "general": its ``accepts`` says which stencils it chases.
+AUTO_ORDER: tuple[Route, ...] = (ROUTES["poly"], ROUTES["nd"], ROUTES["general"], GraphRoute("auto"))
 
 
 def route_for(method: object, rules: BoardRules) -> Route:

@@ -18,6 +18,7 @@ import numpy as np
 from lightsout._base.errors import BoardTooLargeError
 from lightsout._base.types import Progress
 from lightsout._base.validate import thread_count, time_limit_seconds
+from lightsout._core.rules import Rules
 from lightsout._core.runner import CancelToken
 from lightsout._core.tasks import checked_executor
 from lightsout._search.minweight import MAX_NULLITY, coset_min_weight
@@ -116,7 +117,8 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
     patterns = solution.quiet_patterns().reshape(-1, cells).astype(np.uint8)
     if solution.states == 2:
         symmetry = None
-        if solution.nullity >= SYMMETRY_MIN_NULLITY and not solution.is_graph:
+        # the box's symmetries are the board's only under today's rule without masks
+        if solution.nullity >= SYMMETRY_MIN_NULLITY and isinstance(solution.rules, Rules) and solution.rules.is_classic:
             lights = np.asarray(solution.board, dtype=np.uint8).reshape(cells)
             symmetry = box_symmetries(solution.board.shape, solution.torus, lights)
         found = coset_min_weight(flat, patterns, executor=pool, progress=progress,

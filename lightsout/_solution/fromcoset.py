@@ -14,7 +14,7 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from lightsout._base.errors import InternalError
+from lightsout._base.errors import InternalError, UnsolvableError, left_kernel_error
 from lightsout._base.packing import pack_row, pack_rows, unpack_rows
 from lightsout._core.canonical import (
     canonical_coset, canonical_first_row, general_unsolvable, grid_unsolvable, unsolvable_from_proof,
@@ -53,7 +53,7 @@ def solution_from_coset(found: Coset, rules: BoardRules, lights: np.ndarray, wor
         >>> rules, lights = Rules.check((3, 3)), np.ones((3, 3), dtype=bool)
         >>> [int(solution_from_coset(ROUTES[name].solve(rules, lights), rules, lights).presses.sum())
         ...  for name in ROUTES]
-        [5, 5, 5, 5, 5]
+        [5, 5, 5, 5, 5, 5]
     """
     if found.layout == "first_rows":
         assert isinstance(rules, Rules)
@@ -67,6 +67,14 @@ def _solution_by_vectors(found: Coset, rules: BoardRules, lights: np.ndarray,
     or, when it makes them on demand, while they are small."""
     states, cells, graph = rules.states, lights.size, isinstance(rules, GraphRules)
     if not found.solvable or found.particular is None:
+        if isinstance(rules, Rules) and not rules.is_classic and found.proof is not None:
+            raise _left_kernel_unsolvable(found, rules, lights)
+        if isinstance(rules, GraphRules) and rules.directed and found.proof is not None:
+            weighted = int(np.dot(found.proof.astype(np.int64), lights.astype(np.int64).ravel())) % states
+            if not weighted:
+                raise InternalError(f"the {found.method} route's proof does not prove the graph unsolvable")
+            raise left_kernel_error(f"this {cells}-vertex directed graph", found.nullity, states,
+                                    np.asarray(found.proof, dtype=np.uint8), weighted, quiet=False)
         if found.proof is None:
             raise general_unsolvable(found, lights, states=states, graph=graph)
         raise unsolvable_from_proof(found.proof, lights, found.nullity, states, graph=graph)
@@ -98,6 +106,17 @@ def _solution_by_vectors(found: Coset, rules: BoardRules, lights: np.ndarray,
     if not solution.verify():
         raise InternalError(f"the {found.method} route's answer does not clear the board")
     return solution
+
+
+def _left_kernel_unsolvable(found: Coset, rules: Rules, lights: np.ndarray) -> UnsolvableError:
+    """The UnsolvableError of a board under a stencil or masks: its proof is weights on the required lights."""
+    proof = np.asarray(found.proof, dtype=np.uint8).reshape(rules.shape)
+    weighted = int((proof.astype(np.int64) * lights.astype(np.int64)).sum()) % rules.states
+    if not weighted or proof[~rules.required_lights()].any():
+        raise InternalError(f"the {found.method} route's proof does not prove the board unsolvable")
+    quiet = rules.press_stencil.is_symmetric and all(mask is None for mask in rules.masks())
+    return left_kernel_error(f"this board ({rules.describe()})", found.nullity, rules.states,
+                             proof, weighted, quiet=quiet)
 
 
 def _solution_by_first_rows(found: Coset, rules: Rules, lights: np.ndarray,

@@ -29,6 +29,7 @@ from lightsout import _kernels as kernels
 from lightsout._routes.registry import packed_quiet_basis, quiet_generators
 from lightsout._search.minimal import minimal_solution
 from lightsout._search.symmetry import count_orbits
+from lightsout._solution.rulesymmetry import count_orbits_general
 from lightsout import board as _board
 from lightsout.board import TorusArg
 
@@ -222,8 +223,16 @@ class Solution:
         rules = "" if self.states == 2 else f", states={self.states}"
         if any(self.torus):
             rules += f", torus={self.torus if not all(self.torus) else True}"
-        if not self.self_toggle:
+        if not self.self_toggle and not (isinstance(self.rules, Rules) and self.rules.stencil is not None):
             rules += ", self_toggle=False"
+        if isinstance(self.rules, Rules):
+            if self.rules.stencil is not None:
+                rules += f", stencil={self.rules.stencil!r}"
+            for name, mask in zip(("holes", "unpressable", "free_lights"), self.rules.masks()):
+                if mask is not None:
+                    rules += f", {name}={int(mask.sum())}"
+        elif self.rules.directed:
+            rules += ", directed=True"
         if self.proven_minimal:
             rules += ", proven_minimal=True"
         where = f"vertices={len(self.board)}" if self.is_graph else f"shape={self.board.shape}"
@@ -436,7 +445,9 @@ class Solution:
                 and equal axes exchanged (the square's 8, a rectangle's 4, a
                 cube's 48; a torus's translations are not included:
                 :func:`lightsout.board_symmetries` adds them), or every
-                automorphism of a graph (needs networkx).
+                automorphism of a graph (needs networkx).  With a press stencil or
+                masks: those of the box's symmetries that keep the stencil's press
+                matrix, the masks and the lights (a one-way rule keeps fewer).
 
         Returns:
             The number of orbits, an exact Python int (1 <= it <= :attr:`count`).
@@ -458,6 +469,11 @@ class Solution:
             10
         """
         lights = np.asarray(self.board).astype(np.uint8).ravel()
+        if isinstance(self.rules, GraphRules) and self.rules.directed:
+            raise InvalidBoardError("count_up_to_symmetry counts the solutions of undirected graphs and grids; "
+                                    "this graph is directed (its automorphisms are not searched yet)")
+        if isinstance(self.rules, Rules) and not self.rules.is_classic:
+            return count_orbits_general(self.rules, lights, self.count, group)
         return count_orbits(
             self.presses.astype(np.uint8).ravel(), lights, shape=self.board.shape, wraps=self.torus,
             self_toggle=self.self_toggle, states=self.states, count=self.count, adjacency=self.adjacency,
@@ -500,11 +516,20 @@ class Solution:
             indptr, indices = self.adjacency
             counts = self.presses.astype(np.int64)
             owners = np.repeat(np.arange(len(counts)), np.diff(indptr))
+            if isinstance(self.rules, GraphRules) and self.rules.directed:  # a press changes its successors
+                owners, indices = indices, owners
             total = self.board.astype(np.int64) + np.bincount(owners, weights=counts[indices],
                                                               minlength=len(counts)).astype(np.int64)
             if self.self_toggle:
                 total += counts
             return not (total % self.states).any()
+        rules = self._grid_rules()
+        if not rules.is_classic:  # a stencil or masks: the required lights end dark, no press off the board
+            if self.presses[~rules.pressable_cells()].any():
+                return False
+            lights = np.asarray(self.board)
+            after = _board.press_checked(lights, np.asarray(self.presses).astype(lights.dtype), rules)
+            return not after[rules.required_lights()].any()
         after = _board.press(self.board, self.presses, torus=self.torus, self_toggle=self.self_toggle,
                              states=self.states)
         return not after.any()
