@@ -223,6 +223,20 @@ def test_medium_boards_where_the_window_slides(k, seed):
     check_board(board, board.solve())
 
 
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("seed", range(10))
+def test_rows_worked_a_column_block_at_a_time_give_the_same_answers(k, seed, monkeypatch):
+    """Every row worked one word (or value) at a time, band by band, on two threads."""
+    import lightsout._routes.stencilchase as route
+    monkeypatch.setattr(route, "MAX_BLOCK", 1)
+    rng = np.random.default_rng(7000 + 10 * k + seed)
+    board = MediumBoard(rng, k)
+    board.weights[-1, :] = 1                    # a tall stencil: more unknowns than one word
+    board.a = press_matrix(board.shape, board.wraps, board.weights, board.centre, k)
+    board.sub = board.a[np.ix_(board.rows, board.cols)]
+    check_board(board, board.solve(threads=2))
+
+
 def test_the_classic_plus_rule_keeps_its_nullities():
     """The plus rule's nullities of the n x n board (A075462: 0 0 0 4 2 0 0 0 8 0 ...)."""
     plus = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], np.uint8)

@@ -200,17 +200,22 @@ cdef int run_plan(const Geo* g, const uint8_t* pressable, const uint8_t* require
     cdef int32_t c
     cdef int64_t x[MAX_AXES]
     cdef int status
+    cdef bint deep
     for v in range(g.cells):
         if not required[v]:
             code[v] = -2
             continue
         coords_of(g, v, x)
+        deep = inside(g, x, 1)
         best = -1
         beste = -1
         anywrap = 0
         for e in range(g.nnz):
             wrapped = 0
-            q = moved(g, x, e, -1, NULL, &wrapped)
+            if deep:
+                q = v - g.flat[e]
+            else:
+                q = moved(g, x, e, -1, NULL, &wrapped)
             if q < 0 or not pressable[q]:
                 continue
             anywrap |= wrapped
@@ -249,6 +254,9 @@ def plan(shape, wraps, delta, weight, pressable, required, int states, cancel=No
     """
     cdef Geo g
     make_geo(&g, shape, wraps, delta, weight)
+    flat_arr = flat_offsets(shape, delta)
+    cdef const int64_t[::1] flat = flat_arr
+    g.flat = &flat[0]
     cdef const uint8_t[::1] pr = raw_array(pressable, "pressable", np.uint8, (g.cells,), 1, False)
     cdef const uint8_t[::1] rq = raw_array(required, "required", np.uint8, (g.cells,), 1, False)
     code_arr = np.empty(g.cells, dtype=np.int32)
@@ -274,61 +282,71 @@ def plan(shape, wraps, delta, weight, pressable, required, int states, cancel=No
 # ---------------------------------------------------------------------------
 # 2. The chase.
 
-cdef struct Rows:
-    bint modk
-    unsigned k
-    Py_ssize_t width            # words (GF(2)) or values (mod k) a row
-    Py_ssize_t row_bytes
-    Py_ssize_t light_col        # the column the lights enter (-1: none)
-    bint numeric                # rows are values of several vectors (else expressions)
-    const uint8_t* free_rows    # numeric: (nfree, row_bytes) the unknowns' values
-    uint8_t* ring
-    int64_t ring_rows
-    uint8_t* kept               # the persistent presses' rows, by pslot
-    const int32_t* pslot
-    uint64_t* acc64
-    uint32_t* acc32
-    uint8_t* row                # scratch: one row
+cdef enum:
+    TASK_FREE = 0       # [kind, p, slot, kept, j]
+    TASK_FORCE = 1      # [kind, p, slot, kept, light, inverse, nsrc, src...]
+    TASK_EQUATION = 2   # [kind, equation, light, nsrc, src...]
+    # a source: (its storage row << 8) | its weight; storage rows: the ring, then the kept rows
+    # int64 entries of one band's program (2 MiB): the band is replayed once per block of columns
+    PROGRAM_ENTRIES = 1 << 18
+
+
+cdef struct Chase:
+    # the board
     const uint8_t* lights
     const uint8_t* pressable
     const int32_t* code
+    const int32_t* pslot
+    int64_t ring_rows
+    # rows
+    bint modk
+    unsigned k
+    Py_ssize_t width            # words (GF(2)) or values (mod k) a row
+    Py_ssize_t block            # words or values of one block of columns
+    Py_ssize_t light_col        # the column the lights enter (-1: none)
+    bint numeric                # rows are values of several vectors (else expressions)
+    const uint8_t* free_rows    # numeric: (nfree, width) the unknowns' values
+    uint8_t* store              # (nblocks, ring_rows + nkept, block) elements
+    int64_t store_rows
+    Py_ssize_t first_block      # the store holds blocks first_block.. of the rows
+    uint64_t* acc64             # (block,) scratch
+    uint32_t* acc32             # (block,) scratch
+    # the program of one band
+    int64_t* program
+    int64_t program_len
+    int64_t program_size
     # outputs
-    uint8_t* equations          # symbolic: (neq, row_bytes)
+    uint8_t* equations          # symbolic: (neq, width) elements
     int64_t* equation_light
     int64_t neq
     int64_t max_eq
-    uint8_t* presses            # numeric: GF(2) (nvec, words of cells) bits; mod k (nvec, cells)
+    uint8_t* presses            # numeric: GF(2) (nvec, press_words) bits; mod k (width, cells) values
     int64_t press_words
     int64_t nonzero             # numeric: equations that did not read 0
     int64_t nfree
     int64_t max_free
 
 
-cdef inline uint8_t* press_row(Rows* r, int64_t q, int32_t c) noexcept nogil:
+cpdef int64_t program_entries(Py_ssize_t nnz):
+    """The int64 entries of a band's program for a stencil of nnz entries (a band holds at least one press)."""
+    return PROGRAM_ENTRIES + (nnz + 8) * (nnz + 1)
+
+
+cdef inline int64_t source_row(const Chase* r, int64_t q, int32_t c) noexcept nogil:
+    """Where the row of press q is read by a light whose code is c: its ring row, or its kept row."""
     if c & 2:
-        return r.kept + <int64_t>r.pslot[q] * r.row_bytes
-    return r.ring + (q % r.ring_rows) * r.row_bytes
+        return r.ring_rows + r.pslot[q]
+    return q % r.ring_rows
 
 
-cdef void gather(const Geo* g, Rows* r, int64_t u, bint deep, int64_t skip) noexcept nogil:
-    """The accumulator := b[u] (in light_col) + sum of w * row(q) over the pressable presses q != skip
-    that reach light u."""
+cdef inline Py_ssize_t add_sources(const Geo* g, Chase* r, int64_t u, bint deep, int64_t skip,
+                                   int64_t* out) noexcept nogil:
+    """Write the sources of light u (every pressable press q != skip reaching it, with its weight); their count."""
     cdef int32_t c = r.code[u]
     cdef int64_t x[MAX_AXES]
     cdef int64_t q
-    cdef Py_ssize_t f
+    cdef Py_ssize_t f, n = 0
     cdef int wrapped
-    cdef uint8_t b = r.lights[u]
-    cdef int64_t terms = 0
-    cdef Py_ssize_t i
-    if r.modk:
-        memset(r.acc32, 0, r.width * sizeof(uint32_t))
-        if r.light_col >= 0:
-            r.acc32[r.light_col] = b
-    else:
-        memset(r.acc64, 0, r.width * sizeof(uint64_t))
-        if r.light_col >= 0 and b:
-            r.acc64[r.light_col >> 6] = (<uint64_t>1) << (r.light_col & 63)
     if not deep:
         coords_of(g, u, x)
     for f in range(g.nnz):
@@ -341,50 +359,33 @@ cdef void gather(const Geo* g, Rows* r, int64_t u, bint deep, int64_t skip) noex
                 continue
         if q == skip or not r.pressable[q]:
             continue
-        if r.modk:
-            mac(r.acc32, press_row(r, q, c), g.weight[f], r.width)
-            terms += 1
-            if terms == TERMS_PER_REDUCE:
-                terms = 0
-                for i in range(r.width):
-                    r.acc32[i] %= r.k
-        else:
-            xor_into(r.acc64, <const uint64_t*>press_row(r, q, c), r.width)
+        out[n] = (source_row(r, q, c) << 8) | g.weight[f]
+        n += 1
+    return n
 
 
-cdef inline bint finish_equation(Rows* r) noexcept nogil:
-    """The accumulator reduced into r.row; whether it is nonzero."""
-    cdef Py_ssize_t i
-    cdef bint any = 0
-    if r.modk:
-        for i in range(r.width):
-            r.row[i] = <uint8_t>(r.acc32[i] % r.k)
-            any |= r.row[i] != 0
-    else:
-        memcpy(r.row, r.acc64, r.row_bytes)
-        for i in range(r.width):
-            any |= r.acc64[i] != 0
-    return any
-
-
-cdef int run_chase(const Geo* g, Rows* r, Poll* poll) noexcept nogil:
-    cdef int64_t p, v, claimant
-    cdef Py_ssize_t e, claim_e, nlast, i, b
+cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept nogil:
+    """Write the program of the presses from p on until the band is full; the next press to plan."""
+    cdef int64_t v, claimant, n
+    cdef Py_ssize_t e, claim_e, nlast, i
     cdef int64_t last_lights[64]
     cdef int64_t* last = last_lights
     cdef int64_t x[MAX_AXES]
+    cdef int64_t* t
     cdef bint deep
-    cdef int wrapped, status
+    cdef int wrapped
     cdef int32_t c
-    cdef unsigned inv, t
-    cdef uint8_t* dst
-    cdef uint64_t word
+    cdef int64_t room = r.program_size - (g.nnz + 8) * (g.nnz + 1)   # one press's tasks at most
+    status[0] = 0
+    r.program_len = 0
     if g.nnz > 64:
         last = <int64_t*>malloc(g.nnz * sizeof(int64_t))
         if last == NULL:
-            return -2
-    for p in range(g.cells):
+            status[0] = -2
+            return p
+    while p < g.cells and r.program_len <= room:
         if not r.pressable[p]:
+            p += 1
             continue
         coords_of(g, p, x)
         deep = inside(g, x, 2)
@@ -408,68 +409,170 @@ cdef int run_chase(const Geo* g, Rows* r, Poll* poll) noexcept nogil:
             else:
                 last[nlast] = v
                 nlast += 1
+        t = r.program + r.program_len
         if claimant >= 0:  # forced: x_p = -(b[v] + the other presses reaching v) / w
-            gather(g, r, claimant, deep, p)
-            if r.modk:
-                inv = inverse(g.weight[claim_e], r.k)
-                for i in range(r.width):
-                    t = r.acc32[i] % r.k
-                    r.row[i] = <uint8_t>(((r.k - t) % r.k) * inv % r.k)
-            else:
-                memcpy(r.row, r.acc64, r.row_bytes)
+            t[0] = TASK_FORCE
+            t[4] = r.lights[claimant]
+            t[5] = inverse(g.weight[claim_e], r.k)
+            t[6] = add_sources(g, r, claimant, deep, p, t + 7)
+            n = 7 + t[6]
         else:  # a free unknown
             if r.nfree >= r.max_free:
-                status = -2
+                status[0] = -2
                 break
-            if r.numeric:
-                memcpy(r.row, r.free_rows + r.nfree * r.row_bytes, r.row_bytes)
-            else:
-                memset(r.row, 0, r.row_bytes)
-                if r.modk:
-                    r.row[r.nfree] = 1
-                else:
-                    (<uint64_t*>r.row)[r.nfree >> 6] = (<uint64_t>1) << (r.nfree & 63)
+            t[0] = TASK_FREE
+            t[4] = r.nfree
             r.nfree += 1
-        memcpy(r.ring + (p % r.ring_rows) * r.row_bytes, r.row, r.row_bytes)
-        if r.pslot != NULL and r.pslot[p] >= 0:
-            memcpy(r.kept + <int64_t>r.pslot[p] * r.row_bytes, r.row, r.row_bytes)
-        if r.numeric:
-            if r.modk:
-                for b in range(r.width):
-                    r.presses[b * g.cells + p] = r.row[b]
-            else:
-                word = (<uint64_t*>r.row)[0]
-                while word:
-                    b = ctz64(word)
-                    word &= word - 1
-                    (<uint64_t*>r.presses)[b * r.press_words + (p >> 6)] |= (<uint64_t>1) << (p & 63)
+            n = 5
+        t[1] = p
+        t[2] = p % r.ring_rows
+        t[3] = r.ring_rows + r.pslot[p] if r.pslot != NULL and r.pslot[p] >= 0 else -1
+        r.program_len += n
         for i in range(nlast):  # the lights done at p: equations of the reduced system
-            gather(g, r, last[i], deep, -1)
-            if r.numeric:
-                r.nonzero += finish_equation(r)
-            else:
+            t = r.program + r.program_len
+            if not r.numeric:
                 if r.neq >= r.max_eq:
-                    status = -2
+                    status[0] = -2
                     break
-                finish_equation(r)
-                memcpy(r.equations + r.neq * r.row_bytes, r.row, r.row_bytes)
-                r.equation_light[r.neq] = last[i]
-                r.neq += 1
-        else:
-            status = poll_work(poll, (nlast + 1) * (g.nnz * r.width + 1))
-            if status == STOP_NONE:
-                continue
-        break
-    else:
-        status = STOP_NONE
+                if r.first_block == 0:
+                    r.equation_light[r.neq] = last[i]
+            t[0] = TASK_EQUATION
+            t[1] = r.neq
+            r.neq += 1
+            t[2] = r.lights[last[i]]
+            t[3] = add_sources(g, r, last[i], deep, -1, t + 4)
+            r.program_len += 4 + t[3]
+        if status[0]:
+            break
+        p += 1
     if last != last_lights:
         free(last)
-    return status
+    return p
+
+
+cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
+    """Run the band's program on columns [b * block, ...) of every row."""
+    cdef Py_ssize_t lo = b * r.block
+    cdef Py_ssize_t n = min(r.block, r.width - lo)
+    cdef Py_ssize_t esize = 1 if r.modk else 8
+    cdef uint8_t* store = r.store + (b - r.first_block) * r.store_rows * r.block * esize
+    cdef Py_ssize_t rowb = r.block * esize
+    cdef int64_t pos = 0, kind, nsrc, s, j, col, p
+    cdef Py_ssize_t i, vec
+    cdef int64_t* t
+    cdef uint8_t* dst
+    cdef uint64_t* dst64
+    cdef unsigned inv, val, w
+    cdef int64_t terms
+    cdef uint64_t word
+    cdef bint any
+    while pos < r.program_len:
+        t = r.program + pos
+        kind = t[0]
+        if kind == TASK_EQUATION:
+            nsrc = t[3]
+            s = 4
+        elif kind == TASK_FORCE:
+            nsrc = t[6]
+            s = 7
+        else:
+            nsrc = 0
+            s = 5
+        if kind != TASK_FREE:  # the accumulator: the light, then every source
+            if r.modk:
+                memset(r.acc32, 0, n * sizeof(uint32_t))
+                col = r.light_col - lo
+                if 0 <= col < n:
+                    r.acc32[col] = <uint32_t>t[4 if kind == TASK_FORCE else 2]
+                terms = 0
+                for i in range(nsrc):
+                    mac(r.acc32, store + (t[s + i] >> 8) * rowb, <uint32_t>(t[s + i] & 255), n)
+                    terms += 1
+                    if terms == TERMS_PER_REDUCE:
+                        terms = 0
+                        for j in range(n):
+                            r.acc32[j] %= r.k
+            else:
+                memset(r.acc64, 0, n * sizeof(uint64_t))
+                col = r.light_col - 64 * lo
+                if 0 <= col < 64 * n and t[4 if kind == TASK_FORCE else 2]:
+                    r.acc64[col >> 6] = (<uint64_t>1) << (col & 63)
+                for i in range(nsrc):
+                    xor_into(r.acc64, <const uint64_t*>(store + (t[s + i] >> 8) * rowb), n)
+        if kind == TASK_EQUATION:
+            any = 0
+            if r.modk:
+                dst = r.equations + t[1] * r.width + lo if not r.numeric else NULL
+                for i in range(n):
+                    val = r.acc32[i] % r.k
+                    any |= val != 0
+                    if dst != NULL:
+                        dst[i] = <uint8_t>val
+            else:
+                for i in range(n):
+                    any |= r.acc64[i] != 0
+                if not r.numeric:
+                    memcpy(r.equations + (t[1] * r.width + lo) * 8, r.acc64, n * 8)
+            if r.numeric and any:
+                r.nonzero += 1
+            pos += s + nsrc
+            continue
+        # a press: its row into the ring (and its kept row)
+        dst = store + t[2] * rowb
+        p = t[1]
+        if kind == TASK_FORCE:
+            if r.modk:
+                inv = <unsigned>t[5]
+                for i in range(n):
+                    val = r.acc32[i] % r.k
+                    dst[i] = <uint8_t>(((r.k - val) % r.k) * inv % r.k)
+            else:
+                memcpy(dst, r.acc64, n * 8)
+        else:
+            j = t[4]
+            if r.numeric:
+                memcpy(dst, r.free_rows + (j * r.width + lo) * esize, n * esize)
+            else:
+                memset(dst, 0, n * esize)
+                if r.modk:
+                    if lo <= j < lo + n:
+                        dst[j - lo] = 1
+                elif 64 * lo <= j < 64 * (lo + n):
+                    (<uint64_t*>dst)[(j >> 6) - lo] = (<uint64_t>1) << (j & 63)
+        if t[3] >= 0:
+            memcpy(store + t[3] * rowb, dst, n * esize)
+        if r.numeric:
+            if r.modk:
+                for i in range(n):
+                    r.presses[(lo + i) * g.cells + p] = dst[i]
+            else:
+                word = (<uint64_t*>dst)[0]
+                while word:
+                    vec = ctz64(word)
+                    word &= word - 1
+                    (<uint64_t*>r.presses)[vec * r.press_words + (p >> 6)] |= (<uint64_t>1) << (p & 63)
+        pos += s + nsrc
+
+
+cdef int run_chase(const Geo* g, Chase* r, Py_ssize_t first, Py_ssize_t stop, Poll* poll) noexcept nogil:
+    cdef int64_t p = 0
+    cdef Py_ssize_t b
+    cdef int status = STOP_NONE
+    while p < g.cells:
+        p = plan_band(g, r, p, &status)
+        if status:
+            return status
+        for b in range(first, stop):
+            replay_block(g, r, b)
+            status = poll_work(poll, r.program_len * r.block + 1)
+            if status != STOP_NONE:
+                return status
+    return STOP_NONE
 
 
 def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int states, int ring_rows,
           int nkept, int width, int light_col, free_rows, equations, equation_light, presses,
-          cancel=None):
+          Py_ssize_t block=0, Py_ssize_t block_start=0, Py_ssize_t block_stop=-1, cancel=None):
     """One pass of the chase (header, section 2); returns (equations written, unknowns met, equations not 0).
 
     Symbolic (``free_rows`` None): press rows are expressions over the unknowns, ``width``
@@ -478,26 +581,34 @@ def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int state
     ``equation_light``.  Numeric (``free_rows`` given, one row an unknown): press rows are
     values, written to ``presses`` (k = 2: packed bits (nvec, words of cells), nvec =
     64 * width <= 64; k > 2: uint8 (width, cells)), and the equations are only checked.
-    ``lights`` enter column ``light_col`` (-1: none).  A cancelled run returns None.
+    ``lights`` enter column ``light_col`` (-1: none).  The rows are worked ``block`` words
+    or values at a time (0: all), a band of presses at a time, so that the window of rows
+    stays in the cache; this call works the blocks ``block_start`` to ``block_stop`` (-1: the
+    last) alone, so that threads can share the columns (the one with block 0 writes
+    ``equation_light``).  A cancelled run returns None.
     """
     cdef Geo g
     make_geo(&g, shape, wraps, delta, weight)
     flat_arr = flat_offsets(shape, delta)
     cdef const int64_t[::1] flat = flat_arr
     g.flat = &flat[0]
-    cdef Rows r
+    cdef Chase r
     cdef bint modk = states != 2
+    cdef Py_ssize_t esize = 1 if modk else 8
     cdef const uint8_t[::1] pr = raw_array(pressable, "pressable", np.uint8, (g.cells,), 1, False)
     cdef const int32_t[::1] cd = raw_array(code, "code", np.int32, (g.cells,), 1, False)
     cdef const int32_t[::1] ps = raw_array(pslot, "pslot", np.int32, None, 1, False)
+    cdef const uint8_t[::1] lt = raw_array(lights, "lights", np.uint8, (g.cells,), 1, False)
     if ps.shape[0] not in (0, g.cells):
         from lightsout._base.errors import InvalidBoardError
         raise InvalidBoardError(f"pslot must have shape (0,) or ({g.cells},), got {pslot.shape}")
-    cdef const uint8_t[::1] lt = raw_array(lights, "lights", np.uint8, (g.cells,), 1, False)
+    if g.nnz >= (1 << 20) or ring_rows < 1:
+        from lightsout._base.errors import InvalidBoardError
+        raise InvalidBoardError(f"a stencil chase takes fewer than 2**20 entries and a ring of >= 1 row")
     r.modk = modk
     r.k = states
     r.width = width
-    r.row_bytes = width * (1 if modk else 8)
+    r.block = width if block <= 0 or block > width else block
     r.light_col = light_col
     r.numeric = free_rows is not None
     r.pressable = &pr[0]
@@ -523,9 +634,9 @@ def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int state
     r.press_words = 0
     if r.numeric:
         fr = raw_array(free_rows.view(np.uint8), "free_rows", np.uint8, None, 2, False)
-        if fr.shape[0] and fr.shape[1] != r.row_bytes:
+        if fr.shape[0] and fr.shape[1] != width * esize:
             from lightsout._base.errors import InvalidBoardError
-            raise InvalidBoardError(f"free_rows must have rows of {r.row_bytes} bytes, got {fr.shape[1]}")
+            raise InvalidBoardError(f"free_rows must have rows of {width * esize} bytes, got {fr.shape[1]}")
         r.max_free = fr.shape[0]
         if fr.shape[0]:
             r.free_rows = &fr[0, 0]
@@ -552,29 +663,36 @@ def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int state
             r.equations = <uint8_t*>&eq64[0, 0] if eql.shape[0] else NULL
         r.equation_light = &eql[0] if eql.shape[0] else NULL
         r.max_eq = eql.shape[0]
-    ring_arr = np.empty(ring_rows * r.row_bytes, dtype=np.uint8)
-    kept_arr = np.empty(max(nkept, 1) * r.row_bytes, dtype=np.uint8)
-    acc64_arr = np.zeros(width, dtype=np.uint64)
-    acc32_arr = np.zeros(width, dtype=np.uint32)
-    row_arr = np.zeros(r.row_bytes, dtype=np.uint8)
-    cdef uint8_t[::1] ring_v = ring_arr
-    cdef uint8_t[::1] kept_v = kept_arr
+    nblocks = (r.width + r.block - 1) // r.block
+    if block_stop < 0 or block_stop > nblocks:
+        block_stop = nblocks
+    if not 0 <= block_start <= block_stop:
+        from lightsout._base.errors import InvalidBoardError
+        raise InvalidBoardError(f"blocks {block_start}..{block_stop} are not a range of the {nblocks} blocks")
+    r.first_block = block_start
+    r.store_rows = ring_rows + nkept
+    store_arr = np.zeros(max(1, block_stop - block_start) * r.store_rows * r.block * esize, dtype=np.uint8)
+    r.program_size = program_entries(g.nnz)
+    program_arr = np.zeros(r.program_size, dtype=np.int64)
+    acc64_arr = np.zeros(r.block, dtype=np.uint64)
+    acc32_arr = np.zeros(r.block, dtype=np.uint32)
+    cdef uint8_t[::1] store_v = store_arr
+    cdef int64_t[::1] program_v = program_arr
     cdef uint64_t[::1] acc64_v = acc64_arr
     cdef uint32_t[::1] acc32_v = acc32_arr
-    cdef uint8_t[::1] row_v = row_arr
-    r.ring = &ring_v[0]
-    r.kept = &kept_v[0]
+    r.store = &store_v[0]
+    r.program = &program_v[0]
     r.acc64 = &acc64_v[0]
     r.acc32 = &acc32_v[0]
-    r.row = &row_v[0]
     cdef Poll poll = make_poll(cancel, WORK_PER_POLL)
     cdef int status
     with nogil:
-        status = run_chase(&g, &r, &poll)
+        status = run_chase(&g, &r, block_start, block_stop, &poll)
     raise_if_interrupted(status)
     if status == -2:
         from lightsout._base.errors import InternalError
-        raise InternalError("the stencil chase met more unknowns or equations than its plan counted")
+        raise InternalError("the stencil chase met more unknowns or equations than its plan counted, "
+                            "or a stencil too large for its program")
     if status != STOP_NONE:
         return None
     return int(r.neq), int(r.nfree), int(r.nonzero)

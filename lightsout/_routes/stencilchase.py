@@ -55,6 +55,7 @@ from lightsout._core.bitmatrix import check_elimination
 from lightsout._core.coset import Coset
 from lightsout._core.gf2system import GF2System, solve_gf2
 from lightsout._core.modring import ModSystem, solve_mod
+from lightsout._core.runner import CancelToken, default_threads, run_chunks
 from lightsout import _kernels as kernels
 
 __all__ = ["MAX_STENCIL_CHASE_BYTES", "Stencil", "chase_stencil", "refuse_chase", "stencil_effect"]
@@ -65,6 +66,12 @@ __all__ = ["MAX_STENCIL_CHASE_BYTES", "Stencil", "chase_stencil", "refuse_chase"
 MAX_STENCIL_CHASE_BYTES = 6 << 30
 #: Quiet patterns made per pass of a k-state expansion (one byte each a cell).
 MOD_BATCH = 64
+#: Most words (k = 2) or values of a row one pass of the chase works at a time (None: a thread's
+#: share of the row).  Worked a block of columns at a time, band by band, the window of rows can
+#: be made to fit a cache; measured on 2000 x 2000 boards (knight, 8,000 unknowns), blocks of 8
+#: to 64 words were no faster than whole rows (the work is the xors, not the reads), so a row is
+#: split only between the threads.  The tests set it small to work every row in pieces.
+MAX_BLOCK: Optional[int] = None
 
 U8 = npt.NDArray[np.uint8]
 I64 = npt.NDArray[np.int64]
@@ -170,7 +177,7 @@ def refuse_chase(stencil: Stencil, nfree: Optional[int] = None, nequations: Opti
     unknowns = stencil.unknowns_bound() if nfree is None else nfree
     equations = unknowns if nequations is None else nequations
     row = _row_bytes(unknowns + 1, stencil.states)
-    plan = cells * (10 if any(stencil.wraps) else 6)
+    plan = cells * (10 if any(stencil.wraps) else 6) + 8 * kernels.stencilchase.program_entries(len(stencil.weight))
     window = (stencil.span + 1 + nkept) * row
     system = equations * row
     if stencil.states == 2:
@@ -256,7 +263,8 @@ def chase_stencil(shape: object, wraps: object, weights: object, centre: object,
         required: bool mask of the lights that must end dark (None: all).
         kernel: also the quiet basis (on demand, ``Coset.kernel_batches``) and, for an
             unsolvable board, its proof; False: solvability and one solution only.
-        threads: accepted for the route protocol; the chase runs on one thread.
+        threads: threads that share the symbolic chase's columns (default: the machine's
+            cores, lightsout._core.runner.default_threads).
         progress: ``progress(stage, done, total)`` after each of the four stages.
 
     Returns:
@@ -300,7 +308,7 @@ def chase_stencil(shape: object, wraps: object, weights: object, centre: object,
     plan = _Plan(stencil, press_mask, light_mask)
     report("stencil_plan", 1)
     refuse_chase(stencil, plan.nfree, plan.nchased + plan.nconst, plan.nkept)
-    equations, equation_light = _reduced_system(stencil, plan, press_mask, light_mask, board)
+    equations, equation_light = _reduced_system(stencil, plan, press_mask, board, threads)
     report("stencil_chase", 2)
     solved = _solve(equations, plan.nfree, k, proof=kernel)
     report("stencil_solve", 3)
@@ -326,8 +334,14 @@ def chase_stencil(shape: object, wraps: object, weights: object, centre: object,
                  particular=particular, proof=proof, kernel_batches=batches)
 
 
-def _reduced_system(stencil: Stencil, plan: _Plan, press_mask: U8, light_mask: U8,
-                    board: U8) -> tuple[np.ndarray, I64]:
+def _block(width: int, nchunks: int) -> int:
+    """Words (k = 2) or values of a row one pass works at a time: a thread's share, at most MAX_BLOCK."""
+    share = -(-width // nchunks)
+    return max(1, share if MAX_BLOCK is None else min(share, MAX_BLOCK))
+
+
+def _reduced_system(stencil: Stencil, plan: _Plan, press_mask: U8, board: U8,
+                    threads: Optional[int]) -> tuple[np.ndarray, I64]:
     """The reduced system, one row an equation (the chased ones, then the lights no press reaches), and
     each equation's light: packed ``[C | d]`` for k = 2, bytes ``[C | d]`` otherwise (``C z + d = 0``)."""
     k, nz = stencil.states, plan.nfree
@@ -337,12 +351,29 @@ def _reduced_system(stencil: Stencil, plan: _Plan, press_mask: U8, light_mask: U
     equations = np.zeros((neq, width), dtype=np.uint64 if k == 2 else np.uint8)
     equation_light = np.zeros(neq, dtype=np.int64)
     chased = equations[:plan.nchased]
-    done = kernels.stencilchase.chase(*stencil.geometry, press_mask, plan.code, plan.pslot, board, k, plan.ring_rows,
-                                      plan.nkept, width, nz, None, chased, equation_light[:plan.nchased], None)
-    assert done is not None
-    if done[:2] != (plan.nchased, nz):
-        raise InternalError(f"the stencil chase wrote {done[0]} equations over {done[1]} unknowns; its plan "
-                            f"counted {plan.nchased} over {nz}")
+    lights_of_chased = equation_light[:plan.nchased]
+    nchunks = max(1, min(default_threads() if threads is None else threads, width))
+    block = _block(width, nchunks)
+    nblocks = -(-width // block)
+    nchunks = min(nchunks, nblocks)
+    bounds = [nblocks * i // nchunks for i in range(nchunks + 1)]
+    counts: list[tuple[int, int, int]] = []
+
+    def run(chunk: int, token: CancelToken) -> bool:
+        done = kernels.stencilchase.chase(*stencil.geometry, press_mask, plan.code, plan.pslot, board, k,
+                                          plan.ring_rows, plan.nkept, width, nz, None, chased, lights_of_chased,
+                                          None, block=block, block_start=bounds[chunk],
+                                          block_stop=bounds[chunk + 1], cancel=token.flag)
+        if done is None:
+            return False
+        counts.append(done)
+        return True
+
+    run_chunks(run, nchunks, threads=nchunks)
+    for done in counts:
+        if done[:2] != (plan.nchased, nz):
+            raise InternalError(f"the stencil chase wrote {done[0]} equations over {done[1]} unknowns; its plan "
+                                f"counted {plan.nchased} over {nz}")
     equation_light[plan.nchased:] = unreached
     lit = board[unreached].astype(bool)
     if k == 2:
@@ -383,7 +414,8 @@ def _expand(stencil: Stencil, plan: _Plan, press_mask: U8, board: U8, zvalues: U
     if nvec == 0:
         return np.zeros((0, cells), dtype=np.uint8)
     done = kernels.stencilchase.chase(*stencil.geometry, press_mask, plan.code, plan.pslot, board, k, plan.ring_rows,
-                                      plan.nkept, width, light_col, free_rows, None, None, presses)
+                                      plan.nkept, width, light_col, free_rows, None, None, presses,
+                                      block=_block(width, 1))
     assert done is not None
     if done[2]:
         raise InternalError(f"{done[2]} equations of the stencil chase did not read 0 with the solved unknowns")
