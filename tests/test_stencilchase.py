@@ -321,3 +321,35 @@ def test_ctrl_c_stops_a_big_chase():
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
     assert not finished, "the chase ran to its end instead of stopping at Ctrl-C"
+
+
+@pytest.mark.parametrize("states", [2, 3])
+@pytest.mark.parametrize("torus", [False, True])
+@pytest.mark.parametrize("self_toggle", [True, False])
+def test_the_plus_rule_and_the_sigma_game_agree_with_the_grid_routes(states, torus, self_toggle):
+    """Today's rules as two stencils: the same nullity as lightsout.nullity, each answer replayed here."""
+    import lightsout
+    plus = np.array([[0, 1, 0], [1, int(self_toggle), 1], [0, 1, 0]], np.uint8)
+    for rows, cols in [(3, 3), (4, 4), (5, 5), (3, 7), (6, 4), (9, 9)]:
+        found = chase_stencil((rows, cols), torus, plus, (1, 1), states, None)
+        assert found.nullity == lightsout.nullity((rows, cols), torus=torus, self_toggle=self_toggle, states=states)
+        a = press_matrix((rows, cols), (torus, torus), plus, (1, 1), states)
+        if found.solvable:
+            assert not ((a @ found.particular.astype(np.int64) + 1) % states).any()
+        else:
+            assert ((found.proof.astype(np.int64) @ np.ones(rows * cols, np.int64)) % states) != 0
+            assert not ((found.proof.astype(np.int64) @ a) % states).any()
+
+
+def test_three_axes_and_the_hexagonal_rule():
+    """The 3 x 3 x 3 rule on a 4 x 5 x 3 box and the hexagonal rule (axial coordinates) on 7 x 7, replayed."""
+    for shape, weights, centre in [((4, 5, 3), np.ones((3, 3, 3), np.uint8), (1, 1, 1)),
+                                   ((7, 7), np.array([[0, 1, 1], [1, 1, 1], [1, 1, 0]], np.uint8), (1, 1))]:
+        a = press_matrix(shape, (False,) * len(shape), weights, centre, 2)
+        lights = np.random.default_rng(1).integers(0, 2, size=shape).astype(np.uint8)
+        found = chase_stencil(shape, False, weights, centre, 2, lights)
+        assert found.nullity == a.shape[0] - rank_mod_p(a, 2)
+        if found.solvable:
+            assert not ((a @ found.particular.astype(np.int64) + lights.reshape(-1)) % 2).any()
+        else:
+            assert not ((found.proof.astype(np.int64) @ a) % 2).any()

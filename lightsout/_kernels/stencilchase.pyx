@@ -282,15 +282,6 @@ def plan(shape, wraps, delta, weight, pressable, required, int states, cancel=No
 # ---------------------------------------------------------------------------
 # 2. The chase.
 
-cdef enum:
-    TASK_FREE = 0       # [kind, p, slot, kept, j]
-    TASK_FORCE = 1      # [kind, p, slot, kept, light, inverse, nsrc, src...]
-    TASK_EQUATION = 2   # [kind, equation, light, nsrc, src...]
-    # a source: (its storage row << 8) | its weight; storage rows: the ring, then the kept rows
-    # int64 entries of one band's program (2 MiB): the band is replayed once per block of columns
-    PROGRAM_ENTRIES = 1 << 18
-
-
 cdef struct Chase:
     # the board
     const uint8_t* lights
@@ -327,9 +318,23 @@ cdef struct Chase:
     int64_t max_free
 
 
+cdef enum:
+    # a task of the program: a header of HEADER entries, then its sources
+    #   [kind, p or equation, ring row, kept row or -1, light, inverse or unknown, active, nsrc, src...]
+    # a source: (its storage row << 8) | its weight; storage rows: the ring, then the kept rows.
+    # "active": the columns in use when the task was planned (symbolic rows: the lights' column
+    # 0 and the unknowns met so far; unknowns are met in C order, so later columns are still 0)
+    TASK_FREE = 0
+    TASK_FORCE = 1
+    TASK_EQUATION = 2
+    HEADER = 8
+    # int64 entries of one band's program (2 MiB): the band is replayed once per block of columns
+    PROGRAM_ENTRIES = 1 << 18
+
+
 cpdef int64_t program_entries(Py_ssize_t nnz):
     """The int64 entries of a band's program for a stencil of nnz entries (a band holds at least one press)."""
-    return PROGRAM_ENTRIES + (nnz + 8) * (nnz + 1)
+    return PROGRAM_ENTRIES + (nnz + HEADER) * (nnz + 1)
 
 
 cdef inline int64_t source_row(const Chase* r, int64_t q, int32_t c) noexcept nogil:
@@ -364,9 +369,18 @@ cdef inline Py_ssize_t add_sources(const Geo* g, Chase* r, int64_t u, bint deep,
     return n
 
 
+cdef inline int64_t active_columns(const Chase* r) noexcept nogil:
+    """The row elements in use: all of a numeric row; the lights' column and the unknowns met so far."""
+    if r.numeric:
+        return r.width
+    if r.modk:
+        return r.nfree + 1
+    return (r.nfree + 64) >> 6
+
+
 cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept nogil:
     """Write the program of the presses from p on until the band is full; the next press to plan."""
-    cdef int64_t v, claimant, n
+    cdef int64_t v, claimant
     cdef Py_ssize_t e, claim_e, nlast, i
     cdef int64_t last_lights[64]
     cdef int64_t* last = last_lights
@@ -375,7 +389,7 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
     cdef bint deep
     cdef int wrapped
     cdef int32_t c
-    cdef int64_t room = r.program_size - (g.nnz + 8) * (g.nnz + 1)   # one press's tasks at most
+    cdef int64_t room = r.program_size - (g.nnz + HEADER) * (g.nnz + 1)   # one press's tasks at most
     status[0] = 0
     r.program_len = 0
     if g.nnz > 64:
@@ -410,24 +424,25 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
                 last[nlast] = v
                 nlast += 1
         t = r.program + r.program_len
+        t[1] = p
+        t[2] = p % r.ring_rows
+        t[3] = r.ring_rows + r.pslot[p] if r.pslot != NULL and r.pslot[p] >= 0 else -1
         if claimant >= 0:  # forced: x_p = -(b[v] + the other presses reaching v) / w
             t[0] = TASK_FORCE
             t[4] = r.lights[claimant]
             t[5] = inverse(g.weight[claim_e], r.k)
-            t[6] = add_sources(g, r, claimant, deep, p, t + 7)
-            n = 7 + t[6]
+            t[7] = add_sources(g, r, claimant, deep, p, t + HEADER)
         else:  # a free unknown
             if r.nfree >= r.max_free:
                 status[0] = -2
                 break
             t[0] = TASK_FREE
-            t[4] = r.nfree
+            t[4] = 0
+            t[5] = r.nfree
             r.nfree += 1
-            n = 5
-        t[1] = p
-        t[2] = p % r.ring_rows
-        t[3] = r.ring_rows + r.pslot[p] if r.pslot != NULL and r.pslot[p] >= 0 else -1
-        r.program_len += n
+            t[7] = 0
+        t[6] = active_columns(r)
+        r.program_len += HEADER + t[7]
         for i in range(nlast):  # the lights done at p: equations of the reduced system
             t = r.program + r.program_len
             if not r.numeric:
@@ -439,9 +454,13 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
             t[0] = TASK_EQUATION
             t[1] = r.neq
             r.neq += 1
-            t[2] = r.lights[last[i]]
-            t[3] = add_sources(g, r, last[i], deep, -1, t + 4)
-            r.program_len += 4 + t[3]
+            t[2] = -1
+            t[3] = -1
+            t[4] = r.lights[last[i]]
+            t[5] = 0
+            t[6] = active_columns(r)
+            t[7] = add_sources(g, r, last[i], deep, -1, t + HEADER)
+            r.program_len += HEADER + t[7]
         if status[0]:
             break
         p += 1
@@ -457,48 +476,41 @@ cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
     cdef Py_ssize_t esize = 1 if r.modk else 8
     cdef uint8_t* store = r.store + (b - r.first_block) * r.store_rows * r.block * esize
     cdef Py_ssize_t rowb = r.block * esize
-    cdef int64_t pos = 0, kind, nsrc, s, j, col, p
-    cdef Py_ssize_t i, vec
+    cdef int64_t pos = 0, kind, nsrc, j, col, p
+    cdef Py_ssize_t i, vec, m
     cdef int64_t* t
     cdef uint8_t* dst
-    cdef uint64_t* dst64
-    cdef unsigned inv, val, w
+    cdef unsigned inv, val
     cdef int64_t terms
     cdef uint64_t word
     cdef bint any
     while pos < r.program_len:
         t = r.program + pos
         kind = t[0]
-        if kind == TASK_EQUATION:
-            nsrc = t[3]
-            s = 4
-        elif kind == TASK_FORCE:
-            nsrc = t[6]
-            s = 7
-        else:
-            nsrc = 0
-            s = 5
+        nsrc = t[7]
+        pos += HEADER + nsrc
+        m = min(n, max(0, t[6] - lo))     # the columns of this block in use; the others are 0
         if kind != TASK_FREE:  # the accumulator: the light, then every source
             if r.modk:
                 memset(r.acc32, 0, n * sizeof(uint32_t))
                 col = r.light_col - lo
                 if 0 <= col < n:
-                    r.acc32[col] = <uint32_t>t[4 if kind == TASK_FORCE else 2]
+                    r.acc32[col] = <uint32_t>t[4]
                 terms = 0
                 for i in range(nsrc):
-                    mac(r.acc32, store + (t[s + i] >> 8) * rowb, <uint32_t>(t[s + i] & 255), n)
+                    mac(r.acc32, store + (t[HEADER + i] >> 8) * rowb, <uint32_t>(t[HEADER + i] & 255), m)
                     terms += 1
                     if terms == TERMS_PER_REDUCE:
                         terms = 0
-                        for j in range(n):
+                        for j in range(m):
                             r.acc32[j] %= r.k
             else:
                 memset(r.acc64, 0, n * sizeof(uint64_t))
                 col = r.light_col - 64 * lo
-                if 0 <= col < 64 * n and t[4 if kind == TASK_FORCE else 2]:
+                if 0 <= col < 64 * n and t[4]:
                     r.acc64[col >> 6] = (<uint64_t>1) << (col & 63)
                 for i in range(nsrc):
-                    xor_into(r.acc64, <const uint64_t*>(store + (t[s + i] >> 8) * rowb), n)
+                    xor_into(r.acc64, <const uint64_t*>(store + (t[HEADER + i] >> 8) * rowb), m)
         if kind == TASK_EQUATION:
             any = 0
             if r.modk:
@@ -515,7 +527,6 @@ cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
                     memcpy(r.equations + (t[1] * r.width + lo) * 8, r.acc64, n * 8)
             if r.numeric and any:
                 r.nonzero += 1
-            pos += s + nsrc
             continue
         # a press: its row into the ring (and its kept row)
         dst = store + t[2] * rowb
@@ -529,11 +540,12 @@ cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
             else:
                 memcpy(dst, r.acc64, n * 8)
         else:
-            j = t[4]
+            j = t[5]
             if r.numeric:
                 memcpy(dst, r.free_rows + (j * r.width + lo) * esize, n * esize)
             else:
                 memset(dst, 0, n * esize)
+                j += 1  # symbolic: unknown j in column j + 1
                 if r.modk:
                     if lo <= j < lo + n:
                         dst[j - lo] = 1
@@ -551,7 +563,6 @@ cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
                     vec = ctz64(word)
                     word &= word - 1
                     (<uint64_t*>r.presses)[vec * r.press_words + (p >> 6)] |= (<uint64_t>1) << (p & 63)
-        pos += s + nsrc
 
 
 cdef int run_chase(const Geo* g, Chase* r, Py_ssize_t first, Py_ssize_t stop, Poll* poll) noexcept nogil:
@@ -576,7 +587,9 @@ def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int state
     """One pass of the chase (header, section 2); returns (equations written, unknowns met, equations not 0).
 
     Symbolic (``free_rows`` None): press rows are expressions over the unknowns, ``width``
-    words (k = 2) or values (k > 2) a row, unknown j in column j; every equation is written
+    words (k = 2) or values (k > 2) a row, unknown j in column j + 1 (the lights in column
+    ``light_col``, which must be 0: the columns past the unknowns met so far are never read,
+    being 0); every equation is written
     to ``equations`` (rows of the reduced system, uint64 or uint8) and its light to
     ``equation_light``.  Numeric (``free_rows`` given, one row an unknown): press rows are
     values, written to ``presses`` (k = 2: packed bits (nvec, words of cells), nvec =
@@ -610,6 +623,9 @@ def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int state
     r.width = width
     r.block = width if block <= 0 or block > width else block
     r.light_col = light_col
+    if free_rows is None and light_col != 0:
+        from lightsout._base.errors import InvalidBoardError
+        raise InvalidBoardError(f"a symbolic chase keeps the lights in column 0, got light_col={light_col}")
     r.numeric = free_rows is not None
     r.pressable = &pr[0]
     r.code = &cd[0]

@@ -361,7 +361,7 @@ def _reduced_system(stencil: Stencil, plan: _Plan, press_mask: U8, board: U8,
 
     def run(chunk: int, token: CancelToken) -> bool:
         done = kernels.stencilchase.chase(*stencil.geometry, press_mask, plan.code, plan.pslot, board, k,
-                                          plan.ring_rows, plan.nkept, width, nz, None, chased, lights_of_chased,
+                                          plan.ring_rows, plan.nkept, width, 0, None, chased, lights_of_chased,
                                           None, block=block, block_start=bounds[chunk],
                                           block_stop=bounds[chunk + 1], cancel=token.flag)
         if done is None:
@@ -374,6 +374,7 @@ def _reduced_system(stencil: Stencil, plan: _Plan, press_mask: U8, board: U8,
         if done[:2] != (plan.nchased, nz):
             raise InternalError(f"the stencil chase wrote {done[0]} equations over {done[1]} unknowns; its plan "
                                 f"counted {plan.nchased} over {nz}")
+    _constant_last(chased, nz, k)
     equation_light[plan.nchased:] = unreached
     lit = board[unreached].astype(bool)
     if k == 2:
@@ -382,6 +383,19 @@ def _reduced_system(stencil: Stencil, plan: _Plan, press_mask: U8, board: U8,
         equations[plan.nchased:, nz] = board[unreached]
     del lit
     return equations, equation_light
+
+
+def _constant_last(rows: np.ndarray, nz: int, k: int) -> None:
+    """The chase's rows ``[d | C]`` (the lights' constant first) rewritten in place as ``[C | d]``."""
+    if rows.shape[0] == 0:
+        return
+    if k != 2:
+        rows[:] = np.roll(rows, -1, axis=1)
+        return
+    constant = rows[:, 0] & np.uint64(1)
+    rows[:, :-1] = (rows[:, :-1] >> np.uint64(1)) | (rows[:, 1:] << np.uint64(63))
+    rows[:, -1] >>= np.uint64(1)
+    rows[:, nz >> 6] |= constant << np.uint64(nz & 63)
 
 
 def _solve(equations: np.ndarray, nz: int, k: int, *, proof: bool) -> Union[GF2System, ModSystem]:
