@@ -228,7 +228,7 @@ def test_medium_boards_where_the_window_slides(k, seed):
 def test_rows_worked_a_column_block_at_a_time_give_the_same_answers(k, seed, monkeypatch):
     """Every row worked one word (or value) at a time, band by band, on two threads."""
     import lightsout._routes.stencilchase as route
-    monkeypatch.setattr(route, "MAX_BLOCK", 1)
+    monkeypatch.setattr(route, "COLUMN_BLOCK", 1)
     rng = np.random.default_rng(7000 + 10 * k + seed)
     board = MediumBoard(rng, k)
     board.weights[-1, :] = 1                    # a tall stencil: more unknowns than one word

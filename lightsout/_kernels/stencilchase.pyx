@@ -183,7 +183,13 @@ cdef object make_geo(Geo* g, object shape, object wraps, object delta, object we
 
 
 def flat_offsets(shape, delta):
-    """The flat (C order) offset of each entry of a stencil on a board of this shape."""
+    """The flat (C order) offset of each entry of a stencil on a board of this shape.
+
+    Example:
+        >>> import numpy as np
+        >>> flat_offsets(np.array([4, 5]), np.array([[-1, 0], [0, 1], [1, -1]])).tolist()
+        [-5, 1, 4]
+    """
     sizes = [int(n) for n in shape]
     strides = np.array([int(np.prod(sizes[a + 1:], dtype=np.int64)) for a in range(len(sizes))], dtype=np.int64)
     return np.ascontiguousarray(np.asarray(delta, dtype=np.int64) @ strides)

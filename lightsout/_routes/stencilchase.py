@@ -71,7 +71,7 @@ MOD_BATCH = 64
 #: be made to fit a cache; measured on 2000 x 2000 boards (knight, 8,000 unknowns), blocks of 8
 #: to 64 words were no faster than whole rows (the work is the xors, not the reads), so a row is
 #: split only between the threads.  The tests set it small to work every row in pieces.
-MAX_BLOCK: Optional[int] = None
+COLUMN_BLOCK: Optional[int] = None
 
 U8 = npt.NDArray[np.uint8]
 I64 = npt.NDArray[np.int64]
@@ -335,9 +335,9 @@ def chase_stencil(shape: object, wraps: object, weights: object, centre: object,
 
 
 def _block(width: int, nchunks: int) -> int:
-    """Words (k = 2) or values of a row one pass works at a time: a thread's share, at most MAX_BLOCK."""
+    """Words (k = 2) or values of a row one pass works at a time: a thread's share, at most COLUMN_BLOCK."""
     share = -(-width // nchunks)
-    return max(1, share if MAX_BLOCK is None else min(share, MAX_BLOCK))
+    return max(1, share if COLUMN_BLOCK is None else min(share, COLUMN_BLOCK))
 
 
 def _reduced_system(stencil: Stencil, plan: _Plan, press_mask: U8, board: U8,
