@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from lightsout import BoardTooLargeError, InvalidBoardError, InvalidTypeError
-from lightsout._routes.stencilchase import Stencil, chase_stencil, refuse_chase
+from lightsout._routes.stencilchase import chase_stencil, refuse_chase
 
 
 # -- the independent model -------------------------------------------------------------------
@@ -294,8 +294,11 @@ def test_bad_arguments_are_refused_clearly(bad, error):
 def test_a_board_past_the_budget_is_refused_before_the_work():
     with pytest.raises(BoardTooLargeError, match="lightsout.limits.MAX_STENCIL_CHASE_BYTES"):
         chase_stencil((60000, 60000), False, np.ones((5, 5), np.uint8), (2, 2), 2, None)
-    with pytest.raises(BoardTooLargeError, match="lightsout.limits"):
-        refuse_chase(Stencil((40000, 3), False, np.ones((5, 3), np.uint8), (2, 1), 2), nfree=200000)
+    with pytest.raises(BoardTooLargeError, match="lightsout.limits.MAX_STENCIL_CHASE_BYTES"):
+        refuse_chase((60000, 60000), (True, False), np.ones((3, 3), np.uint8), (1, 1), 2)
+    refuse_chase((2000, 2000), False, np.ones((5, 5), np.uint8), (2, 2), 2)
+    with pytest.raises(InvalidBoardError):
+        refuse_chase((2000, 2), True, np.ones((3, 3), np.uint8), (1, 1), 2)
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),

@@ -64,8 +64,9 @@ __all__ = ["MAX_STENCIL_CHASE_BYTES", "Stencil", "chase_stencil", "refuse_chase"
 #: of press rows, the persistent rows of a torus, the reduced system and the answer (6 GiB:
 #: a 10,000 x 10,000 board with a 5 x 5 stencil needs about 1.5).
 MAX_STENCIL_CHASE_BYTES = 6 << 30
-#: Quiet patterns made per pass of a k-state expansion (one byte each a cell).
-MOD_BATCH = 64
+#: Quiet patterns made per pass of the expansion (one byte each a cell; fewer on a board so large
+#: that a batch would pass a quarter of MAX_STENCIL_CHASE_BYTES).
+QUIET_BATCH = 64
 #: Most words (k = 2) or values of a row one pass of the chase works at a time (None: a thread's
 #: share of the row).  Worked a block of columns at a time, band by band, the window of rows can
 #: be made to fit a cache; measured on 2000 x 2000 boards (knight, 8,000 unknowns), blocks of 8
@@ -159,25 +160,36 @@ def _row_bytes(nbits: int, states: int) -> int:
     return 8 * words_for_bits(nbits) if states == 2 else nbits
 
 
-def refuse_chase(stencil: Stencil, nfree: Optional[int] = None, nequations: Optional[int] = None,
-                 nkept: int = 0) -> None:
-    """Refuse, before allocating, a chase past ``MAX_STENCIL_CHASE_BYTES`` (or the GF(2) elimination's limits).
+def refuse_chase(shape: object, wraps: object, weights: object, centre: object, states: object) -> None:
+    """Refuse, before any work, a board and stencil whose chase would pass ``MAX_STENCIL_CHASE_BYTES``
+    (or the GF(2) elimination's limits), from the unknowns the stencil implies
+    (:meth:`Stencil.unknowns_bound`; masks can only change them by as many cells as they mark, and
+    :func:`chase_stencil` checks the exact counts again after its plan, before the rows).
 
-    Without ``nfree`` the unknowns are estimated from the stencil (:meth:`Stencil.unknowns_bound`);
-    after the plan the exact counts are checked again.
+    Raises:
+        BoardTooLargeError: naming the limit.
+        InvalidBoardError, InvalidTypeError: arguments the chase does not take.
 
     Example:
-        >>> refuse_chase(Stencil((2000, 2000), (False, False), np.ones((3, 3), np.uint8), (1, 1), 2))
-        >>> refuse_chase(Stencil((60000, 60000), (False, False), np.ones((5, 5), np.uint8), (2, 2), 2))
+        >>> refuse_chase((2000, 2000), False, np.ones((3, 3), np.uint8), (1, 1), 2)
+        >>> refuse_chase((60000, 60000), False, np.ones((5, 5), np.uint8), (2, 2), 2)
         Traceback (most recent call last):
         ...
         lightsout.BoardTooLargeError: the stencil chase of shape (60000, 60000) needs about ...
     """
+    _refuse(Stencil(shape, wraps, weights, centre, states))
+
+
+def _refuse(stencil: Stencil, nfree: Optional[int] = None, nequations: Optional[int] = None,
+            nkept: int = 0) -> None:
+    """:func:`refuse_chase` for a checked stencil, with the plan's exact counts when known."""
     cells = stencil.cells
     unknowns = stencil.unknowns_bound() if nfree is None else nfree
     equations = unknowns if nequations is None else nequations
     row = _row_bytes(unknowns + 1, stencil.states)
-    plan = cells * (10 if any(stencil.wraps) else 6) + 8 * kernels.stencilchase.program_entries(len(stencil.weight))
+    # the plan's arrays (code, claims, marks, the masks and lights; a torus's slots and their sum)
+    plan = cells * (9 + (12 if any(stencil.wraps) else 0))
+    plan += 8 * kernels.stencilchase.program_entries(len(stencil.weight))
     window = (stencil.span + 1 + nkept) * row
     system = equations * row
     if stencil.states == 2:
@@ -295,7 +307,7 @@ def chase_stencil(shape: object, wraps: object, weights: object, centre: object,
     """
     stencil = Stencil(shape, wraps, weights, centre, states)
     k = stencil.states
-    refuse_chase(stencil)
+    _refuse(stencil)
     press_mask = _mask(pressable, stencil.shape, "pressable")
     light_mask = _mask(required, stencil.shape, "required")
     board = _lights(lights, stencil.shape, k)
@@ -307,7 +319,7 @@ def chase_stencil(shape: object, wraps: object, weights: object, centre: object,
 
     plan = _Plan(stencil, press_mask, light_mask)
     report("stencil_plan", 1)
-    refuse_chase(stencil, plan.nfree, plan.nchased + plan.nconst, plan.nkept)
+    _refuse(stencil, plan.nfree, plan.nchased + plan.nconst, plan.nkept)
     equations, equation_light = _reduced_system(stencil, plan, press_mask, board, threads)
     report("stencil_chase", 2)
     solved = _solve(equations, plan.nfree, k, proof=kernel)
@@ -327,7 +339,7 @@ def chase_stencil(shape: object, wraps: object, weights: object, centre: object,
         generators = generators.reshape(generators.shape[0] if generators.ndim == 2 else 0, plan.nfree)
 
         def batches() -> Iterator[U8]:
-            step = 64 if k == 2 else MOD_BATCH
+            step = max(1, min(QUIET_BATCH, MAX_STENCIL_CHASE_BYTES // (4 * stencil.cells)))
             for start in range(0, generators.shape[0], step):
                 yield _expand(stencil, plan, press_mask, board, generators[start:start + step], with_lights=False)
     return Coset(solvable=particular is not None, nullity=nullity, count=count, method="stencilchase",
