@@ -356,3 +356,19 @@ def test_three_axes_and_the_hexagonal_rule():
             assert not ((a @ found.particular.astype(np.int64) + lights.reshape(-1)) % 2).any()
         else:
             assert not ((found.proof.astype(np.int64) @ a) % 2).any()
+
+
+def test_a_wrapping_axis_as_long_as_the_nonzero_part_of_the_stencil():
+    """Zeros around a stencil do not count: a 5-wide stencil whose nonzero part is 3 wide wraps a ring of 3."""
+    weights = np.zeros((1, 5), np.uint8)
+    weights[0, 1:4] = [1, 1, 2]
+    lights = np.array([[1, 2, 0], [0, 1, 1]], np.uint8)
+    a = press_matrix((2, 3), (False, True), weights, (0, 2), 3)
+    found = chase_stencil((2, 3), (False, True), weights, (0, 2), 3, lights)
+    assert found.nullity == 6 - rank_mod_p(a, 3)
+    if found.solvable:
+        assert not ((a @ found.particular.astype(np.int64) + lights.reshape(-1)) % 3).any()
+    else:
+        assert not ((found.proof.astype(np.int64) @ a) % 3).any()
+    with pytest.raises(InvalidBoardError, match="wraps"):
+        chase_stencil((2, 2), (False, True), weights, (0, 2), 3, lights[:, :2])
