@@ -79,6 +79,8 @@ cdef enum:
     WORK_PER_POLL = 1 << 20
     # byte products summed in 32 bits before a reduction mod k (254 * 254 * 65000 < 2**32)
     TERMS_PER_REDUCE = 65000
+    # most entries of the table of residues mod k (4 MiB)
+    RESIDUE_TABLE_ENTRIES = 1 << 22
 
 #: The most axes a board may have here.
 MAX_STENCIL_AXES = MAX_AXES
@@ -308,6 +310,8 @@ cdef struct Chase:
     Py_ssize_t first_block      # the store holds blocks first_block.. of the rows
     uint64_t* acc64             # (block,) scratch
     uint32_t* acc32             # (block,) scratch
+    const uint8_t* residue      # mod k: residue[a] = a % k for every sum a task can make, or NULL
+    const uint8_t* negate_times # mod k: negate_times[w * k + a] = -a * w % k
     # the program of one band
     int64_t* program
     int64_t program_len
@@ -490,6 +494,7 @@ cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
     cdef int64_t terms
     cdef uint64_t word
     cdef bint any
+    cdef const uint8_t* table
     while pos < r.program_len:
         t = r.program + pos
         kind = t[0]
@@ -522,7 +527,7 @@ cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
             if r.modk:
                 dst = r.equations + t[1] * r.width + lo if not r.numeric else NULL
                 for i in range(n):
-                    val = r.acc32[i] % r.k
+                    val = r.residue[r.acc32[i]] if r.residue != NULL else r.acc32[i] % r.k
                     any |= val != 0
                     if dst != NULL:
                         dst[i] = <uint8_t>val
@@ -540,9 +545,14 @@ cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
         if kind == TASK_FORCE:
             if r.modk:
                 inv = <unsigned>t[5]
-                for i in range(n):
-                    val = r.acc32[i] % r.k
-                    dst[i] = <uint8_t>(((r.k - val) % r.k) * inv % r.k)
+                if r.residue != NULL:  # tables: no division in the loop
+                    table = r.negate_times + inv * r.k
+                    for i in range(n):
+                        dst[i] = table[r.residue[r.acc32[i]]]
+                else:
+                    for i in range(n):
+                        val = r.acc32[i] % r.k
+                        dst[i] = <uint8_t>(((r.k - val) % r.k) * inv % r.k)
             else:
                 memcpy(dst, r.acc64, n * 8)
         else:
@@ -706,6 +716,21 @@ def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int state
     r.program = &program_v[0]
     r.acc64 = &acc64_v[0]
     r.acc32 = &acc32_v[0]
+    # mod k, the sums a task makes are below `most` (terms reduced every TERMS_PER_REDUCE): read
+    # their residues from a table when it is small, instead of dividing in the row loops
+    cdef int64_t most = min(g.nnz + 1, TERMS_PER_REDUCE + 1) * (states - 1) * (states - 1) + states
+    r.residue = NULL
+    r.negate_times = NULL
+    cdef const uint8_t[::1] residue_v
+    cdef const uint8_t[::1] negate_v
+    if modk and most <= RESIDUE_TABLE_ENTRIES:
+        residue_arr = (np.arange(most, dtype=np.int64) % states).astype(np.uint8)
+        ks = np.arange(states, dtype=np.int64)
+        negate_arr = np.ascontiguousarray(((-ks[None, :] * ks[:, None]) % states).astype(np.uint8).ravel())
+        residue_v = residue_arr
+        negate_v = negate_arr
+        r.residue = &residue_v[0]
+        r.negate_times = &negate_v[0]
     cdef Poll poll = make_poll(cancel, WORK_PER_POLL)
     cdef int status
     with nogil:
