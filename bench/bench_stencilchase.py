@@ -13,6 +13,7 @@ graph detour (``lightsout.solve_graph`` of the same board given as an edge list)
 
     python bench/bench_stencilchase.py moore 2000            # the chase
     python bench/bench_stencilchase.py moore 2000 --graph    # the graph detour
+    python bench/bench_stencilchase.py moore 2000 --kernel   # with the proof of an unsolvable board
 """
 from __future__ import annotations
 
@@ -116,7 +117,8 @@ def graph_detour(name: str, shape: tuple[int, ...], lights: np.ndarray) -> Any:
 
 
 def main(argv: list[str]) -> int:
-    """``name size [--graph] [--3d]``: solve one random board in this process and print the time."""
+    """``name size [--graph] [--kernel]``: solve one random board in this process and print the time
+    (``--kernel``: with the quiet basis on demand and, when unsolvable, the checked proof)."""
     name, size = argv[0], int(argv[1])
     shape = (size,) * STENCILS[name][0].ndim
     lights = random_board(shape)
@@ -128,8 +130,8 @@ def main(argv: list[str]) -> int:
         except Exception as exc:  # the detour's refusal is a figure too
             what = f"{type(exc).__name__}: {str(exc)[:160]}"
     else:
-        found = solve(name, shape, lights, kernel=False)
-        what = f"solvable={found.solvable} nullity={found.nullity}"
+        found = solve(name, shape, lights, kernel="--kernel" in argv)
+        what = f"solvable={found.solvable} nullity={found.nullity}" + (" proof" if found.proof is not None else "")
     print(f"{name} {shape} {'graph' if '--graph' in argv else 'chase'}: {time.perf_counter() - start:.3f} s, {what}")
     return 0
 
