@@ -372,3 +372,14 @@ def test_a_wrapping_axis_as_long_as_the_nonzero_part_of_the_stencil():
         assert not ((found.proof.astype(np.int64) @ a) % 3).any()
     with pytest.raises(InvalidBoardError, match="wraps"):
         chase_stencil((2, 2), (False, True), weights, (0, 2), 3, lights[:, :2])
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_every_simd_level_of_the_kernel(k, simd_level, monkeypatch):
+    """The route's answers with the kernel built at each SIMD level (the narrower ones: thorough)."""
+    from lightsout import _kernels
+    monkeypatch.setattr(_kernels, "stencilchase", _kernels.load("stencilchase", simd_level), raising=False)
+    assert _kernels.stencilchase.SIMD_LEVEL == simd_level
+    for seed in range(6):
+        board = MediumBoard(np.random.default_rng(9000 + 10 * k + seed), k)
+        check_board(board, board.solve())
