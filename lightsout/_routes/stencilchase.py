@@ -58,7 +58,7 @@ from lightsout._core.modring import ModSystem, solve_mod
 from lightsout._core.runner import CancelToken, default_threads, run_chunks
 from lightsout import _kernels as kernels
 
-__all__ = ["MAX_STENCIL_CHASE_BYTES", "Stencil", "chase_stencil", "refuse_chase", "stencil_effect"]
+__all__ = ["MAX_STENCIL_CHASE_BYTES", "Stencil", "chase_order", "chase_stencil", "refuse_chase", "stencil_effect"]
 
 #: Most memory (bytes) one stencil chase may allocate: its plan (6 bytes a cell), the window
 #: of press rows, the persistent rows of a torus, the reduced system and the answer (6 GiB:
@@ -313,6 +313,64 @@ def chase_stencil(shape: object, wraps: object, weights: object, centre: object,
     press_mask = _mask(pressable, stencil.shape, "pressable")
     light_mask = _mask(required, stencil.shape, "required")
     board = _lights(lights, stencil.shape, k)
+    order = chase_order(stencil)
+    if order != tuple(range(len(order))):  # chase along the axis that leaves the fewest unknowns
+        assert isinstance(weights, np.ndarray)
+        outer = stencil.shape
+        stencil = Stencil(tuple(outer[a] for a in order), tuple(stencil.wraps[a] for a in order),
+                          np.ascontiguousarray(weights.transpose(order)), tuple(stencil.centre[a] for a in order), k)
+        press_mask, light_mask, board = (_permuted(v, outer, order) for v in (press_mask, light_mask, board))
+        found = _chase(stencil, press_mask, light_mask, board, kernel, threads, progress)
+        back = tuple(int(a) for a in np.argsort(order))
+        return _permuted_coset(found, stencil.shape, back)
+    return _chase(stencil, press_mask, light_mask, board, kernel, threads, progress)
+
+
+def chase_order(stencil: Stencil) -> tuple[int, ...]:
+    """The order of the axes to chase in: first the axis along which the stencil's reach is the
+    smallest share of the board (about ``reach * cells / size`` presses are left free there, a torus
+    counting twice), the others as they come.
+
+    Example:
+        >>> chase_order(Stencil((100, 5000), False, np.ones((3, 3), np.uint8), (1, 1), 2))
+        (1, 0)
+        >>> chase_order(Stencil((50, 50), False, np.ones((1, 3), np.uint8), (0, 1), 2))
+        (0, 1)
+    """
+    reach = (stencil.delta.max(axis=0) - stencil.delta.min(axis=0)).tolist()
+    cost = [r * (2 if wrap else 1) / size for r, wrap, size in zip(reach, stencil.wraps, stencil.shape)]
+    first = min(range(len(cost)), key=lambda a: (cost[a], a))
+    return (first,) + tuple(a for a in range(len(cost)) if a != first)
+
+
+def _permuted(flat: U8, shape: tuple[int, ...], order: tuple[int, ...]) -> U8:
+    """A flat C-order vector over ``shape`` as the flat vector over the axes taken in ``order``."""
+    out: U8 = np.ascontiguousarray(flat.reshape(shape).transpose(order)).reshape(-1)
+    return out
+
+
+def _permuted_coset(found: Coset, shape: tuple[int, ...], back: tuple[int, ...]) -> Coset:
+    """A coset over the permuted board (of ``shape``) as one over the caller's: every vector taken back."""
+    def vector(v: Optional[U8]) -> Optional[U8]:
+        return None if v is None else _permuted(v, shape, back)
+
+    batches = None
+    if found.kernel_batches is not None:
+        made = found.kernel_batches
+
+        def batches() -> Iterator[U8]:
+            for batch in made():
+                rows: U8 = np.ascontiguousarray(batch.reshape((batch.shape[0],) + shape).transpose(
+                    (0,) + tuple(a + 1 for a in back))).reshape(batch.shape[0], -1)
+                yield rows
+    return Coset(solvable=found.solvable, nullity=found.nullity, count=found.count, method=found.method,
+                 particular=vector(found.particular), proof=vector(found.proof), kernel_batches=batches)
+
+
+def _chase(stencil: Stencil, press_mask: U8, light_mask: U8, board: U8, kernel: bool, threads: Optional[int],
+           progress: Progress) -> Coset:
+    """:func:`chase_stencil` on checked arguments, the axes in the order chased."""
+    k = stencil.states
     total = 4
 
     def report(stage: str, done: int) -> None:
