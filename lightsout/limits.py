@@ -36,6 +36,7 @@ from lightsout._routes import forcing as _forcing
 from lightsout._routes import general as _general
 from lightsout._routes import nd as _nd
 from lightsout._routes import poly as _poly
+from lightsout._routes import stencilchase as _stencilchase
 from lightsout._search import distance as _distance
 from lightsout._search import minimal as _minimal
 from lightsout._search import minweight as _minweight
@@ -47,8 +48,8 @@ from lightsout._solution import result as _result
 __all__ = [
     "MAX_BOARD_CELLS", "MAX_AXES", "MAX_STATES",
     "MAX_POLY_BYTES", "MAX_DENSE_WORD_OPS", "MAX_DENSE_BYTES", "MAX_DENSE_SIDE_BYTES", "MAX_ND_BYTES",
-    "MAX_ND_WORD_OPS", "MAX_GENERAL_BYTES", "MAX_GENERAL_WORD_OPS", "MAX_STENCIL_CELLS", "MAX_MOD_WORK_BYTES", "MAX_GF2_BYTES", "MAX_GF2_WORD_OPS",
-    "MAX_GRAPH_BYTES", "MAX_GRAPH_VERTICES",
+    "MAX_ND_WORD_OPS", "MAX_GENERAL_BYTES", "MAX_GENERAL_WORD_OPS", "MAX_STENCIL_CELLS", "MAX_STENCIL_CHASE_BYTES",
+    "MAX_MOD_WORK_BYTES", "MAX_GF2_BYTES", "MAX_GF2_WORD_OPS", "MAX_GRAPH_BYTES", "MAX_GRAPH_VERTICES",
     "MAX_PATTERN_CELLS", "MAX_TABLE_ENTRIES", "MAX_TABLE_SECONDS",
     "MAX_NULLITY", "MAX_UNTIMED_NULLITY", "MAX_UNTIMED_SECONDS", "MAX_SEARCH_BYTES", "STREAM_CELLS",
     "MAX_STREAM_CELLS", "MAX_MOD_ELEMENTS", "MAX_MOD_SEARCH_BYTES", "MAX_CUT_GROUP", "MAX_DISTANCE_LOG2",
@@ -104,6 +105,10 @@ MAX_GF2_WORD_OPS = _bitmatrix.MAX_WORK
 MAX_GRAPH_BYTES = _forcing.MAX_GRAPH_BYTES
 #: Vertices of a graph (2**31 - 1); vertex numbers are int32.
 MAX_GRAPH_VERTICES = _graphinput.MAX_GRAPH_VERTICES
+#: Bytes one chase of a press stencil allocates: its plan (6 bytes a cell, 10 with a wrapping
+#: axis), the window of press rows, a torus's persistent rows, the reduced system and the
+#: answer (6 GiB; a 10,000 x 10,000 board with a 5 x 5 stencil needs about 1.5).
+MAX_STENCIL_CHASE_BYTES = _stencilchase.MAX_STENCIL_CHASE_BYTES
 
 # Results --------------------------------------------------------------------------------------
 

@@ -59,6 +59,7 @@ MODULES: dict[str, CompiledModule] = {
     "walsh": CompiledModule(headers=("walsh.h", "walsh_body.h"),
                             purpose="fewest presses: Walsh-Hadamard weighing of a coset"),
     "many": CompiledModule(purpose="many boards at once: one GF(2) matrix applied to many rows"),
+    "stencilchase": CompiledModule(purpose="any press stencil and masks: the windowed chase, its plan and proof"),
 }
 
 #: The GCC/Clang flags of each wide build (x86-64 only); the portable build ``generic`` adds none.
@@ -83,7 +84,7 @@ def builds(wide: bool = True) -> list[tuple[str, str, str]]:
         >>> builds()[:2]
         [('cpu', 'cpu', 'generic'), ('chase_generic', 'chase', 'generic')]
         >>> len(builds()), len(builds(wide=False))
-        (29, 11)
+        (32, 12)
     """
     levels = ["generic"] + (list(SIMD_FLAGS) if wide else [])
     out: list[tuple[str, str, str]] = []
