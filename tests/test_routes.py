@@ -18,7 +18,8 @@ from lightsout._solution import solution_from_coset
 def test_the_methods_are_the_registry():
     assert lightsout.METHODS == METHODS == ("auto",) + tuple(ROUTES)
     assert all(route.name == name for name, route in ROUTES.items())
-    assert [route.name for route in AUTO_ORDER[:3]] == ["poly", "nd", "general"] and AUTO_ORDER[3].name == "auto"
+    assert [route.name for route in AUTO_ORDER[:4]] == ["poly", "nd", "stencilchase", "general"]
+    assert AUTO_ORDER[4].name == "auto"
     graph = GraphRules(np.array([0, 1, 2]), np.array([1, 0], dtype=np.int32))
     assert [name for name, route in ROUTES.items() if route.accepts(graph)] == ["forcing", "elimination"]
     with pytest.warns(DeprecationWarning, match="lightsout.METHODS"):

@@ -14,6 +14,7 @@ import pytest
 import lightsout
 from lightsout import Stencil
 from lightsout._core.rules import Rules
+from lightsout._routes.registry import ROUTES
 from oracle import (
     brute_force_system, effect_matrix, masked_nullity, masked_system, neighbour_sets, proves_unsolvable,
     solve_mod_prime, stencil_matrix, stencil_replay,
@@ -115,14 +116,42 @@ def test_routes_say_which_boards_they_take():
         lightsout.solve(np.ones((3, 3)), stencil="x", method="nd")
     with pytest.raises(lightsout.InvalidBoardError, match="method 'poly' solves"):
         lightsout.solve(np.ones((3, 3)), holes=np.eye(3), method="poly")
-    assert lightsout.solve(np.ones((3, 3)), stencil="x").method == "general"
+    assert lightsout.solve(np.ones((3, 3)), stencil="x").method == "stencilchase"
+    assert lightsout.solve(np.ones((3, 3)), stencil="x", torus=True).method == "stencilchase"
+    # a wrapping axis shorter than the knight's reach (5) is eliminated whole
+    assert lightsout.solve(np.ones((4, 4)), stencil="knight", torus=True).method == "general"
+    with pytest.raises(lightsout.InvalidBoardError, match="method 'stencilchase' solves"):
+        lightsout.solve(np.ones((4, 4)), stencil="knight", torus=True, method="stencilchase")
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_the_chase_and_the_elimination_agree(seed):
+    """The stencil chase and the general route give the same canonical solution, count and nullity."""
+    shape, torus, weights, centre, states, masks, board = random_case(np.random.default_rng(5000 + seed),
+                                                                      max_cells=24)
+    kwargs = dict(torus=torus, states=states, stencil=Stencil(weights, centre=centre), **masks)
+    if not ROUTES["stencilchase"].accepts(Rules.check(shape, **kwargs)):
+        return
+    assert lightsout.nullity(shape, method="stencilchase", **kwargs) == lightsout.nullity(
+        shape, method="general", **kwargs)
+    try:
+        chased = lightsout.solve(board, method="stencilchase", **kwargs)
+    except lightsout.UnsolvableError:
+        with pytest.raises(lightsout.UnsolvableError):
+            lightsout.solve(board, method="general", **kwargs)
+        return
+    eliminated = lightsout.solve(board, method="general", **kwargs)
+    assert np.array_equal(chased.presses, eliminated.presses)
+    assert (chased.count, chased.nullity) == (eliminated.count, eliminated.nullity)
 
 
 def test_general_route_refuses_before_allocating():
     with pytest.raises(lightsout.BoardTooLargeError, match="lightsout.limits.MAX_GENERAL_BYTES"):
-        lightsout.nullity((2000, 2000), stencil="knight")
+        lightsout.nullity((2000, 2000), stencil="knight", method="general")
     huge = np.broadcast_to(np.uint8(1), (60000, 60000))  # 3.6e9 cells, no memory behind them
     with pytest.raises(lightsout.BoardTooLargeError, match="lightsout.limits.MAX_GENERAL_BYTES"):
+        lightsout.solve(huge, stencil="x", method="general")
+    with pytest.raises(lightsout.BoardTooLargeError, match="lightsout.limits.MAX_STENCIL_CHASE_BYTES"):
         lightsout.solve(huge, stencil="x")
 
 
@@ -300,14 +329,15 @@ def test_the_sweep_meets_both_outcomes():
 def test_one_way_proof_is_not_a_quiet_pattern():
     """Under a one-way rule the left kernel proves the board unsolvable where no quiet pattern could."""
     board = np.array([[0, 1]])
-    with pytest.raises(lightsout.UnsolvableError) as caught:
-        lightsout.solve(board, stencil=Stencil([[1, 1]], centre=(0, 0)), unpressable=[[0, 1]])
-    error = caught.value
-    full = stencil_matrix((1, 2), False, [[1, 1]], (0, 0), 2)
-    assert proves_unsolvable(error.proof, board, full, 2, [0, 1], [0])
-    assert error.quiet_pattern is None and error.method == "general" and error.rules.unpressable is not None
-    again = pickle.loads(pickle.dumps(error))
-    assert np.array_equal(again.proof, error.proof) and again.rules == error.rules
+    for method in ("stencilchase", "general"):
+        with pytest.raises(lightsout.UnsolvableError) as caught:
+            lightsout.solve(board, stencil=Stencil([[1, 1]], centre=(0, 0)), unpressable=[[0, 1]], method=method)
+        error = caught.value
+        full = stencil_matrix((1, 2), False, [[1, 1]], (0, 0), 2)
+        assert proves_unsolvable(error.proof, board, full, 2, [0, 1], [0])
+        assert error.quiet_pattern is None and error.method == method and error.rules.unpressable is not None
+        again = pickle.loads(pickle.dumps(error))
+        assert np.array_equal(again.proof, error.proof) and again.rules == error.rules
 
 
 def test_solution_replays_and_pickles():

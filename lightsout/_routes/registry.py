@@ -20,23 +20,29 @@ Which route takes what:
 * "poly", "dense": open 2-D two-state grids with the plus rule and no mask (``Rules.is_plain_grid``).
 * "nd": grids of today's rule (the plus rule or the sigma game), any axes, wraps and states,
   no mask (``Rules.is_classic``).
+* "stencilchase" (``lightsout/_routes/stencilchase.py``): every grid whose wrapping axes are
+  at least as long as the stencil along them: any stencil, holes, unpressable cells, free
+  lights; light chasing carried to any stencil, memory following the chasing front.
 * "general" (``lightsout/_routes/general.py``): every grid: any stencil, holes, unpressable
   cells, free lights; the whole system written out and eliminated.
 * "forcing", "elimination": graphs, and grids of today's rule.
 
 ``"auto"`` keeps every board of today's rule on the route it had (answers bit for bit as
-before) and sends a board with a stencil or a mask to "general".
+before) and sends a board with a stencil or a mask to "stencilchase", or, where a wrapping
+axis is shorter than the stencil, to "general".
 
 Example:
     >>> from lightsout._core.rules import Rules
     >>> rules = Rules.check((5, 5))
     >>> [name for name, route in ROUTES.items() if route.accepts(rules)]
-    ['poly', 'dense', 'nd', 'forcing', 'elimination', 'general']
+    ['poly', 'dense', 'nd', 'forcing', 'elimination', 'stencilchase', 'general']
     >>> [ROUTES[name].nullity(rules, threads=1) for name in ROUTES]
-    [2, 2, 2, 2, 2, 2]
+    [2, 2, 2, 2, 2, 2, 2]
     >>> route_for("auto", rules).name, route_for("auto", Rules.check((5, 5), torus=True)).name
     ('poly', 'nd')
     >>> route_for("auto", Rules.check((5, 5), stencil="knight")).name
+    'stencilchase'
+    >>> route_for("auto", Rules.check((4, 4), torus=True, stencil="knight")).name   # wraps shorter than 5
     'general'
     >>> ROUTES["dense"].refuse(Rules.of_grid(10**6, 10**6), solving=False)
     Traceback (most recent call last):
@@ -63,6 +69,7 @@ from lightsout._routes.forcing import refuse_graph, solve_directed, solve_graph_
 from lightsout._routes.general import refuse_general, solve_general
 from lightsout._routes.nd import canonical_nd, nullity_nd, quiet_basis_words, refuse_nd
 from lightsout._routes.poly import nullity_poly, refuse_poly, solve_grid_poly
+from lightsout._routes.stencilchase import chase_stencil, refuse_chase, wrapped_reach
 
 __all__ = ["AUTO_ORDER", "BoardRules", "METHODS", "ROUTES", "Route", "packed_quiet_basis", "quiet_generators",
            "route_for"]
@@ -236,6 +243,69 @@ class GeneralRoute:
         return canonical_coset(found, board, rules.states) if found.solvable else replace(found, canonical=True)
 
 
+class StencilChaseRoute:
+    """Grid boards of any stencil and masks by the windowed chase (``lightsout/_routes/stencilchase.py``).
+
+    It takes every grid board whose wrapping axes are at least as long as the stencil's reach
+    along them, the pressed cell included (there no two weights of one press meet on a cell); today's rule on a wrapping
+    axis of length 1 or 2 is chased as the open axis it equals.  A solve (``kernel=True``)
+    chases in the caller's axis order and returns the smallest solution; the nullity and
+    ``kernel=False`` chase along the axis that leaves the fewest unknowns.
+    """
+
+    name = "stencilchase"
+    solves = "grid boards whose wrapping axes are at least as long as the stencil along them"
+
+    def accepts(self, rules: BoardRules) -> bool:
+        if not isinstance(rules, Rules):
+            return False
+        weights, centre = _chase_stencil(rules)
+        reach = wrapped_reach(np.argwhere(weights != 0) - np.array(centre))
+        return all(not wrap or size >= extent for wrap, size, extent in zip(_chase_wraps(rules), rules.shape, reach))
+
+    def refuse(self, rules: BoardRules, *, solving: bool, board_given: bool = False) -> None:
+        assert isinstance(rules, Rules)
+        weights, centre = _chase_stencil(rules)
+        refuse_chase(rules.shape, _chase_wraps(rules), weights, centre, rules.states)
+
+    def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
+        assert isinstance(rules, Rules)
+        return self._chase(rules, np.zeros(rules.cells, dtype=np.uint8), kernel=False, canonical=False,
+                           threads=threads, progress=progress).nullity
+
+    def solve(self, rules: BoardRules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
+              threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:
+        assert isinstance(rules, Rules)
+        if lights is None and words is not None:
+            lights = unpack_rows(words, rules.shape[-1]).reshape(rules.shape)
+        board = None if lights is None else np.ascontiguousarray(lights, dtype=np.uint8).reshape(rules.shape)
+        return self._chase(rules, board, kernel=kernel, canonical=kernel, threads=threads, progress=progress)
+
+    @staticmethod
+    def _chase(rules: Rules, lights: Optional[np.ndarray], *, kernel: bool, canonical: bool,
+               threads: Optional[int], progress: Progress) -> Coset:
+        weights, centre = _chase_stencil(rules)
+        if lights is not None:
+            lights = lights.reshape(rules.shape)
+        return chase_stencil(rules.shape, _chase_wraps(rules), weights, centre, rules.states, lights,
+                             rules.pressable_cells(), rules.required_lights(), kernel=kernel, canonical=canonical,
+                             threads=threads, progress=progress)
+
+
+def _chase_stencil(rules: Rules) -> tuple[np.ndarray, tuple[int, ...]]:
+    """The board's press stencil as the chase takes it: its weights (uint8) and centre."""
+    stencil = rules.press_stencil
+    return np.ascontiguousarray(stencil.weights, dtype=np.uint8), tuple(stencil.centre)
+
+
+def _chase_wraps(rules: Rules) -> tuple[bool, ...]:
+    """The axes the chase wraps: today's rule keeps its neighbours a set of other cells, so a wrapping
+    axis of length 1 or 2 is the open one; a stencil wraps every wrapping axis."""
+    if rules.stencil is not None:
+        return rules.wraps
+    return tuple(wrap and size > 2 for wrap, size in zip(rules.wraps, rules.shape))
+
+
 class GraphRoute:
     """Graphs, and grids as the graph their presses make (``lightsout/_routes/forcing.py``).
 
@@ -285,15 +355,14 @@ class GraphRoute:
 #: Every route by its ``method=`` name.
 ROUTES: dict[str, Route] = {"poly": PolyRoute(), "dense": DenseRoute(), "nd": NDRoute(),
                             "forcing": GraphRoute("forcing"), "elimination": GraphRoute("elimination"),
-                            "general": GeneralRoute()}
+                            "stencilchase": StencilChaseRoute(), "general": GeneralRoute()}
 #: The ``method=`` names: "auto" and every route of the registry.
 METHODS = ("auto",) + tuple(ROUTES)
 #: ``method="auto"`` takes the first of these that accepts the board: the polynomial route for open
 #: 2-D two-state grids, the N-D route for the other grids of today's rule, the general route for
 #: every other grid (a stencil or a mask), the forcing plan's choice for graphs.
-#: The stencil chase route (light chasing for the stencils that allow it, written beside this
-#: registry) goes between "nd" and "general": its ``accepts`` says which stencils it chases.
-AUTO_ORDER: tuple[Route, ...] = (ROUTES["poly"], ROUTES["nd"], ROUTES["general"], GraphRoute("auto"))
+AUTO_ORDER: tuple[Route, ...] = (ROUTES["poly"], ROUTES["nd"], ROUTES["stencilchase"], ROUTES["general"],
+                                 GraphRoute("auto"))
 
 
 def route_for(method: object, rules: BoardRules) -> Route:

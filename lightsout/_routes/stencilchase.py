@@ -52,13 +52,15 @@ from lightsout._base.packing import unpack_rows, words_for_bits
 from lightsout._base.types import Progress
 from lightsout._base.validate import board_shape, states_count, torus_axes
 from lightsout._core.bitmatrix import check_elimination
+from lightsout._core.canonical import lexmin_solution
 from lightsout._core.coset import Coset
 from lightsout._core.gf2system import GF2System, solve_gf2
 from lightsout._core.modring import ModSystem, solve_mod
 from lightsout._core.runner import CancelToken, default_threads, run_chunks
 from lightsout import _kernels as kernels
 
-__all__ = ["MAX_STENCIL_CHASE_BYTES", "Stencil", "chase_order", "chase_stencil", "refuse_chase", "stencil_effect"]
+__all__ = ["MAX_STENCIL_CHASE_BYTES", "Stencil", "chase_order", "chase_stencil", "refuse_chase", "stencil_effect",
+           "wrapped_reach"]
 
 #: Most memory (bytes) one stencil chase may allocate: its plan (6 bytes a cell), the window
 #: of press rows, the persistent rows of a torus, the reduced system and the answer (6 GiB:
@@ -120,12 +122,12 @@ class Stencil:
             raise InvalidBoardError("the stencil is empty: every weight is 0, so no press changes any light")
         self.delta: I64 = np.ascontiguousarray(index - np.array(self.centre, dtype=np.int64), dtype=np.int64)
         self.weight: U8 = np.ascontiguousarray(weights[tuple(index.T)], dtype=np.uint8)
-        extent = self.delta.max(axis=0) - self.delta.min(axis=0) + 1
-        for axis, (size, wrap, reach) in enumerate(zip(self.shape, self.wraps, extent.tolist())):
+        for axis, (size, wrap, reach) in enumerate(zip(self.shape, self.wraps, wrapped_reach(self.delta))):
             if wrap and size < reach:
                 raise InvalidBoardError(
-                    f"axis {axis} wraps around with length {size}, shorter than the stencil's extent {reach} along "
-                    "it (two entries would reach one cell): the stencil chase declines it; solve it by elimination")
+                    f"axis {axis} wraps around with length {size}, shorter than the stencil's reach {reach} along "
+                    "it from the pressed cell (two entries, or one and its own wrap, would meet on one cell): the "
+                    "stencil chase declines it; solve it by elimination")
         if len(self.shape) > kernels.stencilchase.MAX_STENCIL_AXES:
             raise InvalidBoardError(f"the stencil chase takes at most {kernels.stencilchase.MAX_STENCIL_AXES} axes")
         self.shape_arr: I64 = np.array(self.shape, dtype=np.int64)
@@ -156,6 +158,18 @@ class Stencil:
         for size, wrap, reach in zip(self.shape, self.wraps, extent):
             inner *= max(0, size - reach * (2 if wrap else 1))
         return self.cells - inner
+
+
+def wrapped_reach(delta: I64) -> list[int]:
+    """Along every axis, the cells from the pressed cell's farthest entry on one side to the other's,
+    the pressed cell included: a wrapping axis at least this long takes every offset around once.
+
+    Example:
+        >>> wrapped_reach(np.array([[2, 0], [1, -1]]))
+        [3, 2]
+    """
+    ends = np.vstack([delta, np.zeros((1, delta.shape[1]), dtype=delta.dtype)])
+    return (ends.max(axis=0) - ends.min(axis=0) + 1).tolist()
 
 
 def _row_bytes(nbits: int, states: int) -> int:
@@ -262,8 +276,8 @@ class _Plan:
 
 def chase_stencil(shape: object, wraps: object, weights: object, centre: object, states: object,
                   lights: Optional[npt.ArrayLike], pressable: Optional[npt.ArrayLike] = None,
-                  required: Optional[npt.ArrayLike] = None, *, kernel: bool = True, threads: Optional[int] = None,
-                  progress: Progress = None) -> Coset:
+                  required: Optional[npt.ArrayLike] = None, *, kernel: bool = True, canonical: bool = False,
+                  threads: Optional[int] = None, progress: Progress = None) -> Coset:
     """The coset of a board under any stencil and masks, by the windowed chase.
 
     Args:
@@ -277,6 +291,12 @@ def chase_stencil(shape: object, wraps: object, weights: object, centre: object,
         required: bool mask of the lights that must end dark (None: all).
         kernel: also the quiet basis (on demand, ``Coset.kernel_batches``) and, for an
             unsolvable board, its proof; False: solvability and one solution only.
+        canonical: the solution returned is the lexicographically smallest (cells in C order),
+            and the quiet basis comes reduced.  The chase then keeps the caller's axis order:
+            every press it forces is a function of the presses before it, so two solutions first
+            differ at a free unknown, and the smallest solution is the smallest assignment of the
+            unknowns (:func:`lightsout._core.canonical.lexmin_solution` on the reduced system,
+            which is small), never the whole quiet basis.
         threads: threads that share the symbolic chase's columns (default: the machine's
             cores, lightsout._core.runner.default_threads).
         progress: ``progress(stage, done, total)`` after each of the four stages.
@@ -313,17 +333,17 @@ def chase_stencil(shape: object, wraps: object, weights: object, centre: object,
     press_mask = _mask(pressable, stencil.shape, "pressable")
     light_mask = _mask(required, stencil.shape, "required")
     board = _lights(lights, stencil.shape, k)
-    order = chase_order(stencil)
+    order = tuple(range(len(stencil.shape))) if canonical else chase_order(stencil)
     if order != tuple(range(len(order))):  # chase along the axis that leaves the fewest unknowns
         assert isinstance(weights, np.ndarray)
         outer = stencil.shape
         stencil = Stencil(tuple(outer[a] for a in order), tuple(stencil.wraps[a] for a in order),
                           np.ascontiguousarray(weights.transpose(order)), tuple(stencil.centre[a] for a in order), k)
         press_mask, light_mask, board = (_permuted(v, outer, order) for v in (press_mask, light_mask, board))
-        found = _chase(stencil, press_mask, light_mask, board, kernel, threads, progress)
+        found = _chase(stencil, press_mask, light_mask, board, kernel, False, threads, progress)
         back = tuple(int(a) for a in np.argsort(order))
         return _permuted_coset(found, stencil.shape, back)
-    return _chase(stencil, press_mask, light_mask, board, kernel, threads, progress)
+    return _chase(stencil, press_mask, light_mask, board, kernel, canonical, threads, progress)
 
 
 def chase_order(stencil: Stencil) -> tuple[int, ...]:
@@ -367,8 +387,8 @@ def _permuted_coset(found: Coset, shape: tuple[int, ...], back: tuple[int, ...])
                  particular=vector(found.particular), proof=vector(found.proof), kernel_batches=batches)
 
 
-def _chase(stencil: Stencil, press_mask: U8, light_mask: U8, board: U8, kernel: bool, threads: Optional[int],
-           progress: Progress) -> Coset:
+def _chase(stencil: Stencil, press_mask: U8, light_mask: U8, board: U8, kernel: bool, canonical: bool,
+           threads: Optional[int], progress: Progress) -> Coset:
     """:func:`chase_stencil` on checked arguments, the axes in the order chased."""
     k = stencil.states
     total = 4
@@ -387,23 +407,25 @@ def _chase(stencil: Stencil, press_mask: U8, light_mask: U8, board: U8, kernel: 
     count, nullity = int(solved.count), int(solved.nullity)
     particular: Optional[U8] = None
     proof: Optional[U8] = None
+    generators = np.asarray(solved.kernel, dtype=np.uint8)
+    generators = generators.reshape(generators.shape[0] if generators.ndim == 2 else 0, plan.nfree)
     if solved.solution is not None:
-        particular = _expand(stencil, plan, press_mask, board, np.asarray(solved.solution, np.uint8)[None, :],
-                             with_lights=True)[0]
+        unknowns = np.asarray(solved.solution, np.uint8)
+        if canonical:
+            unknowns, generators = lexmin_solution(unknowns, generators, k)
+        particular = _expand(stencil, plan, press_mask, board, unknowns[None, :], with_lights=True)[0]
     elif kernel:
         proof = _proof(stencil, plan, press_mask, light_mask, board, equations, equation_light, solved)
     report("stencil_expand", 4)
     batches = None
     if kernel:
-        generators = np.asarray(solved.kernel, dtype=np.uint8)
-        generators = generators.reshape(generators.shape[0] if generators.ndim == 2 else 0, plan.nfree)
 
         def batches() -> Iterator[U8]:
             step = max(1, min(QUIET_BATCH, MAX_STENCIL_CHASE_BYTES // (4 * stencil.cells)))
             for start in range(0, generators.shape[0], step):
                 yield _expand(stencil, plan, press_mask, board, generators[start:start + step], with_lights=False)
     return Coset(solvable=particular is not None, nullity=nullity, count=count, method="stencilchase",
-                 particular=particular, proof=proof, kernel_batches=batches)
+                 canonical=canonical, particular=particular, proof=proof, kernel_batches=batches)
 
 
 def _block(width: int, nchunks: int) -> int:
