@@ -185,7 +185,7 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
         torus: True/False, or one bool per axis: that axis wraps around.
         self_toggle: False for the sigma game, where a press skips its own cell.
         states: number of light states k (2..255).
-        method: "auto", "poly", "dense" or "nd", the routes of :func:`solve`.
+        method: "auto" or a route of :func:`solve` (one of ``lightsout.METHODS``).
         threads: the most threads this call works on, as for :func:`solve`
             (the polynomial route runs on the calling thread alone).
         progress: None, or ``progress(stage, done, total)`` called between
@@ -361,9 +361,12 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
             C x (C+1) system and its elimination (the same boards; a C x C bit
             matrix); ``"nd"``, chasing along one axis to a system over Z/k
             (every board: any number of axes, wrapping axes, the sigma rule,
-            k states; what ``"auto"`` picks for the others); or a graph route,
-            ``"forcing"`` or ``"elimination"``, which solves the board as the graph
-            its presses make.  See :doc:`/guide/solve`.
+            k states; what ``"auto"`` picks for the others of today's rule);
+            ``"stencilchase"``, light chasing carried to any stencil and masks (what
+            ``"auto"`` picks for them); ``"general"``, the whole system of any stencil
+            and masks written out and eliminated (where a wrapping axis is shorter
+            than the stencil); or a graph route, ``"forcing"`` or ``"elimination"``,
+            which solves the board as the graph its presses make.  See :doc:`/guide/solve`.
         threads: the most threads this call works on, in every step (the route's
             column blocks, the fewest-presses search); None (default) means every
             CPU this process may use, 1 means the calling thread alone.  The same
@@ -406,7 +409,7 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
         41
         >>> s = solve(np.ones((3, 3), dtype=int), stencil="x")      # a press changes its cell and its diagonals
         >>> s.presses.astype(int).tolist(), s.method
-        ([[0, 1, 0], [1, 1, 1], [0, 1, 0]], 'general')
+        ([[0, 1, 0], [1, 1, 1], [0, 1, 0]], 'stencilchase')
         >>> solve([[1, 1, 0]], stencil=[[0, 1, 1]], unpressable=[[0, 0, 1]]).presses.astype(int).tolist()
         [[1, 0, 0]]
         >>> solve([[1, 0, 0, 0]] * 4)
@@ -499,7 +502,7 @@ def is_solvable(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, se
         torus: True/False, or one bool per axis: that axis wraps around.
         self_toggle: False for the sigma game, where a press skips its own cell.
         states: number of light states k (2..255).
-        method: "auto", "poly", "dense" or "nd", the routes of :func:`solve`.
+        method: "auto" or a route of :func:`solve` (one of ``lightsout.METHODS``).
         threads: the most threads this call works on, as for :func:`solve`.
         progress: None, or ``progress(stage, done, total)`` called between
             chunks of work, as for :func:`solve`.

@@ -59,7 +59,7 @@ from lightsout._core.modring import ModSystem, solve_mod
 from lightsout._core.runner import CancelToken, default_threads, run_chunks
 from lightsout import _kernels as kernels
 
-__all__ = ["MAX_STENCIL_CHASE_BYTES", "Stencil", "chase_order", "chase_stencil", "refuse_chase", "stencil_effect",
+__all__ = ["MAX_STENCIL_CHASE_BYTES", "ChaseGeometry", "chase_order", "chase_stencil", "refuse_chase", "stencil_effect",
            "wrapped_reach"]
 
 #: Most memory (bytes) one stencil chase may allocate: its plan (6 bytes a cell), the window
@@ -82,7 +82,7 @@ U8 = npt.NDArray[np.uint8]
 I64 = npt.NDArray[np.int64]
 
 
-class Stencil:
+class ChaseGeometry:
     """A checked board and stencil, in the kernel's terms.
 
     Attributes:
@@ -92,7 +92,7 @@ class Stencil:
         span: the largest difference of two entries' flat (C order) offsets.
 
     Example:
-        >>> s = Stencil((5, 6), (False, True), np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], np.uint8), (1, 1), 2)
+        >>> s = ChaseGeometry((5, 6), (False, True), np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], np.uint8), (1, 1), 2)
         >>> s.delta.tolist(), s.span
         ([[-1, 0], [0, -1], [0, 0], [0, 1], [1, 0]], 12)
     """
@@ -150,7 +150,7 @@ class Stencil:
         the box the chase determines (a wrapping axis counted twice).
 
         Example:
-            >>> Stencil((2000, 2000), (False, False), np.ones((3, 3), np.uint8), (1, 1), 2).unknowns_bound()
+            >>> ChaseGeometry((2000, 2000), (False, False), np.ones((3, 3), np.uint8), (1, 1), 2).unknowns_bound()
             7996
         """
         extent = (self.delta.max(axis=0) - self.delta.min(axis=0)).tolist()
@@ -169,7 +169,7 @@ def wrapped_reach(delta: I64) -> list[int]:
         [3, 2]
     """
     ends = np.vstack([delta, np.zeros((1, delta.shape[1]), dtype=delta.dtype)])
-    return (ends.max(axis=0) - ends.min(axis=0) + 1).tolist()
+    return [int(reach) for reach in ends.max(axis=0) - ends.min(axis=0) + 1]
 
 
 def _row_bytes(nbits: int, states: int) -> int:
@@ -179,7 +179,7 @@ def _row_bytes(nbits: int, states: int) -> int:
 def refuse_chase(shape: object, wraps: object, weights: object, centre: object, states: object) -> None:
     """Refuse, before any work, a board and stencil whose chase would pass ``MAX_STENCIL_CHASE_BYTES``
     (or the GF(2) elimination's limits), from the unknowns the stencil implies
-    (:meth:`Stencil.unknowns_bound`; masks can only change them by as many cells as they mark, and
+    (:meth:`ChaseGeometry.unknowns_bound`; masks can only change them by as many cells as they mark, and
     :func:`chase_stencil` checks the exact counts again after its plan, before the rows).
 
     Raises:
@@ -193,10 +193,10 @@ def refuse_chase(shape: object, wraps: object, weights: object, centre: object, 
         ...
         lightsout.BoardTooLargeError: the stencil chase of shape (60000, 60000) needs about ...
     """
-    _refuse(Stencil(shape, wraps, weights, centre, states))
+    _refuse(ChaseGeometry(shape, wraps, weights, centre, states))
 
 
-def _refuse(stencil: Stencil, nfree: Optional[int] = None, nequations: Optional[int] = None,
+def _refuse(stencil: ChaseGeometry, nfree: Optional[int] = None, nequations: Optional[int] = None,
             nkept: int = 0) -> None:
     """:func:`refuse_chase` for a checked stencil, with the plan's exact counts when known."""
     cells = stencil.cells
@@ -244,11 +244,11 @@ def _lights(value: Optional[npt.ArrayLike], shape: tuple[int, ...], states: int)
     return np.ascontiguousarray(arr, dtype=np.uint8).reshape(-1)
 
 
-def stencil_effect(stencil: Stencil, pressable: U8, values: U8, *, transpose: bool = False) -> U8:
+def stencil_effect(stencil: ChaseGeometry, pressable: U8, values: U8, *, transpose: bool = False) -> U8:
     """``A x`` over every cell (mod k), or with ``transpose`` ``y^T A`` over the pressable cells (0 elsewhere).
 
     Example:
-        >>> s = Stencil((1, 4), (False, False), np.array([[1, 1, 0]], np.uint8), (0, 1), 2)   # one-way: left
+        >>> s = ChaseGeometry((1, 4), (False, False), np.array([[1, 1, 0]], np.uint8), (0, 1), 2)   # one-way: left
         >>> stencil_effect(s, np.ones(4, np.uint8), np.array([0, 1, 0, 0], np.uint8)).tolist()
         [1, 1, 0, 0]
     """
@@ -258,7 +258,7 @@ def stencil_effect(stencil: Stencil, pressable: U8, values: U8, *, transpose: bo
 class _Plan:
     """The plan of one board: the roles of its cells, the ring and the persistent presses."""
 
-    def __init__(self, stencil: Stencil, pressable: U8, required: U8) -> None:
+    def __init__(self, stencil: ChaseGeometry, pressable: U8, required: U8) -> None:
         planned = kernels.stencilchase.plan(*stencil.geometry, pressable, required, stencil.states)
         assert planned is not None  # no cancel flag: Ctrl-C raises
         self.code, persist, self.nforced, self.nconst = planned
@@ -327,7 +327,7 @@ def chase_stencil(shape: object, wraps: object, weights: object, centre: object,
         >>> found.particular.tolist()
         [2, 1, 2]
     """
-    stencil = Stencil(shape, wraps, weights, centre, states)
+    stencil = ChaseGeometry(shape, wraps, weights, centre, states)
     k = stencil.states
     _refuse(stencil)
     press_mask = _mask(pressable, stencil.shape, "pressable")
@@ -337,7 +337,7 @@ def chase_stencil(shape: object, wraps: object, weights: object, centre: object,
     if order != tuple(range(len(order))):  # chase along the axis that leaves the fewest unknowns
         assert isinstance(weights, np.ndarray)
         outer = stencil.shape
-        stencil = Stencil(tuple(outer[a] for a in order), tuple(stencil.wraps[a] for a in order),
+        stencil = ChaseGeometry(tuple(outer[a] for a in order), tuple(stencil.wraps[a] for a in order),
                           np.ascontiguousarray(weights.transpose(order)), tuple(stencil.centre[a] for a in order), k)
         press_mask, light_mask, board = (_permuted(v, outer, order) for v in (press_mask, light_mask, board))
         found = _chase(stencil, press_mask, light_mask, board, kernel, False, threads, progress)
@@ -346,15 +346,15 @@ def chase_stencil(shape: object, wraps: object, weights: object, centre: object,
     return _chase(stencil, press_mask, light_mask, board, kernel, canonical, threads, progress)
 
 
-def chase_order(stencil: Stencil) -> tuple[int, ...]:
+def chase_order(stencil: ChaseGeometry) -> tuple[int, ...]:
     """The order of the axes to chase in: first the axis along which the stencil's reach is the
     smallest share of the board (about ``reach * cells / size`` presses are left free there, a torus
     counting twice), the others as they come.
 
     Example:
-        >>> chase_order(Stencil((100, 5000), False, np.ones((3, 3), np.uint8), (1, 1), 2))
+        >>> chase_order(ChaseGeometry((100, 5000), False, np.ones((3, 3), np.uint8), (1, 1), 2))
         (1, 0)
-        >>> chase_order(Stencil((50, 50), False, np.ones((1, 3), np.uint8), (0, 1), 2))
+        >>> chase_order(ChaseGeometry((50, 50), False, np.ones((1, 3), np.uint8), (0, 1), 2))
         (0, 1)
     """
     reach = (stencil.delta.max(axis=0) - stencil.delta.min(axis=0)).tolist()
@@ -387,7 +387,7 @@ def _permuted_coset(found: Coset, shape: tuple[int, ...], back: tuple[int, ...])
                  particular=vector(found.particular), proof=vector(found.proof), kernel_batches=batches)
 
 
-def _chase(stencil: Stencil, press_mask: U8, light_mask: U8, board: U8, kernel: bool, canonical: bool,
+def _chase(stencil: ChaseGeometry, press_mask: U8, light_mask: U8, board: U8, kernel: bool, canonical: bool,
            threads: Optional[int], progress: Progress) -> Coset:
     """:func:`chase_stencil` on checked arguments, the axes in the order chased."""
     k = stencil.states
@@ -434,7 +434,7 @@ def _block(width: int, nchunks: int) -> int:
     return max(1, share if COLUMN_BLOCK is None else min(share, COLUMN_BLOCK))
 
 
-def _reduced_system(stencil: Stencil, plan: _Plan, press_mask: U8, board: U8,
+def _reduced_system(stencil: ChaseGeometry, plan: _Plan, press_mask: U8, board: U8,
                     threads: Optional[int]) -> tuple[np.ndarray, I64]:
     """The reduced system, one row an equation (the chased ones, then the lights no press reaches), and
     each equation's light: packed ``[C | d]`` for k = 2, bytes ``[C | d]`` otherwise (``C z + d = 0``)."""
@@ -504,7 +504,7 @@ def _solve(equations: np.ndarray, nz: int, k: int, *, proof: bool) -> Union[GF2S
     return solve_mod(np.ascontiguousarray(equations[:, :nz]), rhs, k)
 
 
-def _expand(stencil: Stencil, plan: _Plan, press_mask: U8, board: U8, zvalues: U8, *, with_lights: bool) -> U8:
+def _expand(stencil: ChaseGeometry, plan: _Plan, press_mask: U8, board: U8, zvalues: U8, *, with_lights: bool) -> U8:
     """The press vectors of several assignments of the unknowns (rows of ``zvalues``), ``(b, cells)`` uint8;
     with ``with_lights`` the first row is the board's (its solution), the others the dark board's."""
     k, nz, nvec = stencil.states, plan.nfree, zvalues.shape[0]
@@ -533,7 +533,7 @@ def _expand(stencil: Stencil, plan: _Plan, press_mask: U8, board: U8, zvalues: U
     return presses
 
 
-def _proof(stencil: Stencil, plan: _Plan, press_mask: U8, light_mask: U8, board: U8, equations: np.ndarray,
+def _proof(stencil: ChaseGeometry, plan: _Plan, press_mask: U8, light_mask: U8, board: U8, equations: np.ndarray,
            equation_light: I64, solved: Union[GF2System, ModSystem]) -> U8:
     """The left-kernel vector that proves the board unsolvable, over the cells, checked."""
     k, nz = stencil.states, plan.nfree

@@ -53,7 +53,7 @@ def solution_from_coset(found: Coset, rules: BoardRules, lights: np.ndarray, wor
         >>> rules, lights = Rules.check((3, 3)), np.ones((3, 3), dtype=bool)
         >>> [int(solution_from_coset(ROUTES[name].solve(rules, lights), rules, lights).presses.sum())
         ...  for name in ROUTES]
-        [5, 5, 5, 5, 5, 5]
+        [5, 5, 5, 5, 5, 5, 5]
     """
     if found.layout == "first_rows":
         assert isinstance(rules, Rules)
