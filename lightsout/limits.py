@@ -86,12 +86,12 @@ MAX_ND_BYTES = _nd.MAX_ND_BYTES
 #: Word operations of one N-D-route call (2**44, 1.8e13, 8 bytes counting as one with k > 2 states;
 #: ten to twenty minutes at the 1.5e10 a second measured on the sigma game's 12,000 x 12,000 board).
 MAX_ND_WORD_OPS = _nd.MAX_ND_WORD_OPS
-#: Bytes of the general route's written-out system (any stencil and masks: R required lights x P
+#: Bytes of the general route's written-out system (any stencil and masks; R required lights x P
 #: pressable cells, packed for two states, a byte an entry over Z/k) (1 GiB).
 MAX_GENERAL_BYTES = _general.MAX_GENERAL_BYTES
-#: Operations of the general route's elimination (2**40; 64 bits or 8 bytes count as one: minutes).
+#: Operations of the general route's elimination (2**40; 64 bits or 8 bytes count as one; minutes).
 MAX_GENERAL_WORD_OPS = _general.MAX_GENERAL_WORD_OPS
-#: Cells a press stencil may span (the product of its extents: 65,536).
+#: Cells a press stencil may span (the product of its extents, 65,536).
 MAX_STENCIL_CELLS = _stencil.MAX_STENCIL_CELLS
 #: Bytes of scratch one elimination over Z/k (k states) allocates (2 GiB).
 MAX_MOD_WORK_BYTES = _modring.MAX_WORK_BYTES

@@ -19,7 +19,7 @@ from lightsout import gf2, limits, packed, picture
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PAGES = sorted(DOCS.rglob("*.md")) if DOCS.is_dir() else []
 #: Pages that must carry examples (the guide answers "how do I ..." by showing it).
-GUIDE_PAGES = ("getting-started.md", "guide/solve.md", "guide/shapes.md", "guide/fewest.md",
+GUIDE_PAGES = ("getting-started.md", "guide/solve.md", "guide/shapes.md", "guide/rules.md", "guide/fewest.md",
                "guide/many.md", "guide/files.md", "guide/embed.md", "guide/errors.md")
 PUBLIC_MODULES = {"lightsout": lightsout, "lightsout.packed": packed, "lightsout.gf2": gf2,
                   "lightsout.picture": picture, "lightsout.limits": limits}
