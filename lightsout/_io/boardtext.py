@@ -112,7 +112,6 @@ def _parse(text: str, states: int, source: Optional[str], columns: bool, states_
     symbols.update({str(d): d for d in range(min(states, 10))})
     accepted = (f"use {LIT_CHARS!r} for lit and {DARK_CHARS!r} for dark cells"
                 + (f", digits 0..{states - 1} for light states" if states > 2 else states_hint)
-                + (f", {MARKS_HELP}" if marks else "")
                 + f", {COMMENT!r} to start a comment")
     prefix = f"{source}, " if source else ""
 
