@@ -322,7 +322,9 @@ def write_board(path: PathArg, board: npt.ArrayLike, states: int = 2, *, holes: 
                      for key, mask in given.items()}
         if cells.ndim != 2:
             raise InvalidBoardError(f"{name}: text board files hold 2-D boards, got shape {cells.shape}")
-        Path(name).write_text(format_board(cells, states=states, **given) + "\n", encoding="utf-8")
+        text = format_board(cells, states=states, holes=given["holes"], unpressable=given["unpressable"],
+                            free_lights=given["free_lights"])
+        Path(name).write_text(text + "\n", encoding="utf-8")
         return
     if suffix == ".npy":
         with open(name, "wb") as handle:

@@ -331,9 +331,6 @@ class Picture:
         self.masks = NO_MASKS if all(mask is None for mask in given) else _picture_masks(
             *given, self.board.shape, "Picture")
 
-    def _mask_keywords(self) -> dict[str, Optional[np.ndarray]]:
-        return dict(zip(("holes", "unpressable", "free_lights"), self.masks))
-
     def __repr__(self) -> str:
         extra = "" if self.presses is None else f", presses={int(self.presses.sum(dtype=np.int64))}"
         return f"Picture(shape={self.board.shape}{extra})"
@@ -349,7 +346,8 @@ class Picture:
             >>> Picture([[1]]).svg().count("<rect")
             2
         """
-        return board_svg(self.board, self.presses, states=self.states, title=self.caption, **self._mask_keywords())
+        return board_svg(self.board, self.presses, states=self.states, title=self.caption, holes=self.masks[0],
+                         unpressable=self.masks[1], free_lights=self.masks[2])
 
     def png(self) -> bytes:
         """The picture as PNG bytes (see :func:`board_png`).
@@ -359,7 +357,8 @@ class Picture:
             >>> Picture([[1]]).png()[1:4]
             b'PNG'
         """
-        return board_png(self.board, self.presses, states=self.states, **self._mask_keywords())
+        return board_png(self.board, self.presses, states=self.states, holes=self.masks[0],
+                         unpressable=self.masks[1], free_lights=self.masks[2])
 
     def save(self, path: "str | os.PathLike[str]") -> None:
         """Write the picture to ``path``: SVG for a ``.svg`` name, else PNG.
@@ -386,7 +385,8 @@ class Picture:
         Example:
             >>> ax = Picture([[1, 0], [0, 1]], presses=[[1, 0], [0, 0]]).plot()  # doctest: +SKIP
         """
-        return plot_board(self.board, self.presses, states=self.states, ax=ax, **self._mask_keywords())
+        return plot_board(self.board, self.presses, states=self.states, ax=ax, holes=self.masks[0],
+                          unpressable=self.masks[1], free_lights=self.masks[2])
 
     def html(self) -> Optional[str]:
         """The picture as an HTML figure captioned with its repr: inline SVG when small, else an
