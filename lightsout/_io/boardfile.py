@@ -115,7 +115,7 @@ def read_board(path: PathArg, states: int = 2, *, masks: bool = False) -> Union[
         >>> _ = open(path, "w").write("! a board\\n*.*\\n.*.\\n")
         >>> read_board(path).astype(int).tolist()
         [[1, 0, 1], [0, 1, 0]]
-        >>> _ = open(path, "w").write("*/ . ~\n.' * .\n")
+        >>> _ = open(path, "w").write("*/ . ~\\n.' * .\\n")
         >>> marked = read_board(path, masks=True)
         >>> marked.holes.astype(int).tolist(), marked.unpressable.astype(int).tolist()
         ([[0, 0, 1], [0, 0, 0]], [[1, 0, 0], [0, 0, 0]])
