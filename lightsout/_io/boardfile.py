@@ -287,10 +287,14 @@ def write_board(path: PathArg, board: npt.ArrayLike, states: int = 2, *, holes: 
         path: where to write (replaced if it exists).
         board: light states 0..states-1 (0/1 or bools for two states).
         states: number of light states k (2..255).
-        holes, unpressable, free_lights: the board masks (bools of the board's
-            shape), written with their marks in text files (``read_board(...,
-            masks=True)`` reads them back; a hole's light is not written and
-            reads as 0); ``.npy`` and PNG files hold no masks and refuse them.
+        holes: bools of the board's shape, True where a cell is not part of the
+            board, written ``~`` in text files (its light is not written and
+            reads back as 0), or None.  ``.npy`` and PNG files hold no masks and
+            refuse every mask; ``read_board(..., masks=True)`` reads them back.
+        unpressable: the same, True where a cell may not be pressed, written
+            with a trailing ``/``, or None.
+        free_lights: the same, True where a light need not end dark, written
+            with a trailing ``'``, or None.
 
     Example:
         >>> from lightsout import read_board, write_board

@@ -135,9 +135,12 @@ def board_svg(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, 
         states: number of light states k.
         cell: cell size in pixels (default: about 600 pixels across, 4 to 24 a cell).
         title: the picture's ``<title>`` (tooltip).
-        holes, unpressable, free_lights: the board masks (bools of the board's
-            shape): holes are left out, unpressable cells struck through by a
-            grey ``/``, free lights marked by a small blue square.
+        holes: bools of the board's shape, True where a cell is not part of the
+            board: left out (the background shows), or None.
+        unpressable: the same, True where a cell may not be pressed: struck
+            through by a grey ``/``, or None.
+        free_lights: the same, True where a light need not end dark: a small
+            blue square in its corner, or None.
 
     Raises:
         BoardTooLargeError: more than :data:`MAX_SVG_CELLS` cells.
