@@ -133,7 +133,7 @@ def _parse(text: str, states: int, source: Optional[str], columns: bool, states_
         return InvalidBoardError(f"{prefix}line {lineno}, {place(column, cell)}: {what}; {MARKS_HELP}")
 
     rows: list[list[int]] = []
-    mark_rows: list[list[int]] = []
+    mark_rows: list[Optional[list[int]]] = []   # None: a row without marks
     first_line = 0
     for lineno, line in enumerate(text.splitlines(), 1):
         body = line.split(COMMENT, 1)[0]
@@ -206,7 +206,6 @@ def _parse(text: str, states: int, source: Optional[str], columns: bool, states_
                         raise _bad_character(f"{prefix}line {lineno}, {place(column, len(values) + 1)}", char,
                                              states, accepted)
                     values.append(found)
-            flags = [0] * len(values) if marks else []
         if not values:
             continue
         if rows and len(values) != len(rows[0]):
@@ -216,14 +215,17 @@ def _parse(text: str, states: int, source: Optional[str], columns: bool, states_
         if not rows:
             first_line = lineno
         rows.append(values)
-        mark_rows.append(flags)
+        mark_rows.append(flags if any(flags) else None)
     if not rows:
         raise InvalidBoardError(f"{source or 'the board text'}: no rows (only blank lines and comments)")
     out = np.array(rows, dtype=np.uint8)
     lights = out.astype(bool) if states == 2 else out
-    if not marks:
+    if not marks or all(flags is None for flags in mark_rows):
         return MarkedBoard(lights)
-    bits = np.array(mark_rows, dtype=np.uint8)
+    bits = np.zeros(out.shape, dtype=np.uint8)
+    for row, flags in enumerate(mark_rows):
+        if flags is not None:
+            bits[row] = flags
 
     def mask(bit: int) -> Optional[np.ndarray]:
         found = (bits & bit).astype(bool)
