@@ -220,12 +220,12 @@ def _parse(text: str, states: int, source: Optional[str], columns: bool, states_
         raise InvalidBoardError(f"{source or 'the board text'}: no rows (only blank lines and comments)")
     out = np.array(rows, dtype=np.uint8)
     lights = out.astype(bool) if states == 2 else out
-    if not marks or all(flags is None for flags in mark_rows):
+    if not marks or all(marked is None for marked in mark_rows):
         return MarkedBoard(lights)
     bits = np.zeros(out.shape, dtype=np.uint8)
-    for row, flags in enumerate(mark_rows):
-        if flags is not None:
-            bits[row] = flags
+    for row, marked in enumerate(mark_rows):
+        if marked is not None:
+            bits[row] = marked
 
     def mask(bit: int) -> Optional[np.ndarray]:
         found = (bits & bit).astype(bool)
