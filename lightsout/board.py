@@ -1,7 +1,7 @@
 """Boards: pressing cells, chasing lights down, reading and writing boards as text."""
 from __future__ import annotations
 
-from typing import Optional, Sequence, Union
+from typing import Literal, Optional, Sequence, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -13,7 +13,8 @@ from lightsout._base.validate import (
 )
 from lightsout._core.rules import Rules, neighbour_pairs
 from lightsout._core.stencil import Stencil
-from lightsout._io.boardtext import COMMENT, DARK_CHARS, LIT_CHARS, board_from_text, format_board
+from lightsout._io.boardmarks import MarkedBoard
+from lightsout._io.boardtext import COMMENT, DARK_CHARS, LIT_CHARS, board_from_text, format_board, marked_board_from_text
 from lightsout import _kernels as kernels
 from lightsout._routes.nd import chase_nd
 from lightsout._version import DISTRIBUTION as _DISTRIBUTION  # marks this file as lightsout-gf2's (see _import_help)
@@ -236,7 +237,15 @@ def all_lit(n: int, m: int | None = None) -> np.ndarray:
     return np.ones((rows, cols), dtype=bool)
 
 
-def parse_board(text: str, *, states: int = 2) -> np.ndarray:
+@overload
+def parse_board(text: str, *, states: int = ..., masks: Literal[False] = ...) -> np.ndarray: ...
+@overload
+def parse_board(text: str, *, states: int = ..., masks: Literal[True]) -> MarkedBoard: ...
+@overload
+def parse_board(text: str, *, states: int = ..., masks: bool) -> Union[np.ndarray, MarkedBoard]: ...
+
+
+def parse_board(text: str, *, states: int = 2, masks: bool = False) -> Union[np.ndarray, MarkedBoard]:
     """Read a board written one row per line: any of ``1#*xXoO`` lit, any of ``0.-_`` dark.
 
     Spaces, tabs and blank lines are ignored, as is everything from ``!`` (the
@@ -245,8 +254,16 @@ def parse_board(text: str, *, states: int = 2) -> np.ndarray:
     a cell may also be a digit 0..k-1; with more than 10 states every row is
     written as numbers separated by spaces.
 
+    With ``masks=True`` the text may also hold the marks of the board masks:
+    ``~`` a hole (not part of the board), a light followed by ``/`` one that may
+    not be pressed, by ``'`` one that need not end dark (both: ``1/'``); without
+    it they are refused.
+
     Returns:
-        A 2-D bool array for two states, uint8 otherwise.
+        A 2-D bool array for two states, uint8 otherwise; with ``masks=True`` a
+        ``MarkedBoard`` (``lights``, ``holes``, ``unpressable``, ``free_lights``,
+        each mask None when no cell has its mark; ``.masks()`` gives them as
+        :func:`lightsout.solve`'s keywords).
 
     Examples:
         >>> from lightsout import parse_board
@@ -258,7 +275,14 @@ def parse_board(text: str, *, states: int = 2) -> np.ndarray:
         [[1, 0, 1], [0, 1, 0]]
         >>> parse_board("0 12\\n3 .", states=16).tolist()
         [[0, 12], [3, 0]]
+        >>> marked = parse_board("#/ . ~\\n.  # .'", masks=True)
+        >>> marked.lights.astype(int).tolist(), marked.holes.astype(int).tolist()
+        ([[1, 0, 0], [0, 1, 0]], [[0, 0, 1], [0, 0, 0]])
+        >>> marked.unpressable.astype(int).tolist(), marked.free_lights.astype(int).tolist()
+        ([[1, 0, 0], [0, 0, 0]], [[0, 0, 0], [0, 0, 1]])
     """
     if not isinstance(text, str):
         raise InvalidTypeError(f"parse_board expects a str, got {type(text).__name__}")
+    if masks:
+        return marked_board_from_text(text, states, None, columns=False, states_hint=", states=K for K states")
     return board_from_text(text, states, None, columns=False, states_hint=", states=K for K states")

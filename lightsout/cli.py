@@ -10,7 +10,12 @@ convention of 128 + SIGPIPE).  Every failure is one line on standard error,
 starting ``lightsout:`` (argparse's refusals: its usage line, then its message);
 under ``--json`` (or ``--format json``) it is also one JSON object on standard
 output, ``{"error": message, "exit_status": status}``, and an unsolvable board
-the record of ``solve --json`` with the proof (``quiet_pattern``).
+the record of ``solve --json`` with the proof (``proof``, the weights on the lights
+that sum to a nonzero value; for today's symmetric rules also ``quiet_pattern``).
+
+``solve`` and ``nullity`` take a press rule (``--stencil NAME`` or ``--stencil-file
+PATH``), and ``solve`` reads the board masks that a board file marks (``~`` a hole, a
+trailing ``/`` unpressable, a trailing ``'`` a free light).
 
 Results go to standard output; summaries go to standard error as comment
 lines (``! ...``, the board files' comment mark), so either stream can be fed
@@ -43,8 +48,10 @@ if _CLASH is not None:  # another distribution's lightsout: the imports below wo
 from lightsout._base import errors as _errors  # noqa: E402 (after the check)
 from lightsout._base.validate import MAX_STATES, states_count
 from lightsout._cli.progress import ProgressBar
+from lightsout._core.stencil import STENCIL_NAMES
 from lightsout._io.boardfile import decode_text, read_board, write_board
-from lightsout._io.boardtext import board_from_text
+from lightsout._io.boardmarks import MarkedBoard
+from lightsout._io.boardtext import board_from_text, marked_board_from_text
 from lightsout._solve import METHODS, UnsolvableError, first_row, nullity, nullity_table, solve
 from lightsout.board import COMMENT, all_lit, format_board
 
@@ -61,6 +68,7 @@ examples:
   lightsout solve board.txt --json      # the same for programs: JSON
   lightsout solve board.txt --minimal --svg solution.svg
   lightsout solve --all-lit 6 --torus rows     # all-lit 6 x 6, rows wrap
+  lightsout solve board.txt --stencil x  # a press: cell and diagonals
   lightsout nullity 19                  # dimension of 19 x 19's quiet patterns
   lightsout nullity --table 30 --csv    # nullities of 1 x 1 .. 30 x 30
   lightsout render 1000 -o presses.png  # all-lit presses, a pixel a cell
@@ -68,9 +76,14 @@ examples:
 
 board files: text, one row per line ('1 # * x X o O' lit, '0 . - _' dark,
   digits 0..K-1 with --states K, '{COMMENT}' starts a comment, blank lines
-  ignored); .npy arrays; PNG pictures, a pixel a cell (dark pixel = off,
-  light = lit; K states: grey levels 0..255 in K even steps). '-' reads text
-  from standard input.
+  ignored; masks: '~' a hole, a light followed by '/' may not be pressed, by
+  "'" need not end dark); .npy arrays; PNG pictures, a pixel a cell (dark
+  pixel = off, light = lit; K states: grey levels 0..255 in K even steps).
+  '-' reads text from standard input.
+
+press rules: --stencil NAME ({", ".join(STENCIL_NAMES)})
+  or --stencil-file PATH, a grid of weights in board text (digits, '.' for
+  0) whose middle cell is the pressed one (so each side odd).
 
 output: results on standard output (solve: the presses in the board text
   format, or a picture in block characters on a terminal; --json or
@@ -181,6 +194,8 @@ def build_parser() -> argparse.ArgumentParser:
     quiet.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary lines on standard error")
     rules = Parser(add_help=False)
     _add_rules(rules)
+    stencil = Parser(add_help=False)
+    _add_stencil(stencil)
     raw = HelpFormatter
 
     parser = Parser(
@@ -211,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="FILE", help="write the row to FILE instead of standard output")
 
     p = sub.add_parser(
-        "solve", parents=[rules, quiet], formatter_class=raw,
+        "solve", parents=[rules, stencil, quiet], formatter_class=raw,
         help="solve a board file ('-': standard input) or the all-lit board of --all-lit N [M]",
         description="Find presses that turn every light of the board off (the canonical solution, or with "
                     "--minimal the fewest presses).",
@@ -223,8 +238,9 @@ def build_parser() -> argparse.ArgumentParser:
                "  json     one object: shape, states, torus, self_toggle, solvable, presses\n"
                "           (nested lists), press_count, nullity, count (a decimal string),\n"
                "           method; with --minimal also fewest and proven_minimal; an\n"
-               "           unsolvable board gives solvable false, the reason and its proof,\n"
-               "           quiet_pattern (and quiet_first_row) (exit 1); any other failure\n"
+               "           unsolvable board gives solvable false, the reason and its proof:\n"
+               "           proof (weights on the lights), quiet_pattern and quiet_first_row\n"
+               "           (null for a one-way rule or masks) (exit 1); any other failure\n"
                "           gives {\"error\": message, \"exit_status\": 2} (or 130, ...)\n"
                "  list     the cells to press, one 'row column' a line (0-based; K states:\n"
                "           'row column count')\n\n"
@@ -251,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--svg", metavar="FILE", help="also draw the board and its presses as an SVG picture")
 
     p = sub.add_parser(
-        "nullity", parents=[rules, quiet], formatter_class=raw,
+        "nullity", parents=[rules, stencil, quiet], formatter_class=raw,
         help="dimension of the quiet-pattern space of the N x M board, or a table",
         description="The nullity of the N x M board: it has 2**nullity solutions when solvable.",
         epilog="examples:\n  lightsout nullity 19\n  lightsout nullity 4 7 --torus\n"
@@ -373,23 +389,72 @@ def _add_rules(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=_positive_int, metavar="T", help=THREADS_HELP)
 
 
+def _add_stencil(p: argparse.ArgumentParser) -> None:
+    """The press-rule options of solve and nullity."""
+    p.add_argument("--stencil", choices=STENCIL_NAMES, metavar="NAME",
+                   help=f"press rule: {', '.join(STENCIL_NAMES)} (default: plus, today's rule)")
+    p.add_argument("--stencil-file", metavar="PATH",
+                   help="press rule from a file: a grid of weights in board text (digits, '.' for 0), "
+                        "the pressed cell in the middle")
+
+
 def _rules(args: argparse.Namespace, ndim: int = 2) -> dict[str, Any]:
-    return dict(torus=wraps_of(args.torus, ndim), self_toggle=not args.sigma, states=args.states,
-                method=args.method, threads=args.threads)
+    rules = dict(torus=wraps_of(args.torus, ndim), self_toggle=not args.sigma, states=args.states,
+                 method=args.method, threads=args.threads)
+    stencil = _stencil_arg(args)
+    if stencil is not None:
+        rules["stencil"] = stencil
+    return rules
 
 
-def _read_board_arg(name: str, states: int) -> np.ndarray:
-    """The board named on the command line: a file, or '-' for text on standard input."""
+def _stencil_arg(args: argparse.Namespace) -> Any:
+    """``--stencil NAME`` or the weights of ``--stencil-file PATH`` (centre: the middle cell), or None."""
+    name, path = getattr(args, "stencil", None), getattr(args, "stencil_file", None)
+    if name is not None and path is not None:
+        raise UsageError("give --stencil NAME or --stencil-file PATH, not both")
+    if path is None:
+        return name
+    return read_stencil_file(path, args.states)
+
+
+def read_stencil_file(path: str, states: int = 2) -> np.ndarray:
+    """The weights of a stencil file: board text (digits 0..k-1, '.' for 0), each side odd.
+
+    The pressed cell is the middle one, so a side of even length has no middle and is refused.
+
+    Example:
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "x.txt")
+        >>> _ = open(path, "w").write("1.1\\n.1.\\n1.1\\n")
+        >>> read_stencil_file(path).tolist()
+        [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
+        >>> _ = open(path, "w").write("11\\n")
+        >>> read_stencil_file(path)
+        Traceback (most recent call last):
+        ...
+        lightsout.cli.UsageError: ...: the stencil is 1 x 2 cells; its pressed cell is the middle one, so each side ...
+    """
+    weights = board_from_text(decode_text(Path(path).read_bytes(), path), states, path,
+                              states_hint=", digits 0..K-1 with --states K")
+    if any(size % 2 == 0 for size in weights.shape):
+        size = " x ".join(map(str, weights.shape))
+        raise UsageError(f"{path}: the stencil is {size} cells; its pressed cell is the middle one, so each side "
+                         "must have an odd number of cells (pad a side with a row or column of 0)")
+    return weights.astype(np.uint8)
+
+
+def _read_board_arg(name: str, states: int) -> MarkedBoard:
+    """The board named on the command line, with the masks its text marks: a file, or '-' for standard input."""
     if name != "-":
-        return read_board(name, states)
+        return read_board(name, states, masks=True)
     if sys.stdin is None:
         raise OSError("standard input is closed")
     data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
-    return board_from_text(decode_text(data, "standard input"), states, "standard input")
+    return marked_board_from_text(decode_text(data, "standard input"), states, "standard input")
 
 
-def _board_arg(args: argparse.Namespace) -> np.ndarray:
-    """The board of ``solve``: the file named, or the all-lit board of ``--all-lit N [M]``."""
+def _board_arg(args: argparse.Namespace) -> MarkedBoard:
+    """The board of ``solve`` and its masks: the file named, or the all-lit board of ``--all-lit N [M]``."""
     if (args.board is None) == (args.all_lit is None):
         raise UsageError("solve takes a board file (or '-' for standard input) or --all-lit N [M]"
                          + (", not both" if args.board is not None else ""))
@@ -398,7 +463,7 @@ def _board_arg(args: argparse.Namespace) -> np.ndarray:
     if len(args.all_lit) > 2:
         raise UsageError(f"--all-lit takes N or N M (rows and columns), got {len(args.all_lit)} sizes")
     lit = all_lit(*args.all_lit)
-    return lit if args.states == 2 else lit.astype(np.uint8)
+    return MarkedBoard(lit if args.states == 2 else lit.astype(np.uint8))
 
 
 def _stdout() -> TextIO:
@@ -486,7 +551,7 @@ def _cmd_nullity(args: argparse.Namespace, progress: Any) -> int:
         return EXIT_OK
     wraps = rules["torus"]
     plain = (not any(wraps) if isinstance(wraps, tuple) else not wraps) and not args.sigma and args.states == 2 \
-        and args.method in ("auto", "poly")
+        and args.method in ("auto", "poly") and "stencil" not in rules
     if plain:
         table = nullity_table(args.n, args.m, progress=progress)
     else:
@@ -518,7 +583,8 @@ def _cmd_solve(args: argparse.Namespace, progress: Any) -> int:
 
     if args.time_limit is not None and not args.minimal:
         raise UsageError("--time-limit bounds the --minimal search; give --minimal too")
-    board = _board_arg(args)
+    marked = _board_arg(args)
+    board, masks = marked.lights, marked.masks()
     if (args.png or args.svg) and board.ndim > 2:
         raise UsageError(f"--png and --svg draw 1-D and 2-D boards; this board has shape {board.shape}")
     if args.png and board.size > picture.MAX_PNG_CELLS:
@@ -529,7 +595,7 @@ def _cmd_solve(args: argparse.Namespace, progress: Any) -> int:
     fmt = args.format
     try:
         solution = solve(board, minimal=args.minimal, time_limit=args.time_limit, progress=progress,
-                         **_rules(args, board.ndim))
+                         **_rules(args, board.ndim), **masks)
     except UnsolvableError as exc:
         if fmt == "json":
             pattern, first = exc.quiet_pattern, exc.quiet_first_row
@@ -539,14 +605,15 @@ def _cmd_solve(args: argparse.Namespace, progress: Any) -> int:
                                     "reason": unsolvable_message(exc), "nullity": exc.nullity, "method": exc.method,
                                     "quiet_pattern": None if pattern is None else pattern.astype(int).tolist(),
                                     "quiet_first_row": None if first is None else np.asarray(first).astype(int).tolist(),
+                                    "proof": None if exc.proof is None else exc.proof.astype(int).tolist(),
                                     }) + "\n")
         raise
     presses = solution.presses
     npress = int(presses.sum(dtype=np.int64))
     if args.png:
-        picture.Picture(board, presses, states=args.states).save(args.png)
+        picture.Picture(board, presses, states=args.states, **masks).save(args.png)
     if args.svg:
-        picture.Picture(board, presses, states=args.states, caption=repr(solution)).save(args.svg)
+        picture.Picture(board, presses, states=args.states, caption=repr(solution), **masks).save(args.svg)
     binary = args.output and Path(args.output).suffix.lower() in (".npy", ".png")
     if binary:
         write_board(args.output, presses, args.states)

@@ -41,8 +41,8 @@ from lightsout._base.packing import count_bits
 from lightsout._base.types import Progress
 from lightsout._base.validate import grid_shape, progress_callback
 # the colours too (DARK, LIT, PRESS, GRID: lightsout.picture.LIT and so on), beside the public names
-from lightsout._io.drawing import (DARK, GRID, LIT, MAX_PNG_CELLS, MAX_SVG_CELLS, PRESS, Picture, board_blocks, board_png,
-                                   board_svg, plot_board)
+from lightsout._io.drawing import (BACKGROUND, DARK, FREE, GRID, HATCH, LIT, MAX_PNG_CELLS, MAX_SVG_CELLS, PRESS, Picture,
+                                   board_blocks, board_png, board_svg, plot_board)
 from lightsout._io.png import REVERSE_BITS, PngWriter
 from lightsout._core.bandchase import all_lit_press_bands
 from lightsout._solve import first_row

@@ -196,3 +196,119 @@ def test_solution_save_of_more_axes_and_of_a_graph(tmp_path):
     path = lightsout.solve_graph([(0, 1), (1, 2)], [1, 1, 1])     # a path of three vertices
     path.save(tmp_path / "graph.txt")
     assert lightsout.read_board(tmp_path / "graph.txt").ravel().tolist() == path.presses.astype(int).tolist()
+
+
+# -- the marks of the board masks (issue 30) --------------------------------------------------------------
+
+def _random_masks(rng, shape):
+    """Holes, unpressable cells and free lights of every combination (a hole takes no other mark)."""
+    holes = rng.random(shape) < 0.2
+    unpressable = (rng.random(shape) < 0.3) & ~holes
+    free_lights = (rng.random(shape) < 0.3) & ~holes
+    return holes, unpressable, free_lights
+
+
+@pytest.mark.parametrize("states", [2, 3, 10, 11, 255])
+def test_masks_round_trip_through_text(tmp_path, rng, states):
+    for trial in range(6):
+        shape = (int(rng.integers(1, 8)), int(rng.integers(1, 12)))
+        board = rng.integers(0, states, shape).astype(np.uint8)
+        holes, unpressable, free_lights = _random_masks(rng, shape)
+        board[holes] = 0  # a hole's light is not written
+        board = board.astype(bool) if states == 2 else board
+        path = tmp_path / f"m{trial}.txt"
+        lightsout.write_board(path, board, states=states, holes=holes, unpressable=unpressable,
+                              free_lights=free_lights)
+        back = lightsout.read_board(path, states=states, masks=True)
+        assert back.lights.dtype == board.dtype and np.array_equal(back.lights, board)
+        for got, want in ((back.holes, holes), (back.unpressable, unpressable), (back.free_lights, free_lights)):
+            assert (got is None and not want.any()) or np.array_equal(got, want)
+        text = lightsout.format_board(board, states=states, holes=holes, unpressable=unpressable,
+                                      free_lights=free_lights)
+        again = lightsout.parse_board(text, states=states, masks=True)
+        assert np.array_equal(again.lights, board) and again.masks().keys() == back.masks().keys()
+
+
+def test_every_combination_of_marks_reads():
+    marked = lightsout.parse_board("~ 1 1/ 1' 1/' 1'/ 0 0/ 0' 0/'", masks=True)
+    assert marked.lights.astype(int).tolist() == [[0, 1, 1, 1, 1, 1, 0, 0, 0, 0]]
+    assert marked.holes.astype(int).tolist() == [[1, 0, 0, 0, 0, 0, 0, 0, 0, 0]]
+    assert marked.unpressable.astype(int).tolist() == [[0, 0, 1, 0, 1, 1, 0, 1, 0, 1]]
+    assert marked.free_lights.astype(int).tolist() == [[0, 0, 0, 1, 1, 1, 0, 0, 1, 1]]
+    # written without spaces and with k states alike
+    tight = lightsout.parse_board("~11/1'1/'", masks=True)
+    assert tight.unpressable.astype(int).tolist() == [[0, 0, 1, 0, 1]]
+    many = lightsout.parse_board("~ 12/ 3' 0/'", states=16, masks=True)
+    assert many.lights.tolist() == [[0, 12, 3, 0]] and many.holes.astype(int).tolist() == [[1, 0, 0, 0]]
+
+
+def test_unmarked_text_reads_alike_with_masks(tmp_path, rng):
+    board = rng.integers(0, 2, (9, 13)).astype(bool)
+    lightsout.write_board(tmp_path / "b.txt", board)
+    marked = lightsout.read_board(tmp_path / "b.txt", masks=True)
+    assert np.array_equal(marked.lights, board) and marked.masks() == {}
+    assert np.array_equal(lightsout.read_board(tmp_path / "b.txt"), board)   # the old call: an array
+
+
+def test_npy_and_png_read_with_masks_carry_none_and_refuse_them(tmp_path, rng):
+    board = rng.integers(0, 2, (3, 4)).astype(bool)
+    lightsout.write_board(tmp_path / "b.npy", board)
+    marked = lightsout.read_board(tmp_path / "b.npy", masks=True)
+    assert np.array_equal(marked.lights, board) and marked.masks() == {}
+    for name in ("b.npy", "b.png"):
+        with pytest.raises(lightsout.InvalidBoardError, match="hold no masks"):
+            lightsout.write_board(tmp_path / name, board, holes=np.eye(3, 4, dtype=bool))
+
+
+@pytest.mark.parametrize("text, states, message", [
+    ("1 ~\n", 2, "line 1, column 3: '~' is a mark of the board masks"),
+    ("1/ 0\n", 2, "line 1, column 2: '/' is a mark of the board masks"),
+    ("1 0 12'\n", 16, "line 1, column 7: \"'\" is a mark of the board masks"),
+])
+def test_marks_are_refused_without_masks(tmp_path, text, states, message):
+    path = tmp_path / "m.txt"
+    path.write_text(text)
+    with pytest.raises(lightsout.InvalidBoardError, match="read them with masks=True") as caught:
+        lightsout.read_board(path, states=states)
+    assert message in str(caught.value)
+    with pytest.raises(lightsout.InvalidBoardError, match="mark of the board masks"):
+        lightsout.parse_board(text, states=states)
+
+
+@pytest.mark.parametrize("text, states, message", [
+    ("/1\n", 2, "line 1, column 1: the mark '/' follows no light"),
+    ("1 0\n1//\n", 2, "line 2, column 3: the mark '/' is given twice"),
+    ("1''\n", 2, "line 1, column 3: the mark \"'\" is given twice"),
+    ("~/ 1\n", 2, "line 1, column 2: a hole ('~') takes no mark"),
+    ("1 ~'\n", 2, "line 1, column 4: a hole ('~') takes no mark"),
+    ("1 ? ~\n", 2, "line 1, column 3: unexpected character '?'"),
+    ("1 ~/\n", 16, "line 1, column 3: '~/': a hole is '~' alone"),
+    ("/ 1\n", 16, "line 1, column 1: the mark '/' follows no light"),
+    ("3// 1\n", 16, "line 1, column 3: the mark '/' is given twice"),
+    ("3x/ 1\n", 16, "line 1, column 1: '3x/' is not a light state"),
+])
+def test_bad_marks_are_refused_naming_the_place(tmp_path, text, states, message):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    with pytest.raises(lightsout.InvalidBoardError) as caught:
+        lightsout.read_board(path, states=states, masks=True)
+    assert f"{path}, {message}" in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("mask", [[[1, 0]], [[0, 2, 1]], [["a", "b", "c"]]])
+def test_format_board_refuses_bad_masks(mask):
+    with pytest.raises(lightsout.InvalidBoardError, match="holes is a mask of bools or 0/1 of the board's shape"):
+        lightsout.format_board([[1, 0, 1]], holes=mask)
+
+
+def test_a_marked_file_solves_under_its_masks(tmp_path):
+    import oracle
+    path = tmp_path / "m.txt"
+    path.write_text("1 1 ~ 0\n1/ 0 1 0'\n0 1' 1 1\n")
+    marked = lightsout.read_board(path, masks=True)
+    solution = lightsout.solve(marked.lights, **marked.masks())
+    matrix = oracle.stencil_matrix((3, 4), False, [[0, 1, 0], [1, 1, 1], [0, 1, 0]], (1, 1), 2)
+    _, required, pressable = oracle.masked_system(matrix, marked.holes, marked.unpressable, marked.free_lights)
+    after = oracle.stencil_replay(marked.lights, solution.presses, matrix, 2, marked.holes).ravel()
+    assert not after[required].any()
+    assert not np.asarray(solution.presses).ravel()[[i for i in range(12) if i not in pressable]].any()

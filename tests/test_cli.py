@@ -797,3 +797,121 @@ def test_torus_cols_needs_a_second_axis(tmp_path, capsys):
     assert main(["solve", str(tmp_path / "line.npy"), "--torus", "cols"]) == 2
     assert "this board has 1 axis" in _one_line(capsys.readouterr().err)
     assert main(["solve", str(tmp_path / "line.npy"), "--torus", "--format", "text", "--quiet"]) == 0
+
+
+# -- press rules and board masks (issue 30) ---------------------------------------------------------------
+
+PLUS = [[0, 1, 0], [1, 1, 1], [0, 1, 0]]
+
+
+def _json_out(capsys):
+    import json
+
+    return json.loads(capsys.readouterr().out)
+
+
+def test_solve_reads_the_masks_of_a_board_file(tmp_path, capsys):
+    path = tmp_path / "masked.txt"
+    path.write_text("1 1 ~ 0\n1/ 1 0' 0\n1 1 1 0/'\n")      # the presses (0, 0) and (2, 1) of the plus rule
+    assert main(["solve", str(path), "--json"]) == 0
+    record = _json_out(capsys)
+    holes = np.array([[0, 0, 1, 0], [0, 0, 0, 0], [0, 0, 0, 0]], bool)
+    unpressable = np.array([[0, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1]], bool)
+    free_lights = np.array([[0, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], bool)
+    board = np.array([[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0]])
+    presses = np.array(record["presses"])
+    matrix = oracle.stencil_matrix((3, 4), False, PLUS, (1, 1), 2)
+    _, required, pressable = oracle.masked_system(matrix, holes, unpressable, free_lights)
+    assert not oracle.stencil_replay(board, presses, matrix, 2, holes).ravel()[required].any()
+    assert not np.delete(presses.ravel(), pressable).any()                 # no hole, no unpressable cell
+    # from standard input alike
+    done = _run_cli(tmp_path, "solve", "-", "--format", "text", input=path.read_text())
+    assert done.returncode == 0 and np.array_equal(
+        np.array([[int(c) for c in line] for line in done.stdout.split()]), presses)
+
+
+@pytest.mark.parametrize("how", [["--stencil", "x"], ["--stencil-file", "x.txt"]])
+def test_solve_and_nullity_take_a_stencil(tmp_path, capsys, how):
+    (tmp_path / "x.txt").write_text("1.1\n.1.\n1.1\n")
+    how = [how[0], str(tmp_path / how[1])] if how[0] == "--stencil-file" else how
+    x_rule = [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
+    rng = np.random.default_rng(30)
+    for shape in ((3, 3), (4, 5), (5, 2)):
+        matrix = oracle.stencil_matrix(shape, False, x_rule, (1, 1), 2)
+        assert main(["nullity", str(shape[0]), str(shape[1]), *how]) == 0
+        assert int(capsys.readouterr().out) == oracle.masked_nullity(matrix, 2)
+        board = (matrix @ rng.integers(0, 2, shape[0] * shape[1]) % 2).reshape(shape)   # solvable
+        path = tmp_path / "b.txt"
+        lightsout.write_board(path, board)
+        assert main(["solve", str(path), "--json", *how]) == 0
+        presses = np.array(_json_out(capsys)["presses"])
+        assert not oracle.stencil_replay(board, presses, matrix, 2).any()
+    assert main(["nullity", "--table", "4", *how]) == 0
+    lines = capsys.readouterr().out.splitlines()[1:]
+    assert [int(line.split()[1]) for line in lines] == [
+        oracle.masked_nullity(oracle.stencil_matrix((n, n), False, x_rule, (1, 1), 2), 2) for n in range(1, 5)]
+
+
+def test_json_carries_the_proof_of_an_unsolvable_one_way_board(tmp_path, capsys):
+    # a press adds to the cell above and the cell to the right: the bottom-left light never changes
+    weights = [[0, 1, 0], [0, 0, 1], [0, 0, 0]]
+    (tmp_path / "up-right.txt").write_text("010\n001\n000\n")
+    board = np.zeros((3, 4), np.uint8)
+    board[2, 0] = 1
+    board[0, 1] = 2
+    lightsout.write_board(tmp_path / "b.txt", board, states=3)
+    args = ["solve", str(tmp_path / "b.txt"), "--states", "3", "--stencil-file", str(tmp_path / "up-right.txt")]
+    assert main([*args, "--json"]) == 1
+    record = _json_out(capsys)
+    assert record["solvable"] is False and record["quiet_pattern"] is None
+    matrix = oracle.stencil_matrix((3, 4), False, weights, (1, 1), 3)
+    _, required, pressable = oracle.masked_system(matrix, None, None, None)
+    assert oracle.proves_unsolvable(record["proof"], board, matrix, 3, required, pressable)
+    assert main(args) == 1
+    _one_line(capsys.readouterr().err)
+
+
+def test_json_proof_of_a_symmetric_rule_is_the_quiet_pattern(tmp_path, capsys):
+    path = tmp_path / "bad.txt"
+    path.write_text("1000\n1000\n1000\n1000\n")
+    assert main(["solve", str(path), "--json"]) == 1
+    record = _json_out(capsys)
+    assert record["proof"] is not None and record["proof"] == record["quiet_pattern"]
+
+
+@pytest.mark.parametrize("stencil, extra, message", [
+    ("11\n", [], "the stencil is 1 x 2 cells; its pressed cell is the middle one"),
+    ("1.\n.1\n", [], "the stencil is 2 x 2 cells"),
+    ("121\n", [], "light state 2 is out of range 0..1"),
+    ("1?1\n", [], "unexpected character '?'"),
+    ("111\n", ["--stencil", "x"], "give --stencil NAME or --stencil-file PATH, not both"),
+    ("000\n", [], "stencil"),
+])
+def test_bad_stencils_are_one_line_with_exit_2(tmp_path, capsys, stencil, extra, message):
+    (tmp_path / "s.txt").write_text(stencil)
+    (tmp_path / "b.txt").write_text("101\n010\n")
+    for command in (["solve", str(tmp_path / "b.txt")], ["nullity", "3"]):
+        assert main([*command, "--stencil-file", str(tmp_path / "s.txt"), *extra]) == 2
+        assert message in _one_line(capsys.readouterr().err)
+    assert main(["solve", str(tmp_path / "b.txt"), "--stencil-file", str(tmp_path / "s.txt"), *extra, "--json"]) == 2
+    assert message in _json_out(capsys)["error"]
+
+
+def test_bad_marks_and_stencil_names_are_refused(tmp_path, capsys):
+    path = tmp_path / "b.txt"
+    path.write_text("1 ~/\n")
+    assert main(["solve", str(path)]) == 2
+    assert f"{path}, line 1, column 4: a hole ('~') takes no mark" in _one_line(capsys.readouterr().err)
+    assert main(["solve", str(path), "--stencil", "bogus"]) == 2
+    assert "invalid choice: 'bogus'" in capsys.readouterr().err
+    assert main(["nullity", "3", "--stencil-file", str(tmp_path / "missing.txt")]) == 2
+    assert "missing.txt" in _one_line(capsys.readouterr().err)
+
+
+def test_pictures_of_a_masked_board(tmp_path, capsys):
+    path = tmp_path / "b.txt"
+    path.write_text("1 1 ~\n1/ 1 1\n")
+    svg = tmp_path / "b.svg"
+    assert main(["solve", str(path), "--svg", str(svg), "--png", str(tmp_path / "b.png"), "-q"]) == 0
+    background = "#%02x%02x%02x" % lightsout.picture.BACKGROUND
+    assert background in svg.read_text() and (tmp_path / "b.png").stat().st_size > 0

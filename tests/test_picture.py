@@ -307,3 +307,108 @@ def test_cli_render_targets_are_one_line_naming_the_path(tmp_path, monkeypatch, 
         assert main(["render", "40", "-o", target]) == 2
         err = capsys.readouterr().err.strip()
         assert err.startswith(f"lightsout: {words}") and ".part" not in err and "\n" not in err
+
+
+# -- the board masks in pictures (issue 30) ---------------------------------------------------------------
+
+def _png_pixels(data):
+    with Image.open(io.BytesIO(data)) as image:
+        return np.array(image.convert("RGB"))
+
+
+def _masks(rng, shape):
+    holes = rng.random(shape) < 0.25
+    return holes, (rng.random(shape) < 0.3) & ~holes, (rng.random(shape) < 0.3) & ~holes
+
+
+def _cells_that_differ(before, after, size):
+    """Which cells' pixels differ between two pictures of size x size pixels a cell."""
+    rows, cols = before.shape[0] // size, before.shape[1] // size
+    changed = (before != after).any(axis=2).reshape(rows, size, cols, size)
+    return changed.any(axis=(1, 3))
+
+
+@pytest.mark.parametrize("size", [1, 3, 4, 10, 17])
+def test_png_with_masks_differs_only_where_they_are(rng, size):
+    shape = (7, 11)
+    board = rng.integers(0, 3, shape)
+    presses = rng.integers(0, 3, shape)
+    holes, unpressable, free_lights = _masks(rng, shape)
+    plain = _png_pixels(picture.board_png(board, presses, states=3, cell=size))
+    for name, mask in (("holes", holes), ("unpressable", unpressable), ("free_lights", free_lights)):
+        marked = _png_pixels(picture.board_png(board, presses, states=3, cell=size, **{name: mask}))
+        assert marked.shape == plain.shape                        # the same size
+        differ = _cells_that_differ(plain, marked, size)
+        if name == "holes" or size >= 4:                          # marks need 4 pixels a cell
+            assert np.array_equal(differ, mask), name
+        else:
+            assert not differ.any(), name
+    drawn = _png_pixels(picture.board_png(board, presses, states=3, cell=size, holes=holes))
+    tiles = drawn.reshape(shape[0], size, shape[1], size, 3).transpose(0, 2, 1, 3, 4)
+    assert (tiles[holes] == picture.BACKGROUND).all()           # a hole is background, its grid lines too
+
+
+def test_svg_with_masks(rng):
+    shape = (6, 9)
+    board = rng.integers(0, 2, shape)
+    holes, unpressable, free_lights = _masks(rng, shape)
+    plain = picture.board_svg(board, cell=10)
+    svg = picture.board_svg(board, cell=10, holes=holes, unpressable=unpressable, free_lights=free_lights)
+    root, plain_root = ET.fromstring(svg), ET.fromstring(plain)
+    assert (root.get("width"), root.get("height")) == (plain_root.get("width"), plain_root.get("height"))
+    background = "#%02x%02x%02x" % picture.BACKGROUND
+    hole_rects = {(int(r.get("y")) // 10, int(r.get("x")) // 10) for r in _tags(svg, "rect")
+                  if r.get("fill") == background}
+    assert hole_rects == {tuple(map(int, cell)) for cell in np.argwhere(holes)}
+    strokes = [p for p in _tags(svg, "path") if p.get("stroke") == "#%02x%02x%02x" % picture.HATCH]
+    assert len(strokes) == 1 and strokes[0].get("d").count("M") == int(unpressable.sum())
+    corners = [r for r in _tags(svg, "rect") if r.get("fill") == "#%02x%02x%02x" % picture.FREE]
+    assert len(corners) == int(free_lights.sum())
+
+
+def test_masked_pictures_keep_their_limits_and_check_the_masks():
+    big = np.zeros((201, 200), bool)
+    with pytest.raises(lightsout.BoardTooLargeError, match="MAX_SVG_CELLS"):
+        picture.board_svg(big, holes=np.ones_like(big))
+    with pytest.raises(lightsout.InvalidBoardError, match="holes is a mask of bools or 0/1 of the board's shape"):
+        picture.board_png([[1, 0]], holes=[[1, 0, 0]])
+    with pytest.raises(lightsout.InvalidBoardError, match="unpressable is a mask"):
+        picture.Picture([[1, 0]], unpressable=[[2, 0]])
+
+
+def test_a_solution_draws_its_masks(rng):
+    board = np.ones((4, 5), bool)
+    holes = np.zeros((4, 5), bool)
+    holes[0, 0] = holes[3, 4] = True
+    unpressable = np.zeros((4, 5), bool)
+    unpressable[1, 2] = True
+    solution = lightsout.solve(board, holes=holes, unpressable=unpressable)
+    drawn = lightsout._io.drawing.solution_picture(solution)
+    assert np.array_equal(drawn.masks[0], holes) and np.array_equal(drawn.masks[1], unpressable)
+    assert "#%02x%02x%02x" % picture.BACKGROUND in drawn.svg()
+    plain = _png_pixels(picture.board_png(solution.board, solution.presses, cell=10))
+    masked = _png_pixels(picture.board_png(solution.board, solution.presses, cell=10, holes=holes,
+                                           unpressable=unpressable))
+    assert np.array_equal(_cells_that_differ(plain, masked, 10), holes | unpressable)
+    assert np.array_equal(_png_pixels(drawn.save and drawn.png()), _png_pixels(picture.board_png(
+        solution.board, solution.presses, holes=holes, unpressable=unpressable)))
+
+
+def test_plot_draws_the_masks():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    holes = np.zeros((3, 4), bool)
+    holes[1, 1] = True
+    free_lights = np.zeros((3, 4), bool)
+    free_lights[0, 3] = free_lights[2, 0] = True
+    solution = lightsout.solve(np.ones((3, 4), bool), holes=holes, free_lights=free_lights)
+    ax = solution.plot()
+    shown = ax.images[0].get_array()
+    assert np.array_equal(np.ma.getmaskarray(shown), holes)
+    offsets = [collection.get_offsets() for collection in ax.collections]
+    assert len(offsets) == 2 and len(offsets[0]) == 2                  # the free lights, then the presses
+    plt.close("all")

@@ -22,6 +22,10 @@ Formats (chosen by the file's content when reading, by its extension when writin
   Two-state boards are written as one-bit greyscale.  Writing needs nothing
   beyond numpy; reading needs Pillow (the ``images`` extra).
 
+Text files also say the board masks (``read_board(..., masks=True)``, ``write_board(...,
+holes=, unpressable=, free_lights=)``): ``~`` a hole, a light followed by ``/`` one that
+may not be pressed, by ``'`` one that need not end dark (:mod:`lightsout._io.boardmarks`).
+
 A malformed text file is refused with one line naming the file, line and column.
 
 Example:
@@ -37,7 +41,7 @@ import math
 import os
 import warnings
 from pathlib import Path
-from typing import Union
+from typing import Literal, Optional, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -45,7 +49,8 @@ import numpy.typing as npt
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, LightsOutError
 from lightsout._base.extras import import_optional
 from lightsout._base.validate import MAX_BOARD_CELLS, board_values, states_count
-from lightsout._io.boardtext import board_from_text, format_board
+from lightsout._io.boardmarks import MarkedBoard
+from lightsout._io.boardtext import board_from_text, format_board, marked_board_from_text
 from lightsout._io.png import DRAWING_TEXT, PNG_SIGNATURE, encode_png
 
 __all__ = ["read_board", "write_board"]
@@ -54,7 +59,15 @@ PathArg = Union[str, "os.PathLike[str]"]
 NPY_MAGIC = b"\x93NUMPY"
 
 
-def read_board(path: PathArg, states: int = 2) -> np.ndarray:
+@overload
+def read_board(path: PathArg, states: int = ..., *, masks: Literal[False] = ...) -> np.ndarray: ...
+@overload
+def read_board(path: PathArg, states: int = ..., *, masks: Literal[True]) -> MarkedBoard: ...
+@overload
+def read_board(path: PathArg, states: int = ..., *, masks: bool) -> Union[np.ndarray, MarkedBoard]: ...
+
+
+def read_board(path: PathArg, states: int = 2, *, masks: bool = False) -> Union[np.ndarray, MarkedBoard]:
     """Read a board from a text, ``.npy`` or PNG file.
 
     The format is recognised by the file's first bytes (PNG and ``.npy``
@@ -63,7 +76,10 @@ def read_board(path: PathArg, states: int = 2) -> np.ndarray:
     * text: one row per line, ``1 # * x X o O`` lit, ``0 . - _`` dark, digits
       ``0..k-1`` for k states (numbers separated by spaces past 10 states);
       spaces and blank lines ignored, ``!`` starts a comment (as
-      :func:`lightsout.parse_board` reads it).
+      :func:`lightsout.parse_board` reads it).  With ``masks=True`` also the
+      marks of the board masks: ``~`` a hole, a light followed by ``/`` one
+      that may not be pressed, by ``'`` one that need not end dark (``1/'``
+      both); without it they are refused.
     * ``.npy``: a numpy array of any number of axes (bools or integers
       0..k-1), read without pickles.
     * PNG: one pixel a cell, rows top to bottom, of any width and mode; a
@@ -77,9 +93,14 @@ def read_board(path: PathArg, states: int = 2) -> np.ndarray:
     Args:
         path: the file.
         states: number of light states k (2..255).
+        masks: return a ``MarkedBoard`` (``lights``, ``holes``, ``unpressable``,
+            ``free_lights``; a mask is None when no cell has its mark, and always
+            for ``.npy`` and PNG files); ``.masks()`` gives the masks as
+            :func:`lightsout.solve`'s keywords.
 
     Returns:
-        The board: bool for two states, uint8 light states otherwise.
+        The board: bool for two states, uint8 light states otherwise; with
+        ``masks=True`` a ``MarkedBoard``.
 
     Raises:
         InvalidBoardError: a malformed file; the one-line message names the
@@ -94,17 +115,23 @@ def read_board(path: PathArg, states: int = 2) -> np.ndarray:
         >>> _ = open(path, "w").write("! a board\\n*.*\\n.*.\\n")
         >>> read_board(path).astype(int).tolist()
         [[1, 0, 1], [0, 1, 0]]
+        >>> _ = open(path, "w").write("*/ . ~\\n.' * .\\n")
+        >>> marked = read_board(path, masks=True)
+        >>> marked.holes.astype(int).tolist(), marked.unpressable.astype(int).tolist()
+        ([[0, 0, 1], [0, 0, 0]], [[1, 0, 0], [0, 0, 0]])
     """
     states = states_count(states)
     name = os.fspath(path)
     with open(name, "rb") as handle:
         head = handle.read(8)
     if head.startswith(PNG_SIGNATURE):
-        return _read_png(name, states)
-    if head.startswith(NPY_MAGIC):
-        return _read_npy(name, states)
-    data = Path(name).read_bytes()
-    return board_from_text(decode_text(data, name), states, name)
+        lights = _read_png(name, states)
+    elif head.startswith(NPY_MAGIC):
+        lights = _read_npy(name, states)
+    else:
+        text = decode_text(Path(name).read_bytes(), name)
+        return marked_board_from_text(text, states, name) if masks else board_from_text(text, states, name)
+    return MarkedBoard(lights) if masks else lights
 
 
 def decode_text(data: bytes, source: str) -> str:
@@ -248,7 +275,8 @@ def grey_levels(image: object) -> np.ndarray:
     return np.asarray(getattr(image, "convert")("L"), dtype=np.uint8)
 
 
-def write_board(path: PathArg, board: npt.ArrayLike, states: int = 2) -> None:
+def write_board(path: PathArg, board: npt.ArrayLike, states: int = 2, *, holes: Optional[npt.ArrayLike] = None,
+                unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None) -> None:
     """Write a board to a file whose extension picks the format: ``.npy``, ``.png``, else text.
 
     Text and PNG files hold 1-D and 2-D boards (a 1-D board is one row);
@@ -259,6 +287,14 @@ def write_board(path: PathArg, board: npt.ArrayLike, states: int = 2) -> None:
         path: where to write (replaced if it exists).
         board: light states 0..states-1 (0/1 or bools for two states).
         states: number of light states k (2..255).
+        holes: bools of the board's shape, True where a cell is not part of the
+            board, written ``~`` in text files (its light is not written and
+            reads back as 0), or None.  ``.npy`` and PNG files hold no masks and
+            refuse every mask; ``read_board(..., masks=True)`` reads them back.
+        unpressable: the same, True where a cell may not be pressed, written
+            with a trailing ``/``, or None.
+        free_lights: the same, True where a light need not end dark, written
+            with a trailing ``'``, or None.
 
     Example:
         >>> from lightsout import read_board, write_board
@@ -267,11 +303,33 @@ def write_board(path: PathArg, board: npt.ArrayLike, states: int = 2) -> None:
         >>> write_board(path, [[0, 2], [1, 0]], states=3)
         >>> read_board(path, states=3).tolist()
         [[0, 2], [1, 0]]
+        >>> text = os.path.join(tempfile.mkdtemp(), "b.txt")
+        >>> write_board(text, [[1, 1], [0, 1]], holes=[[0, 0], [0, 1]], unpressable=[[1, 0], [0, 0]])
+        >>> print(open(text).read(), end="")
+        1/ 1
+        0  ~
+        >>> read_board(text, masks=True).unpressable.tolist()
+        [[True, False], [False, False]]
     """
     states = states_count(states)
     cells = board_values(board, states)
     name = os.fspath(path)
     suffix = Path(name).suffix.lower()
+    given = {"holes": holes, "unpressable": unpressable, "free_lights": free_lights}
+    if any(mask is not None for mask in given.values()):
+        if suffix in (".npy", ".png"):
+            raise InvalidBoardError(f"{name}: {suffix} board files hold no masks (holes, unpressable, free_lights); "
+                                    "write a text board file, which marks them")
+        if cells.ndim == 1:
+            cells = cells.reshape(1, -1)
+            given = {key: None if mask is None else np.reshape(np.asarray(mask), (1, -1))
+                     for key, mask in given.items()}
+        if cells.ndim != 2:
+            raise InvalidBoardError(f"{name}: text board files hold 2-D boards, got shape {cells.shape}")
+        text = format_board(cells, states=states, holes=given["holes"], unpressable=given["unpressable"],
+                            free_lights=given["free_lights"])
+        Path(name).write_text(text + "\n", encoding="utf-8")
+        return
     if suffix == ".npy":
         with open(name, "wb") as handle:
             np.save(handle, cells, allow_pickle=False)

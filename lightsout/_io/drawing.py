@@ -2,7 +2,11 @@
 
 Colours: dark cells near-black, lit cells amber (with k states the states
 shade evenly from dark to lit), presses a red dot (with k states, the press
-count).  SVG and PNG are produced here with numpy and zlib alone; only
+count).  The board masks (``holes=``, ``unpressable=``, ``free_lights=``): a hole
+is left out (the background shows), a cell that may not be pressed is struck
+through by a grey ``/`` (the mark of board text), a light that need not end dark
+has a small blue square in its top left corner; below 4 pixels a cell there is
+no room for the marks, and holes alone are drawn.  SVG and PNG are produced here with numpy and zlib alone; only
 :func:`plot_board` needs an extra (``plot``: matplotlib).  Nothing here solves a
 board, so :class:`lightsout.Solution` draws itself with these functions, and
 :mod:`lightsout.picture` (which also renders the all-lit board's presses, solving
@@ -32,10 +36,11 @@ import numpy.typing as npt
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError
 from lightsout._base.extras import import_optional
 from lightsout._base.validate import board_values, flag, states_count
+from lightsout._io.boardmarks import mask_or_none
 from lightsout._io.png import DRAWING_TEXT, encode_png
 
 __all__ = ["board_svg", "board_png", "plot_board", "board_blocks", "Picture", "notebook_bundle", "solution_picture",
-           "MAX_SVG_CELLS", "MAX_PNG_CELLS", "DARK", "LIT", "PRESS", "GRID"]
+           "MAX_SVG_CELLS", "MAX_PNG_CELLS", "DARK", "LIT", "PRESS", "GRID", "BACKGROUND", "HATCH", "FREE"]
 
 #: Most cells :func:`board_svg` draws (one element a lit cell: a few MB at most).
 MAX_SVG_CELLS = 40_000
@@ -51,6 +56,26 @@ DARK = (32, 33, 36)
 LIT = (255, 196, 46)
 PRESS = (214, 39, 40)
 GRID = (90, 90, 90)
+#: Where a hole is: the picture's background.
+BACKGROUND = (255, 255, 255)
+#: The stroke of a cell that may not be pressed, and the corner of a light that need not end dark.
+HATCH = (150, 150, 150)
+FREE = (66, 133, 244)
+
+#: The masks of a picture: (holes, unpressable, free_lights), each None or bools of the board's 2-D shape.
+Masks = tuple[Optional[np.ndarray], Optional[np.ndarray], Optional[np.ndarray]]
+NO_MASKS: Masks = (None, None, None)
+
+
+def _picture_masks(holes: Optional[npt.ArrayLike], unpressable: Optional[npt.ArrayLike],
+                   free_lights: Optional[npt.ArrayLike], shape: tuple[int, ...], what: str) -> Masks:
+    """The masks checked against the board's shape (a 1-D board's masks made one row), None when all False."""
+    out = []
+    for mask, name in ((holes, "holes"), (unpressable, "unpressable"), (free_lights, "free_lights")):
+        if mask is not None and np.ndim(mask) == 1 and len(shape) == 2 and shape[0] == 1:
+            mask = np.reshape(np.asarray(mask), shape)
+        out.append(mask_or_none(mask, name, shape, what))
+    return out[0], out[1], out[2]
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:
@@ -100,7 +125,8 @@ def _cell_size(shape: tuple[int, int], target: int, largest: int) -> int:
 
 
 def board_svg(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, states: int = 2,
-              cell: Optional[int] = None, title: Optional[str] = None) -> str:
+              cell: Optional[int] = None, title: Optional[str] = None, holes: Optional[npt.ArrayLike] = None,
+              unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None) -> str:
     """An SVG picture of a 1-D or 2-D board, presses (if given) marked by red dots.
 
     Args:
@@ -109,6 +135,12 @@ def board_svg(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, 
         states: number of light states k.
         cell: cell size in pixels (default: about 600 pixels across, 4 to 24 a cell).
         title: the picture's ``<title>`` (tooltip).
+        holes: bools of the board's shape, True where a cell is not part of the
+            board: left out (the background shows), or None.
+        unpressable: the same, True where a cell may not be pressed: struck
+            through by a grey ``/``, or None.
+        free_lights: the same, True where a light need not end dark: a small
+            blue square in its corner, or None.
 
     Raises:
         BoardTooLargeError: more than :data:`MAX_SVG_CELLS` cells.
@@ -119,9 +151,12 @@ def board_svg(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, 
         >>> root = ET.fromstring(board_svg([[1, 1, 0]], presses=[[0, 1, 0]], cell=10))
         >>> root.get("width"), root.get("height")
         ('30', '10')
+        >>> board_svg([[1, 1, 0]], holes=[[0, 0, 1]], unpressable=[[1, 0, 0]], cell=10).count("<path")   # grid, '/'
+        2
     """
     states = states_count(states)
     cells, hits = _picture_input(board, presses, states, "MAX_SVG_CELLS", "board_svg")
+    hole, unpressable_, free = _picture_masks(holes, unpressable, free_lights, cells.shape, "board_svg")
     rows, cols = cells.shape
     size = cell if cell is not None else _cell_size((rows, cols), 600, 24)
     size = max(4, int(size)) if cell is None else max(1, int(size))
@@ -139,6 +174,21 @@ def board_svg(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, 
                 "".join(f"M0 {y * size}H{width}" for y in range(1, rows))
         if lines:
             parts.append(f'<path d="{lines}" stroke="{_hex(GRID)}" stroke-width="1" fill="none"/>')
+    if hole is not None:  # after the grid lines: a hole is background, its edges too
+        for r, c in np.argwhere(hole):
+            parts.append(f'<rect x="{c * size}" y="{r * size}" width="{size}" height="{size}" '
+                         f'fill="{_hex(BACKGROUND)}"/>')
+    if unpressable_ is not None and size >= 4:
+        strokes = "".join(f"M{c * size} {(r + 1) * size}L{(c + 1) * size} {r * size}"
+                          for r, c in np.argwhere(unpressable_ & (True if hole is None else ~hole)))
+        if strokes:
+            parts.append(f'<path d="{strokes}" stroke="{_hex(HATCH)}" stroke-width="{max(1, size // 10)}" '
+                         'fill="none"/>')
+    if free is not None and size >= 4:
+        corner = max(2, size // 4)
+        for r, c in np.argwhere(free & (True if hole is None else ~hole)):
+            parts.append(f'<rect x="{c * size + 1}" y="{r * size + 1}" width="{corner}" height="{corner}" '
+                         f'fill="{_hex(FREE)}"/>')
     if hits is not None:
         radius = max(size * 0.3, 0.5)
         for r, c in np.argwhere(hits):
@@ -153,13 +203,15 @@ def board_svg(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, 
 
 
 def board_png(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, states: int = 2,
-              cell: Optional[int] = None) -> bytes:
+              cell: Optional[int] = None, holes: Optional[npt.ArrayLike] = None,
+              unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None) -> bytes:
     """A PNG picture (bytes) of a 1-D or 2-D board, presses marked by red dots.
 
     Cells are ``cell`` pixels square (default: about 600 pixels across, 1 to
     32 a cell).  Below 4 pixels a cell there is no room for a dot: pressed
     cells are then painted red whole.  For one pixel a cell and no colours,
-    use :func:`lightsout.write_board` with a ``.png`` name.
+    use :func:`lightsout.write_board` with a ``.png`` name.  The board masks
+    are drawn as by :func:`board_svg` (holes in white, at any size).
 
     Raises:
         BoardTooLargeError: more than :data:`MAX_PNG_CELLS` cells.
@@ -172,6 +224,7 @@ def board_png(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, 
     """
     states = states_count(states)
     cells, hits = _picture_input(board, presses, states, "MAX_PNG_CELLS", "board_png")
+    hole, unpressable_, free = _picture_masks(holes, unpressable, free_lights, cells.shape, "board_png")
     rows, cols = cells.shape
     size = max(1, int(cell)) if cell is not None else _cell_size((rows, cols), 600, 32)
     rgb = _palette(states)[cells]                                 # (rows, cols, 3)
@@ -181,6 +234,13 @@ def board_png(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, 
     if size >= 6:
         image[::size, :] = GRID
         image[:, ::size] = GRID
+    yy, xx = np.mgrid[0:size, 0:size]
+    first = 1 if size >= 6 else 0          # the free light's corner: inside the grid lines, off the press dot
+    marks = ((unpressable_, np.abs(xx + yy - (size - 1)) <= size // 12, HATCH),     # a '/' stroke
+             (free, (np.maximum(yy, xx) < first + max(1, size // 4)) & (np.minimum(yy, xx) >= first), FREE))
+    for mask, shape, colour in marks if size >= 4 else ():
+        if mask is not None:
+            _paint(image, rows, cols, size, mask, shape, colour)
     if hits is not None and size >= 4:
         yy, xx = np.mgrid[0:size, 0:size]
         centre = (size - 1) / 2
@@ -190,12 +250,28 @@ def board_png(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, 
         block = tile[pressed]                                     # (npressed, size, size, 3) copy
         block[:, disc] = PRESS
         tile[pressed] = block
+    if hole is not None:
+        _paint(image, rows, cols, size, hole, np.ones((size, size), dtype=bool), BACKGROUND)
     return encode_png(image, text=DRAWING_TEXT)
 
 
+def _paint(image: np.ndarray, rows: int, cols: int, size: int, cells: np.ndarray, shape: np.ndarray,
+           colour: tuple[int, int, int]) -> None:
+    """Paint ``colour`` on the pixels ``shape`` (size x size bools) of every cell in ``cells``."""
+    tile = image.reshape(rows, size, cols, size, 3).transpose(0, 2, 1, 3, 4)   # a view
+    block = tile[cells]
+    block[:, shape] = colour
+    tile[cells] = block
+
+
 def plot_board(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, states: int = 2,
-               ax: Optional[Any] = None) -> Any:
+               ax: Optional[Any] = None, holes: Optional[npt.ArrayLike] = None,
+               unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None) -> Any:
     """Draw a 1-D or 2-D board on a matplotlib Axes (a new figure's if ``ax`` is None), presses as red dots.
+
+    The board masks are drawn as by :func:`board_svg`: holes left out (the
+    Axes' background), a grey ``/`` on unpressable cells, a small blue square on
+    free lights.
 
     Needs matplotlib (the ``plot`` extra).  Returns the Axes.
 
@@ -205,17 +281,26 @@ def plot_board(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *,
     """
     states = states_count(states)
     cells, hits = _picture_input(board, presses, states, "MAX_PNG_CELLS", "plot_board")
+    hole, unpressable_, free = _picture_masks(holes, unpressable, free_lights, cells.shape, "plot_board")
     colors = import_optional("matplotlib.colors", "plot", "plotting")
     if ax is None:
         pyplot = import_optional("matplotlib.pyplot", "plot", "plotting")
         rows, cols = cells.shape
         scale = 6.0 / max(rows, cols)
         _, ax = pyplot.subplots(figsize=(max(2.0, cols * scale), max(1.0, rows * scale)))
-    cmap = colors.ListedColormap(_palette(states) / 255.0)
-    ax.imshow(cells, cmap=cmap, vmin=-0.5, vmax=states - 0.5, interpolation="nearest")
+    cmap = colors.ListedColormap(_palette(states) / 255.0).with_extremes(bad=(0.0, 0.0, 0.0, 0.0))  # holes
+    shown = cells if hole is None else np.ma.masked_array(cells, mask=hole)
+    ax.imshow(shown, cmap=cmap, vmin=-0.5, vmax=states - 0.5, interpolation="nearest")
+    area = max(4.0, 2000.0 / max(cells.shape))
+    kept = True if hole is None else ~hole
+    if unpressable_ is not None:
+        ys, xs = np.nonzero(unpressable_ & kept)
+        ax.scatter(xs, ys, s=area * 2, c=[np.array(HATCH) / 255.0], marker="$/$", linewidths=0)
+    if free is not None:
+        ys, xs = np.nonzero(free & kept)
+        ax.scatter(xs - 0.3, ys - 0.3, s=area / 6, c=[np.array(FREE) / 255.0], marker="s", linewidths=0)
     if hits is not None:
         ys, xs = np.nonzero(hits)
-        area = max(4.0, 2000.0 / max(cells.shape))
         ax.scatter(xs, ys, s=area, c=[np.array(PRESS) / 255.0], marker="o", linewidths=0)
     ax.set_xticks([])
     ax.set_yticks([])
@@ -239,11 +324,15 @@ class Picture:
     """
 
     def __init__(self, board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, states: int = 2,
-                 caption: Optional[str] = None) -> None:
+                 caption: Optional[str] = None, holes: Optional[npt.ArrayLike] = None,
+                 unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None) -> None:
         self.states = states_count(states)
         self.board = board_values(board, self.states)
         self.presses = None if presses is None else board_values(presses, self.states, "presses")
         self.caption = caption
+        given = (holes, unpressable, free_lights)
+        self.masks = NO_MASKS if all(mask is None for mask in given) else _picture_masks(
+            *given, self.board.shape, "Picture")
 
     def __repr__(self) -> str:
         extra = "" if self.presses is None else f", presses={int(self.presses.sum(dtype=np.int64))}"
@@ -260,7 +349,8 @@ class Picture:
             >>> Picture([[1]]).svg().count("<rect")
             2
         """
-        return board_svg(self.board, self.presses, states=self.states, title=self.caption)
+        return board_svg(self.board, self.presses, states=self.states, title=self.caption, holes=self.masks[0],
+                         unpressable=self.masks[1], free_lights=self.masks[2])
 
     def png(self) -> bytes:
         """The picture as PNG bytes (see :func:`board_png`).
@@ -270,7 +360,8 @@ class Picture:
             >>> Picture([[1]]).png()[1:4]
             b'PNG'
         """
-        return board_png(self.board, self.presses, states=self.states)
+        return board_png(self.board, self.presses, states=self.states, holes=self.masks[0],
+                         unpressable=self.masks[1], free_lights=self.masks[2])
 
     def save(self, path: "str | os.PathLike[str]") -> None:
         """Write the picture to ``path``: SVG for a ``.svg`` name, else PNG.
@@ -297,7 +388,8 @@ class Picture:
         Example:
             >>> ax = Picture([[1, 0], [0, 1]], presses=[[1, 0], [0, 0]]).plot()  # doctest: +SKIP
         """
-        return plot_board(self.board, self.presses, states=self.states, ax=ax)
+        return plot_board(self.board, self.presses, states=self.states, ax=ax, holes=self.masks[0],
+                          unpressable=self.masks[1], free_lights=self.masks[2])
 
     def html(self) -> Optional[str]:
         """The picture as an HTML figure captioned with its repr: inline SVG when small, else an
@@ -348,7 +440,9 @@ def solution_picture(solution: Any) -> Optional[Picture]:
     """
     if solution.is_graph or solution.board.ndim > 2:
         return None
-    return Picture(solution.board, solution.presses, states=solution.states, caption=repr(solution))
+    holes, unpressable, free_lights = solution.rules.masks()
+    return Picture(solution.board, solution.presses, states=solution.states, caption=repr(solution),
+                   holes=holes, unpressable=unpressable, free_lights=free_lights)
 
 
 # Terminal

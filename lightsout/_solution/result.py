@@ -552,7 +552,9 @@ class Solution:
         """
         if self.is_graph:
             raise InvalidBoardError("Solution.plot draws grid boards; draw a graph with networkx.draw")
-        return plot_board(self.board, self.presses, states=self.states, ax=ax)
+        holes, unpressable, free_lights = self.rules.masks() if isinstance(self.rules, Rules) else (None, None, None)
+        return plot_board(self.board, self.presses, states=self.states, ax=ax, holes=holes, unpressable=unpressable,
+                          free_lights=free_lights)
 
 
 # Installed after the class so that the dataclass sees a plain field without a default.
