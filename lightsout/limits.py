@@ -105,9 +105,9 @@ MAX_GF2_WORD_OPS = _bitmatrix.MAX_WORK
 MAX_GRAPH_BYTES = _forcing.MAX_GRAPH_BYTES
 #: Vertices of a graph (2**31 - 1); vertex numbers are int32.
 MAX_GRAPH_VERTICES = _graphinput.MAX_GRAPH_VERTICES
-#: Bytes one chase of a press stencil allocates: its plan (6 bytes a cell, 10 with a wrapping
-#: axis), the window of press rows, a torus's persistent rows, the reduced system and the
-#: answer (6 GiB; a 10,000 x 10,000 board with a 5 x 5 stencil needs about 1.5).
+#: Bytes one chase of a press stencil allocates, counting its plan (6 bytes a cell, 10 with a
+#: wrapping axis), the window of press rows, a torus's persistent rows, the reduced system and
+#: the answer (6 GiB; a 10,000 x 10,000 board with a 5 x 5 stencil needs about 1.5).
 MAX_STENCIL_CHASE_BYTES = _stencilchase.MAX_STENCIL_CHASE_BYTES
 
 # Results --------------------------------------------------------------------------------------
