@@ -97,7 +97,7 @@ def test_the_board_model_holds_no_route_budget():
     assert members == {"shape", "wraps", "self_toggle", "states", "check", "of_grid", "ndim", "cells",
                        "is_plain_grid", "light_dtype", "describe", "refuse_unpacked",
                        "stencil", "holes", "unpressable", "free_lights", "masks", "is_classic", "press_stencil",
-                       "required_lights", "pressable_cells"}, members
+                       "required_lights", "pressable_cells", "stencil_wraps"}, members
     rules_module = importlib.import_module("lightsout._core.rules")
     assert not [name for name in vars(rules_module) if "dense" in name or "poly" in name or "search" in name]
 

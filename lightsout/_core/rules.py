@@ -165,6 +165,21 @@ class Rules:
             return self.stencil
         return Stencil.named("plus" if self.self_toggle else "sigma", ndim=self.ndim)
 
+    @property
+    def stencil_wraps(self) -> tuple[bool, ...]:
+        """The axes a press's stencil wraps around: a stencil wraps every wrapping axis, while today's
+        rule keeps its neighbours a set of other cells, so a wrapping axis of length 1 or 2 acts as open.
+
+        Example:
+            >>> Rules.check((2, 5), torus=True).stencil_wraps
+            (False, True)
+            >>> Rules.check((2, 5), torus=True, stencil="x").stencil_wraps
+            (True, True)
+        """
+        if self.stencil is not None:
+            return self.wraps
+        return tuple(wrap and size > 2 for wrap, size in zip(self.wraps, self.shape))
+
     def required_lights(self) -> npt.NDArray[np.bool_]:
         """True for every light that must end dark: not a hole, not a free light.
 
@@ -223,7 +238,7 @@ class Rules:
         so it counts as open.
         """
         return (len(self.shape) == 2 and self.states == 2 and self.self_toggle and self.is_classic
-                and all(not wrap or size <= 2 for wrap, size in zip(self.wraps, self.shape)))
+                and not any(self.stencil_wraps))
 
     @property
     def light_dtype(self) -> np.dtype:

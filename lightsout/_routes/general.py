@@ -99,9 +99,7 @@ def press_entries(rules: Rules) -> tuple[I64, I64, list[tuple[I64, I64, int]]]:
     row_of[required] = np.arange(required.size)
     coords = np.unravel_index(pressable, shape)
     parts: list[tuple[I64, I64, int]] = []
-    # today's rule keeps its neighbours a set of other cells: a wrapping axis of length 1 or 2 adds
-    # none beyond the open axis's, where a general stencil adds every weight that lands
-    wraps = rules.wraps if rules.stencil is not None else tuple(w and n > 2 for w, n in zip(rules.wraps, shape))
+    wraps = rules.stencil_wraps
     for offset, weight in rules.press_stencil.offsets():
         keep = np.ones(pressable.size, dtype=bool)
         target = []

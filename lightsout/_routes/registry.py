@@ -261,12 +261,12 @@ class StencilChaseRoute:
             return False
         weights, centre = _chase_stencil(rules)
         reach = wrapped_reach(np.argwhere(weights != 0) - np.array(centre))
-        return all(not wrap or size >= extent for wrap, size, extent in zip(_chase_wraps(rules), rules.shape, reach))
+        return all(not wrap or size >= extent for wrap, size, extent in zip(rules.stencil_wraps, rules.shape, reach))
 
     def refuse(self, rules: BoardRules, *, solving: bool, board_given: bool = False) -> None:
         assert isinstance(rules, Rules)
         weights, centre = _chase_stencil(rules)
-        refuse_chase(rules.shape, _chase_wraps(rules), weights, centre, rules.states)
+        refuse_chase(rules.shape, rules.stencil_wraps, weights, centre, rules.states)
 
     def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
         assert isinstance(rules, Rules)
@@ -287,7 +287,7 @@ class StencilChaseRoute:
         weights, centre = _chase_stencil(rules)
         if lights is not None:
             lights = lights.reshape(rules.shape)
-        return chase_stencil(rules.shape, _chase_wraps(rules), weights, centre, rules.states, lights,
+        return chase_stencil(rules.shape, rules.stencil_wraps, weights, centre, rules.states, lights,
                              rules.pressable_cells(), rules.required_lights(), kernel=kernel, canonical=canonical,
                              threads=threads, progress=progress)
 
@@ -296,14 +296,6 @@ def _chase_stencil(rules: Rules) -> tuple[np.ndarray, tuple[int, ...]]:
     """The board's press stencil as the chase takes it: its weights (uint8) and centre."""
     stencil = rules.press_stencil
     return np.ascontiguousarray(stencil.weights, dtype=np.uint8), tuple(stencil.centre)
-
-
-def _chase_wraps(rules: Rules) -> tuple[bool, ...]:
-    """The axes the chase wraps: today's rule keeps its neighbours a set of other cells, so a wrapping
-    axis of length 1 or 2 is the open one; a stencil wraps every wrapping axis."""
-    if rules.stencil is not None:
-        return rules.wraps
-    return tuple(wrap and size > 2 for wrap, size in zip(rules.wraps, rules.shape))
 
 
 class GraphRoute:
