@@ -21,7 +21,8 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
-from lightsout._base.validate import MAX_BOARD_CELLS, board_shape, flag, states_count, torus_axes
+from lightsout._base.validate import (MAX_BOARD_CELLS, board_shape, flag, numeric_array, states_count, torus_axes,
+                                      zero_one)
 from lightsout._core.stencil import Stencil
 
 #: The names of the board masks, in the order Rules holds them.
@@ -327,17 +328,10 @@ def _mask(value: object, name: str, shape: tuple[int, ...]) -> Optional[npt.NDAr
     accepted = f"a bool array (or 0/1 values) of the board's shape {shape}"
     if isinstance(value, (str, bytes)):
         raise InvalidTypeError(f"{name} must be {accepted}, got a {type(value).__name__}")
-    try:
-        array = np.asarray(value)
-    except Exception as exc:  # ragged lists and the like
-        raise InvalidBoardError(f"{name} must be {accepted}: {exc}") from exc
-    if array.dtype.kind not in "biuf":
-        raise InvalidTypeError(f"{name} must be {accepted}, got dtype {array.dtype}")
+    array = numeric_array(value, name, accepted)
     if array.shape != shape:
         raise InvalidBoardError(f"{name} must be {accepted}, got shape {array.shape}")
-    if array.dtype.kind != "b" and not np.isin(array, (0, 1)).all():
-        raise InvalidBoardError(f"{name} must be {accepted}, got values other than 0 and 1")
-    mask = np.array(array, dtype=bool)
+    mask = np.array(zero_one(array, name, states_hint=False), dtype=bool)
     if not mask.any():
         return None
     mask.setflags(write=False)

@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
+from lightsout._base.validate import numeric_array
 
 __all__ = ["MAX_STENCIL_CELLS", "STENCIL_NAMES", "Stencil"]
 
@@ -334,12 +335,7 @@ def _weight_array(weights: object) -> npt.NDArray[np.uint8]:
     if isinstance(weights, (str, bytes)):
         raise InvalidTypeError(f"stencil weights must be {what} (or a stencil's name through stencil=), "
                                f"got {weights!r}")
-    try:
-        array = np.array(weights)
-    except Exception as exc:  # ragged lists and the like
-        raise InvalidBoardError(f"stencil weights must be {what}: {exc}") from exc
-    if array.dtype.kind not in "biuf":
-        raise InvalidTypeError(f"stencil weights must be {what}, got dtype {array.dtype}")
+    array = numeric_array(weights, "stencil weights", what)
     if array.ndim == 0 or array.size == 0:
         raise InvalidBoardError(f"stencil weights must be {what} and no empty axis, got shape {array.shape}: "
                                 "an empty stencil presses nothing")
@@ -349,7 +345,7 @@ def _weight_array(weights: object) -> npt.NDArray[np.uint8]:
     if array.dtype.kind != "b" and (array.min() < 0 or array.max() > 255):
         raise InvalidBoardError(f"stencil weights must be 0..255 (what a press adds, mod the board's states), "
                                 f"got values from {array.min()} to {array.max()}")
-    out = np.ascontiguousarray(array, dtype=np.uint8)
+    out = np.array(array, dtype=np.uint8, order="C")  # a copy: the caller's array stays writable
     if not out.any():
         raise InvalidBoardError("every stencil weight is 0: such a press changes nothing (an empty stencil)")
     out.setflags(write=False)
