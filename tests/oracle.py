@@ -271,8 +271,14 @@ def exhaustive(sets, board, states=2):
 
 def rank_mod_prime(matrix, p: int) -> int:
     """Rank of an integer matrix over GF(p), by textbook elimination."""
-    m = [[int(x) % p for x in row] for row in np.asarray(matrix)]
-    rank, ncols = 0, (len(m[0]) if m else 0)
+    rows = np.asarray(matrix)
+    return len(_reduce_mod_prime([[int(x) % p for x in row] for row in rows], rows.shape[1] if rows.size else 0, p))
+
+
+def _reduce_mod_prime(m, ncols: int, p: int) -> list[int]:
+    """Gauss-Jordan elimination of the row lists ``m`` over GF(p), in place, on its first ``ncols``
+    columns; the pivot columns, pivot rows first."""
+    rank, pivots = 0, []
     for col in range(ncols):
         pivot = next((r for r in range(rank, len(m)) if m[r][col]), None)
         if pivot is None:
@@ -284,8 +290,9 @@ def rank_mod_prime(matrix, p: int) -> int:
             if r != rank and m[r][col]:
                 f = m[r][col]
                 m[r] = [(x - f * y) % p for x, y in zip(m[r], m[rank])]
+        pivots.append(col)
         rank += 1
-    return rank
+    return pivots
 
 
 # -- press stencils and masks (issue 30), from the conventions alone ---------------------------------------
@@ -348,21 +355,8 @@ def solve_mod_prime(matrix, rhs, p):
     """One solution of ``matrix @ x == rhs (mod p)`` by textbook Gauss-Jordan elimination, or None."""
     m = [[int(x) % p for x in row] + [int(r) % p] for row, r in zip(np.asarray(matrix), np.asarray(rhs))]
     ncols = np.asarray(matrix).shape[1]
-    rank, pivots = 0, []
-    for col in range(ncols):
-        pivot = next((r for r in range(rank, len(m)) if m[r][col]), None)
-        if pivot is None:
-            continue
-        m[rank], m[pivot] = m[pivot], m[rank]
-        inv = pow(m[rank][col], p - 2, p)
-        m[rank] = [(x * inv) % p for x in m[rank]]
-        for r in range(len(m)):
-            if r != rank and m[r][col]:
-                f = m[r][col]
-                m[r] = [(x - f * y) % p for x, y in zip(m[r], m[rank])]
-        pivots.append(col)
-        rank += 1
-    if any(row[-1] for row in m[rank:]):
+    pivots = _reduce_mod_prime(m, ncols, p)
+    if any(row[-1] for row in m[len(pivots):]):
         return None
     x = [0] * ncols
     for r, col in enumerate(pivots):
