@@ -117,13 +117,13 @@ def _press_stencil(lights: np.ndarray, hits: np.ndarray, rules: Rules) -> np.nda
         cell = tuple(int(i) for i in np.argwhere(hits & ~pressable if hits.dtype == bool else
                                                  (hits != 0) & ~pressable)[0])
         what = "a hole" if rules.holes is not None and rules.holes[cell] else "a cell that may not be pressed"
-        raise InvalidBoardError(f"presses presses cell {cell}, {what}: press only cells of the board "
+        raise InvalidBoardError(f"presses press cell {cell}, {what}: press only cells of the board "
                                 "outside holes= and unpressable=")
     counts = hits.astype(np.int64)
     total = lights.astype(np.int64)
     for offset, weight in rules.press_stencil.offsets():
         moved = counts
-        for axis, (step, size, wrap) in enumerate(zip(offset, rules.shape, rules.wraps)):
+        for axis, (step, size, wrap) in enumerate(zip(offset, rules.shape, rules.stencil_wraps)):
             if step == 0:
                 continue
             if wrap:

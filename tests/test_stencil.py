@@ -401,9 +401,6 @@ def keeps(image, full, masks, board, states):
     for name in ("holes", "free_lights"):
         if name in masks:
             required_mask &= ~np.asarray(masks[name]).ravel()
-    for mask in masks.values():
-        if not np.array_equal(np.asarray(mask).ravel()[image], np.asarray(mask).ravel()):
-            return False
     values = np.where(required_mask, board.ravel() % states, 0)
     if not np.array_equal(values[image], values):
         return False
@@ -411,6 +408,9 @@ def keeps(image, full, masks, board, states):
     for name in ("holes", "unpressable"):
         if name in masks:
             pressable &= ~np.asarray(masks[name]).ravel()
+    # the cells as the system sees them: a mark inside a hole means nothing
+    if not (np.array_equal(required_mask[image], required_mask) and np.array_equal(pressable[image], pressable)):
+        return False
     restricted = full * required_mask[:, None] * pressable[None, :]
     moved = np.zeros_like(restricted)
     moved[np.ix_(image, image)] = restricted
@@ -455,6 +455,16 @@ def test_count_up_to_symmetry_against_the_orbits(seed):
         orbits.add(min(images))
     assert found.count_up_to_symmetry() == len(orbits)
     assert found.count_up_to_symmetry(group=group) == len(orbits)
+
+
+def test_a_mark_inside_a_hole_changes_no_symmetry():
+    # a hole is neither a light nor a button, so marking it free or unpressable too means nothing
+    board = np.array([0, 1, 1, 0])
+    counts = {lightsout.solve(board, holes=[1, 0, 0, 1], **extra).count_up_to_symmetry()
+              for extra in ({}, {"free_lights": [1, 0, 0, 0]}, {"unpressable": [1, 0, 0, 0]})}
+    assert counts == {1}  # the two solutions [0, 1, 0, 0] and [0, 0, 1, 0] are mirror images
+    found = lightsout.solve(board, holes=[1, 0, 0, 1], free_lights=[1, 0, 0, 0])
+    assert found.count == 2 and found.count_up_to_symmetry(group=[np.array([3, 2, 1, 0])]) == 1
 
 
 def test_a_group_element_that_breaks_a_one_way_rule_is_refused():

@@ -50,18 +50,19 @@ def _entries(rules: Rules) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]
 
 
 def keeps_board(rules: Rules, lights: np.ndarray, image: Permutation) -> bool:
-    """Whether ``image`` keeps the masks, the required lights and the restricted press matrix.
+    """Whether ``image`` keeps the required lights, the pressable cells and the restricted press matrix.
 
     Example:
         >>> rules = Rules.check((1, 3), stencil=[[0, 1, 1]])       # one-way: a press changes its cell and the next
         >>> keeps_board(rules, np.zeros(3, np.uint8), np.array([2, 1, 0]))     # the mirror reverses the rule
         False
     """
-    for mask in rules.masks():
-        if mask is not None:
-            flat = mask.ravel()
-            if not np.array_equal(flat[image], flat):
-                return False
+    # the masks as the system sees them: a free light or an unpressable cell inside a hole changes nothing
+    # (and a free, unpressable cell is a hole in all but its picture)
+    for cells in (rules.required_lights(), rules.pressable_cells()):
+        flat = cells.ravel()
+        if not np.array_equal(flat[image], flat):
+            return False
     required = rules.required_lights().ravel()
     values = np.where(required, np.asarray(lights).ravel() % rules.states, 0)
     if not np.array_equal(values[image], values):
