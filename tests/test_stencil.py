@@ -561,3 +561,12 @@ def test_a_networkx_digraph_is_a_one_way_rule():
     # a DiGraph with every edge both ways is an undirected graph: the forcing route takes it
     both = nx.DiGraph([(0, 1), (1, 0), (1, 2), (2, 1)])
     assert lightsout.solve_graph(both, method="forcing").presses.astype(int).tolist() == [0, 1, 0]
+
+
+@pytest.mark.parametrize("name, kwargs", [("plus", dict(radius=20000)), ("plus", dict(radius=10**9)),
+                                          ("moore", dict(ndim=40)), ("moore", dict(radius=3, ndim=12)),
+                                          ("sigma", dict(ndim=10**6)), ("x", dict(radius=10**6))])
+def test_a_named_stencil_past_the_cell_limit_is_refused_before_its_grid_is_built(name, kwargs):
+    # found by fuzzing: the index grid was built first (gigabytes, a MemoryError or numpy's own ValueError)
+    with pytest.raises(lightsout.InvalidBoardError, match="MAX_STENCIL_CELLS"):
+        Stencil.named(name, **kwargs)

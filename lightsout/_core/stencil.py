@@ -250,6 +250,10 @@ class Stencil:
         if key == "hex":
             return cls.from_offsets([(0, 0), (0, 1), (0, -1), (1, 0), (-1, 0), (-1, 1), (1, -1)])
         side = 2 * r + 1
+        if dims > MAX_STENCIL_CELLS.bit_length() or side > MAX_STENCIL_CELLS:  # past the limit before multiplying
+            raise InvalidBoardError(f"a {key!r} stencil of radius {r} on {dims} axes spans {side}**{dims} cells, "
+                                    f"over the limit of {MAX_STENCIL_CELLS} (lightsout.limits.MAX_STENCIL_CELLS)")
+        _refuse_span((side,) * dims)  # before the index grid is built
         grid = np.indices((side,) * dims) - r
         if key in ("moore", "3x3"):
             weights = np.ones((side,) * dims, dtype=np.uint8)
