@@ -570,3 +570,15 @@ def test_a_named_stencil_past_the_cell_limit_is_refused_before_its_grid_is_built
     # found by fuzzing: the index grid was built first (gigabytes, a MemoryError or numpy's own ValueError)
     with pytest.raises(lightsout.InvalidBoardError, match="MAX_STENCIL_CELLS"):
         Stencil.named(name, **kwargs)
+
+
+def test_todays_rule_by_name_and_small_stencils_work_on_many_axes():
+    # found by fuzzing: the comparison with today's rule built a 3**ndim plus first, so an 11-axis board
+    # refused even stencil="plus" and a one-cell stencil ("a stencil spanning (3, ..., 3) ...")
+    shape = (2,) * 11
+    assert lightsout.nullity(shape, stencil="plus") == lightsout.nullity(shape)
+    assert lightsout.nullity(shape, stencil="sigma") == lightsout.nullity(shape, self_toggle=False)
+    one_cell = np.ones((1,) * 11, np.uint8)  # a press changes its own cell alone: nothing is quiet
+    assert lightsout.nullity(shape, stencil=one_cell) == 0
+    found = lightsout.solve(np.ones(shape, int), stencil=one_cell)
+    assert found.presses.all()

@@ -23,7 +23,7 @@ import numpy.typing as npt
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 from lightsout._base.validate import (MAX_BOARD_CELLS, board_shape, flag, numeric_array, states_count, torus_axes,
                                       zero_one)
-from lightsout._core.stencil import Stencil
+from lightsout._core.stencil import MAX_STENCIL_CELLS, Stencil
 
 #: The names of the board masks, in the order Rules holds them.
 MASK_NAMES = ("holes", "unpressable", "free_lights")
@@ -116,7 +116,9 @@ class Rules:
         k = states_count(states)
         masks = [_mask(value, name, dims) for value, name in zip((holes, unpressable, free_lights), MASK_NAMES)]
         press_rule: Optional[Stencil] = None
-        if stencil is not None:
+        if isinstance(stencil, str) and stencil.strip().lower() in ("plus", "sigma"):  # today's rule, any axes
+            toggle = toggle and stencil.strip().lower() == "plus"
+        elif stencil is not None:
             press_rule, toggle = _checked_stencil(Stencil.coerce(stencil, len(dims)), toggle, k)
         return cls(dims, wraps, toggle, k, press_rule, *masks)
 
@@ -164,6 +166,10 @@ class Rules:
         """
         if self.stencil is not None:
             return self.stencil
+        if 3 ** self.ndim > MAX_STENCIL_CELLS:
+            raise InvalidBoardError(f"today's rule on {self.ndim} axes spans 3**{self.ndim} cells as a stencil, over the "
+                                    f"limit of {MAX_STENCIL_CELLS} (lightsout.limits.MAX_STENCIL_CELLS): masks and "
+                                    f"stencils are taken on boards of at most {_STENCIL_AXES} axes")
         return Stencil.named("plus" if self.self_toggle else "sigma", ndim=self.ndim)
 
     @property
@@ -305,6 +311,10 @@ def neighbour_pairs(axis: int, ndim: int, size: int, wrap: bool) -> list[tuple[t
     return pairs
 
 
+#: The most axes today's rule has as a stencil (3**axes cells within MAX_STENCIL_CELLS).
+_STENCIL_AXES = int(math.log(MAX_STENCIL_CELLS, 3))
+
+
 def _checked_stencil(stencil: Stencil, self_toggle: bool, states: int) -> tuple[Optional[Stencil], bool]:
     """The stencil a board holds, and its self_toggle: today's plus rule and sigma game as None."""
     if not self_toggle and stencil.centre_weight:
@@ -315,9 +325,10 @@ def _checked_stencil(stencil: Stencil, self_toggle: bool, states: int) -> tuple[
         where = [offset for offset, weight in stencil.offsets() if weight >= states][0]
         raise InvalidBoardError(f"the stencil adds {top} (at offset {where}) but a light has {states} states: "
                                 f"every weight must be 0..{states - 1} (states={states}), or ask for more states")
-    for plain, toggle in (("plus", True), ("sigma", False)):
-        if stencil == Stencil.named(plain, ndim=stencil.ndim):
-            return None, toggle
+    if stencil.weights.shape == (3,) * stencil.ndim:  # today's rule spans 3**ndim cells: build it only then
+        for plain, toggle in (("plus", True), ("sigma", False)):
+            if stencil == Stencil.named(plain, ndim=stencil.ndim):
+                return None, toggle
     return stencil, stencil.centre_weight != 0
 
 
