@@ -147,6 +147,8 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
         return shipped
     if rules.is_plain_grid and not any(rules.wraps) and rules.cells > STREAM_CELLS:
         return _fewest_of_a_big_grid(*shape)
+    if (rules.holes is not None or rules.free_lights is not None) and not rules.required_lights().any():
+        return 0  # every light is a hole or free: nothing needs pressing, whatever the nullity
     route = _refuse_before_solving(rules, threads)
     lights = np.ones(shape, dtype=rules.light_dtype)
     best = minimal_solution(solve_checked(rules, lights, route, threads=threads, progress=progress), executor=pool,

@@ -582,3 +582,15 @@ def test_todays_rule_by_name_and_small_stencils_work_on_many_axes():
     assert lightsout.nullity(shape, stencil=one_cell) == 0
     found = lightsout.solve(np.ones(shape, int), stencil=one_cell)
     assert found.presses.all()
+
+
+def test_a_board_dark_on_every_required_light_needs_no_search_whatever_its_nullity():
+    # found by fuzzing: 144 free lights made nullity 144 and the search refused a board that needs no press
+    free = np.ones((12, 12), bool)
+    assert lightsout.fewest_presses(12, free_lights=free) == 0
+    found = lightsout.solve(np.ones((12, 12), int), free_lights=free, minimal=True)
+    assert found.nullity == 144 and found.proven_minimal and not found.presses.any()
+    holes = np.zeros((12, 12), bool)
+    holes[:, 6:] = True
+    free[:, :6] = True
+    assert lightsout.fewest_presses(12, free_lights=free & ~holes, holes=holes) == 0

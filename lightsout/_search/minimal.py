@@ -111,7 +111,7 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
     pool = checked_executor(executor)
     cells = solution.board.size
     flat = np.ascontiguousarray(solution.presses, dtype=np.uint8).reshape(cells)
-    if solution.nullity == 0:
+    if solution.nullity == 0 or not flat.any():  # one solution, or this one presses nothing: none is shorter
         return replace(solution, proven_minimal=True)
     refuse_minimal(solution.nullity, solution.count, solution.states, solution.board.shape)  # before the patterns
     patterns = solution.quiet_patterns().reshape(-1, cells).astype(np.uint8)
