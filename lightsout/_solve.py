@@ -198,7 +198,8 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
             weights 0..k-1 with the board's number of axes, centred on its middle.
             ``self_toggle=False`` sets its centre weight to 0.
         holes: None, or a bool array of the board's shape: True where the cell is
-            not part of the board (neither a light nor a button; its light is ignored).
+            not part of the board (neither a light nor a button; its light, still a
+            state 0..k-1, is ignored).
         unpressable: None, or the same: True where the cell may not be pressed.
         free_lights: None, or the same: True where the light need not end dark.
 
@@ -382,7 +383,8 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
             weights 0..k-1 with the board's number of axes, centred on its middle.
             ``self_toggle=False`` sets its centre weight to 0.
         holes: None, or a bool array of the board's shape: True where the cell is
-            not part of the board (neither a light nor a button; its light is ignored).
+            not part of the board (neither a light nor a button; its light, still a
+            state 0..k-1, is ignored).
         unpressable: None, or the same: True where the cell may not be pressed.
         free_lights: None, or the same: True where the light need not end dark.
 

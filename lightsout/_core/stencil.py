@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
-from lightsout._base.validate import numeric_array
+from lightsout._base.validate import MAX_AXES, numeric_array
 
 __all__ = ["MAX_STENCIL_CELLS", "STENCIL_NAMES", "Stencil"]
 
@@ -327,6 +327,9 @@ def _positive(value: object, name: str) -> int:
 
 
 def _refuse_span(shape: tuple[int, ...]) -> None:
+    if len(shape) > MAX_AXES:
+        raise InvalidBoardError(f"a stencil of {len(shape)} axes: boards, and so stencils, have at most {MAX_AXES} "
+                                "(lightsout.limits.MAX_AXES)")
     cells = int(np.prod(shape, dtype=object))
     if cells > MAX_STENCIL_CELLS:
         raise InvalidBoardError(f"a stencil spanning {shape} is {cells} cells, over the limit of {MAX_STENCIL_CELLS} "
