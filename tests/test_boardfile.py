@@ -312,3 +312,15 @@ def test_a_marked_file_solves_under_its_masks(tmp_path):
     after = oracle.stencil_replay(marked.lights, solution.presses, matrix, 2, marked.holes).ravel()
     assert not after[required].any()
     assert not np.asarray(solution.presses).ravel()[[i for i in range(12) if i not in pressable]].any()
+
+
+def test_a_npy_header_the_tokenizer_chokes_on_is_a_board_error(tmp_path):
+    # found by fuzzing: a '"' in place of the header's '{' escaped as tokenize.TokenError
+    path = tmp_path / "ok.npy"
+    np.save(path, np.ones((3, 3), np.uint8))
+    data = path.read_bytes()
+    brace = data.index(b"{")
+    broken = tmp_path / "broken.npy"
+    broken.write_bytes(data[:brace] + b'"' + data[brace + 1:])
+    with pytest.raises(lightsout.InvalidBoardError, match="not a readable .npy"):
+        lightsout.read_board(broken)

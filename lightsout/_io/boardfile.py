@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 import os
+import tokenize
 import warnings
 from pathlib import Path
 from typing import Literal, Optional, Union, overload
@@ -158,7 +159,8 @@ def _npy_declared(name: str) -> tuple[tuple[int, ...], np.dtype, int]:
                 shape, _, dtype = np.lib.format.read_array_header_1_0(file)
             else:  # 2.0 and 3.0 differ only in the header's text encoding
                 shape, _, dtype = np.lib.format.read_array_header_2_0(file)
-        except (ValueError, OSError, SyntaxError, UnicodeDecodeError) as exc:
+        # numpy parses the header with the tokenize module: a broken one can raise its TokenError
+        except (ValueError, OSError, SyntaxError, UnicodeDecodeError, tokenize.TokenError) as exc:
             raise InvalidBoardError(f"{name}: not a readable .npy array of light states ({exc})") from None
         return tuple(int(size) for size in shape), np.dtype(dtype), file.tell()
 
