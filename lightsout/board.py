@@ -11,7 +11,7 @@ from lightsout._base.packing import pack_row, pack_rows, unpack_rows
 from lightsout._base.validate import (
     board_cells, board_values, bit_row, grid_shape, numeric_array, states_count,
 )
-from lightsout._core.rules import Rules, neighbour_pairs
+from lightsout._core.rules import Rules, neighbour_pairs, shifted_slices
 from lightsout._core.stencil import Stencil
 from lightsout._io.boardmarks import MarkedBoard
 from lightsout._io.boardtext import COMMENT, DARK_CHARS, LIT_CHARS, board_from_text, format_board, marked_board_from_text
@@ -119,29 +119,26 @@ def _press_stencil(lights: np.ndarray, hits: np.ndarray, rules: Rules) -> np.nda
         what = "a hole" if rules.holes is not None and rules.holes[cell] else "a cell that may not be pressed"
         raise InvalidBoardError(f"presses press cell {cell}, {what}: press only cells of the board "
                                 "outside holes= and unpressable=")
-    counts = hits.astype(np.int64)
-    total = lights.astype(np.int64)
-    for offset, weight in rules.press_stencil.offsets():
-        moved = counts
-        for axis, (step, size, wrap) in enumerate(zip(offset, rules.shape, rules.stencil_wraps)):
-            if step == 0:
-                continue
-            if wrap:
-                moved = np.roll(moved, step, axis=axis)
-                continue
-            shifted = np.zeros_like(moved)
-            if abs(step) < size:
-                source = [slice(None)] * moved.ndim
-                target = [slice(None)] * moved.ndim
-                source[axis] = slice(0, size - step) if step > 0 else slice(-step, size)
-                target[axis] = slice(step, size) if step > 0 else slice(0, size + step)
-                shifted[tuple(target)] = moved[tuple(source)]
-            moved = shifted
-        total += weight * moved
-    out = total % rules.states
+    states = rules.states
+    pairs = [(weight, shifted_slices(offset, rules.shape, rules.stencil_wraps))
+             for offset, weight in rules.press_stencil.offsets() if weight % states]
+    if states == 2:  # XOR of slices in place: no temporary of the board's size
+        flips = hits.astype(bool)
+        out: np.ndarray = lights.astype(bool)
+        for _, slices in pairs:
+            for target, source in slices:
+                out[target] ^= flips[source]
+    else:  # sums mod k in 16 bits, reduced after each weight (a weight < k adds < k * k to a value < k)
+        counts = hits.astype(np.uint16) % states
+        out = lights.astype(np.uint16) % states
+        for weight, slices in pairs:
+            for target, source in slices:
+                out[target] += counts[source] * np.uint16(weight)
+            np.remainder(out, states, out=out)
+        out = out.astype(np.uint8)
     if rules.holes is not None:
-        out[rules.holes] = lights[rules.holes]
-    return out.astype(bool) if rules.states == 2 else out.astype(np.uint8)
+        out[rules.holes] = np.asarray(lights)[rules.holes]
+    return out
 
 
 def chase(board: npt.ArrayLike, first_row: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: bool = True,

@@ -13,6 +13,7 @@ and how long a fewest-press search would take is lightsout/_search/cost.py's que
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -28,7 +29,7 @@ from lightsout._core.stencil import MAX_STENCIL_CELLS, Stencil
 #: The names of the board masks, in the order Rules holds them.
 MASK_NAMES = ("holes", "unpressable", "free_lights")
 
-__all__ = ["MASK_NAMES", "Rules", "neighbour_pairs"]
+__all__ = ["MASK_NAMES", "Rules", "neighbour_pairs", "shifted_slices"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -309,6 +310,36 @@ def neighbour_pairs(axis: int, ndim: int, size: int, wrap: bool) -> list[tuple[t
     if wrap and size > 2:
         pairs += [(at(slice(0, 1)), at(slice(-1, None))), (at(slice(-1, None)), at(slice(0, 1)))]
     return pairs
+
+
+def shifted_slices(offset: tuple[int, ...], shape: tuple[int, ...],
+                   wraps: tuple[bool, ...]) -> list[tuple[tuple[slice, ...], tuple[slice, ...]]]:
+    """(target, source) slice pairs moving every cell p to ``p + offset``: cut at an open axis, wrapped on a
+    wrapping one (two pieces there), so ``out[target] += values[source]`` over the pairs adds the shifted copy.
+
+    Example:
+        >>> import numpy as np
+        >>> values, out = np.array([1, 2, 3]), np.zeros(3, dtype=int)
+        >>> for target, source in shifted_slices((1,), (3,), (True,)):
+        ...     out[target] += values[source]
+        >>> out.tolist()                         # a ring of three: every value one step on
+        [3, 1, 2]
+    """
+    per_axis: list[list[tuple[slice, slice]]] = []
+    for step, size, wrap in zip(offset, shape, wraps):
+        if wrap:
+            step %= size
+        if step == 0:
+            per_axis.append([(slice(None), slice(None))])
+        elif wrap:
+            per_axis.append([(slice(step, size), slice(0, size - step)), (slice(0, step), slice(size - step, size))])
+        elif abs(step) >= size:
+            return []
+        elif step > 0:
+            per_axis.append([(slice(step, size), slice(0, size - step))])
+        else:
+            per_axis.append([(slice(0, size + step), slice(-step, size))])
+    return [(tuple(t for t, _ in pieces), tuple(src for _, src in pieces)) for pieces in itertools.product(*per_axis)]
 
 
 #: The most axes today's rule has as a stencil (3**axes cells within MAX_STENCIL_CELLS).

@@ -69,6 +69,7 @@ from lightsout._routes.forcing import refuse_graph, solve_directed, solve_graph_
 from lightsout._routes.general import refuse_general, solve_general
 from lightsout._routes.nd import canonical_nd, nullity_nd, quiet_basis_words, refuse_nd
 from lightsout._routes.poly import nullity_poly, refuse_poly, solve_grid_poly
+from lightsout._routes.separable import separable_factors, separable_invertible, solve_separable
 from lightsout._routes.stencilchase import chase_stencil, refuse_chase, wrapped_reach
 
 __all__ = ["AUTO_ORDER", "BoardRules", "METHODS", "ROUTES", "Route", "packed_quiet_basis", "quiet_generators",
@@ -270,6 +271,9 @@ class StencilChaseRoute:
 
     def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
         assert isinstance(rules, Rules)
+        factors = _separable(rules)
+        if factors is not None and separable_invertible(rules.shape, factors):
+            return 0
         return self._chase(rules, np.zeros(rules.cells, dtype=np.uint8), kernel=False, canonical=False,
                            threads=threads, progress=progress).nullity
 
@@ -279,6 +283,12 @@ class StencilChaseRoute:
         if lights is None and words is not None:
             lights = unpack_rows(words, rules.shape[-1]).reshape(rules.shape)
         board = None if lights is None else np.ascontiguousarray(lights, dtype=np.uint8).reshape(rules.shape)
+        factors = _separable(rules)
+        if factors is not None:  # a product of one operator per axis: inverted axis by axis when it can be
+            presses = solve_separable(np.ones(rules.shape, np.uint8) if board is None else board, factors)
+            if presses is not None:
+                return Coset(True, 0, 1, self.name, canonical=True, particular=presses.reshape(-1).view(np.uint8),
+                             kernel=np.zeros((0, rules.cells), dtype=np.uint8))
         return self._chase(rules, board, kernel=kernel, canonical=kernel, threads=threads, progress=progress)
 
     @staticmethod
@@ -290,6 +300,15 @@ class StencilChaseRoute:
         return chase_stencil(rules.shape, rules.stencil_wraps, weights, centre, rules.states, lights,
                              rules.pressable_cells(), rules.required_lights(), kernel=kernel, canonical=canonical,
                              threads=threads, progress=progress)
+
+
+def _separable(rules: Rules) -> Optional[list[tuple[int, ...]]]:
+    """The per-axis factors of an open two-state board without masks whose stencil is an outer product, else None
+    (``lightsout/_routes/separable.py``)."""
+    masked = any(mask is not None for mask in rules.masks())
+    if rules.states != 2 or rules.stencil is None or masked or any(rules.stencil_wraps):
+        return None
+    return separable_factors(rules.stencil)
 
 
 def _chase_stencil(rules: Rules) -> tuple[np.ndarray, tuple[int, ...]]:
