@@ -56,7 +56,7 @@ def read_stencil(request: Json, states: int) -> Optional[Stencil]:
         >>> read_stencil({"stencil": [[1, 1]]}, states=2)
         Traceback (most recent call last):
         ...
-        lightsout.play.api.ApiError: stencil must have an odd number of columns from 1 to 5 (the pressed cell in the middle), got 2
+        lightsout.play.api.ApiError: stencil must have an odd number of columns from 1 to 5 ... got 2
     """
     value = request.get("stencil")
     if value is None:

@@ -18,8 +18,9 @@ Limits, checked before anything of the board's size is built: at most
 :data:`MAX_SIDE` rows and columns, a body of at most :data:`MAX_BODY_BYTES` bytes, light
 states 2..255, a press rule (``stencil``) up to 5 x 5 (:mod:`lightsout.play._pressrule`).
 Every endpoint takes the rules ``torus``, ``self_toggle``, ``states``, ``stencil`` and the
-masks ``holes``, ``unpressable``, ``free_lights``.  A request that breaks a rule raises :class:`ApiError` with an HTTP status
-(400, 404, 413, ...) and a message; the server answers ``{"error": message}``.
+masks ``holes``, ``unpressable``, ``free_lights``.  A request that breaks a rule raises
+:class:`ApiError` with an HTTP status (400, 404, 413, ...) and a message; the server
+answers ``{"error": message}``.
 """
 from __future__ import annotations
 
@@ -345,11 +346,12 @@ def solve_board(request: Json) -> Json:
 def random_board(request: Json) -> Json:
     """``POST /api/random``: a random board that is solvable by construction.
 
-    Every cell is pressed a uniformly random number of times (0..states-1) on the dark
-    board with :func:`lightsout.press`, so every solvable board is equally likely; a dark
-    result is drawn again (a few times).  Request fields: ``rows`` and ``columns``
-    (required, 1..200), ``torus``, ``self_toggle``, ``states``, ``stencil`` and the masks as
-    for ``/api/solve`` (holes stay 0, unpressable cells are never pressed), and ``seed`` (optional integer, for a repeatable board).  Answer: ``board``.
+    Every pressable cell is pressed a uniformly random number of times (0..states-1) on
+    the dark board with :func:`lightsout.press`, so every solvable board is equally likely;
+    a dark result is drawn again (a few times).  Request fields: ``rows`` and ``columns``
+    (required, 1..200), ``torus``, ``self_toggle``, ``states``, ``stencil`` and the masks
+    as for ``/api/solve`` (holes stay 0, unpressable cells are never pressed), and
+    ``seed`` (optional integer, for a repeatable board).  Answer: ``board``.
 
     Example:
         >>> board = random_board({"rows": 5, "columns": 5, "seed": 1})["board"]
@@ -384,10 +386,11 @@ def quiet_patterns(request: Json) -> Json:
     """``POST /api/quiet``: the quiet patterns (presses that change no light) of a shape.
 
     Request fields: ``rows``, ``columns`` (required), ``torus``, ``self_toggle``,
-    ``states``, ``stencil`` and the masks as for ``/api/solve`` (a quiet pattern then presses
-    only pressable cells and changes no required light).  Answer: ``nullity``, ``count`` (the number of quiet patterns, a decimal
-    string), ``patterns`` (generators, each rows of press counts; at most
-    :data:`MAX_QUIET_PATTERNS`) and ``truncated`` (true when there are more generators).
+    ``states``, ``stencil`` and the masks as for ``/api/solve`` (a quiet pattern then
+    presses only pressable cells and changes no required light).  Answer: ``nullity``,
+    ``count`` (the number of quiet patterns, a decimal string), ``patterns`` (generators,
+    each rows of press counts; at most :data:`MAX_QUIET_PATTERNS`) and ``truncated`` (true
+    when there are more generators).
 
     Example:
         >>> answer = quiet_patterns({"rows": 5, "columns": 5})
