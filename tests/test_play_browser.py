@@ -442,3 +442,17 @@ def test_holes_unpressable_and_free_lights(browser, server):
         left = stencil_replay(after, solution, [[0, 1, 0], [1, 1, 1], [0, 1, 0]], False, 2, holes)
         assert not left[~holes & ~free].any()
     no_console_errors(browser)
+
+
+@pytest.mark.parametrize("rule, states", [("x", 3), ("knight", 2), ("hex", 2)])
+def test_solution_shown_under_a_named_rule_clears_the_board(browser, server, rule, states):
+    open_page(browser, server, f"?rows=5&cols=6&rule={rule}&states={states}&board=random")
+    WebDriverWait(browser, 20).until(lambda d: "random board" in message(d))
+    start = read_board(browser)
+    assert start.any()
+    browser.find_element(By.ID, "solve").click()
+    WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board .cell.sol"))
+    shown = marked(browser, "sol")
+    assert not stencil_replay(start, shown, NAMED_WEIGHTS[rule], False, states).any()
+    assert f"{rule} rule" in browser.find_element(By.ID, "shape-label").text
+    no_console_errors(browser)

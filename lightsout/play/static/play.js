@@ -102,6 +102,7 @@
     return out;
   }
 
+  function freeLights() { return game.masks.free.some((v) => v); }
   function required(i) { return !game.masks.hole[i] && !game.masks.free[i]; }
   function pressable(i) { return !game.masks.hole[i] && !game.masks.unpressable[i]; }
 
@@ -624,7 +625,8 @@
       game.quiet = { patterns: data.patterns.map(flat), index: 0, nullity: data.nullity, count: data.count,
         truncated: data.truncated };
       drawQuiet();
-      say(`${data.count} quiet patterns (nullity ${data.nullity}): pressing every ringed cell changes no light. ` +
+      say(`${data.count} quiet patterns (nullity ${data.nullity}): pressing every ringed cell changes no light` +
+        `${freeLights() ? " that must go out" : ""}. ` +
         `Step through the ${data.patterns.length}${data.truncated ? " first" : ""} generators with [ and ].`, "info");
     } catch (e) { say(`Could not get the quiet patterns: ${e.message}`, "bad"); }
   }
@@ -647,7 +649,7 @@
     game.undo.push({ t: "m", list, moves });
     game.redo.length = 0;
     changed(false);
-    say(`Pressed ${moves} cells of the pattern: no light changed.`, "info");
+    say(`Pressed ${moves} cells of the pattern: no light${freeLights() ? " that must go out" : ""} changed.`, "info");
   }
 
   function activate(i) {
