@@ -178,7 +178,7 @@ NOT_PUBLIC_LIMITS = {
     # the play page's own limits, documented in lightsout.play.api (a front-end: the library does not name them)
     "MAX_SIDE": "the play page's", "MAX_BODY_BYTES": "the play page's", "MAX_TIME_LIMIT": "the play page's",
     "MAX_QUIET_PATTERNS": "the play page's", "MAX_WORKERS": "the play page's", "MAX_QUEUED": "the play page's",
-    "MAX_PENDING": "the play page's", "MAX_HEADER_BYTES": "the play page's",
+    "MAX_PENDING": "the play page's", "MAX_HEADER_BYTES": "the play page's", "MAX_STENCIL_SIDE": "the play page's",
 }
 
 

@@ -532,6 +532,7 @@ def test_run_server_port_in_use():
 
 
 def test_module_examples():
-    for module in (play_api, play_server):
+    from lightsout.play import _errors, _pressrule
+    for module in (play_api, play_server, _pressrule, _errors):
         failures, attempted = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
         assert attempted > 0 and failures == 0, module.__name__

@@ -312,3 +312,147 @@ def test_screenshot(browser, server, tmp_path):
     if os.environ.get("LIGHTSOUT_PLAY_SCREENSHOT") == "docs":
         shutil.copyfile(shot, ROOT / "docs" / "play.png")
     no_console_errors(browser)
+
+
+# ---- press rules and masks (issue 30) ---------------------------------------------------
+
+KNIGHT = [[0, 1, 0, 1, 0], [1, 0, 0, 0, 1], [0, 0, 1, 0, 0], [1, 0, 0, 0, 1], [0, 1, 0, 1, 0]]
+NAMED_WEIGHTS = {
+    "x": [[1, 0, 1], [0, 1, 0], [1, 0, 1]],
+    "3x3": [[1, 1, 1], [1, 1, 1], [1, 1, 1]],
+    "knight": KNIGHT,
+    "hex": [[0, 1, 1], [1, 1, 1], [1, 1, 0]],
+}
+
+
+def stencil_replay(start, presses, weights, torus, states, holes=None):
+    """The board after the presses, by the oracle's own press matrix (tests/oracle.py)."""
+    weights = np.asarray(weights)
+    centre = tuple(s // 2 for s in weights.shape)
+    matrix = oracle.stencil_matrix(start.shape, torus, weights, centre, states)
+    return oracle.stencil_replay(start, presses, matrix, states, holes)
+
+
+def click_cells(driver, cells):
+    for r, c in cells:
+        cell(driver, r, c).click()
+
+
+@pytest.mark.parametrize("rule, query, torus, states", [
+    ("x", "?rows=6&cols=7&rule=x&board=random", False, 2),
+    ("3x3", "?rows=5&cols=6&rule=3x3&states=3&torus=1&board=random", True, 3),
+    ("knight", "?rows=7&cols=6&rule=knight&board=random", False, 2),
+    ("knight", "?rows=6&cols=6&rule=knight&torus=1&states=4&board=random", True, 4),
+    ("hex", "?rows=5&cols=5&rule=hex&board=random", False, 2),
+])
+def test_named_rules_press_as_the_library(browser, server, rule, query, torus, states):
+    open_page(browser, server, query)
+    WebDriverWait(browser, 20).until(lambda d: "random board" in message(d))
+    start = read_board(browser)
+    rows, cols = start.shape
+    rng = np.random.default_rng(rows * 7 + cols)
+    presses = np.zeros_like(start)
+    clicks = [(int(rng.integers(rows)), int(rng.integers(cols))) for _ in range(10)]
+    for r, c in clicks:
+        presses[r, c] += 1
+    click_cells(browser, clicks)
+    after = read_board(browser)
+    expected = stencil_replay(start, presses, NAMED_WEIGHTS[rule], torus, states)
+    assert after.tolist() == expected.tolist()
+    assert after.tolist() == np.asarray(lightsout.press(start, presses % states, stencil=rule, torus=torus,
+                                                        states=states), dtype=np.int64).tolist()
+    no_console_errors(browser)
+
+
+def test_custom_one_way_rule_and_its_proof(browser, server):
+    open_page(browser, server, "?rows=4&cols=4&rule=custom&board=lit")
+    # the custom grid starts as the plus; make it "the cell below and the cell to the right", no more
+    weights = np.zeros((5, 5), dtype=np.int64)
+    weights[3, 2] = weights[2, 3] = 1
+    plus = np.zeros((5, 5), dtype=np.int64)
+    plus[1:4, 2] = plus[2, 1:4] = 1
+    for i in np.flatnonzero((weights != plus).ravel()):
+        browser.find_element(By.CSS_SELECTOR, f'#rule-grid .rule-cell[data-i="{i}"]').click()
+    shown = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#rule-grid .rule-cell'), e => Number(e.dataset.weight))")
+    assert shown == weights.ravel().tolist()
+    start = read_board(browser)
+    clicks = [(0, 0), (1, 2), (3, 3), (2, 1), (0, 0)]
+    presses = np.zeros_like(start)
+    for r, c in clicks:
+        presses[r, c] += 1
+    click_cells(browser, clicks)
+    after = read_board(browser)
+    assert after.tolist() == stencil_replay(start, presses, weights, False, 2).tolist()
+    # an all-lit 4 x 4 board under this rule cannot be turned dark: the page shows the library's proof
+    browser.find_element(By.ID, "alllit").click()
+    lit = read_board(browser)
+    browser.find_element(By.ID, "hint").click()
+    wait_message(browser, "cannot be turned dark")
+    proof = marked(browser, "proof")
+    matrix = oracle.stencil_matrix((4, 4), False, weights, (2, 2), 2)
+    everything = list(range(16))
+    assert oracle.proves_unsolvable(proof, lit, matrix, 2, everything, everything)
+    assert "weights" in message(browser)
+    no_console_errors(browser)
+
+
+def test_holes_unpressable_and_free_lights(browser, server):
+    open_page(browser, server, "?rows=5&cols=5&board=lit")
+    draw = browser.find_element(By.ID, "draw")
+    holes = np.zeros((5, 5), dtype=bool)
+    unpressable = np.zeros((5, 5), dtype=bool)
+    free = np.zeros((5, 5), dtype=bool)
+    holes[0, 0] = holes[2, 2] = True
+    unpressable[4, 4] = True
+    free[0, 4] = True
+    for value, mask in (("hole", holes), ("unpressable", unpressable), ("free", free)):
+        draw.find_element(By.CSS_SELECTOR, f'option[value="{value}"]').click()
+        click_cells(browser, [tuple(int(v) for v in rc) for rc in np.argwhere(mask)])
+        on = browser.execute_script(
+            f"return Array.from(document.querySelectorAll('#board .cell.{value}'), "
+            "e => [Number(e.dataset.row), Number(e.dataset.col)])")
+        assert sorted(map(tuple, on)) == sorted(map(tuple, np.argwhere(mask).tolist()))
+    draw.find_element(By.CSS_SELECTOR, 'option[value=""]').click()
+    start = read_board(browser)
+    assert start[holes].sum() == 0 and start[~holes].all()  # a hole holds no light
+    # a hole and an unpressable cell refuse a press; other presses skip the holes
+    click_cells(browser, [(0, 0), (4, 4)])
+    assert read_board(browser).tolist() == start.tolist()
+    clicks = [(1, 2), (2, 1), (3, 3)]
+    presses = np.zeros((5, 5), dtype=np.int64)
+    for r, c in clicks:
+        presses[r, c] = 1
+    click_cells(browser, clicks)
+    after = read_board(browser)
+    assert after.tolist() == stencil_replay(start, presses, [[0, 1, 0], [1, 1, 1], [0, 1, 0]], False, 2,
+                                            holes).tolist()
+    # the solution shown clears every required light, pressing no hole and no unpressable cell
+    browser.find_element(By.ID, "solve").click()
+    WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board .cell.sol")
+                                     or "cannot be turned dark" in message(d))
+    if "cannot be turned dark" in message(browser):
+        proof = marked(browser, "proof")
+        full = oracle.stencil_matrix((5, 5), False, [[0, 1, 0], [1, 1, 1], [0, 1, 0]], (1, 1), 2)
+        _, required, pressable = oracle.masked_system(full, holes, unpressable, free)
+        assert oracle.proves_unsolvable(proof, after, full, 2, required, pressable)
+    else:
+        solution = marked(browser, "sol")
+        assert not solution[holes | unpressable].any()
+        left = stencil_replay(after, solution, [[0, 1, 0], [1, 1, 1], [0, 1, 0]], False, 2, holes)
+        assert not left[~holes & ~free].any()
+    no_console_errors(browser)
+
+
+@pytest.mark.parametrize("rule, states", [("x", 3), ("knight", 2), ("hex", 2)])
+def test_solution_shown_under_a_named_rule_clears_the_board(browser, server, rule, states):
+    open_page(browser, server, f"?rows=5&cols=6&rule={rule}&states={states}&board=random")
+    WebDriverWait(browser, 20).until(lambda d: "random board" in message(d))
+    start = read_board(browser)
+    assert start.any()
+    browser.find_element(By.ID, "solve").click()
+    WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board .cell.sol"))
+    shown = marked(browser, "sol")
+    assert not stencil_replay(start, shown, NAMED_WEIGHTS[rule], False, states).any()
+    assert f"{rule} rule" in browser.find_element(By.ID, "shape-label").text
+    no_console_errors(browser)

@@ -7,7 +7,8 @@ no state kept between calls (the server calls them from many threads at once):
 endpoint          function                answers
 ================  ======================  =================================================
 POST /api/solve   :func:`solve_board`     a solution (the fewest presses when proven in
-                                          time), or the quiet pattern that proves the board
+                                          time), or the weights on the lights (for today's
+                                          rules: a quiet pattern) that prove the board
                                           unsolvable
 POST /api/random  :func:`random_board`    a random board, solvable by construction
 POST /api/quiet   :func:`quiet_patterns`  the quiet patterns of a shape and rules
@@ -15,8 +16,11 @@ POST /api/quiet   :func:`quiet_patterns`  the quiet patterns of a shape and rule
 
 Limits, checked before anything of the board's size is built: at most
 :data:`MAX_SIDE` rows and columns, a body of at most :data:`MAX_BODY_BYTES` bytes, light
-states 2..255.  A request that breaks a rule raises :class:`ApiError` with an HTTP status
-(400, 404, 413, ...) and a message; the server answers ``{"error": message}``.
+states 2..255, a press rule (``stencil``) up to 5 x 5 (:mod:`lightsout.play._pressrule`).
+Every endpoint takes the rules ``torus``, ``self_toggle``, ``states``, ``stencil`` and the
+masks ``holes``, ``unpressable``, ``free_lights``.  A request that breaks a rule raises
+:class:`ApiError` with an HTTP status (400, 404, 413, ...) and a message; the server
+answers ``{"error": message}``.
 """
 from __future__ import annotations
 
@@ -32,6 +36,8 @@ from lightsout._base.errors import LightsOutError
 from lightsout._base.validate import MAX_STATES
 from lightsout._search.cost import mod_search_seconds, search_seconds
 from lightsout._search.minimal import refuse_minimal
+from lightsout.play._errors import ApiError, Json, json_type
+from lightsout.play._pressrule import RULE_FIELDS, read_masks, read_stencil
 
 __all__ = [
     "ApiError", "decode_request", "solve_board", "random_board", "quiet_patterns", "ENDPOINTS",
@@ -79,34 +85,6 @@ def __getattr__(name: str) -> Any:
         return _MAX_MOD_SEARCH
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-Json = dict[str, Any]
-
-
-class ApiError(LightsOutError, ValueError):
-    """A request the API refuses: ``status`` is the HTTP status, ``message`` says why.
-
-    Like every lightsout error it survives ``pickle`` with its attributes.
-
-    Example:
-        >>> import pickle
-        >>> err = pickle.loads(pickle.dumps(ApiError(400, "board must be a list of rows")))
-        >>> err.status, err.payload(), str(err)
-        (400, {'error': 'board must be a list of rows'}, 'board must be a list of rows')
-    """
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(status, message)
-        self.status = status
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
-
-    def payload(self) -> Json:
-        """The JSON body of the error answer."""
-        return {"error": self.message}
-
-
 def _refuse_constant(name: str) -> Any:
     raise ApiError(400, f"malformed JSON: {name} is not a number the API accepts")
 
@@ -153,10 +131,7 @@ def decode_request(body: bytes) -> Json:
     return value
 
 
-def _json_type(value: object) -> str:
-    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "an integer",
-             float: "a number", type(None): "null"}
-    return names.get(type(value), type(value).__name__)
+_json_type = json_type
 
 
 def _fields(request: Json, allowed: tuple[str, ...], required: tuple[str, ...]) -> None:
@@ -195,6 +170,29 @@ def _rules(request: Json) -> tuple[tuple[bool, bool], bool, int]:
         raise ApiError(400, f"torus must be true, false or [rows_wrap, columns_wrap] (two booleans), "
                             f"got {_json_type(torus)}")
     return wraps, _flag(request, "self_toggle", True), _int(request, "states", 2, 2, MAX_STATES)
+
+
+def _press_rule(request: Json, states: int, shape: tuple[int, int]) -> dict[str, Any]:
+    """The library's keywords for the request's stencil and masks (:mod:`lightsout.play._pressrule`)."""
+    return {"stencil": read_stencil(request, states), **read_masks(request, shape)}
+
+
+def _dark_holes(board: np.ndarray, holes: Optional[np.ndarray]) -> None:
+    """A hole is no light: the board must hold 0 there."""
+    if holes is not None and board[holes].any():
+        r, c = (int(i) for i in np.argwhere(holes & (board != 0))[0])
+        raise ApiError(400, f"the board's cell at row {r}, column {c} is a hole (holes: 1) and must be 0: a hole "
+                            f"is not part of the board")
+
+
+def _library(call: Callable[[], Any]) -> Any:
+    """Run a lightsout call; a rule it refuses (say, a stencil on a board it does not fit) is a 400."""
+    try:
+        return call()
+    except lightsout.UnsolvableError:
+        raise
+    except LightsOutError as exc:
+        raise ApiError(400, f"the rule was refused: {exc}") from None
 
 
 def _side(value: object, name: str) -> int:
@@ -270,42 +268,64 @@ def _fewest(solution: lightsout.Solution, minimal: bool, time_limit: float) -> t
 def solve_board(request: Json) -> Json:
     """``POST /api/solve``: solve a board; the fewest presses when proven within the time limit.
 
-    Request fields: ``board`` (required; rows of integers 0..states-1), ``torus`` (false,
-    true or [rows_wrap, columns_wrap]), ``self_toggle`` (true; false for the σ game),
-    ``states`` (2..255), ``minimal`` (true: search the fewest presses) and
-    ``time_limit_ms`` (milliseconds for that search: default 250, at most 2000).
+    Request fields: ``board`` (required; rows of integers 0..states-1, 0 on holes), ``torus``
+    (false, true or [rows_wrap, columns_wrap]), ``self_toggle`` (true; false for the σ game:
+    with a stencil, its centre weight made 0), ``states`` (2..255), ``stencil`` (a name:
+    plus, sigma, x, 3x3, moore, knight, hex; or rows of weights 0..states-1 with odd extents
+    up to 5, the pressed cell in the middle; default: today's plus rule), the masks
+    ``holes``, ``unpressable`` and ``free_lights`` (rows of 0/1 of the board's shape),
+    ``minimal`` (true: search the fewest presses) and ``time_limit_ms`` (milliseconds for
+    that search: default 250, at most 2000).
 
     Answer when solvable: ``solvable: true``, ``presses`` (rows of press counts),
     ``nullity``, ``count`` (the number of solutions as a decimal string), ``fewest``
     (the number of presses of ``presses`` when it is proven the fewest, else null),
     ``kind`` ("fewest" or "canonical") and ``note`` (why).  When unsolvable:
     ``solvable: false``, ``quiet_pattern`` (presses that change no light and meet the
-    board with an inner product that is not 0 mod k: the proof), ``nullity`` and ``message``.
+    board with an inner product that is not 0 mod k; null under a one-way rule or with
+    unpressable cells or free lights, where it need not exist), ``proof`` (the library's proof,
+    ``UnsolvableError.proof``: weights on the lights whose sum no allowed press changes and
+    which is not 0 mod k on the board), ``proof_kind`` ("quiet pattern" when the proof is
+    one, else "weights on the lights"), ``nullity`` and ``message``.
 
     Examples:
         >>> answer = solve_board({"board": [[1, 1, 1]] * 3})
         >>> answer["presses"], answer["fewest"], answer["count"]
         ([[1, 0, 1], [0, 1, 0], [1, 0, 1]], 5, '1')
         >>> answer = solve_board({"board": [[1, 0, 0, 0, 0]] + [[0] * 5] * 4})
-        >>> answer["solvable"], answer["quiet_pattern"][0]
-        (False, [1, 0, 1, 0, 1])
+        >>> answer["solvable"], answer["quiet_pattern"][0], answer["proof_kind"]
+        (False, [1, 0, 1, 0, 1], 'quiet pattern')
+        >>> answer = solve_board({"board": [[1, 1, 1]] * 3, "stencil": [[0, 0, 0], [0, 0, 1], [0, 1, 0]]})
+        >>> answer["proof"], answer["proof_kind"], answer["quiet_pattern"]    # a one-way rule
+        ([[0, 0, 1], [0, 1, 0], [1, 0, 0]], 'weights on the lights', None)
+        >>> board, holes = [[0, 1, 1]] * 3, [[1, 0, 0]] * 3
+        >>> answer = solve_board({"board": board, "stencil": "x", "holes": holes})
+        >>> left = lightsout.press(board, answer["presses"], stencil="x", holes=holes)
+        >>> int(left.sum()), answer["kind"], answer["fewest"]
+        (0, 'fewest', 2)
         >>> solve_board({"board": [[1, 2]], "states": 2})
         Traceback (most recent call last):
         ...
         lightsout.play.api.ApiError: the board's cells must be integers from 0 to 1 (states=2), got 2
     """
-    _fields(request, ("board", "torus", "self_toggle", "states", "minimal", "time_limit_ms"), ("board",))
+    _fields(request, ("board", "torus", "self_toggle", "states") + RULE_FIELDS + ("minimal", "time_limit_ms"),
+            ("board",))
     wraps, self_toggle, states = _rules(request)
     board = _board(request["board"], states)
+    rule = _press_rule(request, states, (board.shape[0], board.shape[1]))
+    _dark_holes(board, rule["holes"])
     minimal = _flag(request, "minimal", True)
     time_limit = _int(request, "time_limit_ms", round(DEFAULT_TIME_LIMIT * 1000), 1,
                       round(MAX_TIME_LIMIT * 1000)) / 1000
     try:
-        solution = lightsout.solve(board, torus=wraps, self_toggle=self_toggle, states=states)
+        solution = _library(lambda: lightsout.solve(board, torus=wraps, self_toggle=self_toggle, states=states,
+                                                    **rule))
     except lightsout.UnsolvableError as exc:
-        pattern = exc.quiet_pattern
+        pattern, proof = exc.quiet_pattern, exc.proof
         return {
             "solvable": False,
+            "proof": None if proof is None else _rows(proof),
+            "proof_kind": "quiet pattern" if pattern is not None else "weights on the lights",
             "quiet_pattern": None if pattern is None else _rows(pattern),
             "nullity": exc.nullity,
             "message": str(exc),
@@ -326,29 +346,37 @@ def solve_board(request: Json) -> Json:
 def random_board(request: Json) -> Json:
     """``POST /api/random``: a random board that is solvable by construction.
 
-    Every cell is pressed a uniformly random number of times (0..states-1) on the dark
-    board with :func:`lightsout.press`, so every solvable board is equally likely; a dark
-    result is drawn again (a few times).  Request fields: ``rows`` and ``columns``
-    (required, 1..200), ``torus``, ``self_toggle``, ``states`` as for ``/api/solve``,
-    and ``seed`` (optional integer, for a repeatable board).  Answer: ``board``.
+    Every pressable cell is pressed a uniformly random number of times (0..states-1) on
+    the dark board with :func:`lightsout.press`, so every solvable board is equally likely;
+    a dark result is drawn again (a few times).  Request fields: ``rows`` and ``columns``
+    (required, 1..200), ``torus``, ``self_toggle``, ``states``, ``stencil`` and the masks
+    as for ``/api/solve`` (holes stay 0, unpressable cells are never pressed), and
+    ``seed`` (optional integer, for a repeatable board).  Answer: ``board``.
 
     Example:
         >>> board = random_board({"rows": 5, "columns": 5, "seed": 1})["board"]
         >>> lightsout.is_solvable(board)
         True
     """
-    _fields(request, ("rows", "columns", "torus", "self_toggle", "states", "seed"), ("rows", "columns"))
+    _fields(request, ("rows", "columns", "torus", "self_toggle", "states") + RULE_FIELDS + ("seed",),
+            ("rows", "columns"))
     rows, cols = _side(request["rows"], "rows"), _side(request["columns"], "columns")
     wraps, self_toggle, states = _rules(request)
+    rule = _press_rule(request, states, (rows, cols))
+    pressable = np.ones((rows, cols), dtype=bool)
+    for name in ("holes", "unpressable"):
+        if rule[name] is not None:
+            pressable &= ~rule[name]
     seed = request.get("seed")
     if seed is not None and (type(seed) is not int or seed < 0):
         raise ApiError(400, f"seed must be a non-negative integer, got {_json_type(seed)}")
     rng = np.random.default_rng(seed)
     board = np.zeros((rows, cols), dtype=np.uint8)
     for _ in range(8):
-        presses = rng.integers(0, states, size=(rows, cols), dtype=np.uint8)
-        board = np.asarray(lightsout.press(np.zeros((rows, cols), dtype=np.uint8), presses, torus=wraps,
-                                           self_toggle=self_toggle, states=states))
+        presses = rng.integers(0, states, size=(rows, cols), dtype=np.uint8) * pressable
+        board = np.asarray(_library(lambda: lightsout.press(np.zeros((rows, cols), dtype=np.uint8), presses,
+                                                            torus=wraps, self_toggle=self_toggle, states=states,
+                                                            **rule)))
         if board.any():
             break
     return {"board": _rows(board)}
@@ -358,20 +386,23 @@ def quiet_patterns(request: Json) -> Json:
     """``POST /api/quiet``: the quiet patterns (presses that change no light) of a shape.
 
     Request fields: ``rows``, ``columns`` (required), ``torus``, ``self_toggle``,
-    ``states``.  Answer: ``nullity``, ``count`` (the number of quiet patterns, a decimal
-    string), ``patterns`` (generators, each rows of press counts; at most
-    :data:`MAX_QUIET_PATTERNS`) and ``truncated`` (true when there are more generators).
+    ``states``, ``stencil`` and the masks as for ``/api/solve`` (a quiet pattern then
+    presses only pressable cells and changes no required light).  Answer: ``nullity``,
+    ``count`` (the number of quiet patterns, a decimal string), ``patterns`` (generators,
+    each rows of press counts; at most :data:`MAX_QUIET_PATTERNS`) and ``truncated`` (true
+    when there are more generators).
 
     Example:
         >>> answer = quiet_patterns({"rows": 5, "columns": 5})
         >>> answer["nullity"], answer["count"], len(answer["patterns"]), answer["patterns"][0][0]
         (2, '4', 2, [0, 1, 1, 1, 0])
     """
-    _fields(request, ("rows", "columns", "torus", "self_toggle", "states"), ("rows", "columns"))
+    _fields(request, ("rows", "columns", "torus", "self_toggle", "states") + RULE_FIELDS, ("rows", "columns"))
     rows, cols = _side(request["rows"], "rows"), _side(request["columns"], "columns")
     wraps, self_toggle, states = _rules(request)
-    solution = lightsout.solve(np.zeros((rows, cols), dtype=np.uint8), torus=wraps, self_toggle=self_toggle,
-                               states=states)
+    rule = _press_rule(request, states, (rows, cols))
+    solution = _library(lambda: lightsout.solve(np.zeros((rows, cols), dtype=np.uint8), torus=wraps,
+                                                self_toggle=self_toggle, states=states, **rule))
     patterns = solution.quiet_patterns()
     return {
         "nullity": solution.nullity,

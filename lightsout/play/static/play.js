@@ -2,7 +2,10 @@
 // the server (the JSON API of lightsout.play.api, and nothing else) makes random boards,
 // solves, finds the fewest presses, quiet patterns and the proof of an unsolvable board.
 // At 200 x 200 the grid holds 40,000 elements, so every change touches only the cells it
-// changes (a press: at most 5), and overlays remember which cells they marked.
+// changes (a press: at most 25), and overlays remember which cells they marked.
+// The press rule is a stencil, as in lightsout.press: a press at p adds weights[i] (mod k) to the
+// cell p + (i - centre), dropped past an open edge, wrapped on a torus; today's plus rule (and the
+// σ game) keeps its neighbours a set of other cells.  Holes are no cells: never pressed, never lit.
 "use strict";
 
 (function () {
@@ -13,8 +16,25 @@
   const boardEl = $("board");
   const messageEl = $("message");
 
+  // The named rules: weights with the pressed cell in the middle (lightsout.Stencil.named).
+  const RULES = {
+    plus: [[0, 1, 0], [1, 1, 1], [0, 1, 0]],
+    x: [[1, 0, 1], [0, 1, 0], [1, 0, 1]],
+    "3x3": [[1, 1, 1], [1, 1, 1], [1, 1, 1]],
+    knight: [[0, 1, 0, 1, 0], [1, 0, 0, 0, 1], [0, 0, 1, 0, 0], [1, 0, 0, 0, 1], [0, 1, 0, 1, 0]],
+    hex: [[0, 1, 1], [1, 1, 1], [1, 1, 0]],
+  };
+  const RULE_SIDE = 5;   // the custom rule's grid: 5 x 5, the pressed cell in the middle
+  const MASKS = { hole: "holes", unpressable: "unpressable", free: "free_lights" };
+
   const game = {
     rows: 5, cols: 5, k: 2, torus: false, selfToggle: true,
+    rule: "plus",
+    custom: padRule(RULES.plus),  // the custom rule's weights, 5 x 5 (function declarations are hoisted)
+    offsets: [],         // [[dr, dc, weight], ...] of the rule in force (the σ game: no centre)
+    today: true,         // the rule is today's plus rule (or the σ game): neighbours form a set
+    draw: "",            // "" (clicks press), or the mask a click toggles: hole, unpressable, free
+    masks: { hole: new Uint8Array(25), unpressable: new Uint8Array(25), free: new Uint8Array(25) },
     cells: new Uint8Array(25),
     lit: 0,
     moves: 0,
@@ -32,7 +52,36 @@
   const marked = { sol: new Set(), quiet: new Set(), proof: new Set() };
   let zoom = 0;          // 0: fit to the window; otherwise a cell size in pixels
 
-  // ---- rules: the same neighbour sets as lightsout.press -------------------------------
+  // ---- rules: the same presses as lightsout.press -------------------------------------
+  function padRule(weights) {  // a named rule on the 5 x 5 grid of the custom rule
+    const out = new Uint8Array(RULE_SIDE * RULE_SIDE);
+    const h = weights.length, w = weights[0].length;
+    const top = (RULE_SIDE - h) / 2, left = (RULE_SIDE - w) / 2;
+    weights.forEach((row, r) => row.forEach((v, c) => { out[(top + r) * RULE_SIDE + left + c] = v; }));
+    return out;
+  }
+
+  function ruleWeights() {  // rows of weights, the pressed cell in the middle
+    if (game.rule !== "custom") return RULES[game.rule];
+    const rows = [];
+    for (let r = 0; r < RULE_SIDE; r++) rows.push(Array.from(game.custom.subarray(r * RULE_SIDE, (r + 1) * RULE_SIDE)));
+    return rows;
+  }
+
+  function setRule() {  // game.offsets and game.today from the rule, the σ game and k
+    const weights = ruleWeights();
+    const h = weights.length, w = weights[0].length, cr = (h - 1) / 2, cc = (w - 1) / 2;
+    const offsets = [];
+    weights.forEach((row, r) => row.forEach((v, c) => {
+      const weight = (r === cr && c === cc && !game.selfToggle) ? 0 : v % game.k;
+      if (weight) offsets.push([r - cr, c - cc, weight]);
+    }));
+    game.offsets = offsets;
+    // today's rule, however it is drawn: arms of weight 1 one step along each axis, the centre 0 or 1
+    const key = offsets.map(([dr, dc, v]) => `${dr},${dc},${v}`).sort().join(" ");
+    game.today = key === "-1,0,1 0,-1,1 0,0,1 0,1,1 1,0,1" || key === "-1,0,1 0,-1,1 0,1,1 1,0,1";
+  }
+
   function neighbours(i) {
     const { rows, cols, torus, selfToggle } = game;
     const r = Math.floor(i / cols), c = i % cols;
@@ -53,16 +102,42 @@
     return out;
   }
 
+  function freeLights() { return game.masks.free.some((v) => v); }
+  function required(i) { return !game.masks.hole[i] && !game.masks.free[i]; }
+  function pressable(i) { return !game.masks.hole[i] && !game.masks.unpressable[i]; }
+
   function setCell(i, value) {
     const old = game.cells[i];
     if (old === value) return;
     game.cells[i] = value;
-    game.lit += (value !== 0) - (old !== 0);
+    if (required(i)) game.lit += (value !== 0) - (old !== 0);
     cellEls[i].dataset.state = String(value);
   }
 
+  function recount() {  // the lit required lights (after a mask changed)
+    let lit = 0;
+    for (let i = 0; i < game.cells.length; i++) if (game.cells[i] && required(i)) lit++;
+    game.lit = lit;
+  }
+
   function pressCell(i, times) {
-    for (const j of neighbours(i)) setCell(j, (game.cells[j] + times) % game.k);
+    if (game.today) {
+      for (const j of neighbours(i)) if (!game.masks.hole[j]) setCell(j, (game.cells[j] + times) % game.k);
+      return;
+    }
+    const { rows, cols, torus } = game;
+    const r = Math.floor(i / cols), c = i % cols;
+    for (const [dr, dc, weight] of game.offsets) {
+      let rr = r + dr, cc = c + dc;
+      if (torus) {
+        rr = ((rr % rows) + rows) % rows;
+        cc = ((cc % cols) + cols) % cols;
+      } else if (rr < 0 || rr >= rows || cc < 0 || cc >= cols) {
+        continue;
+      }
+      const j = rr * cols + cc;
+      if (!game.masks.hole[j]) setCell(j, (game.cells[j] + weight * times) % game.k);
+    }
   }
 
   // ---- building and drawing ------------------------------------------------------------
@@ -85,7 +160,9 @@
     for (let r = 0; r < rows; r++) {
       parts.push('<div class="row">');
       for (let c = 0; c < cols; c++) {
-        parts.push(`<div class="cell" data-row="${r}" data-col="${c}" data-state="${game.cells[r * cols + c]}"></div>`);
+        const i = r * cols + c;
+        const classes = Object.keys(MASKS).filter((m) => game.masks[m][i]).join(" ");
+        parts.push(`<div class="cell${classes ? " " + classes : ""}" data-row="${r}" data-col="${c}" data-state="${game.cells[i]}"></div>`);
       }
       parts.push("</div>");
     }
@@ -99,9 +176,14 @@
     game.hint = -1;
     if (game.cursor >= rows * cols) game.cursor = 0;
     cellEls[game.cursor].classList.add("cursor");
-    $("shape-label").textContent =
-      `${rows} × ${cols}${game.torus ? ", torus" : ""}${game.selfToggle ? "" : ", σ-game"}${game.k > 2 ? `, k = ${game.k}` : ""}`;
+    shapeLabel();
     fit();
+  }
+
+  function shapeLabel() {
+    const rule = game.rule === "plus" ? "" : game.rule === "custom" ? ", custom rule" : `, ${game.rule} rule`;
+    $("shape-label").textContent = `${game.rows} × ${game.cols}${rule}${game.torus ? ", torus" : ""}` +
+      `${game.selfToggle ? "" : ", σ-game"}${game.k > 2 ? `, k = ${game.k}` : ""}`;
   }
 
   function fit() {
@@ -157,7 +239,10 @@
 
   function announceCursor() {  // for screen readers: where the cursor is and what is there
     const i = game.cursor, value = game.cells[i];
-    const state = game.k === 2 ? (value ? "lit" : "dark") : `state ${value} of ${game.k - 1}`;
+    let state = game.k === 2 ? (value ? "lit" : "dark") : `state ${value} of ${game.k - 1}`;
+    if (game.masks.hole[i]) state = "a hole";
+    else if (game.masks.unpressable[i]) state += ", may not be pressed";
+    if (!game.masks.hole[i] && game.masks.free[i]) state += ", need not end dark";
     const extra = i === game.hint ? ", the hint" : marked.sol.has(i) ? ", in the solution" : "";
     $("cursor-info").textContent = `Row ${Math.floor(i / game.cols) + 1}, column ${i % game.cols + 1}: ${state}${extra}`;
   }
@@ -224,13 +309,22 @@
   }
 
   function rules() {
-    return { torus: game.torus, self_toggle: game.selfToggle, states: game.k };
+    const out = { torus: game.torus, self_toggle: game.selfToggle, states: game.k };
+    if (game.rule !== "plus") out.stencil = game.rule === "custom" ? ruleWeights() : game.rule;
+    for (const [mask, field] of Object.entries(MASKS)) {
+      if (game.masks[mask].some((v) => v)) out[field] = rowsOf(game.masks[mask]);
+    }
+    return out;
+  }
+
+  function rowsOf(values) {
+    const rows = [];
+    for (let r = 0; r < game.rows; r++) rows.push(Array.from(values.subarray(r * game.cols, (r + 1) * game.cols)));
+    return rows;
   }
 
   function boardRows() {
-    const rows = [];
-    for (let r = 0; r < game.rows; r++) rows.push(Array.from(game.cells.subarray(r * game.cols, (r + 1) * game.cols)));
-    return rows;
+    return rowsOf(game.cells);
   }
 
   function flat(rows) {
@@ -248,6 +342,13 @@
 
   function proofMessage() {
     const pattern = game.proof;
+    if (game.proofKind === "weights on the lights") {  // a one-way rule or masks: the left kernel
+      const weights = game.k === 2 ? "Count the lit ringed lights" :
+        "Give each ringed light the weight it shows and add up weight × light";
+      return `This board cannot be turned dark. Proof: the ringed lights carry weights that no allowed ` +
+        `press changes in sum (mod ${game.k}). ${weights}: on this board the sum is ${innerProduct(pattern)}, ` +
+        `not 0, and on a dark board it is 0, so no presses reach it.`;
+    }
     if (game.k === 2) {
       let covered = 0;
       for (let i = 0; i < pattern.length; i++) if (pattern[i] && game.cells[i]) covered++;
@@ -269,7 +370,9 @@
     const data = await api("/api/solve", { board: boardRows(), ...rules() });
     if (version !== game.version) return currentSolution();  // the board changed meanwhile: ask again
     if (!data.solvable) {
-      game.proof = data.quiet_pattern ? flat(data.quiet_pattern) : new Uint8Array(game.cells.length);
+      const proof = data.proof || data.quiet_pattern;
+      game.proof = proof ? flat(proof) : new Uint8Array(game.cells.length);
+      game.proofKind = data.proof_kind;
       drawProof();
       say(proofMessage(), "bad");
       return null;
@@ -304,6 +407,11 @@
   }
 
   function doPress(i, record) {
+    if (!pressable(i)) {
+      say(game.masks.hole[i] ? "That cell is a hole: it is not part of the board." :
+        "That cell may not be pressed (it is marked unpressable).", "info");
+      return;
+    }
     pressCell(i, 1);
     game.moves++;
     if (record) { game.undo.push({ t: "p", i }); game.redo.length = 0; }
@@ -360,7 +468,7 @@
   }
 
   function setBoard(values, message) {
-    for (let i = 0; i < values.length; i++) setCell(i, values[i]);
+    for (let i = 0; i < values.length; i++) setCell(i, game.masks.hole[i] ? 0 : values[i]);
     game.moves = 0;
     game.undo.length = 0;
     game.redo.length = 0;
@@ -375,23 +483,87 @@
     const rows = clamp($("rows").value, 1, MAX_SIDE, 5), cols = clamp($("cols").value, 1, MAX_SIDE, 5);
     const k = clamp($("states").value, 2, MAX_STATES, 2);
     $("rows").value = rows; $("cols").value = cols; $("states").value = k;
-    return { rows, cols, k, torus: $("torus").checked, selfToggle: !$("sigma").checked };
+    const rule = $("rule").value in RULES || $("rule").value === "custom" ? $("rule").value : "plus";
+    return { rows, cols, k, torus: $("torus").checked, selfToggle: !$("sigma").checked, rule };
+  }
+
+  // A new rule, mask or k: what was computed for the old one (and its undo history) no longer holds.
+  function forget() {
+    game.solution = null;
+    game.quiet = null;
+    game.proof = null;
+    game.undo.length = 0;
+    game.redo.length = 0;
+    drawQuiet();
+    drawProof();
+  }
+
+  function ruleChanged() {
+    const s = readSettings();
+    Object.assign(game, { rule: s.rule, selfToggle: s.selfToggle, torus: s.torus });
+    for (let i = 0; i < game.custom.length; i++) game.custom[i] %= game.k;
+    setRule();
+    drawRuleGrid();
+    shapeLabel();
+    forget();
+    changed(false);
+    const shown = game.rule === "custom" ? "your rule (click the grid to change it)" : `the ${game.rule} rule`;
+    say(`Presses now follow ${shown}.`, "info");
+  }
+
+  function drawRuleGrid() {
+    const grid = $("rule-grid");
+    $("rule-editor").hidden = game.rule !== "custom";
+    if (!grid.children.length) {
+      const parts = [];
+      for (let i = 0; i < RULE_SIDE * RULE_SIDE; i++) {
+        const r = Math.floor(i / RULE_SIDE), c = i % RULE_SIDE;
+        const centre = r === (RULE_SIDE - 1) / 2 && c === (RULE_SIDE - 1) / 2;
+        parts.push(`<button type="button" class="rule-cell${centre ? " centre" : ""}" data-i="${i}" ` +
+          `aria-label="row ${r - 2}, column ${c - 2} from the pressed cell${centre ? " (the pressed cell)" : ""}"></button>`);
+      }
+      grid.innerHTML = parts.join("");
+    }
+    const weights = game.rule === "custom" ? game.custom : padRule(RULES[game.rule]);
+    for (const el of grid.children) {
+      const v = weights[Number(el.dataset.i)];
+      el.dataset.weight = String(v);
+      el.textContent = game.k > 2 && v ? String(v) : "";
+    }
+  }
+
+  function toggleMask(i) {
+    const mask = game.draw;
+    const on = game.masks[mask][i] ? 0 : 1;
+    game.masks[mask][i] = on;
+    cellEls[i].classList.toggle(mask, Boolean(on));
+    if (mask === "hole" && on) setCell(i, 0);
+    recount();
+    forget();
+    changed(false);
+    const names = { hole: "a hole", unpressable: "a cell that may not be pressed", free: "a light that need not end dark" };
+    say(`${on ? "Marked" : "Unmarked"}: row ${Math.floor(i / game.cols) + 1}, column ${i % game.cols + 1} is ` +
+      `${on ? "" : "no longer "}${names[mask]}.`, "info");
   }
 
   function newGame(fill) {
     const s = readSettings();
-    const resized = s.rows !== game.rows || s.cols !== game.cols || s.k !== game.k || !cellEls.length;
+    const reshaped = s.rows !== game.rows || s.cols !== game.cols || !cellEls.length;
+    const resized = reshaped || s.k !== game.k;
     Object.assign(game, s);
+    for (let i = 0; i < game.custom.length; i++) game.custom[i] %= game.k;
+    setRule();
+    drawRuleGrid();
     game.solution = null;
     game.quiet = null;
     game.proof = null;
+    if (reshaped) for (const m in MASKS) game.masks[m] = new Uint8Array(s.rows * s.cols);
     if (resized) {
       game.cells = new Uint8Array(s.rows * s.cols);
       game.lit = 0;
       build();
     } else {
-      $("shape-label").textContent =
-        `${s.rows} × ${s.cols}${s.torus ? ", torus" : ""}${s.selfToggle ? "" : ", σ-game"}${s.k > 2 ? `, k = ${s.k}` : ""}`;
+      shapeLabel();
     }
     drawQuiet();
     setBoard(new Uint8Array(s.rows * s.cols).fill(fill), fill ? "Every light is on. Turn them all off." : "");
@@ -400,7 +572,7 @@
   async function randomBoard() {
     const s = readSettings();
     if (s.rows !== game.rows || s.cols !== game.cols || s.k !== game.k || s.torus !== game.torus ||
-        s.selfToggle !== game.selfToggle) newGame(0);
+        s.selfToggle !== game.selfToggle || s.rule !== game.rule) newGame(0);
     try {
       const data = await api("/api/random", { rows: game.rows, columns: game.cols, ...rules() });
       setBoard(flat(data.board), "A random board, solvable by construction. Turn every light off.");
@@ -453,7 +625,8 @@
       game.quiet = { patterns: data.patterns.map(flat), index: 0, nullity: data.nullity, count: data.count,
         truncated: data.truncated };
       drawQuiet();
-      say(`${data.count} quiet patterns (nullity ${data.nullity}): pressing every ringed cell changes no light. ` +
+      say(`${data.count} quiet patterns (nullity ${data.nullity}): pressing every ringed cell changes no light` +
+        `${freeLights() ? " that must go out" : ""}. ` +
         `Step through the ${data.patterns.length}${data.truncated ? " first" : ""} generators with [ and ].`, "info");
     } catch (e) { say(`Could not get the quiet patterns: ${e.message}`, "bad"); }
   }
@@ -476,11 +649,13 @@
     game.undo.push({ t: "m", list, moves });
     game.redo.length = 0;
     changed(false);
-    say(`Pressed ${moves} cells of the pattern: no light changed.`, "info");
+    say(`Pressed ${moves} cells of the pattern: no light${freeLights() ? " that must go out" : ""} changed.`, "info");
   }
 
   function activate(i) {
-    if (game.editing) doEdit(i, (game.cells[i] + 1) % game.k, true);
+    if (game.draw) toggleMask(i);
+    else if (game.editing && game.masks.hole[i]) say("That cell is a hole: it holds no light.", "info");
+    else if (game.editing) doEdit(i, (game.cells[i] + 1) % game.k, true);
     else doPress(i, true);
   }
 
@@ -496,6 +671,29 @@
 
   $("settings").addEventListener("submit", (event) => { event.preventDefault(); newGame(1); });
   for (const id of ["torus", "sigma", "states"]) $(id).addEventListener("change", () => newGame(1));
+  $("rule").addEventListener("change", ruleChanged);
+  $("rule-grid").addEventListener("click", (event) => {
+    const el = event.target.closest(".rule-cell");
+    if (!el) return;
+    const i = Number(el.dataset.i);
+    game.custom[i] = (game.custom[i] + 1) % game.k;  // 0, 1, ..., k-1, 0: the weight a press adds there
+    ruleChanged();
+  });
+  $("draw").addEventListener("change", () => {
+    game.draw = $("draw").value in MASKS ? $("draw").value : "";
+    boardEl.classList.toggle("drawing", Boolean(game.draw));
+    const what = { hole: "holes (cells that are not part of the board)", unpressable: "cells that may not be pressed",
+      free: "lights that need not end dark" };
+    say(game.draw ? `Drawing ${what[game.draw]}: a click marks or unmarks a cell.` : "Clicks press again.", "info");
+  });
+  $("clear-masks").addEventListener("click", () => {
+    for (const m in MASKS) game.masks[m].fill(0);
+    build();
+    recount();
+    forget();
+    changed(false);
+    say("No holes, no unpressable cells, no free lights.", "info");
+  });
   $("random").addEventListener("click", randomBoard);
   $("alllit").addEventListener("click", () => newGame(1));
   $("clear").addEventListener("click", () => newGame(0));
@@ -577,8 +775,9 @@
     if (action) { action(); event.preventDefault(); }
   });
 
-  // ---- start: settings from the address (?rows=&cols=&states=&torus=1&sigma=1&board=random|dark|lit)
+  // ---- start: settings from the address (?rows=&cols=&states=&torus=1&sigma=1&rule=x&board=random|dark|lit)
   const params = new URLSearchParams(window.location.search);
+  if (params.has("rule")) $("rule").value = params.get("rule");
   if (params.has("rows")) $("rows").value = params.get("rows");
   if (params.has("cols")) $("cols").value = params.get("cols");
   if (params.has("states")) $("states").value = params.get("states");
