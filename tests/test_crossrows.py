@@ -57,5 +57,5 @@ def test_the_arms_of_named_and_other_stencils():
 
 def test_a_side_past_the_limit_is_left_to_the_chase(monkeypatch):
     from lightsout._routes import crossrows
-    monkeypatch.setattr(crossrows, "MAX_CROSS_SIDE", 5)
+    monkeypatch.setattr(crossrows, "LONGEST_CROSS_SIDE", 5)
     assert cross_first_rows(6, 6, Stencil.named("plus", radius=2)) is None

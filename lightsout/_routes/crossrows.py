@@ -34,11 +34,12 @@ from lightsout._base.errors import InternalError
 from lightsout._core.stencil import Stencil
 from lightsout import _kernels as kernels
 
-__all__ = ["MAX_CROSS_SIDE", "cross_arms", "cross_first_rows"]
+__all__ = ["LONGEST_CROSS_SIDE", "cross_arms", "cross_first_rows"]
 
-#: Longest side the polynomial first rows take (the recurrences are quadratic in it: a side of
-#: 10^5 is about 2 * 10^8 word operations in Python integers); longer sides go to the stencil chase.
-MAX_CROSS_SIDE = 100_000
+#: Longest side the polynomial first rows take, a threshold and not a refusal: the recurrences are
+#: quadratic in it (a side of 10^5 is about 2 * 10^8 word operations in Python integers), and longer
+#: sides go to the stencil chase.
+LONGEST_CROSS_SIDE = 100_000
 
 _T = 0b10  # the polynomial t
 
@@ -81,7 +82,7 @@ def cross_first_rows(nrows: int, ncols: int, stencil: Stencil) -> Optional[npt.N
 
     Returns a ``(min(up, nrows), ncols)`` bool array, where ``up`` is how far a press reaches
     above itself; None when the stencil is not cross-shaped (:func:`cross_arms`), a side is longer
-    than :data:`MAX_CROSS_SIDE`, or the board has several solutions or none (nullity > 0).
+    than :data:`LONGEST_CROSS_SIDE`, or the board has several solutions or none (nullity > 0).
 
     Example:
         >>> import lightsout
@@ -93,7 +94,7 @@ def cross_first_rows(nrows: int, ncols: int, stencil: Stencil) -> Optional[npt.N
         True
     """
     arms = cross_arms(stencil)
-    if arms is None or max(nrows, ncols) > MAX_CROSS_SIDE:
+    if arms is None or max(nrows, ncols) > LONGEST_CROSS_SIDE:
         return None
     vertical, horizontal = arms
     up = -vertical[0]
