@@ -186,7 +186,7 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
     return row.astype(rules.light_dtype)
 
 
-def _stencil_first_rows(rules: Rules, method: str, threads: int, progress: Progress) -> np.ndarray:
+def _stencil_first_rows(rules: Rules, method: str, threads: Optional[int], progress: Progress) -> np.ndarray:
     """:func:`first_row` under a stencil or masks: the top r rows of the all-lit board's canonical solution."""
     nrows, ncols = rules.shape
     hint = (f"solve the all-lit board itself: solve(np.ones(({nrows}, {ncols})), stencil=...) "
