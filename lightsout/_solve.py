@@ -123,9 +123,12 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
             press).  Today's rule and the sigma game have r = 1, the plus rule
             of radius 2 has r = 2; the "x", 3 x 3 and knight rules (two weights
             in their top row) are refused.
-        holes, unpressable, free_lights: masks as for :func:`solve`, accepted when
-            the top rows still determine the board: every pressable cell below
-            them is forced by a required light.
+        holes: None, or a bool array of shape (n, m): cells that are not part of the
+            board, as for :func:`solve`.  A mask is accepted when the top rows still
+            determine the board: every pressable cell below them is forced by a
+            required light.
+        unpressable: None, or the same: cells that may not be pressed.
+        free_lights: None, or the same: lights that need not end dark.
 
     Returns:
         Array of length m when r = 1 (today's rule, the sigma game): bool for two
@@ -153,6 +156,7 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
         True
         >>> first_row(4, torus=True).astype(int).tolist(), first_row(3, states=3).tolist()
         ([1, 1, 1, 1], [0, 1, 0])
+        >>> import numpy as np
         >>> from lightsout import Stencil, chase, press
         >>> plus2 = Stencil.named("plus", radius=2)
         >>> rows = first_row(6, stencil=plus2)                   # r = 2: the top two rows

@@ -203,6 +203,8 @@ def chase(board: npt.ArrayLike, first_row: npt.ArrayLike, *, torus: TorusArg = F
         [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
         >>> chase([2, 0, 0], 0, states=3).tolist()
         [0, 1, 2]
+        >>> import numpy as np
+        >>> from lightsout import Stencil, press
         >>> plus2 = Stencil.named("plus", radius=2)          # r = 2: the top two rows are given
         >>> presses = chase(np.ones((5, 5)), [[1, 0, 0, 0, 1], [0, 0, 0, 0, 0]], stencil=plus2)
         >>> press(np.ones((5, 5)), presses, stencil=plus2).any(axis=1).tolist()   # lit rows: only the last two
