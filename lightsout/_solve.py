@@ -193,8 +193,8 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
 def _stencil_first_rows(rules: Rules, method: str, threads: Optional[int], progress: Progress) -> np.ndarray:
     """:func:`first_row` under a stencil or masks: the top r rows of the all-lit board's canonical solution."""
     nrows, ncols = rules.shape
-    hint = (f"solve the all-lit board itself: solve(np.ones(({nrows}, {ncols})), stencil=...) "
-            "(with the same torus, states and masks)")
+    hint = (f"solve the all-lit board itself: solve(np.ones(({nrows}, {ncols})), stencil=...) with the same "
+            f"torus, states and masks (on the command line: lightsout solve --all-lit {nrows} {ncols} --stencil ...)")
     depth = _board.row_chase(rules, hint).depth  # a mask array is only read when the masks are there already
     route = route_for(method, rules, solving=True)  # refuses a board too large before any work
     progress_callback(progress)
