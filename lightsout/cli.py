@@ -647,13 +647,14 @@ def _cmd_solve(args: argparse.Namespace, progress: Any) -> int:
     else:
         out = None if args.output else _stdout()
         if fmt == "auto":
-            fmt = "picture" if out is not None and _is_terminal(out) and _fits_terminal(board) else "text"
+            marks = 0 if not masks else 1 + sum(name in masks for name in ("unpressable", "free_lights"))
+            fmt = "picture" if out is not None and _is_terminal(out) and _fits_terminal(board, marks) else "text"
         if fmt == "picture":
             if board.ndim > 2:
                 raise UsageError(f"pictures are of 1-D and 2-D boards; this board has shape {board.shape}")
             color = args.color == "always" or (args.color == "auto" and out is not None and _is_terminal(out)
                                                and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb")
-            _emit(args, picture.board_blocks(board, presses, states=args.states, color=color) + "\n")
+            _emit(args, picture.board_blocks(board, presses, states=args.states, color=color, **masks) + "\n")
         else:
             _emit(args, _press_text(presses, args.states) + "\n")
     if fmt != "json":
@@ -688,11 +689,12 @@ def _plural(count: int, one: str, many: str = "") -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
-def _fits_terminal(board: np.ndarray) -> bool:
+def _fits_terminal(board: np.ndarray, marks: int = 0) -> bool:
+    """Whether the board and its presses fit the terminal drawn with ``marks`` mask characters after each cell."""
     if board.ndim > 2:
         return False
     rows, cols = (1, int(board.shape[0])) if board.ndim == 1 else (int(board.shape[0]), int(board.shape[1]))
-    return rows <= TERMINAL_ROWS and 4 * cols + 8 <= shutil.get_terminal_size().columns
+    return rows <= TERMINAL_ROWS and 2 * (2 + marks) * cols + 8 <= shutil.get_terminal_size().columns
 
 
 def _press_text(presses: np.ndarray, states: int) -> str:

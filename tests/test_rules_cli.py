@@ -86,3 +86,52 @@ def test_an_unsolvable_all_lit_board_exits_1_and_both_stencil_flags_exit_2(plus2
     assert "cannot be turned dark" in capsys.readouterr().err
     assert main(["first-row", "5", "--stencil", "x", "--stencil-file", plus2_file]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+# -- terminal pictures of the masks ------------------------------------------------------------------
+
+def _cells_of(line, ncols, width):
+    return [line[c * width:(c + 1) * width] for c in range(ncols)]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_block_pictures_mark_holes_unpressable_cells_and_free_lights(seed):
+    from lightsout.picture import board_blocks
+
+    rng = np.random.default_rng(500 + seed)
+    shape = (int(rng.integers(1, 5)), int(rng.integers(1, 6)))
+    board = rng.integers(0, 2, size=shape)
+    presses = rng.integers(0, 2, size=shape)
+    holes, unpressable, free = (rng.random(shape) < 0.3 for _ in range(3))
+    text = board_blocks(board, presses, holes=holes, unpressable=unpressable, free_lights=free)
+    marks = [mark for mark, mask in (("/", unpressable), ("'", free)) if mask.any()]  # a column each, when used
+    width = 2 + len(marks) + (1 if marks or holes.any() else 0)  # two characters, the mark columns, a space
+    lines = text.split("\n")
+    assert len(lines) == shape[0] + 1
+    for r, line in enumerate(lines[1:]):
+        board_cells = _cells_of(line.ljust(2 * shape[1] * width + 20), shape[1], width)
+        offset = max(shape[1] * width, 5) + 2
+        press_cells = _cells_of(line[offset:].ljust(shape[1] * width), shape[1], width)
+        for c in range(shape[1]):
+            for cell, lit in ((board_cells[c], board[r, c]), (press_cells[c], presses[r, c])):
+                if holes[r, c]:
+                    assert cell.strip() == "~"
+                    continue
+                assert cell[:2] == ("██" if lit else "··")
+                shown = cell[2:2 + len(marks)]
+                for mark, mask in (("/", unpressable), ("'", free)):
+                    if mark in marks:
+                        assert shown[marks.index(mark)] == (mark if mask[r, c] else " ")
+
+
+def test_solve_draws_a_marked_board_with_its_marks(tmp_path, capsys):
+    path = tmp_path / "marked.txt"
+    path.write_text("1 1 ~\n1/ 0 0'\n1 1 1\n")
+    assert main(["solve", str(path), "--format", "picture", "--color", "never"]) == 0
+    lines = capsys.readouterr().out.rstrip("\n").split("\n")
+    assert lines[0].split() == ["board", "presses"]
+    assert lines[1].count("~") == 2 and lines[2].count("/") == 2 and lines[2].count("'") == 2
+    assert lines[3].count("/") == lines[3].count("'") == lines[3].count("~") == 0
+    assert main(["solve", str(path), "--format", "picture", "--color", "always"]) == 0
+    coloured = capsys.readouterr().out
+    assert coloured.count("~") == 1 and coloured.count("/") == 1 and coloured.count("'") == 1
