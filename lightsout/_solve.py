@@ -203,9 +203,20 @@ def _stencil_first_rows(rules: Rules, method: str, threads: Optional[int], progr
         raise left_kernel_unsolvable(found, rules, np.ones(rules.shape, dtype=np.uint8))
     if not found.canonical or found.particular is None:
         raise InternalError(f"the {found.method} route gave no canonical solution of the all-lit board")
-    rows = np.asarray(found.particular).reshape(rules.shape)[:depth]
+    presses = np.asarray(found.particular).reshape(rules.shape)
+    if rules.cells <= FIRST_ROWS_REPLAY_CELLS:  # replayed here; a larger board trusts the route's own check
+        lit = np.ones(rules.shape, dtype=rules.light_dtype)
+        if _board.press_checked(lit, presses.astype(rules.light_dtype), rules)[rules.required_lights()].any():
+            raise InternalError(f"the {found.method} route's solution of the all-lit board leaves a light on")
+    rows = presses[:depth]
     rows = rows[0] if depth == 1 else rows.copy()
     return rows.astype(rules.light_dtype)
+
+
+#: Boards of up to this many cells have their all-lit solution replayed before first_row returns its
+#: rows under a stencil (a replay costs a few int64 copies of the board; the chase route checks every
+#: equation of its own solution in any case).
+FIRST_ROWS_REPLAY_CELLS = 1 << 22
 
 
 def _all_lit_unsolvable(found: Coset, rules: Rules) -> Exception:

@@ -131,7 +131,7 @@ def _press_stencil(lights: np.ndarray, hits: np.ndarray, rules: Rules) -> np.nda
 
 
 def shifted(values: np.ndarray, offset: Sequence[int], wraps: Sequence[bool]) -> np.ndarray:
-    """``values`` moved by ``offset`` (one step a axis): entry j lands on j + offset, around a wrapping
+    """``values`` moved by ``offset`` (a step along each axis): entry j lands on j + offset, around a wrapping
     axis wrapped, past an open edge dropped (the cells left behind are 0).
 
     Example:
