@@ -28,6 +28,7 @@ try:  # another distribution's lightsout/board.py (python-lightsout installs one
     from lightsout._core.stencil import Stencil
     from lightsout._include import get_include
     from lightsout._io.boardfile import read_board, write_board
+    from lightsout._io.boardmarks import MarkedBoard
     from lightsout._search.symmetry import board_symmetries
     from lightsout._solve import (
         METHODS, Solution, first_row, is_solvable, nullity, nullity_table, solve,
@@ -54,7 +55,7 @@ __all__ = [
     "first_row", "nullity", "nullity_table", "solve", "is_solvable", "solve_graph", "Solution",
     "fewest_presses", "fewest_presses_table", "proven_fewest_presses", "distance_distribution", "MinimumNotProvenError",
     "solve_many", "ManySolutions", "board_symmetries",
-    "press", "chase", "all_lit", "parse_board", "format_board", "Stencil",
+    "press", "chase", "all_lit", "parse_board", "format_board", "Stencil", "MarkedBoard",
     "UnsolvableError", "LightsOutError", "InvalidBoardError", "InvalidTypeError", "BoardTooLargeError",
     "SettingError", "InternalError",
     "METHODS", "gf2", "packed", "get_include", "__version__",

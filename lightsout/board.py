@@ -1,7 +1,8 @@
 """Boards: pressing cells, chasing lights down, reading and writing boards as text."""
 from __future__ import annotations
 
-from typing import Literal, Optional, Sequence, Union, overload
+import math
+from typing import Literal, NamedTuple, Optional, Sequence, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -141,8 +142,22 @@ def _press_stencil(lights: np.ndarray, hits: np.ndarray, rules: Rules) -> np.nda
     return out
 
 
+def shifted(values: np.ndarray, offset: Sequence[int], wraps: Sequence[bool]) -> np.ndarray:
+    """``values`` moved by ``offset`` (a step along each axis): entry j lands on j + offset, around a wrapping
+    axis wrapped, past an open edge dropped (the cells left behind are 0).
+
+    Example:
+        >>> shifted(np.array([[1, 2, 3], [4, 5, 6]]), (1, -1), (False, True)).tolist()
+        [[0, 0, 0], [2, 3, 1]]
+    """
+    out = np.zeros_like(values)
+    for target, source in shifted_slices(tuple(offset), values.shape, tuple(wraps)):
+        out[target] = values[source]
+    return out
+
+
 def chase(board: npt.ArrayLike, first_row: npt.ArrayLike, *, torus: TorusArg = False, self_toggle: bool = True,
-          states: int = 2) -> np.ndarray:
+          states: int = 2, stencil: StencilArg = None) -> np.ndarray:
     """Presses found by chasing the lights down from the presses of the top row (slice 0 of axis 0).
 
     Row 1 gets ``first_row``; every later row presses exactly below the lights
@@ -161,9 +176,25 @@ def chase(board: npt.ArrayLike, first_row: npt.ArrayLike, *, torus: TorusArg = F
         torus: True/False, or one bool per axis: that axis wraps around.
         self_toggle: False for the sigma game, where a press skips its own cell.
         states: number of light states k, 2..255.
+        stencil: None for today's rule, or a press stencil (a :class:`lightsout.Stencil`,
+            a name, or an array of weights, as for :func:`lightsout.solve`) whose slice
+            farthest above the pressed cell along axis 0, r rows above it, holds one
+            weight, invertible mod k: the press r rows below a light is the last to reach
+            it, so every light of row i forces the press of row i + r (its weight's inverse
+            times what the light needs).  ``first_row`` then gives the presses of the top
+            r rows: shape ``board.shape[1:]`` when r is 1, ``(r,) + board.shape[1:]``
+            otherwise; when axis 0 wraps, the top r + b rows, b the stencil's reach below
+            the pressed cell (the first lights are reached from the bottom rows too).
 
     Returns:
         Press array of the board's shape: bool for two states, uint8 otherwise.
+
+    Raises:
+        InvalidBoardError: a first_row of the wrong shape or values; a stencil whose rows
+            do not chase down (say which is wrong: nothing above the pressed cell, two
+            cells or a weight not invertible mod k in its top slice, an entry that leaves
+            cells of an open edge forced by no light); a wrapping axis shorter than the
+            stencil along it; a board with fewer rows than the chase is given.
 
     Examples:
         >>> from lightsout import chase
@@ -171,10 +202,18 @@ def chase(board: npt.ArrayLike, first_row: npt.ArrayLike, *, torus: TorusArg = F
         [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
         >>> chase([2, 0, 0], 0, states=3).tolist()
         [0, 1, 2]
+        >>> import numpy as np
+        >>> from lightsout import Stencil, press
+        >>> plus2 = Stencil.named("plus", radius=2)          # r = 2: the top two rows are given
+        >>> presses = chase(np.ones((5, 5)), [[1, 0, 0, 0, 1], [0, 0, 0, 0, 0]], stencil=plus2)
+        >>> press(np.ones((5, 5)), presses, stencil=plus2).any(axis=1).tolist()   # lit rows: only the last two
+        [False, False, False, True, True]
     """
     states = states_count(states)
     lights = as_board(board, states)
-    rules = Rules.check(lights.shape, torus, self_toggle, states)
+    rules = Rules.check(lights.shape, torus, self_toggle, states, stencil)
+    if rules.stencil is not None:
+        return _chase_stencil_rows(lights, first_row, rules)
     if rules.is_plain_grid:
         nrows, ncols = lights.shape
         row = bit_row(first_row, "first_row", ncols)
@@ -195,6 +234,135 @@ def chase(board: npt.ArrayLike, first_row: npt.ArrayLike, *, torus: TorusArg = F
     first = first.reshape(want)
     out, _ = chase_nd(rules, np.ascontiguousarray(lights, dtype=np.uint8), np.array(first, dtype=np.uint8, order="C"))
     return out.astype(bool) if states == 2 else out
+
+
+class RowChase(NamedTuple):
+    """How the rows of a board chase down under its press rule (see :func:`row_chase`).
+
+    Attributes:
+        depth: r, how far above the pressed cell the stencil's top slice along axis 0
+            lies: a light of row i forces the press of row i + r.
+        step: the offset of that slice's one weight along the other axes.
+        inverse: the inverse of that weight mod k.
+        seeds: the rows of presses a chase is given: r, and when axis 0 wraps also the
+            stencil's reach below the pressed cell.
+    """
+
+    depth: int
+    step: tuple[int, ...]
+    inverse: int
+    seeds: int
+
+
+def row_chase(rules: Rules, solve_hint: str) -> RowChase:
+    """How the rows of a board chase down, or an InvalidBoardError saying why they do not.
+
+    The press ``(q, j)`` is forced by the light ``(q - r, j + step)``, the one light it
+    reaches last, for every row q >= r; the top r rows then determine every press.  With
+    masks, each pressable cell below the top r rows must be forced by a required light.
+    ``solve_hint`` is what the message proposes instead.
+
+    Example:
+        >>> row_chase(Rules.check((5, 5), torus=(False, True), stencil=[[0, 0, 2], [0, 1, 1], [1, 0, 0]], states=3), "")
+        RowChase(depth=1, step=(1,), inverse=2, seeds=1)
+    """
+    stencil, states = rules.press_stencil, rules.states
+    offsets = stencil.offsets()
+    top = min(offset[0] for offset, _ in offsets)
+    bottom = max(offset[0] for offset, _ in offsets)
+    accepted = ("its rows chase down when its slice farthest above the pressed cell along axis 0 (r >= 1 rows "
+                "above it) holds one weight, invertible mod k: that press is the last to reach the light r rows "
+                "above it, so each light forces one press")
+    if top >= 0:
+        raise InvalidBoardError(f"the stencil has no weight above the pressed cell along axis 0, so no light forces "
+                                f"a press below it; {accepted}; {solve_hint}")
+    first = [(offset, weight) for offset, weight in offsets if offset[0] == top]
+    if len(first) > 1:
+        raise InvalidBoardError(f"the stencil's top slice ({-top} above the pressed cell) holds {len(first)} weights, "
+                                f"so a light is reached last by {len(first)} presses and forces none; {accepted}; "
+                                f"{solve_hint}")
+    (offset, weight), = first
+    if math.gcd(weight, states) != 1:
+        raise InvalidBoardError(f"the stencil's top slice holds the weight {weight}, which has no inverse mod "
+                                f"{states}, so a light cannot say how often to press; {accepted}; {solve_hint}")
+    depth, step = -top, tuple(offset[1:])
+    if rules.shape[0] < depth:
+        raise InvalidBoardError(f"the board has {rules.shape[0]} rows, fewer than the {depth} top rows the stencil's "
+                                f"chase starts from; {solve_hint}")
+    _refuse_loose_presses(rules, depth, step, solve_hint)
+    seeds = depth + (max(bottom, 0) if rules.wraps[0] else 0)
+    return RowChase(depth, step, pow(weight, -1, states), seeds)
+
+
+def _refuse_loose_presses(rules: Rules, depth: int, step: tuple[int, ...], solve_hint: str) -> None:
+    """Refuse a board where a pressable cell below the top ``depth`` rows is forced by no light: the light it
+    reaches last, at ``-depth`` rows and ``step`` along the other axes, is off an open edge, a hole or free."""
+    if all(mask is None for mask in rules.masks()):  # decided without building a board
+        if rules.shape[0] == depth or not any(s and not wrap for s, wrap in zip(step, rules.wraps[1:])):
+            return  # every press below the top rows has its light, and every light is required
+        cell = (depth,) + tuple(size - 1 if s > 0 and not wrap else 0
+                                for s, size, wrap in zip(step, rules.shape[1:], rules.wraps[1:]))
+    else:
+        forced = shifted(rules.required_lights(), (depth,) + tuple(-s for s in step), (False,) + rules.wraps[1:])
+        loose = rules.pressable_cells() & ~forced
+        loose[:depth] = False
+        if not loose.any():
+            return
+        cell = tuple(int(i) for i in np.argwhere(loose)[0])
+    light = (cell[0] - depth,) + tuple((c + s) % size if wrap else c + s for c, s, size, wrap
+                                       in zip(cell[1:], step, rules.shape[1:], rules.wraps[1:]))
+    if any(not 0 <= i < size for i, size in zip(light, rules.shape)):
+        why = "is off the board"
+    elif rules.holes is not None and rules.holes[light]:
+        why = "is a hole"
+    else:
+        why = "is a free light"
+    raise InvalidBoardError(f"the press at cell {cell} is forced by no light (the light at {light}, the one it "
+                            f"reaches last, {why}), so the top rows do not determine the board; {solve_hint}")
+
+
+def _chase_stencil_rows(lights: np.ndarray, first_rows: npt.ArrayLike, rules: Rules) -> np.ndarray:
+    """:func:`chase` under a stencil: the given top rows, then each row forced by the lights it reaches last."""
+    hint = "solve the board with lightsout.solve(board, stencil=...) instead"
+    for axis, (size, wrap, reach) in enumerate(zip(rules.shape, rules.wraps, rules.press_stencil.weights.shape)):
+        if wrap and size < reach:
+            raise InvalidBoardError(f"axis {axis} wraps with length {size}, shorter than the stencil ({reach}) along "
+                                    f"it, so two weights of one press may meet on a cell and the chase declines it; "
+                                    f"{hint}")
+    plan = row_chase(rules, hint)
+    nrows, states = rules.shape[0], rules.states
+    if nrows < plan.seeds:
+        raise InvalidBoardError(f"the board has {nrows} rows, fewer than the {plan.seeds} rows of presses the chase "
+                                f"starts from; {hint}")
+    want = ((plan.seeds,) if plan.seeds > 1 else ()) + lights.shape[1:]
+    raw = numeric_array(first_rows, "first_row", f"an array of shape {want} of press counts")
+    first = board_values(raw if want else raw.reshape(-1), states, "first_row")
+    if first.shape != (want or (1,)):
+        raise InvalidBoardError(f"first_row must have shape {want} for a board of shape {lights.shape} (the presses "
+                                f"of the top {plan.seeds} rows the chase starts from), got shape {raw.shape}")
+    presses = np.zeros(rules.shape, dtype=np.int64)
+    presses[:plan.seeds] = first.reshape((plan.seeds,) + lights.shape[1:])
+    state = lights.astype(np.int64)
+    offsets = rules.press_stencil.offsets()
+    inner_wraps = rules.wraps[1:]
+
+    def add_row(row: int) -> None:
+        for offset, weight in offsets:
+            target = row + offset[0]
+            if rules.wraps[0]:
+                target %= nrows
+            elif not 0 <= target < nrows:
+                continue
+            state[target] = (state[target] + weight * shifted(presses[row], offset[1:], inner_wraps)) % states
+
+    for row in range(plan.seeds):
+        add_row(row)
+    back = tuple(-s for s in plan.step)
+    for row in range(plan.seeds, nrows):
+        need = shifted(state[row - plan.depth], back, inner_wraps)  # the light each press reaches last
+        presses[row] = (-need * plan.inverse) % states
+        add_row(row)
+    return presses.astype(bool) if states == 2 else presses.astype(np.uint8)
 
 
 def as_board(board: object, states: int = 2, name: str = "board") -> np.ndarray:

@@ -13,8 +13,9 @@ output, ``{"error": message, "exit_status": status}``, and an unsolvable board
 the record of ``solve --json`` with the proof (``proof``, the weights on the lights
 that sum to a nonzero value; for today's symmetric rules also ``quiet_pattern``).
 
-``solve`` and ``nullity`` take a press rule (``--stencil NAME`` or ``--stencil-file
-PATH``), and ``solve`` reads the board masks that a board file marks (``~`` a hole, a
+``first-row``, ``solve`` and ``nullity`` take a press rule (``--stencil NAME`` or
+``--stencil-file PATH``; ``first-row`` prints the top r rows of a stencil that chases r rows
+down, one line each), and ``solve`` reads the board masks that a board file marks (``~`` a hole, a
 trailing ``/`` unpressable, a trailing ``'`` a free light).
 
 Results go to standard output; summaries go to standard error as comment
@@ -46,7 +47,7 @@ if _CLASH is not None:  # another distribution's lightsout: the imports below wo
     raise ImportError(_CLASH)
 
 from lightsout._base import errors as _errors  # noqa: E402 (after the check)
-from lightsout._base.validate import MAX_STATES, states_count
+from lightsout._base.validate import MAX_STATES, states_count, torus_axes
 from lightsout._cli.progress import ProgressBar
 from lightsout._core.stencil import STENCIL_NAMES
 from lightsout._io.boardfile import decode_text, read_board, write_board
@@ -207,22 +208,27 @@ def build_parser() -> argparse.ArgumentParser:
                                 help="'lightsout COMMAND --help' shows its options, formats and examples")
 
     p = sub.add_parser(
-        "first-row", parents=[rules, quiet], formatter_class=raw,
+        "first-row", parents=[rules, stencil, quiet], formatter_class=raw,
         help="first row of presses that clears the all-lit N x M board",
         description="The presses of row 1 that, chased down, clear the all-lit N x M board (the canonical one "
-                    "when there are several).",
+                    "when there are several).  Under a stencil whose top row, r rows above the pressed cell, "
+                    "is one weight invertible mod K, the top r rows: one line each.",
         epilog="formats:\n  bits  one digit a column, 1 = press (K > 10 states: numbers and spaces)\n"
                "  hex   the row packed as lightsout.packed does (column j is bit j % 8 of\n"
                "        byte j // 8), bytes in hex: np.unpackbits(np.frombuffer(\n"
                "        bytes.fromhex(s), np.uint8), bitorder='little')[:M] reads it back\n"
                "  npy   a numpy .npy array (bool; uint8 for K states); binary, so with -o FILE\n"
-               "        or standard output redirected\n\n"
+               "        or standard output redirected\n"
+               "  json  one object: shape, states, torus, self_toggle, rows (r, the rows the\n"
+               "        chase starts from), first_rows (a list of r rows)\n"
+               "  (with r > 1 rows: bits and hex write a line a row, npy an r x M array)\n\n"
                "examples:\n  lightsout first-row 5\n  lightsout first-row 300 500 --format hex\n"
                "  lightsout first-row 2000 -o row.npy\n  lightsout first-row 6 --torus --states 3")
     p.add_argument("n", metavar="N", type=_positive_int, help="rows")
     p.add_argument("m", metavar="M", type=_positive_int, nargs="?", help="columns (default: N)")
-    p.add_argument("--format", choices=("bits", "hex", "npy"), default=None,
+    p.add_argument("--format", choices=("bits", "hex", "npy", "json"), default=None,
                    help="output format (default: bits, or npy for an -o name ending .npy)")
+    p.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
     p.add_argument("-o", "--output", metavar="FILE", help="write the row to FILE instead of standard output")
 
     p = sub.add_parser(
@@ -390,7 +396,7 @@ def _add_rules(p: argparse.ArgumentParser) -> None:
 
 
 def _add_stencil(p: argparse.ArgumentParser) -> None:
-    """The press-rule options of solve and nullity."""
+    """The press-rule options of first-row, solve and nullity."""
     p.add_argument("--stencil", choices=STENCIL_NAMES, metavar="NAME",
                    help=f"press rule: {', '.join(STENCIL_NAMES)} (default: plus, today's rule)")
     p.add_argument("--stencil-file", metavar="PATH",
@@ -510,15 +516,24 @@ def _cmd_first_row(args: argparse.Namespace, progress: Any) -> int:
     fmt = args.format or ("npy" if args.output and args.output.lower().endswith(".npy") else "bits")
     if fmt == "hex" and args.states != 2:
         raise UsageError("--format hex writes two-state rows; use bits or npy with --states")
-    row = first_row(args.n, args.m, progress=progress, **_rules(args))
+    rules = _rules(args)
+    row = first_row(args.n, args.m, progress=progress, **rules)
+    rows = row.reshape(-1, row.shape[-1])  # one row, or the top r rows of a stencil that chases r rows
     if fmt == "npy":
         _emit_npy(args, row)
+    elif fmt == "json":
+        _emit(args, json.dumps({"shape": [args.n, args.m or args.n], "states": args.states,
+                                "torus": list(torus_axes(rules["torus"], 2)),
+                                "self_toggle": not args.sigma, "rows": len(rows),
+                                "first_rows": rows.astype(int).tolist()}) + "\n")
     elif fmt == "hex":
-        _emit(args, np.packbits(row.astype(bool), bitorder="little").tobytes().hex() + "\n")
-    elif args.states <= 10:
+        _emit(args, "".join(np.packbits(one.astype(bool), bitorder="little").tobytes().hex() + "\n" for one in rows))
+    elif args.states <= 10 and len(rows) == 1:
         _emit_digits(args, row, progress)
+    elif args.states <= 10:
+        _emit(args, "".join((one.astype(np.uint8) + ord("0")).tobytes().decode("ascii") + "\n" for one in rows))
     else:
-        _emit(args, " ".join(str(int(v)) for v in row) + "\n")
+        _emit(args, "".join(" ".join(str(int(v)) for v in one) + "\n" for one in rows))
     return EXIT_OK
 
 
@@ -632,13 +647,14 @@ def _cmd_solve(args: argparse.Namespace, progress: Any) -> int:
     else:
         out = None if args.output else _stdout()
         if fmt == "auto":
-            fmt = "picture" if out is not None and _is_terminal(out) and _fits_terminal(board) else "text"
+            marks = 0 if not masks else 1 + sum(name in masks for name in ("unpressable", "free_lights"))
+            fmt = "picture" if out is not None and _is_terminal(out) and _fits_terminal(board, marks) else "text"
         if fmt == "picture":
             if board.ndim > 2:
                 raise UsageError(f"pictures are of 1-D and 2-D boards; this board has shape {board.shape}")
             color = args.color == "always" or (args.color == "auto" and out is not None and _is_terminal(out)
                                                and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb")
-            _emit(args, picture.board_blocks(board, presses, states=args.states, color=color) + "\n")
+            _emit(args, picture.board_blocks(board, presses, states=args.states, color=color, **masks) + "\n")
         else:
             _emit(args, _press_text(presses, args.states) + "\n")
     if fmt != "json":
@@ -673,11 +689,12 @@ def _plural(count: int, one: str, many: str = "") -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
-def _fits_terminal(board: np.ndarray) -> bool:
+def _fits_terminal(board: np.ndarray, marks: int = 0) -> bool:
+    """Whether the board and its presses fit the terminal drawn with ``marks`` mask characters after each cell."""
     if board.ndim > 2:
         return False
     rows, cols = (1, int(board.shape[0])) if board.ndim == 1 else (int(board.shape[0]), int(board.shape[1]))
-    return rows <= TERMINAL_ROWS and 4 * cols + 8 <= shutil.get_terminal_size().columns
+    return rows <= TERMINAL_ROWS and 2 * (2 + marks) * cols + 8 <= shutil.get_terminal_size().columns
 
 
 def _press_text(presses: np.ndarray, states: int) -> str:

@@ -263,12 +263,19 @@ def _proven_table() -> dict[int, dict[str, Union[int, float, str]]]:
 def distance_distribution(n: Union[int, Sequence[int], None] = None, m: Optional[int] = None, *,
                           torus: TorusArg = False, self_toggle: bool = True, states: int = 2,
                           progress: Progress = None, threads: Optional[int] = None,
-                          shape: Union[int, Sequence[int], None] = None) -> np.ndarray:
+                          shape: Union[int, Sequence[int], None] = None, stencil: StencilArg = None,
+                          holes: Optional[npt.ArrayLike] = None, unpressable: Optional[npt.ArrayLike] = None,
+                          free_lights: Optional[npt.ArrayLike] = None) -> np.ndarray:
     """How many solvable start states need exactly j presses, j = 0, 1, ..., for a small board.
 
     Every solvable state is walked (k^(cells - nullity) of them), so the board
     must be small (a 5 x 5 board: 2^23 states, about a second).  With k states
     (k prime) presses count with multiplicity.
+
+    Under a stencil or masks, a state is what the required lights show (holes and
+    free lights do not tell two states apart), the presses are those of the
+    pressable cells, and the table sums to k^rank, rank that of the press matrix
+    between them: the states some presses reach, each once, at its fewest presses.
 
     Args:
         n: rows, or a whole shape: a tuple of axis lengths, any number of axes
@@ -282,15 +289,27 @@ def distance_distribution(n: Union[int, Sequence[int], None] = None, m: Optional
             chunks of work, as for :func:`lightsout.solve`.
         threads: the most threads the walk works on, as for :func:`lightsout.solve`.
         shape: the deprecated spelling of ``n`` (a DeprecationWarning).
+        stencil: the press rule, as for :func:`lightsout.solve` (None: today's rule).
+        holes: cells that are not part of the board, as for :func:`lightsout.solve`.
+        unpressable: cells that may not be pressed, as for :func:`lightsout.solve`.
+        free_lights: lights that need not go out, as for :func:`lightsout.solve`.
 
     Returns:
         int64 array; entry j counts the states whose fewest presses is j.
 
-    Example:
+    Raises:
+        InvalidBoardError: a k that is not a prime, a bad stencil or mask.
+        BoardTooLargeError: more than 2^MAX_DISTANCE_LOG2 press vectors to walk
+            (k to the number of pressable cells).
+
+    Examples:
         >>> from lightsout import distance_distribution
         >>> table = distance_distribution((3, 3))
         >>> int(table.sum()), len(table) - 1        # every 3 x 3 state is solvable, in at most 9 presses
         (512, 9)
+        >>> table = distance_distribution(3, 3, stencil="x", holes=[[0, 0, 0], [0, 1, 0], [0, 0, 0]])
+        >>> int(table.sum()), int(table[1])            # the "x" rule round a hole: all 2^8 states, 8 one press away
+        (256, 8)
     """
     if shape is not None:
         if n is not None:
@@ -307,13 +326,20 @@ def distance_distribution(n: Union[int, Sequence[int], None] = None, m: Optional
                       f"({n!r},) for the line or {n!r}, {n!r} for the square", DeprecationWarning, stacklevel=2)
         n = (n,) if isinstance(n, int) and not isinstance(n, bool) else n
     rules = _rules_of("distance_distribution", n, m, torus, self_toggle, states)
+    press_rule = dict(stencil=stencil, holes=holes, unpressable=unpressable, free_lights=free_lights)
+    if any(value is not None for value in press_rule.values()):
+        rules = Rules.check(rules.shape, torus, self_toggle, states, **press_rule)
     threads = thread_count(threads)
     progress_callback(progress)
     k = rules.states
-    refuse_distance(rules.cells, k)  # before the board is built and solved
+    masked = any(mask is not None for mask in rules.masks())
+    buttons = int(rules.pressable_cells().sum()) if masked else rules.cells
+    refuse_distance(buttons, k)  # before the board is built and solved
     route = route_for("auto", rules, solving=True, board_given=True)
     zero = solve_checked(rules, np.zeros(rules.shape, dtype=rules.light_dtype), route, threads=threads)
     quiet = zero.quiet_patterns().reshape(-1, rules.cells).astype(np.uint8)
+    if masked:  # the presses of the pressable cells alone; the quiet patterns are 0 on the others
+        quiet = np.ascontiguousarray(quiet[:, rules.pressable_cells().ravel()])
     if k == 2:
         return distance_distribution_gf2(quiet, progress=progress, threads=threads)
     return distance_distribution_mod(quiet, k, progress=progress, threads=threads)

@@ -10,7 +10,8 @@ count).  SVG and PNG are produced with numpy and zlib alone; only
   boards are refused with a message pointing at the one-pixel-a-cell forms.
 * :class:`Picture`: a board (and presses) that Jupyter shows as a picture;
   :class:`lightsout.Solution` shows itself through it.
-* :func:`board_blocks`: block characters for a terminal, ANSI colour optional.
+* :func:`board_blocks`: block characters for a terminal, ANSI colour optional; holes, unpressable
+  cells and free lights marked as board text marks them (``~``, ``/``, ``'``).
 * :func:`render_presses`: the press pattern of the all-lit board as a
   one-bit PNG, one pixel a cell, computed and written band by band: the first
   row from :func:`lightsout.first_row`, then the packed chase kernel one band

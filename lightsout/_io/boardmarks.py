@@ -47,11 +47,22 @@ MARKS_HELP = (f"{HOLE_MARK!r} for a hole, a light followed by {UNPRESSABLE_MARK!
 class MarkedBoard(NamedTuple):
     """A board with its masks, as board text with marks reads: each mask None when no cell has its mark.
 
-    ``masks()`` gives the masks as the keywords :func:`lightsout.solve` takes.
+    :func:`lightsout.parse_board` and :func:`lightsout.read_board` return one with
+    ``masks=True``; ``masks()`` gives the masks as the keywords :func:`lightsout.solve`
+    takes.  The marks of board text: ``~`` a hole, a light followed by ``/`` may not be
+    pressed, by ``'`` need not end dark.
+
+    Attributes:
+        lights: the light states (bool for two states, uint8 otherwise); 0 on a hole.
+        holes: None, or a bool array of the board's shape: True on a hole.
+        unpressable: None, or the same: True on a cell that may not be pressed.
+        free_lights: None, or the same: True on a light that need not end dark.
 
     Example:
-        >>> from lightsout import parse_board, solve
+        >>> from lightsout import MarkedBoard, parse_board, solve
         >>> marked = parse_board("1 1 ~\\n1/ 0 0'", masks=True)
+        >>> isinstance(marked, MarkedBoard)
+        True
         >>> marked.masks()["holes"].astype(int).tolist(), marked.free_lights.astype(int).tolist()
         ([[0, 0, 1], [0, 0, 0]], [[0, 0, 0], [0, 0, 1]])
         >>> bool(solve(marked.lights, **marked.masks()).presses[1, 0])    # unpressable
@@ -68,6 +79,7 @@ class MarkedBoard(NamedTuple):
 
         Example:
             >>> import numpy as np
+            >>> from lightsout import MarkedBoard
             >>> sorted(MarkedBoard(np.zeros((1, 2), bool), unpressable=np.ones((1, 2), bool)).masks())
             ['unpressable']
         """

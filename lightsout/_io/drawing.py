@@ -36,7 +36,7 @@ import numpy.typing as npt
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError
 from lightsout._base.extras import import_optional
 from lightsout._base.validate import board_values, flag, states_count
-from lightsout._io.boardmarks import mask_or_none
+from lightsout._io.boardmarks import FREE_MARK, HOLE_MARK, UNPRESSABLE_MARK, mask_or_none
 from lightsout._io.png import DRAWING_TEXT, encode_png
 
 __all__ = ["board_svg", "board_png", "plot_board", "board_blocks", "Picture", "notebook_bundle", "solution_picture",
@@ -452,7 +452,8 @@ _SHADES = " ░▒▓█"
 
 
 def board_blocks(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, *, states: int = 2,
-                 color: bool = False) -> str:
+                 color: bool = False, holes: Optional[npt.ArrayLike] = None,
+                 unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None) -> str:
     """The board drawn with block characters, two characters a cell, for a terminal.
 
     With ``color=True`` (ANSI 24-bit colour) cells are coloured by state and
@@ -460,30 +461,56 @@ def board_blocks(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, 
     colour, lit cells are ``██`` (k states: shades), dark ones ``··``, and the
     presses are drawn as a second board to the right.
 
-    Example:
+    The masks are drawn with the marks of board text: a hole is ``~`` (no
+    light, no button: no colour either), and after a cell's two characters a
+    ``/`` marks a cell that may not be pressed, a ``'`` a light that need not
+    end dark (a column for a mark only when some cell has it, and a space
+    between cells when any mask is given).
+
+    Args:
+        board: 1-D or 2-D light states 0..states-1.
+        presses: None, or press counts of the board's shape (drawn beside the
+            board without colour, marked on it with colour).
+        states: the number of light states k.
+        color: ANSI 24-bit colour (for a terminal that shows it).
+        holes: None, or bools of the board's shape: cells that are not part of the board.
+        unpressable: None, or bools of the board's shape: cells that may not be pressed.
+        free_lights: None, or bools of the board's shape: lights that need not end dark.
+
+    Examples:
         >>> from lightsout.picture import board_blocks
         >>> print(board_blocks([[1, 0], [0, 1]], presses=[[1, 0], [0, 0]]))
         board  presses
         ██··   ██··
         ··██   ····
+        >>> print(board_blocks([[1, 0, 0], [0, 1, 1]], presses=[[1, 0, 0], [0, 0, 0]], holes=[[0, 0, 1], [0, 0, 0]],
+        ...                    unpressable=[[0, 0, 0], [0, 1, 0]], free_lights=[[0, 0, 0], [0, 0, 1]]))
+        board            presses
+        ██   ··   ~      ██   ··   ~
+        ··   ██/  ██ '   ··   ··/  ·· '
     """
     states = states_count(states)
     color = flag(color, "color")
     cells, hits = _picture_input(board, presses, states, "MAX_SVG_CELLS", "board_blocks")
     rows, cols = cells.shape
+    hole, fixed, free = _picture_masks(holes, unpressable, free_lights, cells.shape, "board_blocks")
+    marks = _cell_marks(cells.shape, hole, fixed, free)
     if color:
         palette = _palette(states)
         lines = []
         for r in range(rows):
             out = []
             for c in range(cols):
+                if hole is not None and hole[r, c]:
+                    out.append(HOLE_MARK.ljust(2) + marks[r][c])
+                    continue
                 red, green, blue = (int(v) for v in palette[cells[r, c]])
                 text = "  "
                 if hits is not None and hits[r, c]:
                     text = "()" if states == 2 else f"{int(hits[r, c]):>2}"[-2:]
                 mark = "\x1b[1;38;2;%d;%d;%dm" % PRESS if text != "  " else ""
-                out.append(f"\x1b[48;2;{red};{green};{blue}m{mark}{text}\x1b[0m")
-            lines.append("".join(out))
+                out.append(f"\x1b[48;2;{red};{green};{blue}m{mark}{text}\x1b[0m{marks[r][c]}")
+            lines.append("".join(out).rstrip())
         return "\n".join(lines)
 
     def glyph(value: int) -> str:
@@ -495,10 +522,32 @@ def board_blocks(board: npt.ArrayLike, presses: Optional[npt.ArrayLike] = None, 
     def count(value: int) -> str:
         return "··" if value == 0 else ("██" if states == 2 else f"{value:>2}"[-2:])
 
-    left = ["".join(glyph(int(v)) for v in row) for row in cells]
+    def drawn(values: np.ndarray, draw: Any) -> list[str]:
+        return ["".join((HOLE_MARK.ljust(2) if hole is not None and hole[r, c] else draw(int(values[r, c])))
+                        + marks[r][c] for c in range(cols)) for r in range(rows)]
+
+    left = drawn(cells, glyph)
     if hits is None:
-        return "\n".join(left)
-    width = max(2 * cols, 5) + 2
-    right = ["".join(count(int(v)) for v in row) for row in hits]
+        return "\n".join(line.rstrip() for line in left)
+    width = max(len(left[0]), 5) + 2
+    right = drawn(hits, count)
     lines = ["board".ljust(width) + "presses"] + [a.ljust(width) + b for a, b in zip(left, right)]
     return "\n".join(line.rstrip() for line in lines)
+
+
+def _cell_marks(shape: tuple[int, ...], holes: Optional[np.ndarray], unpressable: Optional[np.ndarray],
+                free_lights: Optional[np.ndarray]) -> list[list[str]]:
+    """What follows each cell's two characters: a column for ``/`` when some cell may not be pressed, one
+    for ``'`` when some light need not end dark, then a space; nothing at all without masks."""
+    columns = [(mask, mark) for mask, mark in ((unpressable, UNPRESSABLE_MARK), (free_lights, FREE_MARK))
+               if mask is not None]
+    if not columns and holes is None:
+        return [[""] * shape[1] for _ in range(shape[0])]
+    out = []
+    for r in range(shape[0]):
+        row = []
+        for c in range(shape[1]):
+            inside = holes is None or not holes[r, c]
+            row.append("".join(mark if inside and mask[r, c] else " " for mask, mark in columns) + " ")
+        out.append(row)
+    return out
