@@ -43,6 +43,7 @@ from lightsout._core.canonical import canonical_first_row
 from lightsout._core.coset import Coset
 from lightsout._core.rules import Rules
 from lightsout._core.tasks import checked_executor, run_tasks
+from lightsout._routes.crossrows import cross_first_rows
 from lightsout._routes.poly import nullity_poly as _nullity_poly
 from lightsout._routes.poly import nullity_table as _nullity_table
 from lightsout._routes.poly import refuse_poly
@@ -196,6 +197,11 @@ def _stencil_first_rows(rules: Rules, method: str, threads: Optional[int], progr
     hint = (f"solve the all-lit board itself: solve(np.ones(({nrows}, {ncols})), stencil=...) with the same "
             f"torus, states and masks (on the command line: lightsout solve --all-lit {nrows} {ncols} --stencil ...)")
     depth = _board.row_chase(rules, hint).depth  # a mask array is only read when the masks are there already
+    masked = any(mask is not None for mask in rules.masks())
+    if method == "auto" and rules.stencil is not None and rules.states == 2 and not masked and not any(rules.wraps):
+        cross = cross_first_rows(nrows, ncols, rules.stencil)  # polynomials in the row operator, when one solution
+        if cross is not None:
+            return cross[0] if depth == 1 else cross
     route = route_for(method, rules, solving=True)  # refuses a board too large before any work
     progress_callback(progress)
     found = route.solve(rules, None, threads=threads, progress=progress, kernel=True)

@@ -59,3 +59,18 @@ def test_a_side_past_the_limit_is_left_to_the_chase(monkeypatch):
     from lightsout._routes import crossrows
     monkeypatch.setattr(crossrows, "LONGEST_CROSS_SIDE", 5)
     assert cross_first_rows(6, 6, Stencil.named("plus", radius=2)) is None
+
+
+@pytest.mark.parametrize("side", [2, 3, 6, 7, 10, 12])
+def test_first_row_takes_the_polynomial_rows_and_they_clear_the_board(side):
+    import lightsout
+    plus2 = Stencil.named("plus", radius=2)
+    rows = lightsout.first_row(side, side + 1, stencil=plus2)
+    expected = unique_solution((side, side + 1), plus2)
+    via_chase = lightsout.first_row(side, side + 1, stencil=plus2, method="stencilchase")
+    assert np.array_equal(rows, via_chase)
+    if expected is not None:
+        assert np.array_equal(rows, expected[:2].astype(bool))
+    matrix = oracle.stencil_matrix((side, side + 1), False, plus2.weights, plus2.centre, 2)
+    presses = lightsout.chase(np.ones((side, side + 1)), rows, stencil=plus2).astype(np.int64)
+    assert not oracle.stencil_replay(np.ones((side, side + 1)), presses, matrix, 2).any()
