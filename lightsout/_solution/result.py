@@ -219,6 +219,17 @@ class Solution:
         """
         return isinstance(self.rules, GraphRules)
 
+    @property
+    def directed(self) -> bool:
+        """Whether this solves a directed graph (a one-way rule: a press changes its vertex's successors).
+
+        Example:
+            >>> import lightsout, networkx as nx
+            >>> lightsout.solve_graph(nx.DiGraph([(0, 1)]), [1, 1]).directed, lightsout.solve([[1, 1]]).directed
+            (True, False)
+        """
+        return isinstance(self.rules, GraphRules) and self.rules.directed
+
     def __repr__(self) -> str:
         rules = "" if self.states == 2 else f", states={self.states}"
         if any(self.torus):
@@ -231,8 +242,12 @@ class Solution:
             for name, mask in zip(("holes", "unpressable", "free_lights"), self.rules.masks()):
                 if mask is not None:
                     rules += f", {name}={int(mask.sum())}"
-        elif self.rules.directed:
-            rules += ", directed=True"
+        else:
+            if self.rules.directed:
+                rules += ", directed=True"
+            for name, mask in zip(("unpressable", "free_lights"), self.rules.masks()):
+                if mask is not None:
+                    rules += f", {name}={int(mask.sum())}"
         if self.proven_minimal:
             rules += ", proven_minimal=True"
         where = f"vertices={len(self.board)}" if self.is_graph else f"shape={self.board.shape}"
@@ -472,6 +487,10 @@ class Solution:
         if isinstance(self.rules, GraphRules) and self.rules.directed:
             raise InvalidBoardError("count_up_to_symmetry counts the solutions of undirected graphs and grids; "
                                     "this graph is directed (its automorphisms are not searched yet)")
+        if isinstance(self.rules, GraphRules) and self.rules.masked:
+            raise InvalidBoardError("count_up_to_symmetry counts the solutions of graphs without masks; this "
+                                    "graph has unpressable vertices or free lights (automorphisms keeping them "
+                                    "are not searched yet)")
         if isinstance(self.rules, Rules) and not self.rules.is_classic:
             return count_orbits_general(self.rules, lights, self.count, group)
         return count_orbits(
@@ -522,6 +541,9 @@ class Solution:
                                                               minlength=len(counts)).astype(np.int64)
             if self.self_toggle:
                 total += counts
+            if isinstance(self.rules, GraphRules) and self.rules.masked:  # no press off the pressable, free lights
+                return not (counts[~self.rules.pressable_cells()].any()
+                            or (total % self.states)[self.rules.required_lights()].any())
             return not (total % self.states).any()
         rules = self._grid_rules()
         if not rules.is_classic:  # a stencil or masks: the required lights end dark, no press off the board
