@@ -31,6 +31,8 @@ of lists is a matrix: write a two-edge list as tuples or pass ``nvertices=``.
 ``board`` (the lights) is None (every vertex lit: state 1), one light state
 per vertex in vertex order, or a dict vertex -> state (networkx node labels,
 or vertex numbers for the other forms); vertices a dict leaves out are dark.
+``unpressable`` and ``free_lights`` (vertices that may not be pressed, lights that need
+not end dark) are a bool per vertex in vertex order or a collection of vertices.
 
 The solver is generalised light chasing through a greedy zero-forcing set,
 with plain elimination as the fallback; the answer is the canonical solution,

@@ -247,3 +247,39 @@ def test_count_up_to_symmetry_refuses_masks_clearly():
     s = lightsout.solve_graph(nx.cycle_graph(4), [0, 0, 0, 0], free_lights={0}, self_toggle=False)
     with pytest.raises(lightsout.InvalidBoardError, match="masks"):
         s.count_up_to_symmetry()
+
+
+@pytest.mark.parametrize("n", [1, 63, 64, 65, 129, 700])
+def test_every_simd_level_gives_the_same_sparse_plan_system_and_expansion(simd_level, n):
+    """The press-system kernels (graphchase.pyx section 5) at awkward sizes: the same answers at every
+    SIMD level, and the reduced system reading what the expanded presses leave on the final lights."""
+    from lightsout._kernels import load
+    from lightsout._routes.forcing import press_system
+
+    rng = np.random.default_rng(n)
+    u, v = rng.integers(0, n, 3 * n), rng.integers(0, n, 3 * n)
+    keep = u != v
+    matrix = sp.csr_matrix((np.ones(int(keep.sum())), (u[keep], v[keep])), shape=(n, n))
+    matrix.data[:] = 1
+    system = press_system(n, matrix.indptr.astype(np.int64), matrix.indices.astype(np.int32), bool(n % 2),
+                          rng.random(n) < 0.8, rng.random(n) < 0.8)
+    lit = rng.integers(0, 3, len(system.lights)).astype(np.uint8)
+    answers = []
+    for level in ("generic", simd_level):
+        gc = load("graphchase", level)
+        sv, se, final, peak = gc.sparse_plan(*system.arrays)
+        nz = int((se < 0).sum())
+        reduced = gc.sparse_system_mod(*system.arrays, sv, se, final, peak, lit, 3)
+        z = rng.integers(0, 3, (nz, 2)).astype(np.uint8) if not answers else answers[0][-1]
+        vals = gc.sparse_expand_mod(*system.arrays, sv, se, lit, z, 3)
+        bits = gc.sparse_system_gf2(*system.arrays, sv, se, final, peak, lit)
+        answers.append((sv, se, final, reduced, vals, bits, z))
+    for a, b in zip(answers[0][:-1], answers[1][:-1]):
+        assert np.array_equal(a, b)
+    sv, se, final, reduced, vals, bits, z = answers[0]
+    # light e after the presses of vector 0 (which carries the lights) is what row e of [C | d] says
+    rows = np.repeat(np.arange(len(system.lights)), np.diff(system.eq_ptr))
+    after = (np.bincount(rows, weights=vals[system.eq_var, 0], minlength=len(system.lights)) + lit) % 3
+    assert not after[se[se >= 0]].any()
+    expect = (reduced[:, :-1].astype(np.int64) @ z[:, 0].astype(np.int64) + reduced[:, -1]) % 3
+    assert after[final].tolist() == expect.tolist()

@@ -221,7 +221,7 @@ class Solution:
 
     @property
     def directed(self) -> bool:
-        """Whether this solves a directed graph (a one-way rule: a press changes its vertex's successors).
+        """Whether this solves a directed graph, a one-way rule (a press changes its vertex and its successors).
 
         Example:
             >>> import lightsout, networkx as nx
