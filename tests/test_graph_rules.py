@@ -236,11 +236,42 @@ def test_a_solution_with_masks_verifies_under_its_masks():
     assert lightsout.solve_graph(nx.DiGraph([(0, 1)]), [1, 1]).directed
 
 
-def test_count_up_to_symmetry_refuses_a_directed_graph_clearly():
-    s = lightsout.solve_graph(nx.DiGraph([(0, 1), (1, 2)]), [0, 0, 0], self_toggle=False)
-    assert s.directed
-    with pytest.raises(lightsout.InvalidBoardError, match="directed"):
-        s.count_up_to_symmetry()
+def orbits_by_brute_force(n, edges, board, solutions):
+    """Solutions up to the digraph's automorphisms that keep the lights, by listing every permutation."""
+    edge_set = set(edges)
+    autos = [p for p in itertools.permutations(range(n))
+             if {(p[a], p[b]) for a, b in edges} == edge_set and all(board[p[v]] == board[v] for v in range(n))]
+    seen: set = set()
+    orbits = 0
+    for solution in solutions:
+        if solution in seen:
+            continue
+        orbits += 1
+        for p in autos:
+            image = [0] * n
+            for v in range(n):
+                image[p[v]] = solution[v]
+            seen.add(tuple(image))
+    return orbits
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_count_up_to_symmetry_of_a_directed_graph_against_brute_force(k):
+    rng = np.random.default_rng(40 + k)
+    checked = 0
+    for _ in range(300):
+        n = int(rng.integers(2, 6))
+        edges, _, _ = random_case(rng, n, True, False)
+        self_toggle = bool(rng.integers(0, 2))
+        board = rng.integers(0, k, n) * (rng.random() < 0.5)
+        solutions = brute_force(n, edges, True, self_toggle, k, board, np.ones(n, bool), np.ones(n, bool))
+        if len(solutions) < 2:
+            continue
+        s = lightsout.solve_graph(as_input(n, edges, True, "networkx"), board, states=k, self_toggle=self_toggle)
+        assert s.directed == (len(edges) > 0 and any((b, a) not in set(edges) for a, b in edges))
+        assert s.count_up_to_symmetry() == orbits_by_brute_force(n, edges, board, solutions), (edges, board)
+        checked += 1
+    assert checked >= 10
 
 
 def test_count_up_to_symmetry_refuses_masks_clearly():

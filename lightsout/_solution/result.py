@@ -460,7 +460,8 @@ class Solution:
                 and equal axes exchanged (the square's 8, a rectangle's 4, a
                 cube's 48; a torus's translations are not included:
                 :func:`lightsout.board_symmetries` adds them), or every
-                automorphism of a graph (needs networkx).  With a press stencil or
+                automorphism of a graph (needs networkx; of a directed graph, those
+                keeping every edge's direction).  With a press stencil or
                 masks: those of the box's symmetries that keep the stencil's press
                 matrix, the masks and the lights (a one-way rule keeps fewer).
 
@@ -484,9 +485,6 @@ class Solution:
             10
         """
         lights = np.asarray(self.board).astype(np.uint8).ravel()
-        if isinstance(self.rules, GraphRules) and self.rules.directed:
-            raise InvalidBoardError("count_up_to_symmetry counts the solutions of undirected graphs and grids; "
-                                    "this graph is directed (its automorphisms are not searched yet)")
         if isinstance(self.rules, GraphRules) and self.rules.masked:
             raise InvalidBoardError("count_up_to_symmetry counts the solutions of graphs without masks; this "
                                     "graph has unpressable vertices or free lights (automorphisms keeping them "
@@ -496,7 +494,7 @@ class Solution:
         return count_orbits(
             self.presses.astype(np.uint8).ravel(), lights, shape=self.board.shape, wraps=self.torus,
             self_toggle=self.self_toggle, states=self.states, count=self.count, adjacency=self.adjacency,
-            nodes=self.nodes, quiet_words=self.packed_quiet_patterns, group=group)
+            nodes=self.nodes, quiet_words=self.packed_quiet_patterns, group=group, directed=self.directed)
 
     def save(self, path: Any) -> None:
         """Write the presses as a board file (:func:`lightsout.write_board`): the name's extension picks the format.
