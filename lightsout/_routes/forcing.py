@@ -1,4 +1,4 @@
-"""Lights Out on an undirected graph as a linear system: generalised light chasing, or plain elimination.
+"""Lights Out on a graph as a linear system: generalised light chasing, or plain elimination.
 
 Pressing vertex v adds 1 (mod k) to v (under the plus rule; the sigma rule,
 ``self_toggle=False``, skips v) and to each neighbour, so the presses x solve
@@ -21,6 +21,16 @@ by row (|Z| = the shorter side), a random graph of average degree 6 needs
 Method "elimination": the whole n x n system, eliminated directly; the
 fallback and the cross-check.  Method "auto" plans first (O(n + m)) and
 eliminates directly only when the forcing set is not much smaller than n.
+
+One-way rules and masks (:func:`solve_masked`): a directed graph's press matrix is not
+symmetric, and unpressable vertices or free lights cut columns and rows out of it, so the
+equations holding a press are no longer its own neighbours'.  :func:`press_system` writes
+both incidence lists (each required light's presses, each pressable vertex's lights) and
+the same forcing runs on them (graphchase.pyx section 5): a light with one press left
+undetermined forces it, the reduced system is (unused lights) x (free unknowns), and an
+unsolvable board's proof, a left-kernel vector of the reduced system, is carried to every
+light by walking the plan backwards.  A random directed graph of 100,000 vertices and
+300,000 edges leaves about 12,000 free unknowns.
 
 A grid board is a graph too: the registry (``lightsout/_routes/registry.py``) hands this
 route a grid's neighbour lists (``GraphRules.of_grid``), so ``method="forcing"`` and
