@@ -31,6 +31,8 @@ of lists is a matrix: write a two-edge list as tuples or pass ``nvertices=``.
 ``board`` (the lights) is None (every vertex lit: state 1), one light state
 per vertex in vertex order, or a dict vertex -> state (networkx node labels,
 or vertex numbers for the other forms); vertices a dict leaves out are dark.
+``unpressable`` and ``free_lights`` (vertices that may not be pressed, lights that need
+not end dark) are a bool per vertex in vertex order or a collection of vertices.
 
 The solver is generalised light chasing through a greedy zero-forcing set,
 with plain elimination as the fallback; the answer is the canonical solution,
@@ -50,10 +52,10 @@ from typing import Optional
 
 import numpy as np
 
-from lightsout._base.errors import InvalidBoardError, InvalidTypeError
+from lightsout._base.errors import InvalidBoardError, InvalidTypeError, UnsolvableError
 from lightsout._base.types import Progress
 from lightsout._base.validate import flag, method_name, progress_callback, states_count, thread_count
-from lightsout._core.graphinput import GraphCSR, graph_lights, to_csr
+from lightsout._core.graphinput import GraphCSR, graph_lights, graph_mask, to_csr
 from lightsout._core.graphrules import GraphRules
 from lightsout._routes.forcing import refuse_graph
 from lightsout._routes.registry import METHODS as _METHODS
@@ -103,7 +105,8 @@ def graph_csr(graph: object, *, nvertices: Optional[int] = None, directed: bool 
 def solve_graph(graph: object, board: object = None, *, nvertices: Optional[int] = None, self_toggle: bool = True,
                 states: int = 2, minimal: bool = False, time_limit: Optional[float] = None,
                 executor: Optional[concurrent.futures.Executor] = None, method: str = "auto", threads: Optional[int] = None,
-                progress: Progress = None, lit: object = None) -> Solution:
+                progress: Progress = None, lit: object = None, unpressable: object = None,
+                free_lights: object = None) -> Solution:
     """Solve Lights Out on a graph: the canonical presses that turn every vertex dark.
 
     Pressing vertex v adds 1 (mod ``states``; with two states: toggles) to v
@@ -149,16 +152,20 @@ def solve_graph(graph: object, board: object = None, *, nvertices: Optional[int]
             spread the search over.
         method: "auto", "forcing" (generalised light chasing through a greedy
             zero-forcing set: the unknowns are the presses of the forcing set
-            alone; undirected graphs only, since it reads each press's equations
-            from its neighbours) or "elimination" (the whole n x n system); the
+            alone; on a directed graph or with masks each light forces the last
+            press reaching it) or "elimination" (the whole n x n system); the
             two give the same answer (:ref:`section 7 of the algebra page <algebra-7>`).
-            A directed graph is eliminated.
+            "auto" forces when the forcing set is small, else eliminates.
         threads: the most threads this call works on, as for
             :func:`lightsout.solve`: the fewest-presses search uses them (the
             forcing and elimination solves run on the calling thread).
         progress: None, or ``progress(stage, done, total)`` called between
             chunks of work, as for :func:`lightsout.solve`.
         lit: the deprecated name of ``board`` (a DeprecationWarning).
+        unpressable: the vertices that may not be pressed: None, a bool per
+            vertex in vertex order, or a collection of vertices (networkx node
+            labels, or vertex numbers for the other forms).
+        free_lights: the lights that need not end dark, given the same ways.
 
     Returns:
         A :class:`lightsout.Solution`: ``presses`` has one entry per vertex in
@@ -170,8 +177,8 @@ def solve_graph(graph: object, board: object = None, *, nvertices: Optional[int]
     Raises:
         UnsolvableError: no presses turn the vertices dark; carries the proof
             (``.proof``: a quiet pattern meeting the lights nonzero; on a directed
-            graph, weights on the vertices whose weighted sum no press changes and
-            the lights' is not 0).
+            graph or with masks, weights on the required lights whose weighted sum
+            no allowed press changes and the lights' is not 0).
         InvalidTypeError, InvalidBoardError: an input outside the accepted
             forms, saying what is accepted.
         BoardTooLargeError: the solve would need more than 2 GiB
@@ -195,6 +202,8 @@ def solve_graph(graph: object, board: object = None, *, nvertices: Optional[int]
         lightsout.UnsolvableError: this 3-vertex graph cannot be turned dark: ...
         >>> solve_graph(nx.DiGraph([(0, 1), (1, 2)]), [0, 1, 1]).presses.astype(int).tolist()   # one-way edges
         [0, 1, 0]
+        >>> solve_graph(nx.path_graph(["a", "b", "c"]), unpressable={"b"}, free_lights={"b"}).press_list()
+        ['a', 'c']
 
     References:
         Wang, Xu & Zhou, "Lights Out on graphs", arXiv:2208.09731 (the forcing reduction).
@@ -213,14 +222,19 @@ def solve_graph(graph: object, board: object = None, *, nvertices: Optional[int]
     progress_callback(progress)
     g = graph_csr(graph, nvertices=nvertices, directed=True)
     lights = graph_lights(board, g.n, k, g.nodes)
-    rules = GraphRules(g.indptr, g.indices, toggle, k, g.directed)
+    rules = GraphRules(g.indptr, g.indices, toggle, k, g.directed, graph_mask(unpressable, g.n, "unpressable", g.nodes),
+                       graph_mask(free_lights, g.n, "free_lights", g.nodes))
     route = route_for(how, rules)
     if progress is not None:
         progress("solve_graph", 0, 1)
     found = route.solve(rules, lights, threads=threads, progress=progress, kernel=True)
     if progress is not None:
         progress("solve_graph", 1, 1)
-    solution = solution_from_coset(found, rules, lights, nodes=g.nodes)
+    try:
+        solution = solution_from_coset(found, rules, lights, nodes=g.nodes)
+    except UnsolvableError as exc:
+        exc.method = found.method  # "forcing" or "elimination", as Solution.method
+        raise
     if minimal:
         return solution.minimal(time_limit=time_limit, executor=executor, progress=progress, threads=threads)
     return solution

@@ -23,7 +23,7 @@ from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, Invali
 from lightsout._base.validate import board_size, board_values, numeric_array
 from lightsout import _kernels as kernels
 
-__all__ = ["GRAPH_FORMS", "MAX_GRAPH_VERTICES", "GraphCSR", "Refusal", "to_csr", "graph_lights",
+__all__ = ["GRAPH_FORMS", "MAX_GRAPH_VERTICES", "GraphCSR", "Refusal", "to_csr", "graph_lights", "graph_mask",
            "graph_vertex_count", "graph_edge_list", "graph_adjacency_values", "graph_square", "graph_pattern"]
 
 #: A route's graph budget: ``refuse(n, matrix_entries)`` raises BoardTooLargeError, or returns.
@@ -202,6 +202,69 @@ def graph_lights(lit: object, n: int, states: int, labels: list[object] | None =
         raise InvalidBoardError(f"lit must have one value per vertex ({n}, in vertex order), got shape {arr.shape}; "
                                 "or pass a dict vertex -> state")
     return board_values(arr, states, "lit")
+
+
+def graph_mask(value: object, n: int, name: str, labels: list[object] | None = None) -> Optional[npt.NDArray[np.bool_]]:
+    """Check a graph's mask (``unpressable`` or ``free_lights``): None, a bool per vertex, or a collection of vertices.
+
+    A bool array or a list of bools has one entry per vertex in vertex order; any other
+    collection (a set, list or tuple; an int numpy array) names the vertices: networkx node
+    labels, or vertex numbers 0..n-1 for the other forms, each once.  Returns an ``(n,)``
+    bool array, or None when no vertex is marked (the graph is then unmasked).
+
+    Example:
+        >>> graph_mask([True, False, True], 3, "unpressable").tolist()
+        [True, False, True]
+        >>> graph_mask({"c"}, 3, "free_lights", ["a", "b", "c"]).tolist()
+        [False, False, True]
+        >>> graph_mask([0, 0], 3, "unpressable")
+        Traceback (most recent call last):
+        ...
+        lightsout.InvalidBoardError: unpressable names vertex 0 twice; ...
+    """
+    if value is None:
+        return None
+    accepted = (f"a bool per vertex ({n}, in vertex order) or a collection of vertices "
+                f"({'node labels' if labels is not None else f'numbers 0..{n - 1}'})")
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        raise InvalidTypeError(f"{name} must be None, {accepted}; got a {type(value).__name__}")
+    if isinstance(value, np.ndarray):
+        if value.dtype == np.bool_:
+            mask = value
+        elif value.dtype.kind in "iu" and value.ndim == 1:
+            return _mask_of_vertices(value.tolist(), n, name, labels, accepted)
+        else:
+            raise InvalidTypeError(f"{name} must be None, {accepted}; got an array of dtype {value.dtype}")
+    else:
+        items = list(value)
+        if not items or not all(isinstance(item, (bool, np.bool_)) for item in items):
+            return _mask_of_vertices(items, n, name, labels, accepted)
+        mask = np.array(items, dtype=bool)
+    if mask.shape != (n,):
+        raise InvalidBoardError(f"{name} must have one bool per vertex ({n}, in vertex order), got shape {mask.shape}")
+    return np.array(mask, dtype=bool) if mask.any() else None
+
+
+def _mask_of_vertices(items: list[object], n: int, name: str, labels: list[object] | None,
+                      accepted: str) -> Optional[npt.NDArray[np.bool_]]:
+    mask = np.zeros(n, dtype=bool)
+    positions = None if labels is None else dict(zip(labels, range(n)))
+    for item in items:
+        if positions is None:
+            if isinstance(item, (bool, np.bool_)) or not isinstance(item, numbers.Integral) or not 0 <= int(item) < n:
+                raise InvalidBoardError(f"{name} has {item!r}, not a vertex: this graph's vertices are 0..{n - 1} "
+                                        f"({name} is {accepted})")
+            at = int(item)
+        else:
+            try:
+                at = positions[item]
+            except (KeyError, TypeError):
+                raise InvalidBoardError(f"{name} has {item!r}, which is not a node of the graph "
+                                        f"({name} is {accepted})") from None
+        if mask[at]:
+            raise InvalidBoardError(f"{name} names vertex {item!r} twice; it is {accepted}")
+        mask[at] = True
+    return mask if mask.any() else None
 
 
 def _graph_lights_dict(lit: dict[object, object], n: int, states: int, labels: list[object] | None) -> np.ndarray:

@@ -40,6 +40,8 @@ class GraphRules:
         states: the number of light states k, 2..255 (a press adds 1 mod k).
         directed: the lists are successors (a press at v changes v's successors, a
             one-way rule: the press matrix is not symmetric); False: neighbours both ways.
+        unpressable: None, or ``(n,)`` bool: True for a vertex that may not be pressed.
+        free_lights: None, or ``(n,)`` bool: True for a light that need not end dark.
 
     It reads like :class:`~lightsout._core.rules.Rules` where that makes sense (``shape``
     is ``(n,)``, no axis wraps, ``cells`` is n); equal when the graphs and rules are.
@@ -49,6 +51,9 @@ class GraphRules:
         >>> path = GraphRules(np.array([0, 1, 3, 4]), np.array([1, 0, 2, 1], dtype=np.int32))
         >>> path.shape, path.wraps, path.cells, path.adjacency[1].tolist()
         ((3,), (), 3, [1, 0, 2, 1])
+        >>> masked = GraphRules(path.indptr, path.indices, free_lights=np.array([True, False, False]))
+        >>> masked.masked, masked.required_lights().tolist(), masked == path
+        (True, [False, True, True], False)
     """
 
     indptr: npt.NDArray[np.int64]
@@ -56,6 +61,8 @@ class GraphRules:
     self_toggle: bool = True
     states: int = 2
     directed: bool = False
+    unpressable: Optional[npt.NDArray[np.bool_]] = None
+    free_lights: Optional[npt.NDArray[np.bool_]] = None
 
     @classmethod
     def of_grid(cls, rules: Rules) -> "GraphRules":
@@ -106,22 +113,54 @@ class GraphRules:
         """The neighbour lists ``(indptr, indices)``."""
         return self.indptr, self.indices
 
+    @property
+    def masked(self) -> bool:
+        """Whether some vertex may not be pressed or some light need not end dark."""
+        return self.unpressable is not None or self.free_lights is not None
+
+    def masks(self) -> tuple[Optional[npt.NDArray[np.bool_]], Optional[npt.NDArray[np.bool_]]]:
+        """``(unpressable, free_lights)``, each None or an ``(n,)`` bool array (a graph has no holes)."""
+        return (self.unpressable, self.free_lights)
+
+    def pressable_cells(self) -> npt.NDArray[np.bool_]:
+        """True for every vertex that may be pressed (as :meth:`Rules.pressable_cells`)."""
+        return np.ones(self.vertices, dtype=bool) if self.unpressable is None else ~self.unpressable
+
+    def required_lights(self) -> npt.NDArray[np.bool_]:
+        """True for every light that must end dark (as :meth:`Rules.required_lights`)."""
+        return np.ones(self.vertices, dtype=bool) if self.free_lights is None else ~self.free_lights
+
     def describe(self) -> str:
         """The graph in words, for messages."""
         if self.directed:
-            return (f"a {self.vertices}-vertex directed graph with {len(self.indices)} edges, "
+            text = (f"a {self.vertices}-vertex directed graph with {len(self.indices)} edges, "
                     f"self_toggle={self.self_toggle}, states={self.states}")
-        return (f"a {self.vertices}-vertex graph with {len(self.indices) // 2} edges, "
-                f"self_toggle={self.self_toggle}, states={self.states}")
+        else:
+            text = (f"a {self.vertices}-vertex graph with {len(self.indices) // 2} edges, "
+                    f"self_toggle={self.self_toggle}, states={self.states}")
+        for name, mask in zip(("unpressable", "free_lights"), self.masks()):
+            if mask is not None:
+                text += f", {int(mask.sum())} {name.replace('_', ' ')}"
+        return text
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GraphRules):
             return NotImplemented
         return (self.self_toggle == other.self_toggle and self.states == other.states
-                and self.directed == other.directed and np.array_equal(self.indptr, other.indptr) and np.array_equal(self.indices, other.indices))
+                and self.directed == other.directed and np.array_equal(self.indptr, other.indptr)
+                and np.array_equal(self.indices, other.indices)
+                and all(_same_mask(a, b) for a, b in zip(self.masks(), other.masks())))
 
     def __hash__(self) -> int:
-        return hash((self.vertices, len(self.indices), self.self_toggle, self.states))
+        return hash((self.vertices, len(self.indices), self.self_toggle, self.states,
+                     tuple(0 if mask is None else int(mask.sum()) for mask in self.masks())))
+
+
+def _same_mask(a: Optional[npt.NDArray[np.bool_]], b: Optional[npt.NDArray[np.bool_]]) -> bool:
+    """Two masks mean the same: None is a mask of False everywhere."""
+    if a is None or b is None:
+        return not ((a is not None and a.any()) or (b is not None and b.any()))
+    return bool(np.array_equal(a, b))
 
 
 def neighbour_table(shape: Sequence[int], wraps: Optional[Sequence[bool]] = None) -> npt.NDArray[np.int32]:

@@ -738,3 +738,463 @@ def dict_neighbour_numbers(list neighbours not None, dict position, Py_ssize_t t
     if k != total:
         raise InvalidBoardError(f"the adjacency dicts hold {k} neighbours, expected {total}")
     return out
+
+
+# ---------------------------------------------------------------------------
+# 5. Forcing on a system that need not be symmetric: one-way rules and masks.
+#
+# The equations are the required lights, the variables the pressable vertices, both
+# numbered from 0 (the caller, lightsout._routes.forcing, compacts them).  Equation e
+# reads  sum_{u in var_of(e)} x_u + b_e = 0 (mod k): its variables are the presses that
+# reach light e (its predecessors, and e itself under the plus rule, when pressable);
+# the equations holding x_u are the lights u reaches (eqs_of(u)).  Every weight is 1, a
+# unit mod any k, so sections 1, 2 and 4 carry over with the two lists in place of the
+# one symmetric list: the plan forces a variable from an unused equation that has one
+# undetermined variable left; the numbers of free unknowns and of final equations now
+# differ (the reduced system is nfinal x nfree).  lift_proof_sparse walks the plan
+# backwards to carry a left-kernel vector of the reduced system to every equation.
+
+cdef struct Sparse:
+    Py_ssize_t neq, nvar
+    const int64_t* eq_ptr      # equation e's variables: eq_var[eq_ptr[e]:eq_ptr[e + 1]]
+    const int32_t* eq_var
+    const int64_t* var_ptr     # variable u's equations: var_eq[var_ptr[u]:var_ptr[u + 1]]
+    const int32_t* var_eq
+
+
+cdef Sparse make_sparse(const int64_t[::1] eq_ptr, const int32_t[::1] eq_var, const int64_t[::1] var_ptr,
+                        const int32_t[::1] var_eq) except *:
+    cdef Sparse a
+    a.neq = eq_ptr.shape[0] - 1
+    a.nvar = var_ptr.shape[0] - 1
+    if a.neq < 0 or a.nvar < 0:
+        raise InvalidBoardError("eq_ptr and var_ptr must have at least one entry")
+    if eq_var.shape[0] != eq_ptr[a.neq] or var_eq.shape[0] != var_ptr[a.nvar] or eq_var.shape[0] != var_eq.shape[0]:
+        raise InvalidBoardError(f"the two incidence lists disagree: {eq_var.shape[0]} and {var_eq.shape[0]} "
+                                f"entries, offsets ending at {eq_ptr[a.neq]} and {var_ptr[a.nvar]}")
+    a.eq_ptr = &eq_ptr[0]
+    a.eq_var = &eq_var[0] if eq_var.shape[0] else NULL
+    a.var_ptr = &var_ptr[0]
+    a.var_eq = &var_eq[0] if var_eq.shape[0] else NULL
+    return a
+
+
+cdef inline Py_ssize_t eq_size(const Sparse* a, Py_ssize_t e) noexcept nogil:
+    return a.eq_ptr[e + 1] - a.eq_ptr[e]
+
+
+cdef inline Py_ssize_t var_size(const Sparse* a, Py_ssize_t u) noexcept nogil:
+    return a.var_ptr[u + 1] - a.var_ptr[u]
+
+
+cdef void sparse_determine(const Sparse* a, PlanState* s, int32_t u, int32_t eq) noexcept nogil:
+    """plan_determine with the two lists: x_u known (from equation eq, or free when eq < 0)."""
+    cdef Py_ssize_t i, j, size_u = var_size(a, u)
+    cdef int32_t f, v
+    s.steps_var[s.nsteps] = u
+    s.steps_eq[s.nsteps] = eq
+    s.nsteps += 1
+    s.det[u] = 1
+    if size_u > 0:
+        s.ref[u] = <int32_t>size_u
+        s.live += 1
+        if s.live > s.peak:
+            s.peak = s.live
+    for i in range(size_u):
+        f = a.var_eq[a.var_ptr[u] + i]
+        if not s.used[f]:
+            bucket_remove(s, f, s.cnt[f])
+        s.cnt[f] -= 1
+        if s.cnt[f] == 0:
+            if not s.used[f]:
+                s.final_eqs[s.nfinal] = f
+                s.nfinal += 1
+            for j in range(a.eq_ptr[f], a.eq_ptr[f + 1]):
+                v = a.eq_var[j]
+                s.ref[v] -= 1
+                if s.ref[v] == 0:
+                    s.live -= 1
+        elif not s.used[f]:
+            bucket_push(s, f, s.cnt[f])
+
+
+cdef int sparse_plan_run(const Sparse* a, PlanState* s, Py_ssize_t maxc, Poll* p) noexcept nogil:
+    cdef Py_ssize_t i, size_e, c, freed, scan = 0
+    cdef int32_t e, w = -1
+    cdef int status
+    for e in range(a.neq):
+        size_e = eq_size(a, e)
+        s.cnt[e] = <int32_t>size_e
+        if size_e == 0:
+            s.final_eqs[s.nfinal] = e      # an empty equation: 0 = b_e
+            s.nfinal += 1
+        else:
+            bucket_push(s, e, <int32_t>size_e)
+    while s.nsteps < a.nvar:
+        status = poll_work(p, 16)
+        if status != STOP_NONE:
+            return status
+        e = s.head[1]
+        if e >= 0:
+            bucket_remove(s, e, 1)
+            s.used[e] = 1
+            for i in range(a.eq_ptr[e], a.eq_ptr[e + 1]):
+                w = a.eq_var[i]
+                if not s.det[w]:
+                    break
+            sparse_determine(a, s, w, e)
+            continue
+        while s.lo <= maxc and s.head[s.lo] < 0:
+            s.lo += 1
+        if s.lo > maxc:
+            # Every remaining variable is in no unfinished equation, so in none at all: free.
+            while scan < a.nvar:
+                if not s.det[scan]:
+                    sparse_determine(a, s, <int32_t>scan, -1)
+                    s.nfree += 1
+                scan += 1
+            break
+        c = s.lo
+        e = s.head[c]
+        freed = 0
+        for i in range(a.eq_ptr[e], a.eq_ptr[e + 1]):
+            if freed == c - 1:
+                break
+            w = a.eq_var[i]
+            if not s.det[w]:
+                sparse_determine(a, s, w, -1)
+                s.nfree += 1
+                freed += 1
+    return 0
+
+
+def sparse_plan(const int64_t[::1] eq_ptr not None, const int32_t[::1] eq_var not None,
+                const int64_t[::1] var_ptr not None, const int32_t[::1] var_eq not None):
+    """Greedy forcing order of a system of unit weights given by both incidence lists (section 5).
+
+    Args:
+        eq_ptr, eq_var: each equation's variables in CSR form (int64 offsets, int32 numbers).
+        var_ptr, var_eq: each variable's equations, the same incidences the other way.
+
+    Returns:
+        ``(steps_var, steps_eq, final_eqs, peak)`` as :func:`forcing_plan` (one step per
+        variable); ``final_eqs`` are the unused equations, in any number.
+
+    Example:
+        >>> import numpy as np
+        >>> # the one-way path 0 -> 1 -> 2 under the plus rule: light v is reached by presses v-1 and v
+        >>> eq_ptr, eq_var = np.array([0, 1, 3, 5]), np.array([0, 0, 1, 1, 2], dtype=np.int32)
+        >>> var_ptr, var_eq = np.array([0, 2, 4, 5]), np.array([0, 1, 1, 2, 2], dtype=np.int32)
+        >>> sv, se, final, peak = sparse_plan(eq_ptr, eq_var, var_ptr, var_eq)
+        >>> sv.tolist(), se.tolist(), final.tolist()
+        ([0, 1, 2], [0, 1, 2], [])
+    """
+    cdef Sparse a = make_sparse(eq_ptr, eq_var, var_ptr, var_eq)
+    cdef Py_ssize_t e, maxc = 0, n = max(a.neq, a.nvar)
+    for e in range(a.neq):
+        maxc = max(maxc, eq_size(&a, e))
+    cnt = np.zeros(max(a.neq, 1), dtype=np.int32)
+    used = np.zeros(max(a.neq, 1), dtype=np.uint8)
+    det = np.zeros(max(a.nvar, 1), dtype=np.uint8)
+    ref = np.zeros(max(a.nvar, 1), dtype=np.int32)
+    links = np.full((2, max(a.neq, 1)), -1, dtype=np.int32)
+    head = np.full(maxc + 2, -1, dtype=np.int32)
+    steps = np.zeros((2, max(a.nvar, 1)), dtype=np.int32)
+    final = np.zeros(max(a.neq, 1), dtype=np.int32)
+    cdef int32_t[::1] cnt_v = cnt, ref_v = ref, head_v = head, final_v = final
+    cdef uint8_t[::1] used_v = used, det_v = det
+    cdef int32_t[:, ::1] links_v = links, steps_v = steps
+    cdef PlanState s
+    cdef Poll p = make_poll(None, SIGNAL_WORK)
+    cdef int status
+    s.cnt = &cnt_v[0]
+    s.used = &used_v[0]
+    s.det = &det_v[0]
+    s.ref = &ref_v[0]
+    s.nxt = &links_v[0, 0]
+    s.prv = &links_v[1, 0]
+    s.head = &head_v[0]
+    s.steps_var = &steps_v[0, 0]
+    s.steps_eq = &steps_v[1, 0]
+    s.final_eqs = &final_v[0]
+    s.nsteps = s.nfinal = s.nfree = s.live = s.peak = 0
+    s.lo = maxc + 1
+    with nogil:
+        status = sparse_plan_run(&a, &s, maxc, &p)
+    raise_if_interrupted(status)
+    if s.nsteps != a.nvar or s.nfinal - s.nfree != a.neq - a.nvar:  # cannot happen: each forced press uses one equation
+        raise AssertionError(f"sparse forcing plan: {s.nsteps} steps, {s.nfinal} final equations, {s.nfree} free")
+    return (steps[0, :a.nvar].copy(), steps[1, :a.nvar].copy(), final[:s.nfinal].copy(), int(s.peak))
+
+
+cdef int sparse_replay_system(const Sparse* a, Replay* r, const int32_t* steps_var, const int32_t* steps_eq,
+                              const uint8_t* lit, elem_t* slots, elem_t* system, Py_ssize_t nz,
+                              unsigned k, Poll* p) noexcept nogil:
+    """replay_system with the two lists: fill [C | d] (constant in column nz)."""
+    cdef Py_ssize_t s, i, j, zj = 0, size_u, stride = row_elements(<elem_t*>NULL, nz + 1)
+    cdef int32_t u, e, f, v, slot, row
+    cdef elem_t* x
+    cdef elem_t* out
+    cdef int status
+    for s in range(a.nvar):
+        u = steps_var[s]
+        e = steps_eq[s]
+        size_u = var_size(a, u)
+        if size_u > 0:
+            slot = take_slot(r)
+            r.slot_of[u] = slot
+            r.ref[u] = <int32_t>size_u
+            x = slots + slot * stride
+            memset(x, 0, stride * sizeof(elem_t))
+            if e < 0:
+                add_at(x, zj, 1, k)
+            else:
+                # x_u = -(b_e + sum of the other variables of equation e)
+                add_at(x, nz, lit[e], k)
+                for i in range(a.eq_ptr[e], a.eq_ptr[e + 1]):
+                    v = a.eq_var[i]
+                    if v != u:
+                        add_row(x, slots + r.slot_of[v] * stride, stride, k)
+                negate(x, stride, k)
+                status = poll_work(p, eq_size(a, e) * stride)
+                if status != STOP_NONE:
+                    return status
+        if e < 0:
+            zj += 1
+        for i in range(a.var_ptr[u], a.var_ptr[u + 1]):
+            f = a.var_eq[i]
+            r.cnt[f] -= 1
+            if r.cnt[f] == 0:
+                row = r.row_of_eq[f]
+                if row >= 0:
+                    out = system + row * stride
+                    add_at(out, nz, lit[f], k)
+                    for j in range(a.eq_ptr[f], a.eq_ptr[f + 1]):
+                        add_row(out, slots + r.slot_of[a.eq_var[j]] * stride, stride, k)
+                    status = poll_work(p, eq_size(a, f) * stride)
+                    if status != STOP_NONE:
+                        return status
+                for j in range(a.eq_ptr[f], a.eq_ptr[f + 1]):
+                    v = a.eq_var[j]
+                    r.ref[v] -= 1
+                    if r.ref[v] == 0:
+                        r.free_slots[r.nfree_slots] = r.slot_of[v]
+                        r.nfree_slots += 1
+    return 0
+
+
+cdef _check_sparse_plan(const Sparse* a, const int32_t[::1] steps_var, const int32_t[::1] steps_eq,
+                        const uint8_t[::1] lit):
+    if steps_var.shape[0] != a.nvar or steps_eq.shape[0] != a.nvar or lit.shape[0] != a.neq:
+        raise InvalidBoardError(f"the plan needs one step per variable ({a.nvar}) and the lights one entry per "
+                                f"equation ({a.neq}); got {steps_var.shape[0]}, {steps_eq.shape[0]}, {lit.shape[0]}")
+
+
+cdef object _sparse_system(elem_t* kind, const int64_t[::1] eq_ptr, const int32_t[::1] eq_var,
+                           const int64_t[::1] var_ptr, const int32_t[::1] var_eq,
+                           const int32_t[::1] steps_var, const int32_t[::1] steps_eq,
+                           const int32_t[::1] final_eqs, Py_ssize_t peak, const uint8_t[::1] lit, int modulus):
+    cdef Sparse a = make_sparse(eq_ptr, eq_var, var_ptr, var_eq)
+    _check_sparse_plan(&a, steps_var, steps_eq, lit)
+    cdef Py_ssize_t nz = int(np.count_nonzero(np.asarray(steps_eq) < 0)), e
+    cdef Py_ssize_t nrows = final_eqs.shape[0], stride = row_elements(<elem_t*>NULL, nz + 1)
+    dtype = np.uint64 if elem_t is uint64_t else np.uint8
+    system = np.zeros((nrows, stride), dtype=dtype)
+    if nrows == 0:
+        return system
+    cnt = np.diff(np.asarray(eq_ptr)).astype(np.int32)
+    row_of_eq = np.full(a.neq, -1, dtype=np.int32)
+    row_of_eq[np.asarray(final_eqs)] = np.arange(nrows, dtype=np.int32)
+    free_slots = np.arange(max(peak, 1) - 1, -1, -1, dtype=np.int32)
+    ref = np.zeros(max(a.nvar, 1), dtype=np.int32)
+    slot_of = np.zeros(max(a.nvar, 1), dtype=np.int32)
+    slots = np.empty((max(peak, 1), stride), dtype=dtype)
+    cdef int32_t[::1] cnt_v = cnt, ref_v = ref, slot_v = slot_of, free_v = free_slots, row_v = row_of_eq
+    cdef elem_t[:, ::1] slots_v = slots
+    cdef elem_t[:, ::1] sys_v = system
+    cdef Replay r
+    r.cnt, r.ref, r.slot_of, r.free_slots, r.row_of_eq = &cnt_v[0], &ref_v[0], &slot_v[0], &free_v[0], &row_v[0]
+    r.nfree_slots = free_slots.shape[0]
+    cdef Poll p = make_poll(None, SIGNAL_WORK)
+    cdef int status = 0
+    cdef const int32_t* sv = &steps_var[0] if a.nvar else NULL
+    cdef const int32_t* se = &steps_eq[0] if a.nvar else NULL
+    with nogil:
+        for e in range(a.neq):     # the empty equations are complete from the start
+            if eq_size(&a, e) == 0 and r.row_of_eq[e] >= 0:
+                add_at(&sys_v[0, 0] + r.row_of_eq[e] * stride, nz, lit[e], <unsigned>modulus)
+        status = sparse_replay_system(&a, &r, sv, se, &lit[0], &slots_v[0, 0], &sys_v[0, 0], nz,
+                                      <unsigned>modulus, &p)
+    raise_if_interrupted(status)
+    return system
+
+
+def sparse_system_gf2(const int64_t[::1] eq_ptr not None, const int32_t[::1] eq_var not None,
+                      const int64_t[::1] var_ptr not None, const int32_t[::1] var_eq not None,
+                      const int32_t[::1] steps_var not None, const int32_t[::1] steps_eq not None,
+                      const int32_t[::1] final_eqs not None, Py_ssize_t peak, const uint8_t[::1] lit not None):
+    """The packed nfinal x (nfree + 1) system ``[C | d]`` over GF(2) of a :func:`sparse_plan` (section 5).
+
+    ``lit``: one light per equation (bit 0 read).  The presses solve the board iff ``C z = d``.
+
+    Example:
+        >>> import numpy as np
+        >>> eq_ptr, eq_var = np.array([0, 1, 2]), np.array([0, 0], dtype=np.int32)   # x0 = b0 and x0 = b1
+        >>> var_ptr, var_eq = np.array([0, 2]), np.array([0, 1], dtype=np.int32)
+        >>> plan = sparse_plan(eq_ptr, eq_var, var_ptr, var_eq)
+        >>> sparse_system_gf2(eq_ptr, eq_var, var_ptr, var_eq, *plan, np.array([1, 0], np.uint8)).tolist()
+        [[1]]
+        >>> sparse_system_gf2(eq_ptr, eq_var, var_ptr, var_eq, *plan, np.array([1, 1], np.uint8)).tolist()
+        [[0]]
+    """
+    return _sparse_system(<uint64_t*>NULL, eq_ptr, eq_var, var_ptr, var_eq, steps_var, steps_eq, final_eqs,
+                          peak, lit, 2)
+
+
+def sparse_system_mod(const int64_t[::1] eq_ptr not None, const int32_t[::1] eq_var not None,
+                      const int64_t[::1] var_ptr not None, const int32_t[::1] var_eq not None,
+                      const int32_t[::1] steps_var not None, const int32_t[::1] steps_eq not None,
+                      const int32_t[::1] final_eqs not None, Py_ssize_t peak, const uint8_t[::1] lit not None,
+                      int modulus):
+    """As :func:`sparse_system_gf2` mod k: ``(nfinal, nfree + 1)`` uint8 rows, ``C z + d = 0 (mod k)``.
+
+    Example:
+        >>> import numpy as np
+        >>> eq_ptr, eq_var = np.array([0, 1, 2]), np.array([0, 0], dtype=np.int32)
+        >>> var_ptr, var_eq = np.array([0, 2]), np.array([0, 1], dtype=np.int32)
+        >>> plan = sparse_plan(eq_ptr, eq_var, var_ptr, var_eq)
+        >>> sparse_system_mod(eq_ptr, eq_var, var_ptr, var_eq, *plan, np.array([2, 2], np.uint8), 3).tolist()
+        [[0]]
+    """
+    _check_modulus(modulus)
+    return _sparse_system(<uint8_t*>NULL, eq_ptr, eq_var, var_ptr, var_eq, steps_var, steps_eq, final_eqs,
+                          peak, lit, modulus)
+
+
+cdef int sparse_replay_values(const Sparse* a, const int32_t* steps_var, const int32_t* steps_eq,
+                              const uint8_t* lit, const elem_t* zvals, elem_t* vals, Py_ssize_t stride,
+                              unsigned k, Poll* p) noexcept nogil:
+    cdef Py_ssize_t s, i, zj = 0
+    cdef int32_t u, e, v
+    cdef elem_t* x
+    cdef int status
+    for s in range(a.nvar):
+        u = steps_var[s]
+        e = steps_eq[s]
+        x = vals + u * stride
+        if e < 0:
+            memcpy(x, zvals + zj * stride, stride * sizeof(elem_t))
+            zj += 1
+            continue
+        add_at(x, 0, lit[e], k)                # vector 0, the particular solution, carries the lights
+        for i in range(a.eq_ptr[e], a.eq_ptr[e + 1]):
+            v = a.eq_var[i]
+            if v != u:
+                add_row(x, vals + v * stride, stride, k)
+        negate(x, stride, k)
+        status = poll_work(p, eq_size(a, e) * stride)
+        if status != STOP_NONE:
+            return status
+    return 0
+
+
+cdef object _sparse_expand(const int64_t[::1] eq_ptr, const int32_t[::1] eq_var, const int64_t[::1] var_ptr,
+                           const int32_t[::1] var_eq, const int32_t[::1] steps_var, const int32_t[::1] steps_eq,
+                           const uint8_t[::1] lit, const elem_t[:, ::1] zvals, int modulus):
+    cdef Sparse a = make_sparse(eq_ptr, eq_var, var_ptr, var_eq)
+    _check_sparse_plan(&a, steps_var, steps_eq, lit)
+    cdef Py_ssize_t stride = zvals.shape[1], nfree = int(np.count_nonzero(np.asarray(steps_eq) < 0))
+    if zvals.shape[0] != nfree:
+        raise InvalidBoardError(f"the free values need one row per free unknown ({nfree}), got {zvals.shape[0]}")
+    vals = np.zeros((a.nvar, stride), dtype=np.uint64 if elem_t is uint64_t else np.uint8)
+    if a.nvar == 0 or stride == 0:
+        return vals
+    cdef elem_t[:, ::1] vals_v = vals
+    cdef const elem_t* zptr = &zvals[0, 0] if nfree else NULL
+    cdef const uint8_t* lptr = &lit[0] if a.neq else NULL
+    cdef Poll p = make_poll(None, SIGNAL_WORK)
+    cdef int status
+    with nogil:
+        status = sparse_replay_values(&a, &steps_var[0], &steps_eq[0], lptr, zptr, &vals_v[0, 0], stride,
+                                      <unsigned>modulus, &p)
+    raise_if_interrupted(status)
+    return vals
+
+
+def sparse_expand_gf2(const int64_t[::1] eq_ptr not None, const int32_t[::1] eq_var not None,
+                      const int64_t[::1] var_ptr not None, const int32_t[::1] var_eq not None,
+                      const int32_t[::1] steps_var not None, const int32_t[::1] steps_eq not None,
+                      const uint8_t[::1] lit not None, const uint64_t[:, ::1] zrows not None):
+    """Every variable's presses from the free unknowns' values, as :func:`forcing_expand_gf2` (section 5).
+
+    Returns ``(nvar, nwords)`` uint64: bit j of row u is variable u's press in vector j (vector 0
+    carries the lights, one per equation).
+
+    Example:
+        >>> import numpy as np
+        >>> eq_ptr, eq_var = np.array([0, 1, 3, 5]), np.array([0, 0, 1, 1, 2], dtype=np.int32)
+        >>> var_ptr, var_eq = np.array([0, 2, 4, 5]), np.array([0, 1, 1, 2, 2], dtype=np.int32)
+        >>> sv, se, final, peak = sparse_plan(eq_ptr, eq_var, var_ptr, var_eq)
+        >>> z = np.zeros((0, 1), dtype=np.uint64)
+        >>> sparse_expand_gf2(eq_ptr, eq_var, var_ptr, var_eq, sv, se, np.ones(3, np.uint8), z).ravel().tolist()
+        [1, 0, 1]
+    """
+    return _sparse_expand(eq_ptr, eq_var, var_ptr, var_eq, steps_var, steps_eq, lit, zrows, 2)
+
+
+def sparse_expand_mod(const int64_t[::1] eq_ptr not None, const int32_t[::1] eq_var not None,
+                      const int64_t[::1] var_ptr not None, const int32_t[::1] var_eq not None,
+                      const int32_t[::1] steps_var not None, const int32_t[::1] steps_eq not None,
+                      const uint8_t[::1] lit not None, const uint8_t[:, ::1] zvals not None, int modulus):
+    """As :func:`sparse_expand_gf2` mod k, on bytes: ``(nvar, nvec)`` uint8.
+
+    Example:
+        >>> import numpy as np
+        >>> eq_ptr, eq_var = np.array([0, 1, 3, 5]), np.array([0, 0, 1, 1, 2], dtype=np.int32)
+        >>> var_ptr, var_eq = np.array([0, 2, 4, 5]), np.array([0, 1, 1, 2, 2], dtype=np.int32)
+        >>> sv, se, final, peak = sparse_plan(eq_ptr, eq_var, var_ptr, var_eq)
+        >>> z = np.zeros((0, 1), dtype=np.uint8)
+        >>> sparse_expand_mod(eq_ptr, eq_var, var_ptr, var_eq, sv, se, np.ones(3, np.uint8), z, 3).ravel().tolist()
+        [2, 0, 2]
+    """
+    _check_modulus(modulus)
+    return _sparse_expand(eq_ptr, eq_var, var_ptr, var_eq, steps_var, steps_eq, lit, zvals, modulus)
+
+
+def lift_proof_sparse(const int64_t[::1] var_ptr not None, const int32_t[::1] var_eq not None,
+                      const int32_t[::1] steps_var not None, const int32_t[::1] steps_eq not None,
+                      uint8_t[::1] y not None, int modulus):
+    """Carry a left-kernel vector of the reduced system to every equation, in place (section 5).
+
+    On entry ``y`` holds the weights of the final equations (0 elsewhere); the plan is
+    walked backwards and each forcing equation e of variable u gets the weight that makes
+    column u of ``y^T A`` vanish: ``y[e] = -(sum of y over u's other equations)``.  Every
+    other equation of u is final or forced a later variable, so its weight is known.
+
+    Example:
+        >>> import numpy as np
+        >>> var_ptr, var_eq = np.array([0, 2]), np.array([0, 1], dtype=np.int32)   # x0 = b0 and x0 = b1
+        >>> y = np.array([0, 1], np.uint8)                                      # the final equation, 1
+        >>> lift_proof_sparse(var_ptr, var_eq, np.array([0], np.int32), np.array([0], np.int32), y, 3)
+        >>> y.tolist()
+        [2, 1]
+    """
+    _check_modulus(modulus)
+    cdef Py_ssize_t nvar = var_ptr.shape[0] - 1, s, i
+    cdef int32_t u, e, f
+    cdef unsigned k = <unsigned>modulus, total
+    if steps_var.shape[0] != nvar or steps_eq.shape[0] != nvar:
+        raise InvalidBoardError(f"the plan needs one step per variable ({nvar})")
+    with nogil:
+        for s in range(nvar - 1, -1, -1):
+            e = steps_eq[s]
+            if e < 0:
+                continue
+            u = steps_var[s]
+            total = 0
+            for i in range(var_ptr[u], var_ptr[u + 1]):
+                f = var_eq[i]
+                if f != e:
+                    total += y[f]
+            total %= k
+            y[e] = <uint8_t>((k - total) % k)

@@ -1,4 +1,4 @@
-"""Lights Out on an undirected graph as a linear system: generalised light chasing, or plain elimination.
+"""Lights Out on a graph as a linear system: generalised light chasing, or plain elimination.
 
 Pressing vertex v adds 1 (mod k) to v (under the plus rule; the sigma rule,
 ``self_toggle=False``, skips v) and to each neighbour, so the presses x solve
@@ -22,6 +22,16 @@ Method "elimination": the whole n x n system, eliminated directly; the
 fallback and the cross-check.  Method "auto" plans first (O(n + m)) and
 eliminates directly only when the forcing set is not much smaller than n.
 
+One-way rules and masks (:func:`solve_masked`): a directed graph's press matrix is not
+symmetric, and unpressable vertices or free lights cut columns and rows out of it, so the
+equations holding a press are no longer its own neighbours'.  :func:`press_system` writes
+both incidence lists (each required light's presses, each pressable vertex's lights) and
+the same forcing runs on them (graphchase.pyx section 5): a light with one press left
+undetermined forces it, the reduced system is (unused lights) x (free unknowns), and an
+unsolvable board's proof, a left-kernel vector of the reduced system, is carried to every
+light by walking the plan backwards.  A random directed graph of 100,000 vertices and
+300,000 edges leaves about 12,000 free unknowns.
+
 A grid board is a graph too: the registry (``lightsout/_routes/registry.py``) hands this
 route a grid's neighbour lists (``GraphRules.of_grid``), so ``method="forcing"`` and
 ``"elimination"`` solve grids as well, a cross-check of the grid routes.
@@ -40,7 +50,7 @@ from typing import Optional, Union
 import numpy as np
 import numpy.typing as npt
 
-from lightsout._base.errors import BoardTooLargeError, InvalidBoardError
+from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError
 from lightsout._base.packing import pack_rows, transpose_bits, unpack_rows, words_for_bits
 from lightsout._base.validate import method_name
 from lightsout._core.bitmatrix import check_elimination
@@ -50,8 +60,8 @@ from lightsout._core.modring import ModSystem, solve_mod
 from lightsout._core.sparsesystem import solve_entries, system_bytes
 from lightsout import _kernels as kernels
 
-__all__ = ["BYTES_PER_VERTEX", "MAX_GRAPH_BYTES", "MODES", "ForcingPlan", "forcing_plan", "refuse_graph",
-           "solve_directed", "solve_graph_linear"]
+__all__ = ["BYTES_PER_VERTEX", "MAX_GRAPH_BYTES", "MODES", "ForcingPlan", "PressSystem", "SparsePlan", "forcing_plan",
+           "press_system", "refuse_graph", "solve_graph_linear", "solve_masked", "sparse_plan"]
 
 #: Most memory (bytes) one graph solve may allocate for its systems, expressions and answer: 2 GiB.
 MAX_GRAPH_BYTES = 2 << 30
@@ -306,37 +316,279 @@ def _eliminate(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.in
 
 
 # ---------------------------------------------------------------------------
-# Directed graphs (one-way rules).
+# One-way rules and masks: the system of the required lights and the pressable vertices.
 
-def solve_directed(n: int, indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], lit: npt.ArrayLike, *,
-                   self_toggle: bool, states: int, kernel: bool = True) -> Coset:
-    """A directed graph's coset: a press at u changes u (``self_toggle``) and its successors
-    ``indices[indptr[u]:indptr[u + 1]]``, the whole system eliminated.
+I32 = npt.NDArray[np.int32]
+I64 = npt.NDArray[np.int64]
 
-    Forcing needs a symmetric adjacency (the equations holding a press are its neighbours'),
-    so a directed graph is eliminated whole (``lightsout/_core/sparsesystem.py``), and its
-    proof when unsolvable is the left kernel's: weights y on the vertices with ``y A == 0``
-    and ``y . b != 0`` (the coset's ``proof``), since no quiet pattern proves anything
-    without symmetry.
+
+@dataclass(frozen=True)
+class PressSystem:
+    """The presses and lights of a graph under masks, as both incidence lists (CSR).
+
+    Equation e is the required light ``lights[e]``, variable u the pressable vertex
+    ``presses[u]``; equation e's variables (the presses reaching that light) are
+    ``eq_var[eq_ptr[e]:eq_ptr[e + 1]]``, variable u's equations (the lights it changes)
+    ``var_eq[var_ptr[u]:var_ptr[u + 1]]``.  Every weight is 1.
 
     Example:
         >>> import numpy as np
         >>> indptr, indices = np.array([0, 1, 1], dtype=np.int64), np.array([1], dtype=np.int32)   # 0 -> 1
-        >>> found = solve_directed(2, indptr, indices, [0, 1], self_toggle=False, states=2)
-        >>> found.solvable, found.particular.tolist()
-        (True, [1, 0])
-        >>> solve_directed(2, indptr, indices, [1, 0], self_toggle=False, states=2).proof.tolist()
-        [1, 0]
+        >>> system = press_system(2, indptr, indices, True)
+        >>> system.eq_ptr.tolist(), system.eq_var.tolist(), system.var_eq.tolist()
+        ([0, 1, 3], [0, 0, 1], [1, 0, 1])
     """
+
+    n: int
+    presses: I64
+    lights: I64
+    eq_ptr: I64
+    eq_var: I32
+    var_ptr: I64
+    var_eq: I32
+
+    @property
+    def arrays(self) -> tuple[I64, I32, I64, I32]:
+        """``(eq_ptr, eq_var, var_ptr, var_eq)``, as the kernels take them."""
+        return self.eq_ptr, self.eq_var, self.var_ptr, self.var_eq
+
+
+def press_system(n: int, indptr: I64, indices: I32, self_toggle: bool,
+                 pressable: Optional[npt.NDArray[np.bool_]] = None,
+                 required: Optional[npt.NDArray[np.bool_]] = None) -> PressSystem:
+    """The :class:`PressSystem` of a graph whose press at u changes ``indices[indptr[u]:indptr[u + 1]]``
+    (and u under ``self_toggle``), its presses limited to ``pressable`` and its equations to the
+    ``required`` lights (None: every vertex).
+
+    Example:
+        >>> import numpy as np
+        >>> indptr, indices = np.array([0, 1, 3, 4], dtype=np.int64), np.array([1, 0, 2, 1], dtype=np.int32)
+        >>> s = press_system(3, indptr, indices, False, pressable=np.array([True, False, True]))
+        >>> s.presses.tolist(), s.lights.tolist(), s.eq_ptr.tolist()      # only vertex 1's light is reached
+        ([0, 2], [0, 1, 2], [0, 0, 2, 2])
+    """
+    owners = np.repeat(np.arange(n, dtype=np.int32), np.diff(indptr))
+    targets = np.asarray(indices, dtype=np.int32)
+    if self_toggle:
+        owners = np.concatenate([owners, np.arange(n, dtype=np.int32)])
+        targets = np.concatenate([targets, np.arange(n, dtype=np.int32)])
+    press_mask = np.ones(n, dtype=bool) if pressable is None else np.asarray(pressable, dtype=bool)
+    light_mask = np.ones(n, dtype=bool) if required is None else np.asarray(required, dtype=bool)
+    keep = press_mask[owners] & light_mask[targets]
+    if not keep.all():
+        owners, targets = owners[keep], targets[keep]
+    var_of = np.cumsum(press_mask, dtype=np.int32) - 1
+    eq_of = np.cumsum(light_mask, dtype=np.int32) - 1
+    var, eq = var_of[owners], eq_of[targets]
+    nvar, neq = int(press_mask.sum()), int(light_mask.sum())
+    by_var = np.argsort(var, kind="stable")
+    by_eq = np.argsort(eq, kind="stable")
+    var_ptr = np.zeros(nvar + 1, dtype=np.int64)
+    np.cumsum(np.bincount(var, minlength=nvar), out=var_ptr[1:])
+    eq_ptr = np.zeros(neq + 1, dtype=np.int64)
+    np.cumsum(np.bincount(eq, minlength=neq), out=eq_ptr[1:])
+    return PressSystem(n, np.flatnonzero(press_mask).astype(np.int64), np.flatnonzero(light_mask).astype(np.int64),
+                       eq_ptr, np.ascontiguousarray(var[by_eq]), var_ptr, np.ascontiguousarray(eq[by_var]))
+
+
+@dataclass(frozen=True)
+class SparsePlan:
+    """A forcing order of a :class:`PressSystem` (``lightsout._kernels.graphchase.sparse_plan``)."""
+
+    steps_var: I32
+    steps_eq: I32
+    final_eqs: I32
+    peak: int
+
+    @property
+    def nfree(self) -> int:
+        """The free unknowns: the columns of the reduced system."""
+        return int(np.count_nonzero(self.steps_eq < 0))
+
+    @property
+    def nfinal(self) -> int:
+        """The equations no press was forced from: the rows of the reduced system."""
+        return int(self.final_eqs.shape[0])
+
+    def system_bytes(self, states: int) -> int:
+        """Memory of the reduced system (with the proof's room for two states) and the live expressions."""
+        nz, rows = self.nfree, self.nfinal
+        if states == 2:
+            return (self.peak + rows) * 8 * words_for_bits(nz + 1) + rows * 8 * words_for_bits(nz + 1 + rows)
+        return (self.peak + 2 * rows) * (nz + 1)
+
+
+def sparse_plan(system: PressSystem) -> SparsePlan:
+    """The greedy forcing plan of a :class:`PressSystem`.
+
+    Example:
+        >>> import numpy as np
+        >>> indptr, indices = np.array([0, 1, 2, 2], dtype=np.int64), np.array([1, 2], dtype=np.int32)
+        >>> sparse_plan(press_system(3, indptr, indices, True)).nfree      # 0 -> 1 -> 2: chased from light 0
+        0
+    """
+    steps_var, steps_eq, final_eqs, peak = kernels.graphchase.sparse_plan(*system.arrays)
+    return SparsePlan(steps_var, steps_eq, final_eqs, int(peak))
+
+
+def solve_masked(n: int, indptr: I64, indices: I32, lit: npt.ArrayLike, *, self_toggle: bool, states: int,
+                 pressable: Optional[npt.NDArray[np.bool_]] = None, required: Optional[npt.NDArray[np.bool_]] = None,
+                 method: str = "auto", kernel: bool = True) -> Coset:
+    """A graph's coset under a one-way rule or masks: forcing on the required lights and pressable vertices.
+
+    A press at u changes u (``self_toggle``) and ``indices[indptr[u]:indptr[u + 1]]`` (its
+    successors; for an undirected graph its neighbours).  Only the ``pressable`` vertices
+    are pressed and only the ``required`` lights must end dark (None: all).  "forcing"
+    plans on :class:`PressSystem` and solves the reduced system; "elimination" writes the
+    whole system out (``lightsout/_core/sparsesystem.py``); "auto" forces when the reduced
+    system is at most ``AUTO_FORCING_FRACTION`` of the unknowns or elimination would not fit.
+    The proof of an unsolvable board (``Coset.proof``, over the vertices, 0 off the required
+    lights) is a left-kernel vector: weights whose sum no allowed press changes and the
+    lights' is not 0; forcing lifts it from the reduced system by walking the plan backwards.
+
+    Example:
+        >>> import numpy as np
+        >>> indptr, indices = np.array([0, 1, 1], dtype=np.int64), np.array([1], dtype=np.int32)   # 0 -> 1
+        >>> found = solve_masked(2, indptr, indices, [1, 0], self_toggle=True, states=2, method="forcing")
+        >>> found.solvable, found.particular.tolist()
+        (True, [1, 1])
+        >>> found = solve_masked(2, indptr, indices, [1, 0], self_toggle=True, states=2,
+        ...                      pressable=np.array([True, False]))
+        >>> found.solvable, found.proof.tolist()                 # pressing 0 changes both lights
+        (False, [1, 1])
+    """
+    method = method_name(method, MODES)
     lights = np.ascontiguousarray(lit, dtype=np.uint8)
     if lights.shape != (n,) or indptr.shape != (n + 1,):
         raise InvalidBoardError(f"lit must have shape ({n},) and indptr ({n + 1},); "
                                 f"got {lights.shape} and {indptr.shape}")
-    _refuse(system_bytes(n, n, states), f"eliminating the {n} x {n} system of a directed graph")
-    pressers = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
-    entries = [(indices.astype(np.int64), pressers, 1)]
-    if self_toggle:
-        entries.append((np.arange(n, dtype=np.int64), np.arange(n, dtype=np.int64), 1))
-    found = solve_entries(n, n, entries, lights, states, kernel=kernel)
-    return Coset(solvable=found.solution is not None, particular=found.solution, kernel=found.kernel,
-                 count=found.count, nullity=found.nullity, method="elimination", proof=found.proof)
+    system = press_system(n, indptr, indices, self_toggle, pressable, required)
+    neq, nvar = len(system.lights), len(system.presses)
+    if method != "elimination":
+        plan = sparse_plan(system)
+        small = max(plan.nfree, plan.nfinal) <= AUTO_FORCING_FRACTION * max(nvar, 1)
+        fits = plan.system_bytes(states) <= MAX_GRAPH_BYTES
+        if method == "forcing" or fits and (small or system_bytes(neq, nvar, states) > MAX_GRAPH_BYTES):
+            return _force_sparse(system, plan, lights, states, kernel)
+    _refuse(system_bytes(neq, nvar, states), f"eliminating the {neq} x {nvar} system of a {n}-vertex graph")
+    rows = np.repeat(np.arange(neq, dtype=np.int64), np.diff(system.eq_ptr))
+    found = solve_entries(neq, nvar, [(rows, system.eq_var, 1)], lights[system.lights], states, kernel=kernel)
+    proof = None
+    if found.proof is not None:
+        proof = np.zeros(n, dtype=np.uint8)
+        proof[system.lights] = found.proof
+    return _scattered(system, found.solution, found.kernel, found.count, found.nullity, "elimination", proof)
+
+
+def _scattered(system: PressSystem, solution: Optional[U8], kernel: U8, count: int, nullity: int, method: str,
+               proof: Optional[U8]) -> Coset:
+    """A coset over every vertex from one over the pressable ones."""
+    n = system.n
+    particular = None
+    if solution is not None:
+        particular = np.zeros(n, dtype=np.uint8)
+        particular[system.presses] = solution
+    by_vertex = np.zeros((n, len(kernel)), dtype=np.uint8)
+    by_vertex[system.presses] = kernel.T        # whole rows, one a vertex
+    basis = np.ascontiguousarray(by_vertex.T)
+    return Coset(solvable=particular is not None, particular=particular, kernel=basis, count=int(count),
+                 nullity=int(nullity), method=method, proof=proof)
+
+
+def _force_sparse(system: PressSystem, plan: SparsePlan, lights: U8, states: int, kernel: bool) -> Coset:
+    nz, rows, n = plan.nfree, plan.nfinal, system.n
+    graphchase = kernels.graphchase
+    _refuse(plan.system_bytes(states), f"the reduced {rows} x {nz} system of a {n}-vertex graph")
+    eq_lights = np.ascontiguousarray(lights[system.lights])
+    solved: Union[GF2System, ModSystem]
+    reduced: np.ndarray
+    if states == 2:
+        reduced = graphchase.sparse_system_gf2(*system.arrays, plan.steps_var, plan.steps_eq, plan.final_eqs,
+                                               plan.peak, eq_lights)
+        solved = solve_gf2(reduced.copy() if kernel else reduced, nz)
+        if kernel and not solved.solvable:  # the combination reading 0 = 1, eliminated again only now
+            solved = solve_gf2(reduced, nz, proof=True)
+        if kernel:
+            _refuse(solved.nullity * (8 * words_for_bits(nz) + nz), f"the null space of a {nz}-unknown system")
+    else:
+        reduced = graphchase.sparse_system_mod(*system.arrays, plan.steps_var, plan.steps_eq, plan.final_eqs,
+                                               plan.peak, eq_lights, states)
+        solved = _solve_reduced_mod(reduced, nz, states)
+    proof = None
+    if kernel and not solved.solvable:
+        proof = _lift_proof(system, plan, reduced, solved, eq_lights, states)
+    zkernel = np.asarray(solved.kernel, dtype=np.uint8) if kernel else np.zeros((0, nz), dtype=np.uint8)
+    zkernel = zkernel.reshape(len(zkernel), nz)
+    zvals = np.empty((nz, 1 + zkernel.shape[0]), dtype=np.uint8)
+    zvals[:, 0] = solved.solution if solved.solution is not None else 0
+    zvals[:, 1:] = zkernel.T
+    nvec = zvals.shape[1]
+    nvar = len(system.presses)
+    _refuse((nvar + 2 * n) * 8 * words_for_bits(nvec) if states == 2 else (nvar + 3 * n) * nvec,
+            f"{nvec - 1} quiet patterns of a {n}-vertex graph")
+    if states == 2:
+        vals = graphchase.sparse_expand_gf2(*system.arrays, plan.steps_var, plan.steps_eq, eq_lights,
+                                            pack_rows(zvals))
+        full = np.zeros((n, vals.shape[1]), dtype=np.uint64)
+        full[system.presses] = vals             # whole rows, one a vertex: 0 where not pressable
+        del vals
+        vectors = transpose_bits(full, nvec)
+        del full
+        particular = unpack_rows(vectors[:1], n)[0].view(np.uint8) if solved.solvable else None
+        return Coset(solvable=solved.solvable, particular=particular, kernel=vectors[1:], count=int(solved.count),
+                     nullity=int(solved.nullity), method="forcing", packed=True, proof=proof)
+    presses = graphchase.sparse_expand_mod(*system.arrays, plan.steps_var, plan.steps_eq, eq_lights, zvals, states)
+    by_vertex = np.zeros((n, nvec), dtype=np.uint8)
+    by_vertex[system.presses] = presses
+    by_vector = np.ascontiguousarray(by_vertex.T)
+    return Coset(solvable=solved.solvable, particular=by_vector[0].copy() if solved.solvable else None,
+                 kernel=by_vector[1:], count=int(solved.count), nullity=int(solved.nullity), method="forcing",
+                 proof=proof)
+
+
+def _solve_reduced_mod(system: U8, nvars: int, states: int) -> ModSystem:
+    """Solve ``[C | d]``, ``C z + d = 0 (mod k)``, C of any number of rows."""
+    if nvars == 0 or system.shape[0] == 0:
+        consistent = not system[:, nvars].any() if system.shape[0] else True
+        return ModSystem(np.zeros(nvars, np.uint8) if consistent else None, np.eye(nvars, dtype=np.uint8),
+                         states ** nvars, nvars)
+    coeffs = np.ascontiguousarray(system[:, :nvars])
+    rhs = ((states - system[:, nvars].astype(np.int64)) % states).astype(np.uint8)
+    return solve_mod(coeffs, rhs, states)
+
+
+def _lift_proof(system: PressSystem, plan: SparsePlan, reduced: np.ndarray, solved: Union[GF2System, ModSystem],
+                eq_lights: U8, states: int) -> U8:
+    """The left-kernel vector over the vertices that proves the board unsolvable, checked."""
+    nz = plan.nfree
+    eta: Optional[U8]
+    if isinstance(solved, GF2System):
+        eta = solved.proof
+    else:
+        eta = _left_kernel_witness(reduced, nz, states)
+    if eta is None:
+        raise InternalError("forcing found the graph unsolvable but no proof")
+    y = np.zeros(len(system.lights), dtype=np.uint8)
+    y[plan.final_eqs] = eta
+    kernels.graphchase.lift_proof_sparse(system.var_ptr, system.var_eq, plan.steps_var, plan.steps_eq, y, states)
+    columns = np.add.reduceat(np.append(y[system.var_eq].astype(np.int64), 0), system.var_ptr[:-1]) \
+        if len(system.var_eq) else np.zeros(len(system.presses), np.int64)
+    columns[np.diff(system.var_ptr) == 0] = 0
+    if (columns % states).any() or int(y.astype(np.int64) @ eq_lights.astype(np.int64)) % states == 0:
+        raise InternalError("the forcing route's proof of an unsolvable graph does not check out")
+    proof = np.zeros(system.n, dtype=np.uint8)
+    proof[system.lights] = y
+    return proof
+
+
+def _left_kernel_witness(equations: U8, nz: int, k: int) -> Optional[U8]:
+    """A vector eta over the equations with ``eta C = 0`` and ``eta . d != 0 (mod k)``, or None."""
+    neq = equations.shape[0]
+    coeffs = np.ascontiguousarray(equations[:, :nz].T) if nz else np.zeros((1, neq), np.uint8)
+    left = solve_mod(coeffs, np.zeros(coeffs.shape[0], np.uint8), k).kernel
+    d = equations[:, nz].astype(np.int64)
+    for eta in left:
+        if int(eta.astype(np.int64) @ d) % k:
+            out: U8 = eta.astype(np.uint8)
+            return out
+    return None

@@ -65,7 +65,7 @@ from lightsout._core.coset import Coset
 from lightsout._core.graphrules import GraphRules
 from lightsout._core.rules import Rules
 from lightsout._routes.dense import refuse_dense, solve_grid_dense
-from lightsout._routes.forcing import refuse_graph, solve_directed, solve_graph_linear
+from lightsout._routes.forcing import refuse_graph, solve_graph_linear, solve_masked
 from lightsout._routes.general import refuse_general, solve_general
 from lightsout._routes.nd import canonical_nd, nullity_nd, quiet_basis_words, refuse_nd
 from lightsout._routes.poly import nullity_poly, refuse_poly, solve_grid_poly
@@ -322,19 +322,20 @@ class GraphRoute:
 
     ``mode`` is how it solves: "forcing" (generalised light chasing through a greedy
     forcing set), "elimination" (the whole system), or "auto" (the forcing plan decides:
-    the graphs' choice for ``method="auto"``).  Its coset is whole press vectors, made
-    canonical here when the quiet basis is asked for.
+    the graphs' choice for ``method="auto"``).  A one-way rule or masks go through
+    :func:`~lightsout._routes.forcing.solve_masked` (its proof the left kernel's).  Its coset
+    is whole press vectors, made canonical here when the quiet basis is asked for.
     """
 
     def __init__(self, mode: str) -> None:
         self.mode = self.name = mode
         grids = "grid boards of the plus rule or the sigma game without masks"
-        self.solves = f"undirected graphs and {grids}" if mode == "forcing" else f"graphs and {grids}"
+        self.solves = f"graphs and {grids}"
 
     def accepts(self, rules: BoardRules) -> bool:
         if isinstance(rules, Rules):
             return rules.is_classic
-        return not (rules.directed and self.mode == "forcing")  # forcing needs the equations of a symmetric rule
+        return True
 
     def refuse(self, rules: BoardRules, *, solving: bool, board_given: bool = False) -> None:
         refuse_graph(rules.cells if isinstance(rules, Rules) else rules.vertices)
@@ -352,9 +353,11 @@ class GraphRoute:
             lights = unpack_rows(words, rules.shape[-1])
         flat = (np.ones(graph.vertices, dtype=np.uint8) if lights is None
                 else np.ascontiguousarray(lights, dtype=np.uint8).reshape(graph.vertices))
-        if graph.directed:  # a one-way rule: eliminated whole, its proof the left kernel's
-            found = solve_directed(graph.vertices, graph.indptr, graph.indices, flat, self_toggle=graph.self_toggle,
-                                   states=graph.states, kernel=kernel)
+        if graph.directed or graph.masked:  # the press matrix restricted is not symmetric: left-kernel proof
+            found = solve_masked(graph.vertices, graph.indptr, graph.indices, flat, self_toggle=graph.self_toggle,
+                                 states=graph.states, pressable=graph.pressable_cells() if graph.masked else None,
+                                 required=graph.required_lights() if graph.masked else None, method=self.mode,
+                                 kernel=kernel)
             if not kernel:
                 return found
             return canonical_coset(found, flat, graph.states) if found.solvable else replace(found, canonical=True)

@@ -440,8 +440,11 @@ def rref_basis(words: np.ndarray, cells: int) -> tuple[np.ndarray, np.ndarray]:
     return rows[: int(rank)], np.asarray(pivots[: int(rank)], dtype=np.int64)
 
 
-def graph_automorphisms(indptr: np.ndarray, indices: np.ndarray, lights: np.ndarray) -> list[Permutation]:
+def graph_automorphisms(indptr: np.ndarray, indices: np.ndarray, lights: np.ndarray, *,
+                        directed: bool = False) -> list[Permutation]:
     """Every automorphism of a graph that keeps each vertex's light state (networkx's VF2 matcher).
+
+    ``directed``: the lists are successors and an automorphism keeps every edge's direction.
 
     Refuses (BoardTooLargeError) past :data:`MAX_GROUP_ORDER` automorphisms.
 
@@ -452,12 +455,12 @@ def graph_automorphisms(indptr: np.ndarray, indices: np.ndarray, lights: np.ndar
     """
     nx = import_optional("networkx", "graph", "the automorphisms of a graph (count_up_to_symmetry)")
     cells = len(indptr) - 1
-    graph = nx.Graph()
+    graph = nx.DiGraph() if directed else nx.Graph()
     graph.add_nodes_from((v, {"light": int(lights[v])}) for v in range(cells))
     source, target = edges_of_graph(indptr, indices)
     graph.add_edges_from(zip(source.tolist(), target.tolist()))
-    matcher = nx.algorithms.isomorphism.GraphMatcher(
-        graph, graph, node_match=lambda a, b: a["light"] == b["light"])
+    matching = nx.algorithms.isomorphism.DiGraphMatcher if directed else nx.algorithms.isomorphism.GraphMatcher
+    matcher = matching(graph, graph, node_match=lambda a, b: a["light"] == b["light"])
     found = []
     for mapping in matcher.isomorphisms_iter():
         found.append(np.array([mapping[v] for v in range(cells)], dtype=np.int64))
@@ -468,7 +471,7 @@ def graph_automorphisms(indptr: np.ndarray, indices: np.ndarray, lights: np.ndar
 def count_orbits(presses: np.ndarray, lights: np.ndarray, *, shape: tuple[int, ...], wraps: tuple[bool, ...],
                  self_toggle: bool, states: int, count: int, adjacency: Optional[tuple[np.ndarray, np.ndarray]],
                  nodes: Optional[list[Any]], quiet_words: Any, group: Optional[Iterable[Any]],
-                 route: str = "auto") -> int:
+                 route: str = "auto", directed: bool = False) -> int:
     """The number of solutions up to the group (Burnside), for ``Solution.count_up_to_symmetry``.
 
     ``presses`` and ``lights`` are flat (cells,); ``adjacency`` is a graph's CSR
@@ -477,6 +480,8 @@ def count_orbits(presses: np.ndarray, lights: np.ndarray, *, shape: tuple[int, .
     symmetries (a box) or automorphisms (a graph) that keep the lights;
     otherwise its elements generate the group.  ``route`` "coordinates" or
     "cycles" forces one count of fixed points (tests cross-check them).
+    ``directed``: the adjacency lists successors (a one-way rule); a symmetry keeps each
+    edge's direction.
 
     Example:
         >>> lit = np.ones(9, np.uint8)
@@ -496,7 +501,7 @@ def count_orbits(presses: np.ndarray, lights: np.ndarray, *, shape: tuple[int, .
         if adjacency is None:
             elements = box_symmetries(shape, wraps, lights)
         else:
-            elements = graph_automorphisms(adjacency[0], adjacency[1], lights)
+            elements = graph_automorphisms(adjacency[0], adjacency[1], lights, directed=directed)
     else:
         generators = [permutation_of(value, cells, nodes, i) for i, value in enumerate(group_elements(group, shape))]
         for i, generator in enumerate(generators):
@@ -507,6 +512,8 @@ def count_orbits(presses: np.ndarray, lights: np.ndarray, *, shape: tuple[int, .
     if route == "coordinates":
         basis, pivots = rref_basis(quiet_words(), cells)
     identity = np.arange(cells, dtype=np.int64)
+    # fixed_by_cycles reads each pair as (light, press reaching it): a one-way edge u -> w is (w, u)
+    reaching = (edges[1], edges[0]) if directed else edges
     fixed = []
     for image in elements:
         if np.array_equal(image, identity):
@@ -514,7 +521,7 @@ def count_orbits(presses: np.ndarray, lights: np.ndarray, *, shape: tuple[int, .
         elif route == "coordinates":
             fixed.append(fixed_by_coordinates(image, presses, basis, pivots))
         else:
-            fixed.append(fixed_by_cycles(image, edges, lights, self_toggle, states))
+            fixed.append(fixed_by_cycles(image, reaching, lights, self_toggle, states))
     return orbit_count(fixed)
 
 

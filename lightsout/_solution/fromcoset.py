@@ -69,11 +69,11 @@ def _solution_by_vectors(found: Coset, rules: BoardRules, lights: np.ndarray,
     if not found.solvable or found.particular is None:
         if isinstance(rules, Rules) and not rules.is_classic and found.proof is not None:
             raise _left_kernel_unsolvable(found, rules, lights)
-        if isinstance(rules, GraphRules) and rules.directed and found.proof is not None:
+        if isinstance(rules, GraphRules) and (rules.directed or rules.masked) and found.proof is not None:
             weighted = int(np.dot(found.proof.astype(np.int64), lights.astype(np.int64).ravel())) % states
-            if not weighted:
+            if not weighted or found.proof[~rules.required_lights()].any():
                 raise InternalError(f"the {found.method} route's proof does not prove the graph unsolvable")
-            raise left_kernel_error(f"this {cells}-vertex directed graph", found.nullity, states,
+            raise left_kernel_error(f"this graph ({rules.describe()})", found.nullity, states,
                                     np.asarray(found.proof, dtype=np.uint8), weighted, quiet=False)
         if found.proof is None:
             raise general_unsolvable(found, lights, states=states, graph=graph)

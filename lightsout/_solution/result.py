@@ -219,6 +219,17 @@ class Solution:
         """
         return isinstance(self.rules, GraphRules)
 
+    @property
+    def directed(self) -> bool:
+        """Whether this solves a directed graph, a one-way rule (a press changes its vertex and its successors).
+
+        Example:
+            >>> import lightsout, networkx as nx
+            >>> lightsout.solve_graph(nx.DiGraph([(0, 1)]), [1, 1]).directed, lightsout.solve([[1, 1]]).directed
+            (True, False)
+        """
+        return isinstance(self.rules, GraphRules) and self.rules.directed
+
     def __repr__(self) -> str:
         rules = "" if self.states == 2 else f", states={self.states}"
         if any(self.torus):
@@ -231,8 +242,12 @@ class Solution:
             for name, mask in zip(("holes", "unpressable", "free_lights"), self.rules.masks()):
                 if mask is not None:
                     rules += f", {name}={int(mask.sum())}"
-        elif self.rules.directed:
-            rules += ", directed=True"
+        else:
+            if self.rules.directed:
+                rules += ", directed=True"
+            for name, mask in zip(("unpressable", "free_lights"), self.rules.masks()):
+                if mask is not None:
+                    rules += f", {name}={int(mask.sum())}"
         if self.proven_minimal:
             rules += ", proven_minimal=True"
         where = f"vertices={len(self.board)}" if self.is_graph else f"shape={self.board.shape}"
@@ -445,7 +460,8 @@ class Solution:
                 and equal axes exchanged (the square's 8, a rectangle's 4, a
                 cube's 48; a torus's translations are not included:
                 :func:`lightsout.board_symmetries` adds them), or every
-                automorphism of a graph (needs networkx).  With a press stencil or
+                automorphism of a graph (needs networkx; of a directed graph, those
+                keeping every edge's direction).  With a press stencil or
                 masks: those of the box's symmetries that keep the stencil's press
                 matrix, the masks and the lights (a one-way rule keeps fewer).
 
@@ -469,15 +485,16 @@ class Solution:
             10
         """
         lights = np.asarray(self.board).astype(np.uint8).ravel()
-        if isinstance(self.rules, GraphRules) and self.rules.directed:
-            raise InvalidBoardError("count_up_to_symmetry counts the solutions of undirected graphs and grids; "
-                                    "this graph is directed (its automorphisms are not searched yet)")
+        if isinstance(self.rules, GraphRules) and self.rules.masked:
+            raise InvalidBoardError("count_up_to_symmetry counts the solutions of graphs without masks; this "
+                                    "graph has unpressable vertices or free lights (automorphisms keeping them "
+                                    "are not searched yet)")
         if isinstance(self.rules, Rules) and not self.rules.is_classic:
             return count_orbits_general(self.rules, lights, self.count, group)
         return count_orbits(
             self.presses.astype(np.uint8).ravel(), lights, shape=self.board.shape, wraps=self.torus,
             self_toggle=self.self_toggle, states=self.states, count=self.count, adjacency=self.adjacency,
-            nodes=self.nodes, quiet_words=self.packed_quiet_patterns, group=group)
+            nodes=self.nodes, quiet_words=self.packed_quiet_patterns, group=group, directed=self.directed)
 
     def save(self, path: Any) -> None:
         """Write the presses as a board file (:func:`lightsout.write_board`): the name's extension picks the format.
@@ -522,6 +539,9 @@ class Solution:
                                                               minlength=len(counts)).astype(np.int64)
             if self.self_toggle:
                 total += counts
+            if isinstance(self.rules, GraphRules) and self.rules.masked:  # no press off the pressable, free lights
+                return not (counts[~self.rules.pressable_cells()].any()
+                            or (total % self.states)[self.rules.required_lights()].any())
             return not (total % self.states).any()
         rules = self._grid_rules()
         if not rules.is_classic:  # a stencil or masks: the required lights end dark, no press off the board
