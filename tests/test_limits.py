@@ -220,10 +220,12 @@ def test_yes_no_arguments_take_only_bools(call):
 # --- items 1 and 4: fewest presses refuse at once, or answer in little memory --------------------
 
 @pytest.mark.parametrize("code", [
-    "lightsout.solve(np.zeros((10, 10), np.uint8), states=6, torus=True, minimal=True, time_limit=1)",
+    # lit boards: a board already dark needs no search (0 presses) whatever its count of solutions
+    "lightsout.solve(lightsout.press(np.zeros((10, 10), np.uint8), np.eye(10, dtype=np.uint8), states=6, torus=True),"
+    " states=6, torus=True, minimal=True, time_limit=1)",
     "lightsout.fewest_presses(10, states=6, torus=True)",
     "lightsout.solve(np.ones((20, 20)), states=255, self_toggle=False, torus=True, minimal=True)",
-    "lightsout.solve_graph([], [0] * 24, nvertices=24, self_toggle=False, states=4, minimal=True)",
+    "lightsout.solve_graph([(0, 1)], [1, 1] + [0] * 22, nvertices=24, self_toggle=False, states=4, minimal=True)",
 ])
 def test_k_state_fewest_presses_refuse_by_the_count_of_solutions(code):
     refuses(code, words=("states", "solutions", "limit"), timeout=30)
