@@ -49,7 +49,7 @@ if _CLASH is not None:  # another distribution's lightsout: the imports below wo
 from lightsout._base import errors as _errors  # noqa: E402 (after the check)
 from lightsout._base.validate import MAX_STATES, states_count, torus_axes
 from lightsout._cli.progress import ProgressBar
-from lightsout._core.stencil import STENCIL_NAMES
+from lightsout._core.stencil import STENCIL_NAMES, Stencil
 from lightsout._io.boardfile import decode_text, read_board, write_board
 from lightsout._io.boardmarks import MarkedBoard
 from lightsout._io.boardtext import board_from_text, marked_board_from_text
@@ -399,6 +399,8 @@ def _add_stencil(p: argparse.ArgumentParser) -> None:
     """The press-rule options of first-row, solve and nullity."""
     p.add_argument("--stencil", choices=STENCIL_NAMES, metavar="NAME",
                    help=f"press rule: {', '.join(STENCIL_NAMES)} (default: plus, today's rule)")
+    p.add_argument("--radius", type=int, metavar="R",
+                   help="how far --stencil plus, sigma, x or moore reaches (default 1): --stencil plus --radius 2")
     p.add_argument("--stencil-file", metavar="PATH",
                    help="press rule from a file: a grid of weights in board text (digits, '.' for 0), "
                         "the pressed cell in the middle")
@@ -407,17 +409,24 @@ def _add_stencil(p: argparse.ArgumentParser) -> None:
 def _rules(args: argparse.Namespace, ndim: int = 2) -> dict[str, Any]:
     rules = dict(torus=wraps_of(args.torus, ndim), self_toggle=not args.sigma, states=args.states,
                  method=args.method, threads=args.threads)
-    stencil = _stencil_arg(args)
+    stencil = _stencil_arg(args, ndim)
     if stencil is not None:
         rules["stencil"] = stencil
     return rules
 
 
-def _stencil_arg(args: argparse.Namespace) -> Any:
-    """``--stencil NAME`` or the weights of ``--stencil-file PATH`` (centre: the middle cell), or None."""
+def _stencil_arg(args: argparse.Namespace, ndim: int = 2) -> Any:
+    """``--stencil NAME`` (with ``--radius R``) or the weights of ``--stencil-file PATH`` (centre: the middle
+    cell), or None."""
     name, path = getattr(args, "stencil", None), getattr(args, "stencil_file", None)
+    radius = getattr(args, "radius", None)
     if name is not None and path is not None:
         raise UsageError("give --stencil NAME or --stencil-file PATH, not both")
+    if radius is not None:
+        if name not in ("plus", "sigma", "x", "moore", "3x3"):
+            raise UsageError("--radius goes with --stencil plus, sigma, x, moore or 3x3")
+        if radius != 1:
+            return Stencil.named(name, radius=radius, ndim=ndim)
     if path is None:
         return name
     return read_stencil_file(path, args.states)

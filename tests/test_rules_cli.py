@@ -135,3 +135,16 @@ def test_solve_draws_a_marked_board_with_its_marks(tmp_path, capsys):
     assert main(["solve", str(path), "--format", "picture", "--color", "always"]) == 0
     coloured = capsys.readouterr().out
     assert coloured.count("~") == 1 and coloured.count("/") == 1 and coloured.count("'") == 1
+
+
+def test_radius_names_the_wider_plus_and_agrees_with_the_stencil_file(plus2_file, capsys):
+    assert main(["first-row", "12", "--stencil", "plus", "--radius", "2"]) == 0
+    named = capsys.readouterr().out.split()
+    assert main(["first-row", "12", "--stencil-file", plus2_file]) == 0
+    assert named == capsys.readouterr().out.split()
+    rows = np.array([[int(c) for c in line] for line in named])
+    assert rows.shape == (2, 12) and _clears(rows, (12, 12), PLUS2)
+    assert main(["nullity", "5", "--stencil", "x", "--radius", "1"]) == 0
+    capsys.readouterr()
+    assert main(["first-row", "5", "--stencil", "knight", "--radius", "2"]) == 2
+    assert "--radius goes with" in capsys.readouterr().err
