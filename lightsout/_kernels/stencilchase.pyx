@@ -753,31 +753,41 @@ cdef int run_lift(const Geo* g, const uint8_t* pressable, const uint8_t* require
     cdef int64_t p, v, u, claimant
     cdef Py_ssize_t e, claim_e
     cdef int64_t x[MAX_AXES]
+    cdef int64_t reached[64]
+    cdef int64_t* target = reached
     cdef int wrapped, status
+    cdef bint deep
     cdef uint64_t s
     cdef int32_t c
+    if g.nnz > 64:
+        target = <int64_t*>malloc(g.nnz * sizeof(int64_t))
+        if target == NULL:
+            return -2
     for p in range(g.cells - 1, -1, -1):
         if not pressable[p]:
             continue
         coords_of(g, p, x)
+        deep = inside(g, x, 1)    # away from the edges every entry lands at its flat offset
         claimant = -1
         claim_e = -1
-        for e in range(g.nnz):
-            wrapped = 0
-            v = moved(g, x, e, 1, NULL, &wrapped)
+        for e in range(g.nnz):  # the cells p reaches (-1 past an open edge), and the light that claims p
+            if deep:
+                v = p + g.flat[e]
+            else:
+                wrapped = 0
+                v = moved(g, x, e, 1, NULL, &wrapped)
+            target[e] = v
             if v < 0:
                 continue
             c = code[v]
             if c >= 0 and (c >> 2) == e and (c & 1):
                 claimant = v
                 claim_e = e
-                break
         if claimant < 0:
             continue
         s = 0
         for e in range(g.nnz):
-            wrapped = 0
-            u = moved(g, x, e, 1, NULL, &wrapped)
+            u = target[e]
             if u < 0 or u == claimant or not required[u]:
                 continue
             s += <uint64_t>y[u] * g.weight[e]
@@ -785,8 +795,12 @@ cdef int run_lift(const Geo* g, const uint8_t* pressable, const uint8_t* require
         y[claimant] = <uint8_t>(((k - s) % k) * inverse(g.weight[claim_e], k) % k)
         status = poll_work(poll, g.nnz)
         if status != STOP_NONE:
-            return status
-    return STOP_NONE
+            break
+    else:
+        status = STOP_NONE
+    if target != reached:
+        free(target)
+    return status
 
 
 def lift_proof(shape, wraps, delta, weight, pressable, required, code, y, int states, cancel=None):
@@ -798,36 +812,51 @@ def lift_proof(shape, wraps, delta, weight, pressable, required, code, y, int st
     cdef const uint8_t[::1] rq = raw_array(required, "required", np.uint8, (g.cells,), 1, False)
     cdef const int32_t[::1] cd = raw_array(code, "code", np.int32, (g.cells,), 1, False)
     cdef uint8_t[::1] yv = raw_array(y, "y", np.uint8, (g.cells,), 1, True)
+    flat_arr = flat_offsets(shape, delta)
+    cdef const int64_t[::1] flat = flat_arr
+    g.flat = &flat[0]
     cdef Poll poll = make_poll(cancel, WORK_PER_POLL)
     cdef int status
     cdef unsigned k = states
     with nogil:
         status = run_lift(&g, &pr[0], &rq[0], &cd[0], &yv[0], k, &poll)
     raise_if_interrupted(status)
+    if status == -2:
+        raise MemoryError("the stencil chase's proof could not allocate its list of reached cells")
     return status == STOP_NONE
 
 
 cdef void run_apply(const Geo* g, const uint8_t* pressable, const uint8_t* values, uint32_t* out, bint transpose,
-                    unsigned k) noexcept nogil:
+                    unsigned k, bint reduce_late) noexcept nogil:
+    """out = A x or y^T A; with reduce_late the sums of A x are left unreduced (the caller knows they fit)."""
     cdef int64_t p, v
     cdef Py_ssize_t e
     cdef int64_t x[MAX_AXES]
     cdef int wrapped
+    cdef bint deep
     cdef uint64_t s
+    cdef uint32_t a
     for p in range(g.cells):
         if not pressable[p] or (not transpose and values[p] == 0):
             continue
         coords_of(g, p, x)
+        deep = inside(g, x, 1)    # away from the edges every entry lands at its flat offset
         s = 0
+        a = values[p]
         for e in range(g.nnz):
-            wrapped = 0
-            v = moved(g, x, e, 1, NULL, &wrapped)
-            if v < 0:
-                continue
+            if deep:
+                v = p + g.flat[e]
+            else:
+                wrapped = 0
+                v = moved(g, x, e, 1, NULL, &wrapped)
+                if v < 0:
+                    continue
             if transpose:
                 s += <uint64_t>values[v] * g.weight[e]
+            elif reduce_late:
+                out[v] += a * g.weight[e]
             else:
-                out[v] = (out[v] + <uint32_t>values[p] * g.weight[e]) % k
+                out[v] = (out[v] + a * g.weight[e]) % k
         if transpose:
             out[p] = <uint32_t>(s % k)
 
@@ -837,11 +866,21 @@ def apply(shape, wraps, delta, weight, pressable, values, int states, bint trans
     pressable), as uint8 (cells,); presses at cells that are not pressable are ignored."""
     cdef Geo g
     make_geo(&g, shape, wraps, delta, weight)
+    flat_arr = flat_offsets(shape, delta)
+    cdef const int64_t[::1] flat = flat_arr
+    g.flat = &flat[0]
     cdef const uint8_t[::1] pr = raw_array(pressable, "pressable", np.uint8, (g.cells,), 1, False)
     cdef const uint8_t[::1] vals = raw_array(values, "values", np.uint8, (g.cells,), 1, False)
     out_arr = np.zeros(g.cells, dtype=np.uint32)
+    result_arr = np.empty(g.cells, dtype=np.uint8)
     cdef uint32_t[::1] out = out_arr
+    cdef uint8_t[::1] result = result_arr
     cdef unsigned k = states
+    # a cell's unreduced sum of A x is at most nnz (k - 1)^2 (one term an entry of the stencil)
+    cdef bint reduce_late = <int64_t>g.nnz * (states - 1) * (states - 1) < <int64_t>4294967295
+    cdef int64_t i
     with nogil:
-        run_apply(&g, &pr[0], &vals[0], &out[0], transpose, k)
-    return out_arr.astype(np.uint8)
+        run_apply(&g, &pr[0], &vals[0], &out[0], transpose, k, reduce_late)
+        for i in range(g.cells):
+            result[i] = <uint8_t>(out[i] % k)
+    return result_arr

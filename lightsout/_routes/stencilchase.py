@@ -547,7 +547,7 @@ def _proof(stencil: ChaseGeometry, plan: _Plan, press_mask: U8, light_mask: U8, 
     y[equation_light] = eta
     kernels.stencilchase.lift_proof(*stencil.geometry, press_mask, light_mask, plan.code, y, k)
     columns = stencil_effect(stencil, press_mask, y, transpose=True)
-    if columns.any() or int(y.astype(np.int64) @ board.astype(np.int64)) % k == 0:
+    if columns.any() or int(np.einsum("i,i->", y, board, dtype=np.int64)) % k == 0:
         raise InternalError("the stencil chase's proof of an unsolvable board does not check out")
     return y
 
