@@ -51,6 +51,7 @@ cdef extern from *:
     """
     #include <stddef.h>
     #include <stdint.h>
+    #include <string.h>
     #if defined(_MSC_VER)
     #define SC_RESTRICT __restrict
     #else
@@ -62,6 +63,40 @@ cdef extern from *:
     static void sc_xor_into(uint64_t *SC_RESTRICT dst, const uint64_t *SC_RESTRICT src, ptrdiff_t n) {
         for (ptrdiff_t i = 0; i < n; i++) dst[i] ^= src[i];
     }
+    /* dst = the XOR of a task's source rows (entries (storage row << 8) | weight), in one pass over
+       dst for every four sources: no accumulator read and written once a source. */
+    #define SC_ROW(i) ((const uint64_t *)store + (src[i] >> 8) * row_words)
+    static void sc_xor4(uint64_t *SC_RESTRICT dst, const uint64_t *SC_RESTRICT a, const uint64_t *SC_RESTRICT b,
+                        const uint64_t *SC_RESTRICT c, const uint64_t *SC_RESTRICT d, ptrdiff_t n, int assign) {
+        if (assign) { for (ptrdiff_t i = 0; i < n; i++) dst[i] = a[i] ^ b[i] ^ c[i] ^ d[i]; }
+        else { for (ptrdiff_t i = 0; i < n; i++) dst[i] ^= a[i] ^ b[i] ^ c[i] ^ d[i]; }
+    }
+    static void sc_xor3(uint64_t *SC_RESTRICT dst, const uint64_t *SC_RESTRICT a, const uint64_t *SC_RESTRICT b,
+                        const uint64_t *SC_RESTRICT c, ptrdiff_t n, int assign) {
+        if (assign) { for (ptrdiff_t i = 0; i < n; i++) dst[i] = a[i] ^ b[i] ^ c[i]; }
+        else { for (ptrdiff_t i = 0; i < n; i++) dst[i] ^= a[i] ^ b[i] ^ c[i]; }
+    }
+    static void sc_xor2(uint64_t *SC_RESTRICT dst, const uint64_t *SC_RESTRICT a, const uint64_t *SC_RESTRICT b,
+                        ptrdiff_t n, int assign) {
+        if (assign) { for (ptrdiff_t i = 0; i < n; i++) dst[i] = a[i] ^ b[i]; }
+        else { for (ptrdiff_t i = 0; i < n; i++) dst[i] ^= a[i] ^ b[i]; }
+    }
+    static void sc_xor_rows(uint64_t *SC_RESTRICT dst, const uint8_t *store, ptrdiff_t row_words,
+                            const int64_t *src, ptrdiff_t nsrc, ptrdiff_t n) {
+        ptrdiff_t i = 0;
+        int assign = 1;
+        for (; i + 4 <= nsrc; i += 4, assign = 0) sc_xor4(dst, SC_ROW(i), SC_ROW(i + 1), SC_ROW(i + 2), SC_ROW(i + 3), n, assign);
+        switch (nsrc - i) {
+        case 3: sc_xor3(dst, SC_ROW(i), SC_ROW(i + 1), SC_ROW(i + 2), n, assign); break;
+        case 2: sc_xor2(dst, SC_ROW(i), SC_ROW(i + 1), n, assign); break;
+        case 1:
+            if (assign) { memcpy(dst, SC_ROW(i), (size_t)n * 8); } else { sc_xor_into(dst, SC_ROW(i), n); }
+            break;
+        default:
+            if (assign) memset(dst, 0, (size_t)n * 8);
+        }
+    }
+    #undef SC_ROW
     /* dst += w * src (32-bit sums of byte products). */
     static void sc_mac(uint32_t *SC_RESTRICT dst, const uint8_t *SC_RESTRICT src, uint32_t w, ptrdiff_t n) {
         for (ptrdiff_t i = 0; i < n; i++) dst[i] += w * (uint32_t)src[i];
@@ -69,6 +104,8 @@ cdef extern from *:
     """
     const char* LIGHTSOUT_SIMD_LEVEL
     void xor_into "sc_xor_into"(uint64_t* dst, const uint64_t* src, Py_ssize_t n) noexcept nogil
+    void xor_rows "sc_xor_rows"(uint64_t* dst, const uint8_t* store, Py_ssize_t row_words, const int64_t* src,
+                                Py_ssize_t nsrc, Py_ssize_t n) noexcept nogil
     void mac "sc_mac"(uint32_t* dst, const uint8_t* src, uint32_t w, Py_ssize_t n) noexcept nogil
 
 SIMD_LEVEL = LIGHTSOUT_SIMD_LEVEL.decode()
@@ -493,6 +530,7 @@ cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
     cdef unsigned inv, val
     cdef int64_t terms
     cdef uint64_t word
+    cdef uint64_t* acc = NULL
     cdef bint any
     cdef const uint8_t* table
     while pos < r.program_len:
@@ -515,13 +553,19 @@ cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
                         terms = 0
                         for j in range(m):
                             r.acc32[j] %= r.k
-            else:
-                memset(r.acc64, 0, n * sizeof(uint64_t))
+            else:  # straight into the press's ring row or the equation's row (no copy)
+                if kind == TASK_FORCE:
+                    acc = <uint64_t*>(store + t[2] * rowb)
+                elif not r.numeric:
+                    acc = <uint64_t*>(r.equations + (t[1] * r.width + lo) * 8)
+                else:
+                    acc = r.acc64
+                xor_rows(acc, store, r.block, t + HEADER, nsrc, m)
+                if m < n:
+                    memset(acc + m, 0, (n - m) * sizeof(uint64_t))
                 col = r.light_col - 64 * lo
                 if 0 <= col < 64 * n and t[4]:
-                    r.acc64[col >> 6] = (<uint64_t>1) << (col & 63)
-                for i in range(nsrc):
-                    xor_into(r.acc64, <const uint64_t*>(store + (t[HEADER + i] >> 8) * rowb), m)
+                    acc[col >> 6] ^= (<uint64_t>1) << (col & 63)
         if kind == TASK_EQUATION:
             any = 0
             if r.modk:
@@ -531,11 +575,9 @@ cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
                     any |= val != 0
                     if dst != NULL:
                         dst[i] = <uint8_t>val
-            else:
+            elif r.numeric:
                 for i in range(n):
-                    any |= r.acc64[i] != 0
-                if not r.numeric:
-                    memcpy(r.equations + (t[1] * r.width + lo) * 8, r.acc64, n * 8)
+                    any |= acc[i] != 0
             if r.numeric and any:
                 r.nonzero += 1
             continue
@@ -553,8 +595,6 @@ cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
                     for i in range(n):
                         val = r.acc32[i] % r.k
                         dst[i] = <uint8_t>(((r.k - val) % r.k) * inv % r.k)
-            else:
-                memcpy(dst, r.acc64, n * 8)
         else:
             j = t[5]
             if r.numeric:
