@@ -143,6 +143,36 @@ cdef inline void coords_of(const Geo* g, int64_t p, int64_t* x) noexcept nogil:
         p = p // g.shape[a]
 
 
+cdef inline void coords_at(const Geo* g, int64_t p, int64_t* x, int64_t* at) noexcept nogil:
+    """x = the coordinates of cell p, given that they were those of cell at[0] (-1: none): moved along
+    the last axis, or one cell on with a carry, without a division; then at[0] = p."""
+    cdef Py_ssize_t a = g.ndim - 1
+    cdef int64_t d = p - at[0]
+    at[0] = p
+    if d == p + 1:  # nothing known
+        coords_of(g, p, x)
+    elif 0 <= x[a] + d < g.shape[a]:  # on the same line
+        x[a] += d
+    elif d == 1:
+        x[a] = 0
+        while a > 0:
+            a -= 1
+            x[a] += 1
+            if x[a] < g.shape[a]:
+                break
+            x[a] = 0
+    elif d == -1:
+        x[a] = g.shape[a] - 1
+        while a > 0:
+            a -= 1
+            x[a] -= 1
+            if x[a] >= 0:
+                break
+            x[a] = g.shape[a] - 1
+    else:
+        coords_of(g, p, x)
+
+
 cdef inline bint inside(const Geo* g, const int64_t* x, int64_t times) noexcept nogil:
     """Whether every move of up to `times` entries from x stays on the board without a wrap."""
     cdef Py_ssize_t a
@@ -244,13 +274,14 @@ cdef int run_plan(const Geo* g, const uint8_t* pressable, const uint8_t* require
     cdef int wrapped, anywrap
     cdef int32_t c
     cdef int64_t x[MAX_AXES]
+    cdef int64_t at = -1
     cdef int status
     cdef bint deep
     for v in range(g.cells):
         if not required[v]:
             code[v] = -2
             continue
-        coords_of(g, v, x)
+        coords_at(g, v, x, &at)
         deep = inside(g, x, 1)
         best = -1
         beste = -1
@@ -436,6 +467,7 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
     cdef bint deep
     cdef int wrapped
     cdef int32_t c
+    cdef int64_t at = -1
     cdef int64_t room = r.program_size - (g.nnz + HEADER) * (g.nnz + 1)   # one press's tasks at most
     status[0] = 0
     r.program_len = 0
@@ -448,7 +480,7 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
         if not r.pressable[p]:
             p += 1
             continue
-        coords_of(g, p, x)
+        coords_at(g, p, x, &at)
         deep = inside(g, x, 2)
         claimant = -1
         claim_e = -1
@@ -786,6 +818,133 @@ def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int state
 
 
 # ---------------------------------------------------------------------------
+# 2b. One solution, chased with numbers straight on the board: the plan's forcing read
+#     per press, every press's value kept (the answer is a whole board anyway), no program.
+
+cdef inline uint64_t press_sum(const Geo* g, const uint8_t* pressable, const uint8_t* x, int64_t u, bint deep,
+                               int64_t skip) noexcept nogil:
+    """The sum of w_f x[q] over the pressable presses q != skip reaching light u (unreduced)."""
+    cdef int64_t xc[MAX_AXES]
+    cdef int64_t q
+    cdef Py_ssize_t f
+    cdef int wrapped
+    cdef uint64_t s = 0
+    if not deep:
+        coords_of(g, u, xc)
+    for f in range(g.nnz):
+        if deep:
+            q = u - g.flat[f]
+        else:
+            wrapped = 0
+            q = moved(g, xc, f, -1, NULL, &wrapped)
+            if q < 0:
+                continue
+        if q != skip and pressable[q]:
+            s += <uint64_t>x[q] * g.weight[f]
+    return s
+
+
+cdef int run_solution(const Geo* g, const uint8_t* pressable, const int32_t* code, const uint8_t* lights,
+                      unsigned k, const uint8_t* z, int64_t nz, uint8_t* x, int64_t* counts,
+                      Poll* poll) noexcept nogil:
+    cdef int64_t p, v, claimant, nfree = 0, nonzero = 0
+    cdef Py_ssize_t e, claim_e
+    cdef int64_t xc[MAX_AXES]
+    cdef uint8_t inverse_of[256]
+    cdef int64_t at = -1
+    cdef int wrapped, status
+    cdef bint deep
+    cdef int32_t c
+    cdef uint64_t s
+    for e in range(k):
+        inverse_of[e] = <uint8_t>inverse(<unsigned>e, k)
+    for p in range(g.cells):
+        if not pressable[p]:
+            continue
+        coords_at(g, p, xc, &at)
+        deep = inside(g, xc, 2)   # a light p reaches and every press reaching it, at flat offsets
+        claimant = -1
+        claim_e = -1
+        for e in range(g.nnz):  # the light that p's press is forced by
+            if deep:
+                v = p + g.flat[e]
+            else:
+                wrapped = 0
+                v = moved(g, xc, e, 1, NULL, &wrapped)
+                if v < 0:
+                    continue
+            c = code[v]
+            if c >= 0 and (c >> 2) == e and (c & 1):
+                claimant = v
+                claim_e = e
+                break
+        if claimant >= 0:  # x_p = -(b[v] + the other presses reaching v) / w, all of them before p
+            s = (lights[claimant] + press_sum(g, pressable, x, claimant, deep, p)) % k
+            x[p] = <uint8_t>(((k - s) % k) * inverse_of[g.weight[claim_e]] % k)
+        else:
+            if nfree >= nz:
+                return -2
+            x[p] = z[nfree]
+            nfree += 1
+        for e in range(g.nnz):  # the lights done at p that force nothing: their equations must read 0
+            if deep:
+                v = p + g.flat[e]
+            else:
+                wrapped = 0
+                v = moved(g, xc, e, 1, NULL, &wrapped)
+                if v < 0:
+                    continue
+            c = code[v]
+            if c >= 0 and (c >> 2) == e and not (c & 1):
+                if (lights[v] + press_sum(g, pressable, x, v, deep, -1)) % k:
+                    nonzero += 1
+        status = poll_work(poll, 2 * g.nnz)
+        if status != STOP_NONE:
+            return status
+    counts[0] = nfree
+    counts[1] = nonzero
+    return STOP_NONE
+
+
+def solution(shape, wraps, delta, weight, pressable, code, lights, int states, zvalues, cancel=None):
+    """The presses (uint8 (cells,)) of one assignment of the unknowns (``zvalues``, uint8, one value an
+    unknown in the order met), with the number of equations that did not read 0: the numeric chase
+    of one vector (header, section 2) on the whole board instead of a window.  A cancelled run returns None.
+    """
+    cdef Geo g
+    make_geo(&g, shape, wraps, delta, weight)
+    flat_arr = flat_offsets(shape, delta)
+    cdef const int64_t[::1] flat = flat_arr
+    g.flat = &flat[0]
+    cdef const uint8_t[::1] pr = raw_array(pressable, "pressable", np.uint8, (g.cells,), 1, False)
+    cdef const int32_t[::1] cd = raw_array(code, "code", np.int32, (g.cells,), 1, False)
+    cdef const uint8_t[::1] lt = raw_array(lights, "lights", np.uint8, (g.cells,), 1, False)
+    cdef const uint8_t[::1] zv = raw_array(zvalues, "zvalues", np.uint8, None, 1, False)
+    if states < 2 or states > 255:
+        from lightsout._base.errors import InvalidBoardError
+        raise InvalidBoardError(f"states must be in 2..255, got {states}")
+    out_arr = np.zeros(g.cells, dtype=np.uint8)
+    cdef uint8_t[::1] out = out_arr
+    cdef int64_t counts[2]
+    counts[0] = 0
+    counts[1] = 0
+    cdef Poll poll = make_poll(cancel, WORK_PER_POLL)
+    cdef int status
+    cdef unsigned k = states
+    cdef int64_t nz = zv.shape[0]
+    with nogil:
+        status = run_solution(&g, &pr[0], &cd[0], &lt[0], k, &zv[0] if nz else NULL, nz, &out[0], counts, &poll)
+    raise_if_interrupted(status)
+    if status == -2 or (status == STOP_NONE and counts[0] != nz):
+        from lightsout._base.errors import InternalError
+        raise InternalError(f"the stencil chase's numeric pass met a different number of unknowns than the "
+                            f"{nz} given")
+    if status != STOP_NONE:
+        return None
+    return out_arr, int(counts[1])
+
+
+# ---------------------------------------------------------------------------
 # 3. The proof, lifted; 4. A x and y^T A.
 
 cdef int run_lift(const Geo* g, const uint8_t* pressable, const uint8_t* required, const int32_t* code,
@@ -795,6 +954,7 @@ cdef int run_lift(const Geo* g, const uint8_t* pressable, const uint8_t* require
     cdef int64_t x[MAX_AXES]
     cdef int64_t reached[64]
     cdef int64_t* target = reached
+    cdef int64_t at = -1
     cdef int wrapped, status
     cdef bint deep
     cdef uint64_t s
@@ -806,7 +966,7 @@ cdef int run_lift(const Geo* g, const uint8_t* pressable, const uint8_t* require
     for p in range(g.cells - 1, -1, -1):
         if not pressable[p]:
             continue
-        coords_of(g, p, x)
+        coords_at(g, p, x, &at)
         deep = inside(g, x, 1)    # away from the edges every entry lands at its flat offset
         claimant = -1
         claim_e = -1
@@ -876,10 +1036,11 @@ cdef void run_apply(const Geo* g, const uint8_t* pressable, const uint8_t* value
     cdef bint deep
     cdef uint64_t s
     cdef uint32_t a
+    cdef int64_t at = -1
     for p in range(g.cells):
         if not pressable[p] or (not transpose and values[p] == 0):
             continue
-        coords_of(g, p, x)
+        coords_at(g, p, x, &at)
         deep = inside(g, x, 1)    # away from the edges every entry lands at its flat offset
         s = 0
         a = values[p]

@@ -69,14 +69,18 @@ MAX_STENCIL_CHASE_BYTES = 6 << 30
 #: Quiet patterns made per pass of the expansion (one byte each a cell; fewer on a board so large
 #: that a batch would pass a quarter of MAX_STENCIL_CHASE_BYTES).
 QUIET_BATCH = 64
-#: Most words (k = 2) or values of a row one pass of the chase works at a time (None: a thread's
-#: share of the row).  Worked a block of columns at a time, band by band, the window of rows can
-#: be made to fit a cache; measured on 2000 x 2000 boards (knight, 8,000 unknowns), blocks of 8
-#: to 64 words were no faster than whole rows (the work is the xors, not the reads), nor, on a
-#: 10,000 x 10,000 board with the 3 x 3 rule whose window (50 MB) passes the L3 cache, blocks of
-#: 48 words (124 s of CPU against 108 s, on a loaded machine), so a row is split only between the
-#: threads.  The tests set it small to work every row in pieces.
+#: Most words (k = 2) or values of a row one pass of the chase works at a time (None: as many as
+#: keep a thread's window of rows within WINDOW_CACHE_BYTES).  Worked a block of columns at a
+#: time, band by band, the window of rows stays in the cache: on a 10,000 x 10,000 board with the
+#: 3 x 3 rule (a window of 20,003 rows of 313 words, 50 MB, past the 32 MB L3 cache) blocks of
+#: 32 words took the symbolic chase from 105 s to 60 s (2 threads, a loaded machine); a board whose
+#: window fits is worked whole rows at a time (a thread's share of each).  The tests set it small
+#: to work every row in pieces.
 COLUMN_BLOCK: Optional[int] = None
+#: The bytes of a thread's window of rows that the chase keeps within a block of columns (a share of a
+#: last-level cache), and the fewest words (k = 2) or values a block takes however long the window.
+WINDOW_CACHE_BYTES = 6 << 20
+MIN_BLOCK = 32
 
 U8 = npt.NDArray[np.uint8]
 I64 = npt.NDArray[np.int64]
@@ -413,7 +417,7 @@ def _chase(stencil: ChaseGeometry, press_mask: U8, light_mask: U8, board: U8, ke
         unknowns = np.asarray(solved.solution, np.uint8)
         if canonical:
             unknowns, generators = lexmin_solution(unknowns, generators, k)
-        particular = _expand(stencil, plan, press_mask, board, unknowns[None, :], with_lights=True)[0]
+        particular = _solution(stencil, plan, press_mask, board, unknowns)
     elif kernel:
         proof = _proof(stencil, plan, press_mask, light_mask, board, equations, equation_light, solved)
     report("stencil_expand", 4)
@@ -428,10 +432,19 @@ def _chase(stencil: ChaseGeometry, press_mask: U8, light_mask: U8, board: U8, ke
                  canonical=canonical, particular=particular, proof=proof, kernel_batches=batches)
 
 
-def _block(width: int, nchunks: int) -> int:
-    """Words (k = 2) or values of a row one pass works at a time: a thread's share, at most COLUMN_BLOCK."""
+def _block(width: int, nchunks: int, window_rows: int = 0, element_bytes: int = 8) -> int:
+    """Words (k = 2) or values of a row one pass works at a time: a thread's share, at most COLUMN_BLOCK,
+    or (COLUMN_BLOCK None) at most what keeps ``window_rows`` rows of a block within WINDOW_CACHE_BYTES.
+
+    Example:
+        >>> _block(313, 2), _block(313, 2, window_rows=20003), _block(63, 2, window_rows=4003)
+        (157, 32, 32)
+    """
     share = -(-width // nchunks)
-    return max(1, share if COLUMN_BLOCK is None else min(share, COLUMN_BLOCK))
+    if COLUMN_BLOCK is not None:
+        return max(1, min(share, COLUMN_BLOCK))
+    fits = WINDOW_CACHE_BYTES // max(1, window_rows * element_bytes)
+    return max(1, min(share, max(MIN_BLOCK, fits - fits % 8)))
 
 
 def _reduced_system(stencil: ChaseGeometry, plan: _Plan, press_mask: U8, board: U8,
@@ -447,7 +460,7 @@ def _reduced_system(stencil: ChaseGeometry, plan: _Plan, press_mask: U8, board: 
     chased = equations[:plan.nchased]
     lights_of_chased = equation_light[:plan.nchased]
     nchunks = max(1, min(default_threads() if threads is None else threads, width))
-    block = _block(width, nchunks)
+    block = _block(width, nchunks, plan.ring_rows + plan.nkept, 8 if k == 2 else 1)
     nblocks = -(-width // block)
     nchunks = min(nchunks, nblocks)
     bounds = [nblocks * i // nchunks for i in range(nchunks + 1)]
@@ -502,6 +515,18 @@ def _solve(equations: np.ndarray, nz: int, k: int, *, proof: bool) -> Union[GF2S
         return ModSystem(np.zeros(nz, np.uint8) if consistent else None, kernel, k ** nz, nz)
     rhs = ((k - equations[:, nz].astype(np.int64)) % k).astype(np.uint8)
     return solve_mod(np.ascontiguousarray(equations[:, :nz]), rhs, k)
+
+
+def _solution(stencil: ChaseGeometry, plan: _Plan, press_mask: U8, board: U8, unknowns: U8) -> U8:
+    """The presses of the board's solution with these values of the unknowns, by the numeric chase on the
+    whole board (one vector: no window, no program; :func:`_expand` makes many at once)."""
+    done = kernels.stencilchase.solution(*stencil.geometry, press_mask, plan.code, board, stencil.states,
+                                         np.ascontiguousarray(unknowns, dtype=np.uint8))
+    assert done is not None  # no cancel flag: Ctrl-C raises
+    presses, nonzero = done
+    if nonzero:
+        raise InternalError(f"{nonzero} equations of the stencil chase did not read 0 with the solved unknowns")
+    return presses
 
 
 def _expand(stencil: ChaseGeometry, plan: _Plan, press_mask: U8, board: U8, zvalues: U8, *, with_lights: bool) -> U8:
