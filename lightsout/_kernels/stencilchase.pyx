@@ -322,7 +322,8 @@ cdef int run_plan(const Geo* g, const uint8_t* pressable, const uint8_t* require
 
 
 def plan(shape, wraps, delta, weight, pressable, required, int states, cancel=None):
-    """The chase's plan: (code int32 (cells,), persist uint8 (cells,), forced lights, unreached lights).
+    """The chase's plan: (code int32 (cells,), persist uint8 (cells,), forced lights, unreached lights,
+    claimed uint8 (cells,): 1 at every press a light forces).
 
     See the header, section 1.  Arrays: shape int64 (ndim,), wraps uint8 (ndim,), delta
     int64 (nnz, ndim), weight uint8 (nnz,) nonzero mod states, pressable and required
@@ -352,7 +353,7 @@ def plan(shape, wraps, delta, weight, pressable, required, int states, cancel=No
     raise_if_interrupted(status)
     if status != STOP_NONE:
         return None
-    return code_arr, persist_arr, int(counts[0]), int(counts[1])
+    return code_arr, persist_arr, int(counts[0]), int(counts[1]), claimed_arr
 
 
 # ---------------------------------------------------------------------------
@@ -375,7 +376,8 @@ cdef struct Chase:
     const uint8_t* free_rows    # numeric: (nfree, width) the unknowns' values
     uint8_t* store              # (nblocks, ring_rows + nkept, block) elements
     int64_t store_rows
-    Py_ssize_t first_block      # the store holds blocks first_block.. of the rows
+    Py_ssize_t column_start     # the store holds columns column_start..column_stop of the rows,
+    Py_ssize_t column_stop      # block by block
     uint64_t* acc64             # (block,) scratch
     uint32_t* acc32             # (block,) scratch
     const uint8_t* residue      # mod k: residue[a] = a % k for every sum a task can make, or NULL
@@ -528,7 +530,7 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
                 if r.neq >= r.max_eq:
                     status[0] = -2
                     break
-                if r.first_block == 0:
+                if r.column_start == 0:
                     r.equation_light[r.neq] = last[i]
             t[0] = TASK_EQUATION
             t[1] = r.neq
@@ -549,11 +551,11 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
 
 
 cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
-    """Run the band's program on columns [b * block, ...) of every row."""
-    cdef Py_ssize_t lo = b * r.block
-    cdef Py_ssize_t n = min(r.block, r.width - lo)
+    """Run the band's program on columns [column_start + b * block, ...) of every row."""
+    cdef Py_ssize_t lo = r.column_start + b * r.block
+    cdef Py_ssize_t n = min(r.block, r.column_stop - lo)
     cdef Py_ssize_t esize = 1 if r.modk else 8
-    cdef uint8_t* store = r.store + (b - r.first_block) * r.store_rows * r.block * esize
+    cdef uint8_t* store = r.store + b * r.store_rows * r.block * esize
     cdef Py_ssize_t rowb = r.block * esize
     cdef int64_t pos = 0, kind, nsrc, j, col, p
     cdef Py_ssize_t i, vec, m
@@ -671,7 +673,7 @@ cdef int run_chase(const Geo* g, Chase* r, Py_ssize_t first, Py_ssize_t stop, Po
 
 def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int states, int ring_rows,
           int nkept, int width, int light_col, free_rows, equations, equation_light, presses,
-          Py_ssize_t block=0, Py_ssize_t block_start=0, Py_ssize_t block_stop=-1, cancel=None):
+          Py_ssize_t block=0, Py_ssize_t column_start=0, Py_ssize_t column_stop=-1, cancel=None):
     """One pass of the chase (header, section 2); returns (equations written, unknowns met, equations not 0).
 
     Symbolic (``free_rows`` None): press rows are expressions over the unknowns, ``width``
@@ -684,9 +686,9 @@ def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int state
     64 * width <= 64; k > 2: uint8 (width, cells)), and the equations are only checked.
     ``lights`` enter column ``light_col`` (-1: none).  The rows are worked ``block`` words
     or values at a time (0: all), a band of presses at a time, so that the window of rows
-    stays in the cache; this call works the blocks ``block_start`` to ``block_stop`` (-1: the
-    last) alone, so that threads can share the columns (the one with block 0 writes
-    ``equation_light``).  A cancelled run returns None.
+    stays in the cache; this call works the columns ``column_start`` to ``column_stop`` (-1: the
+    last) alone, so that threads can share them (the one from column 0 writes ``equation_light``).
+    A cancelled run returns None.
     """
     cdef Geo g
     make_geo(&g, shape, wraps, delta, weight)
@@ -767,15 +769,16 @@ def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int state
             r.equations = <uint8_t*>&eq64[0, 0] if eql.shape[0] else NULL
         r.equation_light = &eql[0] if eql.shape[0] else NULL
         r.max_eq = eql.shape[0]
-    nblocks = (r.width + r.block - 1) // r.block
-    if block_stop < 0 or block_stop > nblocks:
-        block_stop = nblocks
-    if not 0 <= block_start <= block_stop:
+    if column_stop < 0 or column_stop > r.width:
+        column_stop = r.width
+    if not 0 <= column_start <= column_stop:
         from lightsout._base.errors import InvalidBoardError
-        raise InvalidBoardError(f"blocks {block_start}..{block_stop} are not a range of the {nblocks} blocks")
-    r.first_block = block_start
+        raise InvalidBoardError(f"columns {column_start}..{column_stop} are not a range of the {r.width} columns")
+    r.column_start = column_start
+    r.column_stop = column_stop
+    nblocks = (column_stop - column_start + r.block - 1) // r.block
     r.store_rows = ring_rows + nkept
-    store_arr = np.zeros(max(1, block_stop - block_start) * r.store_rows * r.block * esize, dtype=np.uint8)
+    store_arr = np.zeros(max(1, nblocks) * r.store_rows * r.block * esize, dtype=np.uint8)
     r.program_size = program_entries(g.nnz)
     program_arr = np.zeros(r.program_size, dtype=np.int64)
     acc64_arr = np.zeros(r.block, dtype=np.uint64)
@@ -806,7 +809,7 @@ def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int state
     cdef Poll poll = make_poll(cancel, WORK_PER_POLL)
     cdef int status
     with nogil:
-        status = run_chase(&g, &r, block_start, block_stop, &poll)
+        status = run_chase(&g, &r, 0, nblocks, &poll)
     raise_if_interrupted(status)
     if status == -2:
         from lightsout._base.errors import InternalError
