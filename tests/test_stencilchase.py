@@ -239,13 +239,11 @@ def test_rows_worked_a_column_block_at_a_time_give_the_same_answers(k, seed, mon
 
 @pytest.mark.parametrize("k", [2, 3])
 @pytest.mark.parametrize("seed", range(8))
-def test_rows_blocked_to_fit_the_cache_give_the_same_answers_on_one_and_two_threads(k, seed, monkeypatch):
-    """With a window budget of a few bytes every block is one word (or value), and the reduced system is
-    the same, bit for bit, on one thread and on two."""
+def test_rows_in_blocks_give_the_same_reduced_system_on_one_and_two_threads(k, seed, monkeypatch):
+    """Rows worked a word (or value) at a time: the reduced system is the same, bit for bit, on one
+    thread and on two (which share the columns by work, route._shares)."""
     import lightsout._routes.stencilchase as route
-    monkeypatch.setattr(route, "WINDOW_CACHE_BYTES", 1)
-    monkeypatch.setattr(route, "MIN_BLOCK", 1)
-    assert route._block(40, 2, window_rows=30) == 1
+    monkeypatch.setattr(route, "COLUMN_BLOCK", 1)
     rng = np.random.default_rng(7500 + 10 * k + seed)
     board = MediumBoard(rng, k)
     board.weights[-1, :] = 1                    # a tall stencil: more unknowns than one word
@@ -263,6 +261,21 @@ def test_rows_blocked_to_fit_the_cache_give_the_same_answers_on_one_and_two_thre
     lights = board.lights.reshape(-1)
     systems = [route._reduced_system(geometry, plan, press, lights, threads) for threads in (1, 2)]
     assert np.array_equal(systems[0][0], systems[1][0]) and np.array_equal(systems[0][1], systems[1][1])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_threads_shares_of_the_columns_cover_every_column_once(seed):
+    import lightsout._routes.stencilchase as route
+    rng = np.random.default_rng(8000 + seed)
+
+    class Met:
+        free_at = np.sort(rng.choice(5000, size=int(rng.integers(0, 400)), replace=False))
+    per_column = int(rng.choice([1, 64]))
+    width = -(-(len(Met.free_at) + 1) // per_column)
+    nchunks = int(rng.integers(1, 6))
+    bounds = route._shares(Met(), 5000, width, per_column, nchunks)
+    assert bounds[0] == 0 and bounds[-1] == width and len(bounds) - 1 <= nchunks
+    assert all(a < b for a, b in zip(bounds, bounds[1:]))
 
 
 @pytest.mark.parametrize("k", [2, 3, 4])

@@ -417,15 +417,18 @@ cpdef int64_t program_entries(Py_ssize_t nnz):
     return PROGRAM_ENTRIES + (nnz + HEADER) * (nnz + 1)
 
 
-cdef inline int64_t source_row(const Chase* r, int64_t q, int32_t c) noexcept nogil:
-    """Where the row of press q is read by a light whose code is c: its ring row, or its kept row."""
+cdef inline int64_t source_row(const Chase* r, int64_t q, int32_t c, int64_t p, int64_t ring_p) noexcept nogil:
+    """Where the row of press q is read by a light whose code is c: its kept row, or its ring row, found
+    from the ring row ring_p of the press p being planned (q is at most the span before p: no division)."""
+    cdef int64_t row
     if c & 2:
         return r.ring_rows + r.pslot[q]
-    return q % r.ring_rows
+    row = ring_p - (p - q)
+    return row + r.ring_rows if row < 0 else row
 
 
 cdef inline Py_ssize_t add_sources(const Geo* g, Chase* r, int64_t u, bint deep, int64_t skip,
-                                   int64_t* out) noexcept nogil:
+                                   int64_t p, int64_t ring_p, int64_t* out) noexcept nogil:
     """Write the sources of light u (every pressable press q != skip reaching it, with its weight); their count."""
     cdef int32_t c = r.code[u]
     cdef int64_t x[MAX_AXES]
@@ -444,7 +447,7 @@ cdef inline Py_ssize_t add_sources(const Geo* g, Chase* r, int64_t u, bint deep,
                 continue
         if q == skip or not r.pressable[q]:
             continue
-        out[n] = (source_row(r, q, c) << 8) | g.weight[f]
+        out[n] = (source_row(r, q, c, p, ring_p) << 8) | g.weight[f]
         n += 1
     return n
 
@@ -470,6 +473,7 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
     cdef int wrapped
     cdef int32_t c
     cdef int64_t at = -1
+    cdef int64_t ring_at = p, ring_p = p % r.ring_rows
     cdef int64_t room = r.program_size - (g.nnz + HEADER) * (g.nnz + 1)   # one press's tasks at most
     status[0] = 0
     r.program_len = 0
@@ -506,13 +510,17 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
                 nlast += 1
         t = r.program + r.program_len
         t[1] = p
-        t[2] = p % r.ring_rows
+        ring_p += p - ring_at        # p % ring_rows, stepped
+        ring_at = p
+        if ring_p >= r.ring_rows:
+            ring_p = ring_p - r.ring_rows if ring_p < 2 * r.ring_rows else ring_p % r.ring_rows
+        t[2] = ring_p
         t[3] = r.ring_rows + r.pslot[p] if r.pslot != NULL and r.pslot[p] >= 0 else -1
         if claimant >= 0:  # forced: x_p = -(b[v] + the other presses reaching v) / w
             t[0] = TASK_FORCE
             t[4] = r.lights[claimant]
             t[5] = inverse(g.weight[claim_e], r.k)
-            t[7] = add_sources(g, r, claimant, deep, p, t + HEADER)
+            t[7] = add_sources(g, r, claimant, deep, p, p, ring_p, t + HEADER)
         else:  # a free unknown
             if r.nfree >= r.max_free:
                 status[0] = -2
@@ -540,7 +548,7 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
             t[4] = r.lights[last[i]]
             t[5] = 0
             t[6] = active_columns(r)
-            t[7] = add_sources(g, r, last[i], deep, -1, t + HEADER)
+            t[7] = add_sources(g, r, last[i], deep, -1, p, ring_p, t + HEADER)
             r.program_len += HEADER + t[7]
         if status[0]:
             break

@@ -69,18 +69,16 @@ MAX_STENCIL_CHASE_BYTES = 6 << 30
 #: Quiet patterns made per pass of the expansion (one byte each a cell; fewer on a board so large
 #: that a batch would pass a quarter of MAX_STENCIL_CHASE_BYTES).
 QUIET_BATCH = 64
-#: Most words (k = 2) or values of a row one pass of the chase works at a time (None: as many as
-#: keep a thread's window of rows within WINDOW_CACHE_BYTES).  Worked a block of columns at a
-#: time, band by band, the window of rows stays in the cache: on a 10,000 x 10,000 board with the
-#: 3 x 3 rule (a window of 20,003 rows of 313 words, 50 MB, past the 32 MB L3 cache) blocks of
-#: 32 words took the symbolic chase from 105 s to 60 s (2 threads, a loaded machine); a board whose
-#: window fits is worked whole rows at a time (a thread's share of each).  The tests set it small
-#: to work every row in pieces.
+#: Most words (k = 2) or values of a row one pass of the chase works at a time (None: a thread's
+#: share of the row).  Worked a block of columns at a time, band by band, the window of rows can
+#: be made to fit a cache; measured on 2000 x 2000 boards (knight, 8,000 unknowns), blocks of 8
+#: to 64 words were no faster than whole rows (the work is the xors, not the reads), nor, on a
+#: 10,000 x 10,000 board with the 3 x 3 rule whose window (50 MB) passes the L3 cache, blocks of
+#: 48 words (124 s of CPU against 108 s, on a loaded machine); measured again with the rows' xors
+#: fused four sources at a time, blocks of 32 words (a window of 5 MB a thread) took 53.5 s of CPU
+#: against 45.5 s for whole rows (a loaded machine), so a row is split only between the threads.
+#: The tests set it small to work every row in pieces.
 COLUMN_BLOCK: Optional[int] = None
-#: The bytes of a thread's window of rows that the chase keeps within a block of columns (a share of a
-#: last-level cache), and the fewest words (k = 2) or values a block takes however long the window.
-WINDOW_CACHE_BYTES = 6 << 20
-MIN_BLOCK = 32
 
 U8 = npt.NDArray[np.uint8]
 I64 = npt.NDArray[np.int64]
@@ -435,19 +433,15 @@ def _chase(stencil: ChaseGeometry, press_mask: U8, light_mask: U8, board: U8, ke
                  canonical=canonical, particular=particular, proof=proof, kernel_batches=batches)
 
 
-def _block(width: int, nchunks: int, window_rows: int = 0, element_bytes: int = 8) -> int:
-    """Words (k = 2) or values of a row one pass works at a time: a thread's share, at most COLUMN_BLOCK,
-    or (COLUMN_BLOCK None) at most what keeps ``window_rows`` rows of a block within WINDOW_CACHE_BYTES.
+def _block(width: int, nchunks: int) -> int:
+    """Words (k = 2) or values of a row one pass works at a time: a thread's share, at most COLUMN_BLOCK.
 
     Example:
-        >>> _block(313, 2), _block(313, 2, window_rows=20003), _block(63, 2, window_rows=4003)
-        (157, 32, 32)
+        >>> _block(313, 2)
+        157
     """
     share = -(-width // nchunks)
-    if COLUMN_BLOCK is not None:
-        return max(1, min(share, COLUMN_BLOCK))
-    fits = WINDOW_CACHE_BYTES // max(1, window_rows * element_bytes)
-    return max(1, min(share, max(MIN_BLOCK, fits - fits % 8)))
+    return max(1, share if COLUMN_BLOCK is None else min(share, COLUMN_BLOCK))
 
 
 def _shares(plan: _Plan, cells: int, width: int, per_column: int, nchunks: int) -> list[int]:
@@ -462,7 +456,8 @@ def _shares(plan: _Plan, cells: int, width: int, per_column: int, nchunks: int) 
         >>> _shares(Met(), 2000, 3, 64, 2)      # the third word starts at cell 1000: the first thread takes one
         [0, 1, 3]
     """
-    if nchunks <= 1 or width <= 1:
+    nchunks = min(nchunks, width)
+    if nchunks <= 1:
         return [0, width]
     first = np.arange(width, dtype=np.int64) * per_column - 1       # column c holds unknowns from c * per_column - 1
     met = plan.free_at[np.clip(first, 0, max(0, len(plan.free_at) - 1))] if len(plan.free_at) else np.zeros(width)
@@ -497,7 +492,7 @@ def _reduced_system(stencil: ChaseGeometry, plan: _Plan, press_mask: U8, board: 
 
     def run(chunk: int, token: CancelToken) -> bool:
         start, stop = bounds[chunk], bounds[chunk + 1]
-        block = _block(stop - start, 1, plan.ring_rows + plan.nkept, 8 if k == 2 else 1)
+        block = _block(stop - start, 1)
         done = kernels.stencilchase.chase(*stencil.geometry, press_mask, plan.code, plan.pslot, board, k,
                                           plan.ring_rows, plan.nkept, width, 0, None, chased, lights_of_chased,
                                           None, block=block, column_start=start, column_stop=stop,
