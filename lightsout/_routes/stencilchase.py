@@ -16,8 +16,10 @@ a light it reaches is still to come (a window of the stencil's span of flat offs
 about its height in rows, plus the presses a torus wraps to the far end), so memory
 follows the chasing front.  The reduced system is solved once
 (:func:`lightsout._core.gf2system.solve_gf2`, :func:`lightsout._core.modring.solve_mod`),
-and the chase runs once more with numbers: the solution (its equations must all read 0:
-a check of every step), and on demand the quiet basis, 64 patterns a pass.  The map from
+and the chase runs once more with numbers: the solution on the whole board at once (its
+equations must all read 0: a check of every step), and on demand the quiet basis, 64 patterns
+a pass through the window.  The threads share each row's columns by the work they hold (a
+column is worked from the press where its first unknown is met).  The map from
 z to the presses is affine and injective (each unknown is a press), so solvability,
 count and nullity are the reduced system's.
 
