@@ -237,6 +237,80 @@ def test_rows_worked_a_column_block_at_a_time_give_the_same_answers(k, seed, mon
     check_board(board, board.solve(threads=2))
 
 
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("seed", range(8))
+def test_rows_in_blocks_give_the_same_reduced_system_on_one_and_two_threads(k, seed, monkeypatch):
+    """Rows worked a word (or value) at a time: the reduced system is the same, bit for bit, on one
+    thread and on two (which share the columns by work, route._shares)."""
+    import lightsout._routes.stencilchase as route
+    monkeypatch.setattr(route, "COLUMN_BLOCK", 1)
+    rng = np.random.default_rng(7500 + 10 * k + seed)
+    board = MediumBoard(rng, k)
+    board.weights[-1, :] = 1                    # a tall stencil: more unknowns than one word
+    board.a = press_matrix(board.shape, board.wraps, board.weights, board.centre, k)
+    board.sub = board.a[np.ix_(board.rows, board.cols)]
+    one, two = board.solve(threads=1), board.solve(threads=2)
+    check_board(board, one)
+    check_board(board, two)
+    assert one.solvable == two.solvable and one.nullity == two.nullity
+    if one.solvable:
+        assert np.array_equal(one.particular, two.particular)
+    geometry = route.ChaseGeometry(board.shape, board.wraps, board.weights, board.centre, k)
+    press = board.pressable.reshape(-1).astype(np.uint8)
+    plan = route._Plan(geometry, press, board.required.reshape(-1).astype(np.uint8))
+    lights = board.lights.reshape(-1)
+    systems = [route._reduced_system(geometry, plan, press, lights, threads) for threads in (1, 2)]
+    assert np.array_equal(systems[0][0], systems[1][0]) and np.array_equal(systems[0][1], systems[1][1])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_threads_shares_of_the_columns_cover_every_column_once(seed):
+    import lightsout._routes.stencilchase as route
+    rng = np.random.default_rng(8000 + seed)
+
+    class Met:
+        free_at = np.sort(rng.choice(5000, size=int(rng.integers(0, 400)), replace=False))
+    per_column = int(rng.choice([1, 64]))
+    width = -(-(len(Met.free_at) + 1) // per_column)
+    nchunks = int(rng.integers(1, 6))
+    bounds = route._shares(Met(), 5000, width, per_column, nchunks)
+    assert bounds[0] == 0 and bounds[-1] == width and len(bounds) - 1 <= nchunks
+    assert all(a < b for a, b in zip(bounds, bounds[1:]))
+
+
+@pytest.mark.parametrize("k", [2, 3, 4])
+@pytest.mark.parametrize("seed", range(12))
+def test_one_solution_on_the_whole_board_matches_the_windowed_numeric_chase(k, seed):
+    """The whole-board pass of one vector (route._solution's kernel) and the windowed pass give the same
+    presses, and the same count of equations that do not read 0, for any values of the unknowns."""
+    import lightsout._routes.stencilchase as route
+    from lightsout import _kernels
+    rng = np.random.default_rng(8100 + 20 * k + seed)
+    board = MediumBoard(rng, k)
+    geometry = route.ChaseGeometry(board.shape, board.wraps, board.weights, board.centre, k)
+    press = board.pressable.reshape(-1).astype(np.uint8)
+    plan = route._Plan(geometry, press, board.required.reshape(-1).astype(np.uint8))
+    lights = board.lights.reshape(-1)
+    unknowns = rng.integers(0, k, plan.nfree).astype(np.uint8)
+    presses, nonzero = _kernels.stencilchase.solution(*geometry.geometry, press, plan.code, lights, k, unknowns)
+    assert not presses[press == 0].any()
+    # the presses clear every light the chase forces: its residual is 0 there
+    residual = board.residual(presses)
+    forcing = (plan.code.reshape(-1) >= 0) & (plan.code.reshape(-1) & 1 == 1)
+    assert not residual[forcing[board.rows]].any()
+    chased = (plan.code.reshape(-1) >= 0) & ~forcing       # and counts the chased equations that miss
+    assert nonzero == int(np.count_nonzero(residual[chased[board.rows]]))
+    if nonzero == 0:
+        assert np.array_equal(presses, route._expand(geometry, plan, press, lights, unknowns[None, :],
+                                                     with_lights=True)[0])
+    else:
+        with pytest.raises(Exception, match="did not read 0"):
+            route._expand(geometry, plan, press, lights, unknowns[None, :], with_lights=True)
+    with pytest.raises(Exception, match="number of unknowns"):
+        _kernels.stencilchase.solution(*geometry.geometry, press, plan.code, lights, k,
+                                       np.zeros(plan.nfree + 1, np.uint8))
+
+
 def test_the_classic_plus_rule_keeps_its_nullities():
     """The plus rule's nullities of the n x n board (A075462: 0 0 0 4 2 0 0 0 8 0 ...)."""
     plus = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], np.uint8)

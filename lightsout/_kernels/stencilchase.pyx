@@ -51,6 +51,7 @@ cdef extern from *:
     """
     #include <stddef.h>
     #include <stdint.h>
+    #include <string.h>
     #if defined(_MSC_VER)
     #define SC_RESTRICT __restrict
     #else
@@ -62,6 +63,40 @@ cdef extern from *:
     static void sc_xor_into(uint64_t *SC_RESTRICT dst, const uint64_t *SC_RESTRICT src, ptrdiff_t n) {
         for (ptrdiff_t i = 0; i < n; i++) dst[i] ^= src[i];
     }
+    /* dst = the XOR of a task's source rows (entries (storage row << 8) | weight), in one pass over
+       dst for every four sources: no accumulator read and written once a source. */
+    #define SC_ROW(i) ((const uint64_t *)store + (src[i] >> 8) * row_words)
+    static void sc_xor4(uint64_t *SC_RESTRICT dst, const uint64_t *SC_RESTRICT a, const uint64_t *SC_RESTRICT b,
+                        const uint64_t *SC_RESTRICT c, const uint64_t *SC_RESTRICT d, ptrdiff_t n, int assign) {
+        if (assign) { for (ptrdiff_t i = 0; i < n; i++) dst[i] = a[i] ^ b[i] ^ c[i] ^ d[i]; }
+        else { for (ptrdiff_t i = 0; i < n; i++) dst[i] ^= a[i] ^ b[i] ^ c[i] ^ d[i]; }
+    }
+    static void sc_xor3(uint64_t *SC_RESTRICT dst, const uint64_t *SC_RESTRICT a, const uint64_t *SC_RESTRICT b,
+                        const uint64_t *SC_RESTRICT c, ptrdiff_t n, int assign) {
+        if (assign) { for (ptrdiff_t i = 0; i < n; i++) dst[i] = a[i] ^ b[i] ^ c[i]; }
+        else { for (ptrdiff_t i = 0; i < n; i++) dst[i] ^= a[i] ^ b[i] ^ c[i]; }
+    }
+    static void sc_xor2(uint64_t *SC_RESTRICT dst, const uint64_t *SC_RESTRICT a, const uint64_t *SC_RESTRICT b,
+                        ptrdiff_t n, int assign) {
+        if (assign) { for (ptrdiff_t i = 0; i < n; i++) dst[i] = a[i] ^ b[i]; }
+        else { for (ptrdiff_t i = 0; i < n; i++) dst[i] ^= a[i] ^ b[i]; }
+    }
+    static void sc_xor_rows(uint64_t *SC_RESTRICT dst, const uint8_t *store, ptrdiff_t row_words,
+                            const int64_t *src, ptrdiff_t nsrc, ptrdiff_t n) {
+        ptrdiff_t i = 0;
+        int assign = 1;
+        for (; i + 4 <= nsrc; i += 4, assign = 0) sc_xor4(dst, SC_ROW(i), SC_ROW(i + 1), SC_ROW(i + 2), SC_ROW(i + 3), n, assign);
+        switch (nsrc - i) {
+        case 3: sc_xor3(dst, SC_ROW(i), SC_ROW(i + 1), SC_ROW(i + 2), n, assign); break;
+        case 2: sc_xor2(dst, SC_ROW(i), SC_ROW(i + 1), n, assign); break;
+        case 1:
+            if (assign) { memcpy(dst, SC_ROW(i), (size_t)n * 8); } else { sc_xor_into(dst, SC_ROW(i), n); }
+            break;
+        default:
+            if (assign) memset(dst, 0, (size_t)n * 8);
+        }
+    }
+    #undef SC_ROW
     /* dst += w * src (32-bit sums of byte products). */
     static void sc_mac(uint32_t *SC_RESTRICT dst, const uint8_t *SC_RESTRICT src, uint32_t w, ptrdiff_t n) {
         for (ptrdiff_t i = 0; i < n; i++) dst[i] += w * (uint32_t)src[i];
@@ -69,6 +104,8 @@ cdef extern from *:
     """
     const char* LIGHTSOUT_SIMD_LEVEL
     void xor_into "sc_xor_into"(uint64_t* dst, const uint64_t* src, Py_ssize_t n) noexcept nogil
+    void xor_rows "sc_xor_rows"(uint64_t* dst, const uint8_t* store, Py_ssize_t row_words, const int64_t* src,
+                                Py_ssize_t nsrc, Py_ssize_t n) noexcept nogil
     void mac "sc_mac"(uint32_t* dst, const uint8_t* src, uint32_t w, Py_ssize_t n) noexcept nogil
 
 SIMD_LEVEL = LIGHTSOUT_SIMD_LEVEL.decode()
@@ -104,6 +141,36 @@ cdef inline void coords_of(const Geo* g, int64_t p, int64_t* x) noexcept nogil:
     for a in range(g.ndim - 1, -1, -1):
         x[a] = p % g.shape[a]
         p = p // g.shape[a]
+
+
+cdef inline void coords_at(const Geo* g, int64_t p, int64_t* x, int64_t* at) noexcept nogil:
+    """x = the coordinates of cell p, given that they were those of cell at[0] (-1: none): moved along
+    the last axis, or one cell on with a carry, without a division; then at[0] = p."""
+    cdef Py_ssize_t a = g.ndim - 1
+    cdef int64_t d = p - at[0]
+    at[0] = p
+    if d == p + 1:  # nothing known
+        coords_of(g, p, x)
+    elif 0 <= x[a] + d < g.shape[a]:  # on the same line
+        x[a] += d
+    elif d == 1:
+        x[a] = 0
+        while a > 0:
+            a -= 1
+            x[a] += 1
+            if x[a] < g.shape[a]:
+                break
+            x[a] = 0
+    elif d == -1:
+        x[a] = g.shape[a] - 1
+        while a > 0:
+            a -= 1
+            x[a] -= 1
+            if x[a] >= 0:
+                break
+            x[a] = g.shape[a] - 1
+    else:
+        coords_of(g, p, x)
 
 
 cdef inline bint inside(const Geo* g, const int64_t* x, int64_t times) noexcept nogil:
@@ -207,13 +274,14 @@ cdef int run_plan(const Geo* g, const uint8_t* pressable, const uint8_t* require
     cdef int wrapped, anywrap
     cdef int32_t c
     cdef int64_t x[MAX_AXES]
+    cdef int64_t at = -1
     cdef int status
     cdef bint deep
     for v in range(g.cells):
         if not required[v]:
             code[v] = -2
             continue
-        coords_of(g, v, x)
+        coords_at(g, v, x, &at)
         deep = inside(g, x, 1)
         best = -1
         beste = -1
@@ -254,7 +322,8 @@ cdef int run_plan(const Geo* g, const uint8_t* pressable, const uint8_t* require
 
 
 def plan(shape, wraps, delta, weight, pressable, required, int states, cancel=None):
-    """The chase's plan: (code int32 (cells,), persist uint8 (cells,), forced lights, unreached lights).
+    """The chase's plan: (code int32 (cells,), persist uint8 (cells,), forced lights, unreached lights,
+    claimed uint8 (cells,): 1 at every press a light forces).
 
     See the header, section 1.  Arrays: shape int64 (ndim,), wraps uint8 (ndim,), delta
     int64 (nnz, ndim), weight uint8 (nnz,) nonzero mod states, pressable and required
@@ -284,7 +353,7 @@ def plan(shape, wraps, delta, weight, pressable, required, int states, cancel=No
     raise_if_interrupted(status)
     if status != STOP_NONE:
         return None
-    return code_arr, persist_arr, int(counts[0]), int(counts[1])
+    return code_arr, persist_arr, int(counts[0]), int(counts[1]), claimed_arr
 
 
 # ---------------------------------------------------------------------------
@@ -307,7 +376,8 @@ cdef struct Chase:
     const uint8_t* free_rows    # numeric: (nfree, width) the unknowns' values
     uint8_t* store              # (nblocks, ring_rows + nkept, block) elements
     int64_t store_rows
-    Py_ssize_t first_block      # the store holds blocks first_block.. of the rows
+    Py_ssize_t column_start     # the store holds columns column_start..column_stop of the rows,
+    Py_ssize_t column_stop      # block by block
     uint64_t* acc64             # (block,) scratch
     uint32_t* acc32             # (block,) scratch
     const uint8_t* residue      # mod k: residue[a] = a % k for every sum a task can make, or NULL
@@ -347,15 +417,18 @@ cpdef int64_t program_entries(Py_ssize_t nnz):
     return PROGRAM_ENTRIES + (nnz + HEADER) * (nnz + 1)
 
 
-cdef inline int64_t source_row(const Chase* r, int64_t q, int32_t c) noexcept nogil:
-    """Where the row of press q is read by a light whose code is c: its ring row, or its kept row."""
+cdef inline int64_t source_row(const Chase* r, int64_t q, int32_t c, int64_t p, int64_t ring_p) noexcept nogil:
+    """Where the row of press q is read by a light whose code is c: its kept row, or its ring row, found
+    from the ring row ring_p of the press p being planned (q is at most the span before p: no division)."""
+    cdef int64_t row
     if c & 2:
         return r.ring_rows + r.pslot[q]
-    return q % r.ring_rows
+    row = ring_p - (p - q)
+    return row + r.ring_rows if row < 0 else row
 
 
 cdef inline Py_ssize_t add_sources(const Geo* g, Chase* r, int64_t u, bint deep, int64_t skip,
-                                   int64_t* out) noexcept nogil:
+                                   int64_t p, int64_t ring_p, int64_t* out) noexcept nogil:
     """Write the sources of light u (every pressable press q != skip reaching it, with its weight); their count."""
     cdef int32_t c = r.code[u]
     cdef int64_t x[MAX_AXES]
@@ -374,7 +447,7 @@ cdef inline Py_ssize_t add_sources(const Geo* g, Chase* r, int64_t u, bint deep,
                 continue
         if q == skip or not r.pressable[q]:
             continue
-        out[n] = (source_row(r, q, c) << 8) | g.weight[f]
+        out[n] = (source_row(r, q, c, p, ring_p) << 8) | g.weight[f]
         n += 1
     return n
 
@@ -399,6 +472,8 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
     cdef bint deep
     cdef int wrapped
     cdef int32_t c
+    cdef int64_t at = -1
+    cdef int64_t ring_at = p, ring_p = p % r.ring_rows
     cdef int64_t room = r.program_size - (g.nnz + HEADER) * (g.nnz + 1)   # one press's tasks at most
     status[0] = 0
     r.program_len = 0
@@ -411,7 +486,7 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
         if not r.pressable[p]:
             p += 1
             continue
-        coords_of(g, p, x)
+        coords_at(g, p, x, &at)
         deep = inside(g, x, 2)
         claimant = -1
         claim_e = -1
@@ -435,13 +510,17 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
                 nlast += 1
         t = r.program + r.program_len
         t[1] = p
-        t[2] = p % r.ring_rows
+        ring_p += p - ring_at        # p % ring_rows, stepped
+        ring_at = p
+        if ring_p >= r.ring_rows:
+            ring_p = ring_p - r.ring_rows if ring_p < 2 * r.ring_rows else ring_p % r.ring_rows
+        t[2] = ring_p
         t[3] = r.ring_rows + r.pslot[p] if r.pslot != NULL and r.pslot[p] >= 0 else -1
         if claimant >= 0:  # forced: x_p = -(b[v] + the other presses reaching v) / w
             t[0] = TASK_FORCE
             t[4] = r.lights[claimant]
             t[5] = inverse(g.weight[claim_e], r.k)
-            t[7] = add_sources(g, r, claimant, deep, p, t + HEADER)
+            t[7] = add_sources(g, r, claimant, deep, p, p, ring_p, t + HEADER)
         else:  # a free unknown
             if r.nfree >= r.max_free:
                 status[0] = -2
@@ -459,7 +538,7 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
                 if r.neq >= r.max_eq:
                     status[0] = -2
                     break
-                if r.first_block == 0:
+                if r.column_start == 0:
                     r.equation_light[r.neq] = last[i]
             t[0] = TASK_EQUATION
             t[1] = r.neq
@@ -469,7 +548,7 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
             t[4] = r.lights[last[i]]
             t[5] = 0
             t[6] = active_columns(r)
-            t[7] = add_sources(g, r, last[i], deep, -1, t + HEADER)
+            t[7] = add_sources(g, r, last[i], deep, -1, p, ring_p, t + HEADER)
             r.program_len += HEADER + t[7]
         if status[0]:
             break
@@ -480,11 +559,11 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
 
 
 cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
-    """Run the band's program on columns [b * block, ...) of every row."""
-    cdef Py_ssize_t lo = b * r.block
-    cdef Py_ssize_t n = min(r.block, r.width - lo)
+    """Run the band's program on columns [column_start + b * block, ...) of every row."""
+    cdef Py_ssize_t lo = r.column_start + b * r.block
+    cdef Py_ssize_t n = min(r.block, r.column_stop - lo)
     cdef Py_ssize_t esize = 1 if r.modk else 8
-    cdef uint8_t* store = r.store + (b - r.first_block) * r.store_rows * r.block * esize
+    cdef uint8_t* store = r.store + b * r.store_rows * r.block * esize
     cdef Py_ssize_t rowb = r.block * esize
     cdef int64_t pos = 0, kind, nsrc, j, col, p
     cdef Py_ssize_t i, vec, m
@@ -493,6 +572,7 @@ cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
     cdef unsigned inv, val
     cdef int64_t terms
     cdef uint64_t word
+    cdef uint64_t* acc = NULL
     cdef bint any
     cdef const uint8_t* table
     while pos < r.program_len:
@@ -515,13 +595,19 @@ cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
                         terms = 0
                         for j in range(m):
                             r.acc32[j] %= r.k
-            else:
-                memset(r.acc64, 0, n * sizeof(uint64_t))
+            else:  # straight into the press's ring row or the equation's row (no copy)
+                if kind == TASK_FORCE:
+                    acc = <uint64_t*>(store + t[2] * rowb)
+                elif not r.numeric:
+                    acc = <uint64_t*>(r.equations + (t[1] * r.width + lo) * 8)
+                else:
+                    acc = r.acc64
+                xor_rows(acc, store, r.block, t + HEADER, nsrc, m)
+                if m < n:
+                    memset(acc + m, 0, (n - m) * sizeof(uint64_t))
                 col = r.light_col - 64 * lo
                 if 0 <= col < 64 * n and t[4]:
-                    r.acc64[col >> 6] = (<uint64_t>1) << (col & 63)
-                for i in range(nsrc):
-                    xor_into(r.acc64, <const uint64_t*>(store + (t[HEADER + i] >> 8) * rowb), m)
+                    acc[col >> 6] ^= (<uint64_t>1) << (col & 63)
         if kind == TASK_EQUATION:
             any = 0
             if r.modk:
@@ -531,11 +617,9 @@ cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
                     any |= val != 0
                     if dst != NULL:
                         dst[i] = <uint8_t>val
-            else:
+            elif r.numeric:
                 for i in range(n):
-                    any |= r.acc64[i] != 0
-                if not r.numeric:
-                    memcpy(r.equations + (t[1] * r.width + lo) * 8, r.acc64, n * 8)
+                    any |= acc[i] != 0
             if r.numeric and any:
                 r.nonzero += 1
             continue
@@ -553,8 +637,6 @@ cdef void replay_block(const Geo* g, Chase* r, Py_ssize_t b) noexcept nogil:
                     for i in range(n):
                         val = r.acc32[i] % r.k
                         dst[i] = <uint8_t>(((r.k - val) % r.k) * inv % r.k)
-            else:
-                memcpy(dst, r.acc64, n * 8)
         else:
             j = t[5]
             if r.numeric:
@@ -599,7 +681,7 @@ cdef int run_chase(const Geo* g, Chase* r, Py_ssize_t first, Py_ssize_t stop, Po
 
 def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int states, int ring_rows,
           int nkept, int width, int light_col, free_rows, equations, equation_light, presses,
-          Py_ssize_t block=0, Py_ssize_t block_start=0, Py_ssize_t block_stop=-1, cancel=None):
+          Py_ssize_t block=0, Py_ssize_t column_start=0, Py_ssize_t column_stop=-1, cancel=None):
     """One pass of the chase (header, section 2); returns (equations written, unknowns met, equations not 0).
 
     Symbolic (``free_rows`` None): press rows are expressions over the unknowns, ``width``
@@ -612,9 +694,9 @@ def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int state
     64 * width <= 64; k > 2: uint8 (width, cells)), and the equations are only checked.
     ``lights`` enter column ``light_col`` (-1: none).  The rows are worked ``block`` words
     or values at a time (0: all), a band of presses at a time, so that the window of rows
-    stays in the cache; this call works the blocks ``block_start`` to ``block_stop`` (-1: the
-    last) alone, so that threads can share the columns (the one with block 0 writes
-    ``equation_light``).  A cancelled run returns None.
+    stays in the cache; this call works the columns ``column_start`` to ``column_stop`` (-1: the
+    last) alone, so that threads can share them (the one from column 0 writes ``equation_light``).
+    A cancelled run returns None.
     """
     cdef Geo g
     make_geo(&g, shape, wraps, delta, weight)
@@ -695,15 +777,16 @@ def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int state
             r.equations = <uint8_t*>&eq64[0, 0] if eql.shape[0] else NULL
         r.equation_light = &eql[0] if eql.shape[0] else NULL
         r.max_eq = eql.shape[0]
-    nblocks = (r.width + r.block - 1) // r.block
-    if block_stop < 0 or block_stop > nblocks:
-        block_stop = nblocks
-    if not 0 <= block_start <= block_stop:
+    if column_stop < 0 or column_stop > r.width:
+        column_stop = r.width
+    if not 0 <= column_start <= column_stop:
         from lightsout._base.errors import InvalidBoardError
-        raise InvalidBoardError(f"blocks {block_start}..{block_stop} are not a range of the {nblocks} blocks")
-    r.first_block = block_start
+        raise InvalidBoardError(f"columns {column_start}..{column_stop} are not a range of the {r.width} columns")
+    r.column_start = column_start
+    r.column_stop = column_stop
+    nblocks = (column_stop - column_start + r.block - 1) // r.block
     r.store_rows = ring_rows + nkept
-    store_arr = np.zeros(max(1, block_stop - block_start) * r.store_rows * r.block * esize, dtype=np.uint8)
+    store_arr = np.zeros(max(1, nblocks) * r.store_rows * r.block * esize, dtype=np.uint8)
     r.program_size = program_entries(g.nnz)
     program_arr = np.zeros(r.program_size, dtype=np.int64)
     acc64_arr = np.zeros(r.block, dtype=np.uint64)
@@ -734,7 +817,7 @@ def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int state
     cdef Poll poll = make_poll(cancel, WORK_PER_POLL)
     cdef int status
     with nogil:
-        status = run_chase(&g, &r, block_start, block_stop, &poll)
+        status = run_chase(&g, &r, 0, nblocks, &poll)
     raise_if_interrupted(status)
     if status == -2:
         from lightsout._base.errors import InternalError
@@ -746,6 +829,133 @@ def chase(shape, wraps, delta, weight, pressable, code, pslot, lights, int state
 
 
 # ---------------------------------------------------------------------------
+# 2b. One solution, chased with numbers straight on the board: the plan's forcing read
+#     per press, every press's value kept (the answer is a whole board anyway), no program.
+
+cdef inline uint64_t press_sum(const Geo* g, const uint8_t* pressable, const uint8_t* x, int64_t u, bint deep,
+                               int64_t skip) noexcept nogil:
+    """The sum of w_f x[q] over the pressable presses q != skip reaching light u (unreduced)."""
+    cdef int64_t xc[MAX_AXES]
+    cdef int64_t q
+    cdef Py_ssize_t f
+    cdef int wrapped
+    cdef uint64_t s = 0
+    if not deep:
+        coords_of(g, u, xc)
+    for f in range(g.nnz):
+        if deep:
+            q = u - g.flat[f]
+        else:
+            wrapped = 0
+            q = moved(g, xc, f, -1, NULL, &wrapped)
+            if q < 0:
+                continue
+        if q != skip and pressable[q]:
+            s += <uint64_t>x[q] * g.weight[f]
+    return s
+
+
+cdef int run_solution(const Geo* g, const uint8_t* pressable, const int32_t* code, const uint8_t* lights,
+                      unsigned k, const uint8_t* z, int64_t nz, uint8_t* x, int64_t* counts,
+                      Poll* poll) noexcept nogil:
+    cdef int64_t p, v, claimant, nfree = 0, nonzero = 0
+    cdef Py_ssize_t e, claim_e
+    cdef int64_t xc[MAX_AXES]
+    cdef uint8_t inverse_of[256]
+    cdef int64_t at = -1
+    cdef int wrapped, status
+    cdef bint deep
+    cdef int32_t c
+    cdef uint64_t s
+    for e in range(k):
+        inverse_of[e] = <uint8_t>inverse(<unsigned>e, k)
+    for p in range(g.cells):
+        if not pressable[p]:
+            continue
+        coords_at(g, p, xc, &at)
+        deep = inside(g, xc, 2)   # a light p reaches and every press reaching it, at flat offsets
+        claimant = -1
+        claim_e = -1
+        for e in range(g.nnz):  # the light that p's press is forced by
+            if deep:
+                v = p + g.flat[e]
+            else:
+                wrapped = 0
+                v = moved(g, xc, e, 1, NULL, &wrapped)
+                if v < 0:
+                    continue
+            c = code[v]
+            if c >= 0 and (c >> 2) == e and (c & 1):
+                claimant = v
+                claim_e = e
+                break
+        if claimant >= 0:  # x_p = -(b[v] + the other presses reaching v) / w, all of them before p
+            s = (lights[claimant] + press_sum(g, pressable, x, claimant, deep, p)) % k
+            x[p] = <uint8_t>(((k - s) % k) * inverse_of[g.weight[claim_e]] % k)
+        else:
+            if nfree >= nz:
+                return -2
+            x[p] = z[nfree]
+            nfree += 1
+        for e in range(g.nnz):  # the lights done at p that force nothing: their equations must read 0
+            if deep:
+                v = p + g.flat[e]
+            else:
+                wrapped = 0
+                v = moved(g, xc, e, 1, NULL, &wrapped)
+                if v < 0:
+                    continue
+            c = code[v]
+            if c >= 0 and (c >> 2) == e and not (c & 1):
+                if (lights[v] + press_sum(g, pressable, x, v, deep, -1)) % k:
+                    nonzero += 1
+        status = poll_work(poll, 2 * g.nnz)
+        if status != STOP_NONE:
+            return status
+    counts[0] = nfree
+    counts[1] = nonzero
+    return STOP_NONE
+
+
+def solution(shape, wraps, delta, weight, pressable, code, lights, int states, zvalues, cancel=None):
+    """The presses (uint8 (cells,)) of one assignment of the unknowns (``zvalues``, uint8, one value an
+    unknown in the order met), with the number of equations that did not read 0: the numeric chase
+    of one vector (header, section 2) on the whole board instead of a window.  A cancelled run returns None.
+    """
+    cdef Geo g
+    make_geo(&g, shape, wraps, delta, weight)
+    flat_arr = flat_offsets(shape, delta)
+    cdef const int64_t[::1] flat = flat_arr
+    g.flat = &flat[0]
+    cdef const uint8_t[::1] pr = raw_array(pressable, "pressable", np.uint8, (g.cells,), 1, False)
+    cdef const int32_t[::1] cd = raw_array(code, "code", np.int32, (g.cells,), 1, False)
+    cdef const uint8_t[::1] lt = raw_array(lights, "lights", np.uint8, (g.cells,), 1, False)
+    cdef const uint8_t[::1] zv = raw_array(zvalues, "zvalues", np.uint8, None, 1, False)
+    if states < 2 or states > 255:
+        from lightsout._base.errors import InvalidBoardError
+        raise InvalidBoardError(f"states must be in 2..255, got {states}")
+    out_arr = np.zeros(g.cells, dtype=np.uint8)
+    cdef uint8_t[::1] out = out_arr
+    cdef int64_t counts[2]
+    counts[0] = 0
+    counts[1] = 0
+    cdef Poll poll = make_poll(cancel, WORK_PER_POLL)
+    cdef int status
+    cdef unsigned k = states
+    cdef int64_t nz = zv.shape[0]
+    with nogil:
+        status = run_solution(&g, &pr[0], &cd[0], &lt[0], k, &zv[0] if nz else NULL, nz, &out[0], counts, &poll)
+    raise_if_interrupted(status)
+    if status == -2 or (status == STOP_NONE and counts[0] != nz):
+        from lightsout._base.errors import InternalError
+        raise InternalError(f"the stencil chase's numeric pass met a different number of unknowns than the "
+                            f"{nz} given")
+    if status != STOP_NONE:
+        return None
+    return out_arr, int(counts[1])
+
+
+# ---------------------------------------------------------------------------
 # 3. The proof, lifted; 4. A x and y^T A.
 
 cdef int run_lift(const Geo* g, const uint8_t* pressable, const uint8_t* required, const int32_t* code,
@@ -753,31 +963,42 @@ cdef int run_lift(const Geo* g, const uint8_t* pressable, const uint8_t* require
     cdef int64_t p, v, u, claimant
     cdef Py_ssize_t e, claim_e
     cdef int64_t x[MAX_AXES]
+    cdef int64_t reached[64]
+    cdef int64_t* target = reached
+    cdef int64_t at = -1
     cdef int wrapped, status
+    cdef bint deep
     cdef uint64_t s
     cdef int32_t c
+    if g.nnz > 64:
+        target = <int64_t*>malloc(g.nnz * sizeof(int64_t))
+        if target == NULL:
+            return -2
     for p in range(g.cells - 1, -1, -1):
         if not pressable[p]:
             continue
-        coords_of(g, p, x)
+        coords_at(g, p, x, &at)
+        deep = inside(g, x, 1)    # away from the edges every entry lands at its flat offset
         claimant = -1
         claim_e = -1
-        for e in range(g.nnz):
-            wrapped = 0
-            v = moved(g, x, e, 1, NULL, &wrapped)
+        for e in range(g.nnz):  # the cells p reaches (-1 past an open edge), and the light that claims p
+            if deep:
+                v = p + g.flat[e]
+            else:
+                wrapped = 0
+                v = moved(g, x, e, 1, NULL, &wrapped)
+            target[e] = v
             if v < 0:
                 continue
             c = code[v]
             if c >= 0 and (c >> 2) == e and (c & 1):
                 claimant = v
                 claim_e = e
-                break
         if claimant < 0:
             continue
         s = 0
         for e in range(g.nnz):
-            wrapped = 0
-            u = moved(g, x, e, 1, NULL, &wrapped)
+            u = target[e]
             if u < 0 or u == claimant or not required[u]:
                 continue
             s += <uint64_t>y[u] * g.weight[e]
@@ -785,8 +1006,12 @@ cdef int run_lift(const Geo* g, const uint8_t* pressable, const uint8_t* require
         y[claimant] = <uint8_t>(((k - s) % k) * inverse(g.weight[claim_e], k) % k)
         status = poll_work(poll, g.nnz)
         if status != STOP_NONE:
-            return status
-    return STOP_NONE
+            break
+    else:
+        status = STOP_NONE
+    if target != reached:
+        free(target)
+    return status
 
 
 def lift_proof(shape, wraps, delta, weight, pressable, required, code, y, int states, cancel=None):
@@ -798,36 +1023,52 @@ def lift_proof(shape, wraps, delta, weight, pressable, required, code, y, int st
     cdef const uint8_t[::1] rq = raw_array(required, "required", np.uint8, (g.cells,), 1, False)
     cdef const int32_t[::1] cd = raw_array(code, "code", np.int32, (g.cells,), 1, False)
     cdef uint8_t[::1] yv = raw_array(y, "y", np.uint8, (g.cells,), 1, True)
+    flat_arr = flat_offsets(shape, delta)
+    cdef const int64_t[::1] flat = flat_arr
+    g.flat = &flat[0]
     cdef Poll poll = make_poll(cancel, WORK_PER_POLL)
     cdef int status
     cdef unsigned k = states
     with nogil:
         status = run_lift(&g, &pr[0], &rq[0], &cd[0], &yv[0], k, &poll)
     raise_if_interrupted(status)
+    if status == -2:
+        raise MemoryError("the stencil chase's proof could not allocate its list of reached cells")
     return status == STOP_NONE
 
 
 cdef void run_apply(const Geo* g, const uint8_t* pressable, const uint8_t* values, uint32_t* out, bint transpose,
-                    unsigned k) noexcept nogil:
+                    unsigned k, bint reduce_late) noexcept nogil:
+    """out = A x or y^T A; with reduce_late the sums of A x are left unreduced (the caller knows they fit)."""
     cdef int64_t p, v
     cdef Py_ssize_t e
     cdef int64_t x[MAX_AXES]
     cdef int wrapped
+    cdef bint deep
     cdef uint64_t s
+    cdef uint32_t a
+    cdef int64_t at = -1
     for p in range(g.cells):
         if not pressable[p] or (not transpose and values[p] == 0):
             continue
-        coords_of(g, p, x)
+        coords_at(g, p, x, &at)
+        deep = inside(g, x, 1)    # away from the edges every entry lands at its flat offset
         s = 0
+        a = values[p]
         for e in range(g.nnz):
-            wrapped = 0
-            v = moved(g, x, e, 1, NULL, &wrapped)
-            if v < 0:
-                continue
+            if deep:
+                v = p + g.flat[e]
+            else:
+                wrapped = 0
+                v = moved(g, x, e, 1, NULL, &wrapped)
+                if v < 0:
+                    continue
             if transpose:
                 s += <uint64_t>values[v] * g.weight[e]
+            elif reduce_late:
+                out[v] += a * g.weight[e]
             else:
-                out[v] = (out[v] + <uint32_t>values[p] * g.weight[e]) % k
+                out[v] = (out[v] + a * g.weight[e]) % k
         if transpose:
             out[p] = <uint32_t>(s % k)
 
@@ -837,11 +1078,21 @@ def apply(shape, wraps, delta, weight, pressable, values, int states, bint trans
     pressable), as uint8 (cells,); presses at cells that are not pressable are ignored."""
     cdef Geo g
     make_geo(&g, shape, wraps, delta, weight)
+    flat_arr = flat_offsets(shape, delta)
+    cdef const int64_t[::1] flat = flat_arr
+    g.flat = &flat[0]
     cdef const uint8_t[::1] pr = raw_array(pressable, "pressable", np.uint8, (g.cells,), 1, False)
     cdef const uint8_t[::1] vals = raw_array(values, "values", np.uint8, (g.cells,), 1, False)
     out_arr = np.zeros(g.cells, dtype=np.uint32)
+    result_arr = np.empty(g.cells, dtype=np.uint8)
     cdef uint32_t[::1] out = out_arr
+    cdef uint8_t[::1] result = result_arr
     cdef unsigned k = states
+    # a cell's unreduced sum of A x is at most nnz (k - 1)^2 (one term an entry of the stencil)
+    cdef bint reduce_late = <int64_t>g.nnz * (states - 1) * (states - 1) < <int64_t>4294967295
+    cdef int64_t i
     with nogil:
-        run_apply(&g, &pr[0], &vals[0], &out[0], transpose, k)
-    return out_arr.astype(np.uint8)
+        run_apply(&g, &pr[0], &vals[0], &out[0], transpose, k, reduce_late)
+        for i in range(g.cells):
+            result[i] = <uint8_t>(out[i] % k)
+    return result_arr

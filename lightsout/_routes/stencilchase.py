@@ -16,8 +16,10 @@ a light it reaches is still to come (a window of the stencil's span of flat offs
 about its height in rows, plus the presses a torus wraps to the far end), so memory
 follows the chasing front.  The reduced system is solved once
 (:func:`lightsout._core.gf2system.solve_gf2`, :func:`lightsout._core.modring.solve_mod`),
-and the chase runs once more with numbers: the solution (its equations must all read 0:
-a check of every step), and on demand the quiet basis, 64 patterns a pass.  The map from
+and the chase runs once more with numbers: the solution on the whole board at once (its
+equations must all read 0: a check of every step), and on demand the quiet basis, 64 patterns
+a pass through the window.  The threads share each row's columns by the work they hold (a
+column is worked from the press where its first unknown is met).  The map from
 z to the presses is affine and injective (each unknown is a press), so solvability,
 count and nullity are the reduced system's.
 
@@ -74,8 +76,10 @@ QUIET_BATCH = 64
 #: be made to fit a cache; measured on 2000 x 2000 boards (knight, 8,000 unknowns), blocks of 8
 #: to 64 words were no faster than whole rows (the work is the xors, not the reads), nor, on a
 #: 10,000 x 10,000 board with the 3 x 3 rule whose window (50 MB) passes the L3 cache, blocks of
-#: 48 words (124 s of CPU against 108 s, on a loaded machine), so a row is split only between the
-#: threads.  The tests set it small to work every row in pieces.
+#: 48 words (124 s of CPU against 108 s, on a loaded machine); measured again with the rows' xors
+#: fused four sources at a time, blocks of 32 words (a window of 5 MB a thread) took 53.5 s of CPU
+#: against 45.5 s for whole rows (a loaded machine), so a row is split only between the threads.
+#: The tests set it small to work every row in pieces.
 COLUMN_BLOCK: Optional[int] = None
 
 U8 = npt.NDArray[np.uint8]
@@ -261,8 +265,11 @@ class _Plan:
     def __init__(self, stencil: ChaseGeometry, pressable: U8, required: U8) -> None:
         planned = kernels.stencilchase.plan(*stencil.geometry, pressable, required, stencil.states)
         assert planned is not None  # no cancel flag: Ctrl-C raises
-        self.code, persist, self.nforced, self.nconst = planned
+        self.code, persist, self.nforced, self.nconst, claimed = planned
         self.nfree = int(np.count_nonzero(pressable)) - self.nforced
+        #: the cell of each free unknown, in the order the chase meets them
+        self.free_at: I64 = np.flatnonzero(claimed < pressable)
+        del claimed
         self.nrequired = int(np.count_nonzero(required))
         self.nchased = self.nrequired - self.nforced - self.nconst
         self.nkept = int(np.count_nonzero(persist))
@@ -413,7 +420,7 @@ def _chase(stencil: ChaseGeometry, press_mask: U8, light_mask: U8, board: U8, ke
         unknowns = np.asarray(solved.solution, np.uint8)
         if canonical:
             unknowns, generators = lexmin_solution(unknowns, generators, k)
-        particular = _expand(stencil, plan, press_mask, board, unknowns[None, :], with_lights=True)[0]
+        particular = _solution(stencil, plan, press_mask, board, unknowns)
     elif kernel:
         proof = _proof(stencil, plan, press_mask, light_mask, board, equations, equation_light, solved)
     report("stencil_expand", 4)
@@ -429,9 +436,43 @@ def _chase(stencil: ChaseGeometry, press_mask: U8, light_mask: U8, board: U8, ke
 
 
 def _block(width: int, nchunks: int) -> int:
-    """Words (k = 2) or values of a row one pass works at a time: a thread's share, at most COLUMN_BLOCK."""
+    """Words (k = 2) or values of a row one pass works at a time: a thread's share, at most COLUMN_BLOCK.
+
+    Example:
+        >>> _block(313, 2)
+        157
+    """
     share = -(-width // nchunks)
     return max(1, share if COLUMN_BLOCK is None else min(share, COLUMN_BLOCK))
+
+
+def _shares(plan: _Plan, cells: int, width: int, per_column: int, nchunks: int) -> list[int]:
+    """The columns (words for k = 2, else values) of the rows each thread works, as bounds: shares of
+    about equal work.  A column is worked from the press where its first unknown is met on (the lights'
+    column from the start), so the later columns cost less, and an even split would leave the thread
+    of the first ones working alone at the end (2000 x 2000 3x3: two thirds of the work).
+
+    Example:
+        >>> class Met:                          # 128 unknowns met at cells 0..63, then at 1000..1063
+        ...     free_at = np.concatenate([np.arange(64), np.arange(1000, 1064)])
+        >>> _shares(Met(), 2000, 3, 64, 2)      # the third word starts at cell 1000: the first thread takes one
+        [0, 1, 3]
+    """
+    nchunks = min(nchunks, width)
+    if nchunks <= 1:
+        return [0, width]
+    first = np.arange(width, dtype=np.int64) * per_column - 1       # column c holds unknowns from c * per_column - 1
+    met = plan.free_at[np.clip(first, 0, max(0, len(plan.free_at) - 1))] if len(plan.free_at) else np.zeros(width)
+    work = np.where(first < 0, cells, cells - met).astype(np.float64)
+    done = np.cumsum(work)
+    bounds = [0]
+    for chunk in range(1, nchunks):
+        target = done[-1] * chunk / nchunks
+        cut = int(np.searchsorted(done, target))           # done[cut] >= target: end after it or before it
+        cut += 1 if cut == 0 or done[cut] - target < target - done[cut - 1] else 0
+        bounds.append(min(max(cut, bounds[-1] + 1), width - (nchunks - chunk)))
+    bounds.append(width)
+    return [b for i, b in enumerate(bounds) if i == 0 or b > bounds[i - 1]]
 
 
 def _reduced_system(stencil: ChaseGeometry, plan: _Plan, press_mask: U8, board: U8,
@@ -447,17 +488,17 @@ def _reduced_system(stencil: ChaseGeometry, plan: _Plan, press_mask: U8, board: 
     chased = equations[:plan.nchased]
     lights_of_chased = equation_light[:plan.nchased]
     nchunks = max(1, min(default_threads() if threads is None else threads, width))
-    block = _block(width, nchunks)
-    nblocks = -(-width // block)
-    nchunks = min(nchunks, nblocks)
-    bounds = [nblocks * i // nchunks for i in range(nchunks + 1)]
+    bounds = _shares(plan, stencil.cells, width, 64 if k == 2 else 1, nchunks)
+    nchunks = len(bounds) - 1
     counts: list[tuple[int, int, int]] = []
 
     def run(chunk: int, token: CancelToken) -> bool:
+        start, stop = bounds[chunk], bounds[chunk + 1]
+        block = _block(stop - start, 1)
         done = kernels.stencilchase.chase(*stencil.geometry, press_mask, plan.code, plan.pslot, board, k,
                                           plan.ring_rows, plan.nkept, width, 0, None, chased, lights_of_chased,
-                                          None, block=block, block_start=bounds[chunk],
-                                          block_stop=bounds[chunk + 1], cancel=token.flag)
+                                          None, block=block, column_start=start, column_stop=stop,
+                                          cancel=token.flag)
         if done is None:
             return False
         counts.append(done)
@@ -504,6 +545,18 @@ def _solve(equations: np.ndarray, nz: int, k: int, *, proof: bool) -> Union[GF2S
     return solve_mod(np.ascontiguousarray(equations[:, :nz]), rhs, k)
 
 
+def _solution(stencil: ChaseGeometry, plan: _Plan, press_mask: U8, board: U8, unknowns: U8) -> U8:
+    """The presses of the board's solution with these values of the unknowns, by the numeric chase on the
+    whole board (one vector: no window, no program; :func:`_expand` makes many at once)."""
+    done = kernels.stencilchase.solution(*stencil.geometry, press_mask, plan.code, board, stencil.states,
+                                         np.ascontiguousarray(unknowns, dtype=np.uint8))
+    assert done is not None  # no cancel flag: Ctrl-C raises
+    presses, nonzero = done
+    if nonzero:
+        raise InternalError(f"{nonzero} equations of the stencil chase did not read 0 with the solved unknowns")
+    return presses
+
+
 def _expand(stencil: ChaseGeometry, plan: _Plan, press_mask: U8, board: U8, zvalues: U8, *, with_lights: bool) -> U8:
     """The press vectors of several assignments of the unknowns (rows of ``zvalues``), ``(b, cells)`` uint8;
     with ``with_lights`` the first row is the board's (its solution), the others the dark board's."""
@@ -547,7 +600,7 @@ def _proof(stencil: ChaseGeometry, plan: _Plan, press_mask: U8, light_mask: U8, 
     y[equation_light] = eta
     kernels.stencilchase.lift_proof(*stencil.geometry, press_mask, light_mask, plan.code, y, k)
     columns = stencil_effect(stencil, press_mask, y, transpose=True)
-    if columns.any() or int(y.astype(np.int64) @ board.astype(np.int64)) % k == 0:
+    if columns.any() or int(np.einsum("i,i->", y, board, dtype=np.int64)) % k == 0:
         raise InternalError("the stencil chase's proof of an unsolvable board does not check out")
     return y
 
