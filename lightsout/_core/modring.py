@@ -87,7 +87,7 @@ from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, Invali
 from lightsout._base.validate import states_count
 from lightsout import _kernels as kernels
 
-__all__ = ["MAX_WORK_BYTES", "ModSystem", "howell_form", "nullity_mod", "prime_power_factors",
+__all__ = ["MAX_WORK_BYTES", "ModSystem", "howell_form", "left_kernel_witness", "nullity_mod", "prime_power_factors",
            "rank_mod_prime", "reduce_lexmin", "solve_mod", "span_size"]
 
 U8 = npt.NDArray[np.uint8]
@@ -596,3 +596,25 @@ def nullity_mod(matrix: npt.ArrayLike, modulus: int) -> int:
     a = _residues(a_in, n_mod)
     n = int(a.shape[1])
     return max(n - _rank_prime(_reduced(a, p), p) for p, _, _ in prime_power_factors(n_mod))
+
+
+def left_kernel_witness(equations: U8, nz: int, k: int) -> Optional[U8]:
+    """Why ``[C | d]`` (``equations``: C in its first ``nz`` columns, d in column ``nz``) has no
+    solution: a vector eta over the equations with ``eta C = 0`` and ``eta . d != 0 (mod k)``, or None.
+
+    The proof of an unsolvable board in the chase routes: the reduced system's witness, lifted
+    to the lights by each route.
+
+    Example:
+        >>> left_kernel_witness(np.array([[1, 0], [1, 1]], dtype=np.uint8), 1, 2).tolist()  # x = 0 and x = 1
+        [1, 1]
+    """
+    neq = equations.shape[0]
+    coeffs = np.ascontiguousarray(equations[:, :nz].T) if nz else np.zeros((1, neq), np.uint8)
+    left = solve_mod(coeffs, np.zeros(coeffs.shape[0], np.uint8), k).kernel
+    d = equations[:, nz].astype(np.int64)
+    for eta in left:
+        if int(eta.astype(np.int64) @ d) % k:
+            out: U8 = eta.astype(np.uint8)
+            return out
+    return None

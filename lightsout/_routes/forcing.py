@@ -56,7 +56,7 @@ from lightsout._base.validate import method_name
 from lightsout._core.bitmatrix import check_elimination
 from lightsout._core.coset import Coset
 from lightsout._core.gf2system import GF2System, solve_gf2
-from lightsout._core.modring import ModSystem, solve_mod
+from lightsout._core.modring import ModSystem, left_kernel_witness, solve_mod
 from lightsout._core.sparsesystem import solve_entries, system_bytes
 from lightsout import _kernels as kernels
 
@@ -565,7 +565,7 @@ def _lift_proof(system: PressSystem, plan: SparsePlan, reduced: np.ndarray, solv
     if isinstance(solved, GF2System):
         eta = solved.proof
     else:
-        eta = _left_kernel_witness(reduced, nz, states)
+        eta = left_kernel_witness(reduced, nz, states)
     if eta is None:
         raise InternalError("forcing found the graph unsolvable but no proof")
     y = np.zeros(len(system.lights), dtype=np.uint8)
@@ -579,16 +579,3 @@ def _lift_proof(system: PressSystem, plan: SparsePlan, reduced: np.ndarray, solv
     proof = np.zeros(system.n, dtype=np.uint8)
     proof[system.lights] = y
     return proof
-
-
-def _left_kernel_witness(equations: U8, nz: int, k: int) -> Optional[U8]:
-    """A vector eta over the equations with ``eta C = 0`` and ``eta . d != 0 (mod k)``, or None."""
-    neq = equations.shape[0]
-    coeffs = np.ascontiguousarray(equations[:, :nz].T) if nz else np.zeros((1, neq), np.uint8)
-    left = solve_mod(coeffs, np.zeros(coeffs.shape[0], np.uint8), k).kernel
-    d = equations[:, nz].astype(np.int64)
-    for eta in left:
-        if int(eta.astype(np.int64) @ d) % k:
-            out: U8 = eta.astype(np.uint8)
-            return out
-    return None

@@ -57,7 +57,7 @@ from lightsout._core.bitmatrix import check_elimination
 from lightsout._core.canonical import lexmin_solution
 from lightsout._core.coset import Coset
 from lightsout._core.gf2system import GF2System, solve_gf2
-from lightsout._core.modring import ModSystem, solve_mod
+from lightsout._core.modring import ModSystem, left_kernel_witness, solve_mod
 from lightsout._core.runner import CancelToken, default_threads, run_chunks
 from lightsout import _kernels as kernels
 
@@ -593,7 +593,7 @@ def _proof(stencil: ChaseGeometry, plan: _Plan, press_mask: U8, light_mask: U8, 
     if isinstance(solved, GF2System):
         eta = solved.proof
     else:
-        eta = _left_kernel_witness(equations, nz, k)
+        eta = left_kernel_witness(equations, nz, k)
     if eta is None:
         raise InternalError("the stencil chase found the board unsolvable but no proof")
     y = np.zeros(stencil.cells, dtype=np.uint8)
@@ -603,16 +603,3 @@ def _proof(stencil: ChaseGeometry, plan: _Plan, press_mask: U8, light_mask: U8, 
     if columns.any() or int(np.einsum("i,i->", y, board, dtype=np.int64)) % k == 0:
         raise InternalError("the stencil chase's proof of an unsolvable board does not check out")
     return y
-
-
-def _left_kernel_witness(equations: U8, nz: int, k: int) -> Optional[U8]:
-    """A vector eta over the equations with ``eta C = 0`` and ``eta . d != 0 (mod k)``, or None."""
-    neq = equations.shape[0]
-    coeffs = np.ascontiguousarray(equations[:, :nz].T) if nz else np.zeros((1, neq), np.uint8)
-    left = solve_mod(coeffs, np.zeros(coeffs.shape[0], np.uint8), k).kernel
-    d = equations[:, nz].astype(np.int64)
-    for eta in left:
-        if int(eta.astype(np.int64) @ d) % k:
-            out: U8 = eta.astype(np.uint8)
-            return out
-    return None
