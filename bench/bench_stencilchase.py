@@ -85,6 +85,29 @@ def test_stencilchase_solve_3d_30(benchmark):
     assert found.method == "stencilchase"
 
 
+def solve_by_rows(name: str, lights: np.ndarray) -> Any:
+    weights, centre = STENCILS[name]
+    # imported when timed (see solve): the row chase is newer than the gate's reference build
+    from lightsout._core.stencil import Stencil
+    from lightsout._routes.rowchase import solve_rowchase
+    return solve_rowchase(lights, Stencil(weights, centre), kernel=False, canonical=False)
+
+
+@pytest.mark.parametrize("name", ["x", "knight"])
+def test_rowchase_solve_300(benchmark, name):
+    """A random 300 x 300 board chased a row at a time (the route the public solve takes for these rules)."""
+    lights = random_board((300, 300))
+    found = benchmark(solve_by_rows, name, lights)
+    assert found is not None and found.method == "stencilchase"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["x", "knight"])
+def test_rowchase_solve_2000(benchmark, name):
+    lights = random_board((2000, 2000))
+    benchmark.pedantic(solve_by_rows, (name, lights), rounds=1, iterations=1)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["moore", "x", "knight", "plus2", "asym5", "hex"])
 def test_stencilchase_solve_2000(benchmark, name):

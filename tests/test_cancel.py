@@ -55,9 +55,16 @@ def _rref(level: str):
     return lambda: load("gf2elim", level).rref_inplace(m, n)
 
 
+def _row_chase(level: str):
+    nrows, ncols, width = 20_000, 8000, 8
+    init = np.ones((2 * ncols, width), dtype=np.uint64)
+    dr, dc = np.array([-1, -1, 0, 1, 1, 2, 2], np.int64), np.array([-2, 2, 0, -2, 2, -1, 1], np.int64)
+    return lambda: load("rowchase", level).chase(nrows, ncols, dr, dc, 2, 1, None, -1, 0, init, None, 0, None)
+
+
 LONG_KERNELS = {"chase.ab_reduce": _ab_reduce, "gridchase.chase_bits": _chase_bits,
                 "gridchase.chase_bytes": _chase_bytes, "modelim.echelon_inplace": _echelon,
-                "gf2elim.rref_inplace": _rref}
+                "gf2elim.rref_inplace": _rref, "rowchase.chase": _row_chase}
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),

@@ -60,6 +60,7 @@ MODULES: dict[str, CompiledModule] = {
                             purpose="fewest presses: Walsh-Hadamard weighing of a coset"),
     "many": CompiledModule(purpose="many boards at once: one GF(2) matrix applied to many rows"),
     "stencilchase": CompiledModule(purpose="any press stencil and masks: the windowed chase, its plan and proof"),
+    "rowchase": CompiledModule(purpose="two-state stencils whose forcing row inverts in linear time: whole rows chased"),
 }
 
 #: The GCC/Clang flags of each wide build (x86-64 only); the portable build ``generic`` adds none.

@@ -69,6 +69,7 @@ from lightsout._routes.forcing import refuse_graph, solve_graph_linear, solve_ma
 from lightsout._routes.general import refuse_general, solve_general
 from lightsout._routes.nd import canonical_nd, nullity_nd, quiet_basis_words, refuse_nd
 from lightsout._routes.poly import nullity_poly, refuse_poly, solve_grid_poly
+from lightsout._routes.rowchase import solve_rowchase
 from lightsout._routes.separable import separable_factors, separable_invertible, solve_separable
 from lightsout._routes.stencilchase import chase_stencil, refuse_chase, wrapped_reach
 
@@ -274,6 +275,11 @@ class StencilChaseRoute:
         factors = _separable(rules)
         if factors is not None and separable_invertible(rules.shape, factors):
             return 0
+        if _row_chased(rules):
+            found = solve_rowchase(np.zeros(rules.shape, np.uint8), rules.press_stencil, kernel=False,
+                                   canonical=False, threads=threads, progress=progress)
+            if found is not None:
+                return found.nullity
         return self._chase(rules, np.zeros(rules.cells, dtype=np.uint8), kernel=False, canonical=False,
                            threads=threads, progress=progress).nullity
 
@@ -289,6 +295,11 @@ class StencilChaseRoute:
             if presses is not None:
                 return Coset(True, 0, 1, self.name, canonical=True, particular=presses.reshape(-1).view(np.uint8),
                              kernel=np.zeros((0, rules.cells), dtype=np.uint8))
+        if _row_chased(rules):  # a forcing row inverted in linear time: whole rows chased, up x columns unknowns
+            found = solve_rowchase(np.ones(rules.shape, np.uint8) if board is None else board, rules.press_stencil,
+                                   kernel=kernel, canonical=kernel, threads=threads, progress=progress)
+            if found is not None:
+                return found
         return self._chase(rules, board, kernel=kernel, canonical=kernel, threads=threads, progress=progress)
 
     @staticmethod
@@ -309,6 +320,13 @@ def _separable(rules: Rules) -> Optional[list[tuple[int, ...]]]:
     if rules.states != 2 or rules.stencil is None or masked or any(rules.stencil_wraps):
         return None
     return separable_factors(rules.stencil)
+
+
+def _row_chased(rules: Rules) -> bool:
+    """Whether the row chase (``lightsout/_routes/rowchase.py``) may take the board: two states, two axes,
+    no masks, no wrapping axis (it then says itself whether the stencil's forcing row inverts)."""
+    masked = any(mask is not None for mask in rules.masks())
+    return rules.states == 2 and len(rules.shape) == 2 and not masked and not any(rules.stencil_wraps)
 
 
 def _chase_stencil(rules: Rules) -> tuple[np.ndarray, tuple[int, ...]]:
