@@ -203,7 +203,7 @@ def solve_rowchase(lights: U8, stencil: Stencil, *, kernel: bool = True, canonic
         >>> import numpy as np
         >>> found = solve_rowchase(np.ones((4, 4), np.uint8), Stencil.named("knight"))
         >>> found.solvable, found.nullity, found.particular.reshape(4, 4).tolist()
-        (True, 0, [[0, 0, 0, 0], [0, 1, 1, 0], [0, 1, 1, 0], [0, 0, 0, 0]])
+        (True, 0, [[1, 0, 0, 1], [0, 1, 1, 0], [0, 1, 1, 0], [1, 0, 0, 1]])
     """
     lights = np.asarray(lights, dtype=np.uint8)
     plan = rowchase_plan(lights.shape, stencil)
