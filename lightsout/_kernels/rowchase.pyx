@@ -41,112 +41,73 @@ cdef extern from *:
     #ifndef LIGHTSOUT_SIMD_LEVEL
     #define LIGHTSOUT_SIMD_LEVEL "generic"
     #endif
-    #if defined(_MSC_VER)
-    #define RC_INLINE static __forceinline
-    #else
-    #define RC_INLINE static inline __attribute__((always_inline))
-    #endif
-    /* acc ^= cell p of the light row's sum: every source row's cell p (a source is a row already
-       shifted by its entry's column offset) and the lights' constant. */
-    RC_INLINE void rc_add_cell(uint64_t *RC_RESTRICT acc, const uint64_t *const *src, ptrdiff_t nsrc,
-                               const uint8_t *lit, ptrdiff_t cw, uint64_t cbit, ptrdiff_t p, const ptrdiff_t W) {
-        for (ptrdiff_t s = 0; s < nsrc; s++) {
-            const uint64_t *RC_RESTRICT q = src[s] + p * W;
-            for (ptrdiff_t w = 0; w < W; w++) acc[w] ^= q[w];
-        }
-        if (cw >= 0) acc[cw] ^= cbit & ((uint64_t)0 - (uint64_t)lit[p]);
-    }
-    /* Press row x from its light row's sum c, never stored: x[j - a] ^ x[j + a] = c[j] for every
-       cell j < ncols (cells outside read 0), each cell W words; a = 0 is the identity.  Along each
-       residue class p_0, p_1, .. p_{L-1} (L even) the odd places are running sums of the even
-       places' c from the left end, the even places running sums of the odd places' c from the right. */
-    RC_INLINE void rc_force_row(uint64_t *RC_RESTRICT x, const uint64_t *const *src, ptrdiff_t nsrc,
-                                const uint8_t *lit, ptrdiff_t cw, uint64_t cbit, ptrdiff_t ncols, ptrdiff_t a,
-                                const ptrdiff_t W) {
-        uint64_t acc[16];
-        ptrdiff_t r, k, w, L;
-        if (a == 0) {
-            for (k = 0; k < ncols; k++) {
-                for (w = 0; w < W; w++) acc[w] = 0;
-                rc_add_cell(acc, src, nsrc, lit, cw, cbit, k, W);
-                for (w = 0; w < W; w++) x[k * W + w] = acc[w];
-            }
-            return;
-        }
-        for (r = 0; r < a && r < ncols; r++) {
-            L = (ncols - r + a - 1) / a;
-            for (w = 0; w < W; w++) acc[w] = 0;
-            for (k = 0; k < L; k += 2) {
-                rc_add_cell(acc, src, nsrc, lit, cw, cbit, r + k * a, W);
-                for (w = 0; w < W; w++) x[(r + (k + 1) * a) * W + w] = acc[w];
-            }
-            for (w = 0; w < W; w++) acc[w] = 0;
-            for (k = L - 1; k > 0; k -= 2) {
-                rc_add_cell(acc, src, nsrc, lit, cw, cbit, r + k * a, W);
-                for (w = 0; w < W; w++) x[(r + (k - 1) * a) * W + w] = acc[w];
-            }
-        }
-    }
+    /* One sweep along a residue class of the row: for t = 0 .. count-1 (from the far end when
+       backward) the cell sum c = (every source's cell t) ^ (the lights' constant at lit[t * step])
+       goes to out[t], added to the sums before it when running (a path of the pair's forcing row),
+       alone otherwise (the identity).  A cell is W words; the sources are rows already placed at
+       the class and shift of their entry. */
     #if defined(__GNUC__)
-    /* A cell of W words as one vector value, so the running sums stay in registers. */
-    #define RC_FORCE(W) \
+    /* A cell of W words as one vector value, so the running sum stays in registers. */
+    #define RC_SWEEP(W) \
         typedef uint64_t rc_vec##W __attribute__((vector_size((W) * 8))); \
-        static void rc_force_##W(uint64_t *RC_RESTRICT x, const uint64_t *const *src, ptrdiff_t nsrc, \
-                                 const uint8_t *lit, ptrdiff_t cw, uint64_t cbit, ptrdiff_t ncols, ptrdiff_t a) { \
-            rc_vec##W acc, v, constant = {0}; \
-            ptrdiff_t r, k, s, L, p; \
+        static void rc_sweep_##W(uint64_t *RC_RESTRICT out, const uint64_t *const *src, ptrdiff_t nsrc, \
+                                 const uint8_t *lit, ptrdiff_t step, ptrdiff_t cw, uint64_t cbit, \
+                                 ptrdiff_t count, int backward, int running) { \
+            rc_vec##W acc, v, constant; \
+            ptrdiff_t t, k, s; \
+            acc ^= acc; \
+            constant ^= constant; \
             if (cw >= 0) constant[cw] = cbit; \
-            for (r = 0; r < (a ? a : 1) && r < ncols; r++) { \
-                L = a ? (ncols - r + a - 1) / a : ncols; \
-                for (int half = 0; half < (a ? 2 : 1); half++) { \
-                    acc ^= acc; \
-                    for (k = half ? L - 1 : 0; half ? k > 0 : k < L; k += half ? -2 : (a ? 2 : 1)) { \
-                        p = r + k * (a ? a : 1); \
-                        if (a == 0) acc ^= acc; \
-                        for (s = 0; s < nsrc; s++) { memcpy(&v, src[s] + p * (W), sizeof v); acc ^= v; } \
-                        if (cw >= 0) acc ^= constant & ((uint64_t)0 - (uint64_t)lit[p]); \
-                        p = a == 0 ? p : r + (half ? k - 1 : k + 1) * a; \
-                        memcpy(x + p * (W), &acc, sizeof acc); \
-                    } \
-                } \
+            for (t = 0; t < count; t++) { \
+                k = backward ? count - 1 - t : t; \
+                if (!running) acc ^= acc; \
+                for (s = 0; s < nsrc; s++) { memcpy(&v, src[s] + k * (W), sizeof v); acc ^= v; } \
+                if (cw >= 0) acc ^= constant & ((uint64_t)0 - (uint64_t)lit[k * step]); \
+                memcpy(out + k * (W), &acc, sizeof acc); \
             } \
         }
     #else
-    #define RC_FORCE(W) \
-        static void rc_force_##W(uint64_t *RC_RESTRICT x, const uint64_t *const *src, ptrdiff_t nsrc, \
-                                 const uint8_t *lit, ptrdiff_t cw, uint64_t cbit, ptrdiff_t ncols, ptrdiff_t a) { \
-            rc_force_row(x, src, nsrc, lit, cw, cbit, ncols, a, W); \
+    #define RC_SWEEP(W) \
+        static void rc_sweep_##W(uint64_t *RC_RESTRICT out, const uint64_t *const *src, ptrdiff_t nsrc, \
+                                 const uint8_t *lit, ptrdiff_t step, ptrdiff_t cw, uint64_t cbit, \
+                                 ptrdiff_t count, int backward, int running) { \
+            rc_sweep_any(out, src, nsrc, lit, step, cw, cbit, count, backward, running, W); \
         }
     #endif
-    RC_FORCE(1) RC_FORCE(2) RC_FORCE(4) RC_FORCE(8) RC_FORCE(16)
-    /* Any width up to 16, at a run-time width (the last block of a run). */
-    static void rc_force_any(uint64_t *RC_RESTRICT x, const uint64_t *const *src, ptrdiff_t nsrc,
-                             const uint8_t *lit, ptrdiff_t cw, uint64_t cbit, ptrdiff_t ncols, ptrdiff_t a,
-                             ptrdiff_t width) {
-        switch (width) {
-        case 1: rc_force_1(x, src, nsrc, lit, cw, cbit, ncols, a); break;
-        case 2: rc_force_2(x, src, nsrc, lit, cw, cbit, ncols, a); break;
-        case 4: rc_force_4(x, src, nsrc, lit, cw, cbit, ncols, a); break;
-        case 8: rc_force_8(x, src, nsrc, lit, cw, cbit, ncols, a); break;
-        case 16: rc_force_16(x, src, nsrc, lit, cw, cbit, ncols, a); break;
-        default: rc_force_row(x, src, nsrc, lit, cw, cbit, ncols, a, width);
+    static void rc_sweep_any(uint64_t *RC_RESTRICT out, const uint64_t *const *src, ptrdiff_t nsrc,
+                             const uint8_t *lit, ptrdiff_t step, ptrdiff_t cw, uint64_t cbit, ptrdiff_t count,
+                             int backward, int running, ptrdiff_t width) {
+        uint64_t acc[16];
+        ptrdiff_t t, k, s, w;
+        for (w = 0; w < width; w++) acc[w] = 0;
+        for (t = 0; t < count; t++) {
+            k = backward ? count - 1 - t : t;
+            if (!running) for (w = 0; w < width; w++) acc[w] = 0;
+            for (s = 0; s < nsrc; s++) {
+                const uint64_t *RC_RESTRICT q = src[s] + k * width;
+                for (w = 0; w < width; w++) acc[w] ^= q[w];
+            }
+            if (cw >= 0) acc[cw] ^= cbit & ((uint64_t)0 - (uint64_t)lit[k * step]);
+            for (w = 0; w < width; w++) out[k * width + w] = acc[w];
         }
     }
-    /* Cell p of a light row's sum into out (width words). */
-    static void rc_cell_sum(uint64_t *RC_RESTRICT out, const uint64_t *const *src, ptrdiff_t nsrc,
-                            const uint8_t *lit, ptrdiff_t cw, uint64_t cbit, ptrdiff_t p, ptrdiff_t width) {
-        uint64_t acc[16];
-        for (ptrdiff_t w = 0; w < width; w++) acc[w] = 0;
-        rc_add_cell(acc, src, nsrc, lit, cw, cbit, p, width);
-        for (ptrdiff_t w = 0; w < width; w++) out[w] = acc[w];
+    RC_SWEEP(1) RC_SWEEP(2) RC_SWEEP(4) RC_SWEEP(8)
+    static void rc_sweep(uint64_t *RC_RESTRICT out, const uint64_t *const *src, ptrdiff_t nsrc, const uint8_t *lit,
+                         ptrdiff_t step, ptrdiff_t cw, uint64_t cbit, ptrdiff_t count, int backward, int running,
+                         ptrdiff_t width) {
+        switch (width) {
+        case 1: rc_sweep_1(out, src, nsrc, lit, step, cw, cbit, count, backward, running); break;
+        case 2: rc_sweep_2(out, src, nsrc, lit, step, cw, cbit, count, backward, running); break;
+        case 4: rc_sweep_4(out, src, nsrc, lit, step, cw, cbit, count, backward, running); break;
+        case 8: rc_sweep_8(out, src, nsrc, lit, step, cw, cbit, count, backward, running); break;
+        default: rc_sweep_any(out, src, nsrc, lit, step, cw, cbit, count, backward, running, width);
+        }
     }
     """
     const char* LIGHTSOUT_SIMD_LEVEL
-    void force_row "rc_force_any"(uint64_t* x, const uint64_t* const* src, Py_ssize_t nsrc, const uint8_t* lit,
-                                  Py_ssize_t cw, uint64_t cbit, Py_ssize_t ncols, Py_ssize_t a,
-                                  Py_ssize_t width) noexcept nogil
-    void cell_sum "rc_cell_sum"(uint64_t* out, const uint64_t* const* src, Py_ssize_t nsrc, const uint8_t* lit,
-                                Py_ssize_t cw, uint64_t cbit, Py_ssize_t p, Py_ssize_t width) noexcept nogil
+    void sweep "rc_sweep"(uint64_t* out, const uint64_t* const* src, Py_ssize_t nsrc, const uint8_t* lit,
+                          Py_ssize_t step, Py_ssize_t cw, uint64_t cbit, Py_ssize_t count, int backward, int running,
+                          Py_ssize_t width) noexcept nogil
 
 SIMD_LEVEL = LIGHTSOUT_SIMD_LEVEL.decode()
 
@@ -182,8 +143,12 @@ def forcing_invertible(Py_ssize_t ncols, Py_ssize_t a):
 
 
 cdef struct Run:
-    int64_t nrows, ncols, up, pair, width, pad, ring, stride
-    int64_t nother
+    int64_t nrows, ncols, up, pair, width, nother
+    # a stored row: `classes` blocks, one per residue class of the columns mod 2a (one block for the
+    # identity), each `pad` zero cells, the class's cells in order (`cap` places), `pad` zero cells;
+    # so a sweep along a class reads and writes runs of consecutive cells, and a shifted source is a
+    # pointer into the padding or the class next to it
+    int64_t classes, cap, pad, block, ring, stride
     const int64_t* dr
     const int64_t* dc
     const uint8_t* lights          # nrows * ncols, or NULL: no constant
@@ -198,58 +163,86 @@ cdef struct Run:
     uint64_t* scratch              # one cell, width words
 
 
-cdef inline uint64_t* row_at(Run* r, int64_t row) noexcept nogil:
-    """Cell 0 of press row `row` in the ring (the padding before it reads 0)."""
-    return r.store + (row % r.ring) * r.stride + r.pad * r.width
+cdef inline int64_t floor_div(int64_t a, int64_t b) noexcept nogil:
+    cdef int64_t q = a // b
+    return q - 1 if (a % b != 0 and (a < 0) != (b < 0)) else q
+
+
+cdef inline uint64_t* cell_at(Run* r, int64_t row, int64_t p) noexcept nogil:
+    """Column p (any int within the padding) of press row `row` in the ring."""
+    cdef int64_t q = floor_div(p, r.classes)
+    return r.store + (row % r.ring) * r.stride + ((p - q * r.classes) * r.block + r.pad + q) * r.width
 
 
 cdef inline void put_presses(Run* r, int64_t row) noexcept nogil:
     """Bit v of every cell of press row `row` (word 0) into presses[v]."""
-    cdef uint64_t* x = row_at(r, row)
     cdef int64_t j, v, cells = r.nrows * r.ncols
     cdef uint8_t* out
     for v in range(r.nvec):
         out = r.presses + v * cells + row * r.ncols
         for j in range(r.ncols):
-            out[j] = (x[j * r.width] >> v) & 1
+            out[j] = (cell_at(r, row, j)[0] >> v) & 1
+
+
+cdef inline void run_sweep(Run* r, int64_t i, int64_t f, int64_t first, int64_t written, int64_t count,
+                           bint backward, bint running) noexcept nogil:
+    """Light row i's sums at columns first, first + classes, ... (count of them) into press row f at
+    columns written, written + classes, ..."""
+    cdef const uint64_t* sources[MAX_OTHER_ENTRIES]
+    cdef Py_ssize_t nsrc = 0
+    cdef int64_t e, src
+    for e in range(r.nother):
+        src = i - r.dr[e]
+        if 0 <= src < r.nrows:
+            sources[nsrc] = cell_at(r, src, first - r.dc[e])
+            nsrc += 1
+    sweep(cell_at(r, f, written), sources, nsrc, r.lights + i * r.ncols + first if r.const_word >= 0 else NULL,
+          r.classes, r.const_word, r.const_bit, count, backward, running, r.width)
 
 
 cdef int64_t run_rows(Run* r, Poll* poll, int* status) noexcept nogil:
     """The chase over every light row; the number of equation words that are not 0 when no
     equations are kept (the numeric run's check), else 0."""
-    cdef int64_t i, j, w, e, src, f, eq, nonzero = 0, cell_words = r.ncols * r.width
-    cdef const uint64_t* sources[MAX_OTHER_ENTRIES]
-    cdef Py_ssize_t nsrc
+    cdef int64_t i, j, w, e, src, f, eq, length, half, nonzero = 0, cell_words = r.ncols * r.width
+    cdef int64_t a = r.pair
     cdef uint64_t* c = r.scratch
-    cdef const uint8_t* lit
+    cdef const uint64_t* cell
     for i in range(r.up):
-        memcpy(row_at(r, i), r.init + i * cell_words, <size_t>(cell_words * 8))
+        for j in range(r.ncols):
+            memcpy(cell_at(r, i, j), r.init + (i * r.ncols + j) * r.width, <size_t>(r.width * 8))
         if r.presses != NULL:
             put_presses(r, i)
     for i in range(r.nrows):
         status[0] = poll_work(poll, cell_words * (r.nother + 1))
         if status[0] != STOP_NONE:
             return 0
-        nsrc = 0
-        for e in range(r.nother):
-            src = i - r.dr[e]
-            if 0 <= src < r.nrows:
-                sources[nsrc] = row_at(r, src) - r.dc[e] * r.width
-                nsrc += 1
-        lit = r.lights + i * r.ncols if r.const_word >= 0 else NULL
         f = i + r.up
         if f < r.nrows:
-            force_row(row_at(r, f), sources, nsrc, lit, r.const_word, r.const_bit, r.ncols, r.pair, r.width)
+            if a == 0:
+                run_sweep(r, i, f, 0, 0, r.ncols, False, False)
+            for j in range(a):         # the path of column class j mod a: odd places from the left, even from the right
+                length = (r.ncols - j + a - 1) // a
+                half = length // 2
+                if half:
+                    run_sweep(r, i, f, j, j + a, half, False, True)
+                    run_sweep(r, i, f, j + a, j, half, True, True)
             if r.presses != NULL:
                 put_presses(r, f)
             continue
         eq = (i - (r.nrows - r.up)) * r.ncols
         for j in range(r.ncols):
+            memset(c, 0, <size_t>(r.width * 8))
+            for e in range(r.nother):
+                src = i - r.dr[e]
+                if 0 <= src < r.nrows:
+                    cell = cell_at(r, src, j - r.dc[e])
+                    for w in range(r.width):
+                        c[w] ^= cell[w]
+            if r.const_word >= 0 and r.lights[i * r.ncols + j]:
+                c[r.const_word] ^= r.const_bit
             if r.equations != NULL:
-                cell_sum(r.equations + (eq + j) * r.eq_words + r.eq_start, sources, nsrc, lit, r.const_word,
-                         r.const_bit, j, r.width)
+                memcpy(r.equations + (eq + j) * r.eq_words + r.eq_start, c, <size_t>(r.width * 8))
             else:
-                cell_sum(c, sources, nsrc, lit, r.const_word, r.const_bit, j, r.width)
                 for w in range(r.width):
                     nonzero += c[w] != 0
     return nonzero
@@ -303,8 +296,12 @@ def chase(Py_ssize_t nrows, Py_ssize_t ncols, dr, dc, Py_ssize_t up, Py_ssize_t 
             raise ValueError("every entry outside the forcing row must lie below it (dr > -up)")
         reach = max(reach, abs(dc_v[e]))
         dr_max = max(dr_max, dr_v[e])
-    r.pad, r.ring = reach, dr_max - dr_min + 1
-    r.stride = (ncols + 2 * reach) * r.width
+    r.classes = 2 * pair if pair else 1
+    r.cap = (ncols + r.classes - 1) // r.classes
+    r.pad = (reach + r.classes - 1) // r.classes + 1
+    r.block = r.cap + 2 * r.pad
+    r.ring = dr_max - dr_min + 1
+    r.stride = r.classes * r.block * r.width
     r.dr = &dr_v[0] if r.nother else NULL
     r.dc = &dc_v[0] if r.nother else NULL
     r.init = &init_v[0, 0] if up else NULL
