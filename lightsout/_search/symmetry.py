@@ -297,8 +297,9 @@ def edges_of_graph(indptr: np.ndarray, indices: np.ndarray) -> tuple[Permutation
 
 
 def check_symmetry(image: Permutation, edges: tuple[Permutation, Permutation], lights: np.ndarray,
-                   position: int) -> None:
-    """Raise InvalidBoardError unless the permutation keeps the neighbours and the lights.
+                   position: int, marked: bool = False) -> None:
+    """Raise InvalidBoardError unless the permutation keeps the neighbours and the lights (``marked``: the
+    lights are codes of each vertex's light and marks, and the message says so).
 
     Example:
         >>> edges = edges_of_grid((1, 3), (False, False))
@@ -316,8 +317,9 @@ def check_symmetry(image: Permutation, edges: tuple[Permutation, Permutation], l
         raise InvalidBoardError(f"group element {position} is not a symmetry of this board: it does not map "
                                 f"neighbours to neighbours")
     if not _keeps(image, lights):
+        other = "another state or other marks (unpressable, free light)" if marked else "another state"
         raise InvalidBoardError(f"group element {position} is not a symmetry of this board: it moves a light "
-                                f"onto a cell in another state")
+                                f"onto a cell in {other}")
 
 
 def cycle_labels(image: Permutation) -> Permutation:
@@ -471,7 +473,7 @@ def graph_automorphisms(indptr: np.ndarray, indices: np.ndarray, lights: np.ndar
 def count_orbits(presses: np.ndarray, lights: np.ndarray, *, shape: tuple[int, ...], wraps: tuple[bool, ...],
                  self_toggle: bool, states: int, count: int, adjacency: Optional[tuple[np.ndarray, np.ndarray]],
                  nodes: Optional[list[Any]], quiet_words: Any, group: Optional[Iterable[Any]],
-                 route: str = "auto", directed: bool = False) -> int:
+                 route: str = "auto", directed: bool = False, marks: Optional[np.ndarray] = None) -> int:
     """The number of solutions up to the group (Burnside), for ``Solution.count_up_to_symmetry``.
 
     ``presses`` and ``lights`` are flat (cells,); ``adjacency`` is a graph's CSR
@@ -481,7 +483,8 @@ def count_orbits(presses: np.ndarray, lights: np.ndarray, *, shape: tuple[int, .
     otherwise its elements generate the group.  ``route`` "coordinates" or
     "cycles" forces one count of fixed points (tests cross-check them).
     ``directed``: the adjacency lists successors (a one-way rule); a symmetry keeps each
-    edge's direction.
+    edge's direction.  ``marks``: None, or (cells,) small ints a symmetry must keep too (a graph's
+    masks, coded per vertex); the solutions' basis must then be the masked system's (two states).
 
     Example:
         >>> lit = np.ones(9, np.uint8)
@@ -497,15 +500,16 @@ def count_orbits(presses: np.ndarray, lights: np.ndarray, *, shape: tuple[int, .
         edges = edges_of_grid(shape, wraps)
     else:
         edges = edges_of_graph(*adjacency)
+    kept = lights if marks is None else lights.astype(np.int64) + states * np.asarray(marks, dtype=np.int64)
     if group is None:
         if adjacency is None:
-            elements = box_symmetries(shape, wraps, lights)
+            elements = box_symmetries(shape, wraps, kept)
         else:
-            elements = graph_automorphisms(adjacency[0], adjacency[1], lights, directed=directed)
+            elements = graph_automorphisms(adjacency[0], adjacency[1], kept, directed=directed)
     else:
         generators = [permutation_of(value, cells, nodes, i) for i, value in enumerate(group_elements(group, shape))]
         for i, generator in enumerate(generators):
-            check_symmetry(generator, edges, lights, i)
+            check_symmetry(generator, edges, kept, i, marks is not None)
         elements = close_group(generators, cells)
     if route == "auto":
         route = "coordinates" if states == 2 else "cycles"

@@ -461,9 +461,10 @@ class Solution:
                 cube's 48; a torus's translations are not included:
                 :func:`lightsout.board_symmetries` adds them), or every
                 automorphism of a graph (needs networkx; of a directed graph, those
-                keeping every edge's direction).  With a press stencil or
-                masks: those of the box's symmetries that keep the stencil's press
-                matrix, the masks and the lights (a one-way rule keeps fewer).
+                keeping every edge's direction; of a graph with unpressable vertices or
+                free lights, those keeping the marks too, two states only).  With a press
+                stencil or masks on a grid: those of the box's symmetries that keep the
+                stencil's press matrix, the masks and the lights (a one-way rule keeps fewer).
 
         Returns:
             The number of orbits, an exact Python int (1 <= it <= :attr:`count`).
@@ -485,16 +486,20 @@ class Solution:
             10
         """
         lights = np.asarray(self.board).astype(np.uint8).ravel()
+        marks = None
         if isinstance(self.rules, GraphRules) and self.rules.masked:
-            raise InvalidBoardError("count_up_to_symmetry counts the solutions of graphs without masks; this "
-                                    "graph has unpressable vertices or free lights (automorphisms keeping them "
-                                    "are not searched yet)")
+            if self.states != 2:
+                raise InvalidBoardError("count_up_to_symmetry counts the solutions of graphs with masks (unpressable "
+                                        "vertices, free lights) with two states; this one has "
+                                        f"{self.states}: solve it without masks, or count self.solutions()")
+            marks = (~self.rules.pressable_cells()).astype(np.int64) + 2 * (~self.rules.required_lights())
         if isinstance(self.rules, Rules) and not self.rules.is_classic:
             return count_orbits_general(self.rules, lights, self.count, group)
         return count_orbits(
             self.presses.astype(np.uint8).ravel(), lights, shape=self.board.shape, wraps=self.torus,
             self_toggle=self.self_toggle, states=self.states, count=self.count, adjacency=self.adjacency,
-            nodes=self.nodes, quiet_words=self.packed_quiet_patterns, group=group, directed=self.directed)
+            nodes=self.nodes, quiet_words=self.packed_quiet_patterns, group=group, directed=self.directed,
+            marks=marks)
 
     def save(self, path: Any) -> None:
         """Write the presses as a board file (:func:`lightsout.write_board`): the name's extension picks the format.
