@@ -27,7 +27,7 @@ from typing import Optional
 import numpy as np
 
 from lightsout import Stencil
-from lightsout.play._errors import ApiError, Json, json_type
+from lightsout.play._errors import ApiError, Json, equal_rows, json_type
 
 __all__ = ["STENCIL_NAMES", "MAX_STENCIL_SIDE", "MASK_FIELDS", "RULE_FIELDS", "read_stencil", "read_masks"]
 
@@ -70,15 +70,8 @@ def read_stencil(request: Json, states: int) -> Optional[Stencil]:
         raise ApiError(400, f"stencil must be a name ({', '.join(STENCIL_NAMES)}) or rows of weights (an array of "
                             f"arrays of integers), got {json_type(value)}")
     _odd_side(len(value), "rows")
-    if not all(isinstance(row, list) for row in value):
-        bad = next(row for row in value if not isinstance(row, list))
-        raise ApiError(400, f"every row of the stencil must be an array of integers, got {json_type(bad)}")
-    ncols = len(value[0])
+    ncols = equal_rows(value, "the stencil", "weights")
     _odd_side(ncols, "columns")
-    if any(len(row) != ncols for row in value):
-        bad = next(i for i, row in enumerate(value) if len(row) != ncols)
-        raise ApiError(400, f"the stencil's rows must have equal lengths: row 0 has {ncols} weights, row {bad} has "
-                            f"{len(value[bad])}")
     weights = list(itertools.chain.from_iterable(value))
     if any(type(w) is not int or not 0 <= w < states for w in weights):
         bad = next(w for w in weights if type(w) is not int or not 0 <= w < states)

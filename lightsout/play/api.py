@@ -36,7 +36,7 @@ from lightsout._base.errors import LightsOutError
 from lightsout._base.validate import MAX_STATES
 from lightsout._search.cost import mod_search_seconds, search_seconds
 from lightsout._search.minimal import refuse_minimal
-from lightsout.play._errors import ApiError, Json, json_type
+from lightsout.play._errors import ApiError, Json, equal_rows, json_type
 from lightsout.play._pressrule import RULE_FIELDS, read_masks, read_stencil
 
 __all__ = [
@@ -212,15 +212,7 @@ def _board(value: object, states: int) -> np.ndarray:
     if not isinstance(value, list) or not value:
         raise ApiError(400, f"board must be a non-empty array of rows, got {_json_type(value)}")
     _side(len(value), "the board's number of rows")
-    if not all(isinstance(row, list) for row in value):
-        bad = next(row for row in value if not isinstance(row, list))
-        raise ApiError(400, f"every row of the board must be an array, got {_json_type(bad)}")
-    ncols = len(value[0])
-    _side(ncols, "the board's number of columns")
-    if any(len(row) != ncols for row in value):
-        bad = next(i for i, row in enumerate(value) if len(row) != ncols)
-        raise ApiError(400, f"the board's rows must have equal lengths: row 0 has {ncols} cells, row {bad} has "
-                            f"{len(value[bad])}")
+    ncols = _side(equal_rows(value, "the board", "cells"), "the board's number of columns")
     cells = list(itertools.chain.from_iterable(value))
     if any(type(v) is not int for v in cells):
         bad = next(v for v in cells if type(v) is not int)
