@@ -22,8 +22,9 @@ over the board whose ring of rows stays in the cache; the reduced system
 presses and checks that every equation reads 0.  The chase runs along either axis, in either
 direction, whichever leaves the fewest unknowns.  (docs/algebra.md, section 14.)
 
-An unsolvable board's proof, and the smallest solution when the route turned the board, are left
-to the cell-by-cell chase: :func:`solve_rowchase` returns None there.
+An unsolvable board's proof comes from the same chase run backwards (:func:`_proof`); the smallest
+of several solutions when the route turned the board is left to the cell-by-cell chase:
+:func:`solve_rowchase` returns None there.
 
 Example:
     >>> import numpy as np
@@ -192,12 +193,42 @@ def _presses(plan: RowChase, board: Optional[U8], values: U8) -> U8:
     return presses
 
 
+def _proof(plan: RowChase, equations: npt.NDArray[np.uint64], lights: U8, stencil: Stencil) -> U8:
+    """The weights y on the lights with ``y^T A = 0`` and ``y . lights = 1`` of an unsolvable board, checked.
+
+    A combination of the reduced system's equations that reads ``0 = 1`` gives y on the last ``up`` light
+    rows; the other rows follow from the columns of the forced presses, from the bottom up: press row f
+    meets light row ``f - up`` through the forcing row alone, so ``F y_{f-up} = sum of the other entries'
+    rows of y``.  That is the row chase again, on the board turned upside down with the stencil's columns
+    mirrored, started from the equations' weights; its own equations (the free presses' columns) must read
+    0, and they do exactly because the combination annuls the reduced system's matrix.
+    """
+    solved = solve_gf2(equations, plan.unknowns, proof=True)
+    if solved.proof is None:
+        raise InternalError("the row chase found the board unsolvable but its reduced system has no proof")
+    eta = np.asarray(solved.proof, dtype=np.uint8).reshape(plan.up, plan.ncols)
+    init = np.ascontiguousarray(eta[::-1].reshape(-1, 1).astype(np.uint64))
+    weights = np.zeros((1, plan.nrows * plan.ncols), dtype=np.uint8)
+    nonzero = kernels.rowchase.chase(plan.nrows, plan.ncols, plan.dr, np.ascontiguousarray(-plan.dc), plan.up,
+                                     plan.pair, None, -1, 0, init, None, 0, weights)
+    assert nonzero is not None  # no cancel flag: Ctrl-C raises
+    y = plan.back(np.ascontiguousarray(weights[0].reshape(plan.nrows, plan.ncols)[::-1]).reshape(-1))
+    delta = np.argwhere(stencil.weights != 0).astype(np.int64) - np.array(stencil.centre, dtype=np.int64)
+    ones = np.ones(delta.shape[0], dtype=np.uint8)
+    columns = kernels.stencilchase.apply(np.array(lights.shape, dtype=np.int64), np.zeros(2, np.uint8),
+                                         np.ascontiguousarray(delta), ones, np.ones(y.size, np.uint8), y, 2, True)
+    if nonzero or columns.any() or int(np.dot(y.astype(np.int64), lights.reshape(-1))) % 2 == 0:
+        raise InternalError("the row chase's proof of an unsolvable board does not check out")
+    return y
+
+
 def solve_rowchase(lights: U8, stencil: Stencil, *, kernel: bool = True, canonical: bool = True,
                    threads: Optional[int] = None, progress: Progress = None) -> Optional[Coset]:
     """The coset of an open two-state 2-D board without masks, chased a row at a time; None when the
     stencil has no forcing row this route inverts on the board, and when the answer asked for is the
-    cell-by-cell chase's to give (an unsolvable board's proof with ``kernel``, the smallest of several
-    solutions with ``canonical`` when the board was turned).
+    cell-by-cell chase's to give (the smallest of several solutions with ``canonical`` when the board was
+    turned).  An unsolvable board's proof (with ``kernel``) is over the cells, C order: 0/1 weights on the
+    lights that every press meets an even number of times and the lit cells an odd number.
 
     Example:
         >>> import numpy as np
@@ -217,13 +248,13 @@ def solve_rowchase(lights: U8, stencil: Stencil, *, kernel: bool = True, canonic
     board = plan.board(lights)
     equations = _reduced_system(plan, board, threads)
     report("rowchase_chase", 1)
+    kept = equations.copy() if kernel else None  # the elimination works in place; the proof starts again
     solved = solve_gf2(equations, plan.unknowns)
     report("rowchase_solve", 2)
     nullity = solved.nullity
     if solved.solution is None:
-        if kernel:
-            return None
-        return Coset(False, nullity, 1 << nullity, "stencilchase", canonical=True)
+        proof = None if kept is None else _proof(plan, kept, lights, stencil)
+        return Coset(False, nullity, 1 << nullity, "stencilchase", canonical=True, proof=proof)
     if canonical and nullity and plan.turned:
         return None
     unknowns = np.asarray(solved.solution, dtype=np.uint8)
