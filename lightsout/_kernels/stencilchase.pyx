@@ -206,6 +206,15 @@ cdef inline int64_t moved(const Geo* g, const int64_t* x, Py_ssize_t e, int64_t 
     return t
 
 
+cdef inline int64_t step(const Geo* g, int64_t p, const int64_t* x, Py_ssize_t e, int64_t sign, bint deep,
+                         int* wrapped) noexcept nogil:
+    """The cell p + sign * delta_e (-1 past an open edge): its flat offset away from the edges (`deep`),
+    else through p's coordinates x (:func:`moved`, which sets *wrapped when it goes around)."""
+    if deep:
+        return p + sign * g.flat[e]
+    return moved(g, x, e, sign, NULL, wrapped)
+
+
 cdef inline unsigned gcd(unsigned a, unsigned b) noexcept nogil:
     cdef unsigned t
     while b:
@@ -288,10 +297,7 @@ cdef int run_plan(const Geo* g, const uint8_t* pressable, const uint8_t* require
         anywrap = 0
         for e in range(g.nnz):
             wrapped = 0
-            if deep:
-                q = v - g.flat[e]
-            else:
-                q = moved(g, x, e, -1, NULL, &wrapped)
+            q = step(g, v, x, e, -1, deep, &wrapped)
             if q < 0 or not pressable[q]:
                 continue
             anywrap |= wrapped
@@ -438,13 +444,10 @@ cdef inline Py_ssize_t add_sources(const Geo* g, Chase* r, int64_t u, bint deep,
     if not deep:
         coords_of(g, u, x)
     for f in range(g.nnz):
-        if deep:
-            q = u - g.flat[f]
-        else:
-            wrapped = 0
-            q = moved(g, x, f, -1, NULL, &wrapped)
-            if q < 0:
-                continue
+        wrapped = 0
+        q = step(g, u, x, f, -1, deep, &wrapped)
+        if q < 0:
+            continue
         if q == skip or not r.pressable[q]:
             continue
         out[n] = (source_row(r, q, c, p, ring_p) << 8) | g.weight[f]
@@ -492,13 +495,10 @@ cdef int64_t plan_band(const Geo* g, Chase* r, int64_t p, int* status) noexcept 
         claim_e = -1
         nlast = 0
         for e in range(g.nnz):  # the lights p reaches whose last press is p
-            if deep:
-                v = p + g.flat[e]
-            else:
-                wrapped = 0
-                v = moved(g, x, e, 1, NULL, &wrapped)
-                if v < 0:
-                    continue
+            wrapped = 0
+            v = step(g, p, x, e, 1, deep, &wrapped)
+            if v < 0:
+                continue
             c = r.code[v]
             if c < 0 or (c >> 2) != e:
                 continue
@@ -843,13 +843,10 @@ cdef inline uint64_t press_sum(const Geo* g, const uint8_t* pressable, const uin
     if not deep:
         coords_of(g, u, xc)
     for f in range(g.nnz):
-        if deep:
-            q = u - g.flat[f]
-        else:
-            wrapped = 0
-            q = moved(g, xc, f, -1, NULL, &wrapped)
-            if q < 0:
-                continue
+        wrapped = 0
+        q = step(g, u, xc, f, -1, deep, &wrapped)
+        if q < 0:
+            continue
         if q != skip and pressable[q]:
             s += <uint64_t>x[q] * g.weight[f]
     return s
@@ -877,13 +874,10 @@ cdef int run_solution(const Geo* g, const uint8_t* pressable, const int32_t* cod
         claimant = -1
         claim_e = -1
         for e in range(g.nnz):  # the light that p's press is forced by
-            if deep:
-                v = p + g.flat[e]
-            else:
-                wrapped = 0
-                v = moved(g, xc, e, 1, NULL, &wrapped)
-                if v < 0:
-                    continue
+            wrapped = 0
+            v = step(g, p, xc, e, 1, deep, &wrapped)
+            if v < 0:
+                continue
             c = code[v]
             if c >= 0 and (c >> 2) == e and (c & 1):
                 claimant = v
@@ -898,13 +892,10 @@ cdef int run_solution(const Geo* g, const uint8_t* pressable, const int32_t* cod
             x[p] = z[nfree]
             nfree += 1
         for e in range(g.nnz):  # the lights done at p that force nothing: their equations must read 0
-            if deep:
-                v = p + g.flat[e]
-            else:
-                wrapped = 0
-                v = moved(g, xc, e, 1, NULL, &wrapped)
-                if v < 0:
-                    continue
+            wrapped = 0
+            v = step(g, p, xc, e, 1, deep, &wrapped)
+            if v < 0:
+                continue
             c = code[v]
             if c >= 0 and (c >> 2) == e and not (c & 1):
                 if (lights[v] + press_sum(g, pressable, x, v, deep, -1)) % k:
@@ -982,11 +973,8 @@ cdef int run_lift(const Geo* g, const uint8_t* pressable, const uint8_t* require
         claimant = -1
         claim_e = -1
         for e in range(g.nnz):  # the cells p reaches (-1 past an open edge), and the light that claims p
-            if deep:
-                v = p + g.flat[e]
-            else:
-                wrapped = 0
-                v = moved(g, x, e, 1, NULL, &wrapped)
+            wrapped = 0
+            v = step(g, p, x, e, 1, deep, &wrapped)
             target[e] = v
             if v < 0:
                 continue
@@ -1056,13 +1044,10 @@ cdef void run_apply(const Geo* g, const uint8_t* pressable, const uint8_t* value
         s = 0
         a = values[p]
         for e in range(g.nnz):
-            if deep:
-                v = p + g.flat[e]
-            else:
-                wrapped = 0
-                v = moved(g, x, e, 1, NULL, &wrapped)
-                if v < 0:
-                    continue
+            wrapped = 0
+            v = step(g, p, x, e, 1, deep, &wrapped)
+            if v < 0:
+                continue
             if transpose:
                 s += <uint64_t>values[v] * g.weight[e]
             elif reduce_late:
