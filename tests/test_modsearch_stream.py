@@ -135,9 +135,9 @@ def test_every_thread_count_and_split_gives_the_same_answer(k, monkeypatch):
     assert answers == {(expected.weight, tuple(expected.presses.tolist()))}
 
 
-def test_the_walk_s_steps_cover_the_coset_once():
-    """The kernel alone: every coordinate vector once (steps = count - 1), the best by brute force."""
-    walk = load("modwalk").walk
+def test_the_walk_s_steps_cover_the_coset_once(simd_level):
+    """The kernel alone, at awkward sizes: every coordinate vector once (steps = count - 1), the best by brute force."""
+    walk = load("modwalk", simd_level).walk
     rng = np.random.default_rng(5)
     for n in (1, 63, 64, 65, 127, 128, 129, 255, 257):
         for k, orders in ((3, [3, 3, 3]), (4, [2, 4, 4]), (255, [17, 15]), (6, [1, 6, 2])):
@@ -209,8 +209,8 @@ def test_the_written_out_search_names_the_limit_it_hits():
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
                     reason="signal handlers run on the main thread")
-def test_ctrl_c_stops_the_walk_inside_the_kernel():
-    walk = load("modwalk").walk
+def test_ctrl_c_stops_the_walk_inside_the_kernel(simd_level):
+    walk = load("modwalk", simd_level).walk
     rng = np.random.default_rng(9)
     start = rng.integers(0, 3, 4096).astype(np.uint8)
     gens = rng.integers(0, 3, (20, 4096)).astype(np.uint8)        # 3^20 steps of 4096 cells: minutes
@@ -234,8 +234,8 @@ def test_ctrl_c_stops_the_walk_inside_the_kernel():
     assert not finished, "the walk ran to its end instead of stopping at Ctrl-C"
 
 
-def test_a_set_flag_stops_the_walk():
-    walk = load("modwalk").walk
+def test_a_set_flag_stops_the_walk(simd_level):
+    walk = load("modwalk", simd_level).walk
     gens = np.ones((20, 64), np.uint8)
     done, weight, best, steps = walk(np.zeros(64, np.uint8), gens, np.full(20, 3, np.int64), 3,
                                      cancel=np.ones(1, np.uint8))

@@ -7,9 +7,9 @@
 # consecutive elements differ by +g_i or -g_i: one pass over the cells a step, never the
 # coset written out.  The current element x and its weight (the sum of its press counts)
 # are kept up to date:
-#     x + g mod k = x - (k - g)  if x >= k - g,  else x + g    (no uint8 overflow)
-#     x - g mod k = x - g        if x >= g,      else x + (k - g)
-# so with h = k - g (a second row per generator) a step's weight change is
+#     x + g mod k = x + g - k  if x >= k - g,  else x + g    (in bytes, mod 256: right even when x + g passes 255)
+#     x - g mod k = x - g        if x >= g,      else x - g + k
+# so with h = k - g (a second row per generator, for the comparison) a step's weight change is
 # sum(g) - k * #(x >= h) going up and k * #(x < g) - sum(g) going down.
 #
 # The best element is the smallest (weight, x) with x compared lexicographically, cell 0
@@ -41,41 +41,47 @@ cdef extern from *:
     #define MW_RESTRICT __restrict__
     #endif
 
-    /* Cells per block whose wrap count fits a byte counter. */
-    #define MW_BLOCK 240
+    /* Cells per block whose wrap count fits the 16-bit counter (a multiple of every vector width). */
+    #define MW_BLOCK 65280
 
-    /* x += g (mod k), h = k - g: the number of cells that wrapped. */
+    /* The comparisons are written as max and equality, which every SIMD level has for unsigned
+       bytes (SSE2's pmaxub, pcmpeqb), and the wrap as a masked subtraction: written as `v >= h ?
+       v - h : v + g` with a byte counter in blocks of 240 the portable build did not vectorize
+       (1.4 ns a cell against 0.12 ns; AVX-512 0.11 against 0.04, a 1000-cell step). */
+
+    /* x += g (mod k), h = k - g: the number of cells that wrapped (x >= h before). */
     static int64_t mw_step_up(uint8_t *MW_RESTRICT x, const uint8_t *MW_RESTRICT g,
-                              const uint8_t *MW_RESTRICT h, ptrdiff_t n)
+                              const uint8_t *MW_RESTRICT h, ptrdiff_t n, uint8_t k)
     {
         int64_t wraps = 0;
         for (ptrdiff_t start = 0; start < n; start += MW_BLOCK) {
             ptrdiff_t stop = start + MW_BLOCK < n ? start + MW_BLOCK : n;
-            uint8_t count = 0;
+            uint16_t count = 0;
             for (ptrdiff_t j = start; j < stop; j++) {
                 uint8_t v = x[j], hj = h[j];
-                uint8_t wrap = (uint8_t)(v >= hj);
-                x[j] = wrap ? (uint8_t)(v - hj) : (uint8_t)(v + g[j]);
-                count += wrap;
+                uint8_t top = v > hj ? v : hj;
+                uint8_t wrap = (uint8_t)-(uint8_t)(top == v);          /* 0xFF when v >= h */
+                x[j] = (uint8_t)(v + g[j] - (wrap & k));
+                count += (uint8_t)(wrap & 1);
             }
             wraps += count;
         }
         return wraps;
     }
 
-    /* x -= g (mod k), h = k - g: the number of cells that wrapped (x < g before). */
-    static int64_t mw_step_down(uint8_t *MW_RESTRICT x, const uint8_t *MW_RESTRICT g,
-                                const uint8_t *MW_RESTRICT h, ptrdiff_t n)
+    /* x -= g (mod k): the number of cells that wrapped (x < g before). */
+    static int64_t mw_step_down(uint8_t *MW_RESTRICT x, const uint8_t *MW_RESTRICT g, ptrdiff_t n, uint8_t k)
     {
         int64_t wraps = 0;
         for (ptrdiff_t start = 0; start < n; start += MW_BLOCK) {
             ptrdiff_t stop = start + MW_BLOCK < n ? start + MW_BLOCK : n;
-            uint8_t count = 0;
+            uint16_t count = 0;
             for (ptrdiff_t j = start; j < stop; j++) {
                 uint8_t v = x[j], gj = g[j];
-                uint8_t wrap = (uint8_t)(v < gj);
-                x[j] = wrap ? (uint8_t)(v + h[j]) : (uint8_t)(v - gj);
-                count += wrap;
+                uint8_t top = v > gj ? v : gj;
+                uint8_t wrap = (uint8_t)~(uint8_t)-(uint8_t)(top == v); /* 0xFF when v < g */
+                x[j] = (uint8_t)(v - gj + (wrap & k));
+                count += (uint8_t)(wrap & 1);
             }
             wraps += count;
         }
@@ -83,8 +89,8 @@ cdef extern from *:
     }
     """
     const char* MW_SIMD_LEVEL "LIGHTSOUT_SIMD_LEVEL"
-    int64_t mw_step_up(uint8_t* x, const uint8_t* g, const uint8_t* h, Py_ssize_t n) noexcept nogil
-    int64_t mw_step_down(uint8_t* x, const uint8_t* g, const uint8_t* h, Py_ssize_t n) noexcept nogil
+    int64_t mw_step_up(uint8_t* x, const uint8_t* g, const uint8_t* h, Py_ssize_t n, uint8_t k) noexcept nogil
+    int64_t mw_step_down(uint8_t* x, const uint8_t* g, Py_ssize_t n, uint8_t k) noexcept nogil
 
 
 SIMD_LEVEL = MW_SIMD_LEVEL.decode()
@@ -122,10 +128,10 @@ cdef int walk_coset(uint8_t* x, const uint8_t* gens, const uint8_t* comps, const
             return STOP_NONE
         digit[i] = moved
         if direction[i] > 0:
-            wraps = mw_step_up(x, gens + i * n, comps + i * n, n)
+            wraps = mw_step_up(x, gens + i * n, comps + i * n, n, <uint8_t>k)
             weight += sums[i] - k * wraps
         else:
-            wraps = mw_step_down(x, gens + i * n, comps + i * n, n)
+            wraps = mw_step_down(x, gens + i * n, n, <uint8_t>k)
             weight += k * wraps - sums[i]
         steps[0] += 1
         if weight < best_weight[0] or (weight == best_weight[0] and memcmp(x, best, n) < 0):

@@ -18,10 +18,11 @@ __all__ = ["SECONDS_PER_ELEMENT", "SECONDS_PER_SCATTER", "SECONDS_PER_SOLUTION_C
 SECONDS_PER_ELEMENT = 0.09e-9
 SECONDS_PER_SCATTER = 1.5e-9
 # The k-state search walks every solution (lightsout/_search/modsearch.py), a pass over the cells a
-# step: about 0.25 ns a solution and cell, and some 10-20 ns a solution (AVX-512 build, one core;
-# 3^12 solutions of 1000 cells: 0.13 s); kept a little pessimistic.
-SECONDS_PER_SOLUTION_CELL = 0.4e-9
-SECONDS_PER_SOLUTION = 25e-9
+# step: 3^12 solutions of 1024 cells take 19 ms (AVX-512), 21 ms (AVX2), 38 ms (portable build) on
+# one core, 0.035-0.07 ns a solution and cell, and some 5-10 ns a solution beside; the figures
+# below are the portable build's, a little pessimistic.
+SECONDS_PER_SOLUTION_CELL = 0.15e-9
+SECONDS_PER_SOLUTION = 12e-9
 
 
 def search_seconds(nullity: int, entries: int) -> float:
@@ -44,6 +45,6 @@ def mod_search_seconds(count: int, cells: int) -> float:
 
     Example:
         >>> round(mod_search_seconds(10**9, 40), 1)
-        41.0
+        18.0
     """
     return float(count * (cells * SECONDS_PER_SOLUTION_CELL + SECONDS_PER_SOLUTION))
