@@ -169,23 +169,24 @@ def coset_min_weight_walk(particular: npt.ArrayLike, generators: npt.ArrayLike, 
     gens_active[:, :len(active)] = rows[:, active]
     start = np.zeros(width, np.uint8)
     start[:len(active)] = presses[active]
-    # the last coordinates are walked inside a chunk, the leading ones number the chunks
-    suffix, inner = len(orders), 1
+    # the last coordinates are walked inside a chunk (at least one: a chunk's start costs a pass over
+    # the cells per leading coordinate), the leading ones number the chunks
+    suffix, inner = len(orders) - 1, int(orders[-1])
     while suffix > 0 and inner * int(orders[suffix - 1]) * width <= WALK_CHUNK_CELLS:
         suffix -= 1
         inner *= int(orders[suffix])
     lead_orders = [int(order) for order in orders[:suffix]]
-    lead_rows = gens_active[:suffix].astype(np.int64)
     walked_rows, walked_orders = np.ascontiguousarray(gens_active[suffix:]), np.ascontiguousarray(orders[suffix:])
     nchunks = math.prod(lead_orders)
     lock = threading.Lock()
     best: list[tuple[int, bytes]] = []
 
     def chunk(number: int, token: CancelToken) -> bool:
-        digits = np.zeros(suffix, np.int64)
+        first = start
         for i in range(suffix - 1, -1, -1):
-            number, digits[i] = divmod(number, lead_orders[i])
-        first = ((start + digits @ lead_rows) % k).astype(np.uint8) if suffix else start
+            number, digit = divmod(number, lead_orders[i])
+            if digit:   # at most 254 * 254 + 254 < 2^16
+                first = ((first + np.uint16(digit) * gens_active[i].astype(np.uint16)) % k).astype(np.uint8)
         complete, weight, element, _ = kernels.modwalk.walk(first, walked_rows, walked_orders, k, cancel=token.flag)
         found = (weight, element.tobytes())
         with lock:
