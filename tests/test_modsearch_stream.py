@@ -17,6 +17,7 @@ import pytest
 import lightsout
 import oracle
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError
+from lightsout._core.modring import howell_form
 from lightsout._kernels import load
 from lightsout._search import modsearch
 from lightsout._search.modsearch import coset_min_weight_mod, coset_min_weight_walk, walk_fits
@@ -149,6 +150,10 @@ def test_the_walk_s_steps_cover_the_coset_once(simd_level):
             elements = (start.astype(np.int64) + grid @ gens.astype(np.int64)) % k
             first = min((int(e.sum()), e.tolist()) for e in elements)
             assert (weight, best.tolist()) == first
+            counts = rng.integers(0, 1000, n).astype(np.uint32)             # entry j stands for counts[j] cells
+            done, weight, best, steps = walk(start, gens, np.array(orders, np.int64), k, counts=counts)
+            first = min((int(e @ counts), e.tolist()) for e in elements)
+            assert done and (weight, best.tolist()) == first
 
 
 def test_bad_kernel_arguments_are_refused():
@@ -157,6 +162,9 @@ def test_bad_kernel_arguments_are_refused():
         walk(np.array([3], np.uint8), np.zeros((1, 1), np.uint8), np.array([3], np.int64), 3)
     with pytest.raises(InvalidBoardError, match="orders"):
         walk(np.zeros(2, np.uint8), np.zeros((1, 2), np.uint8), np.array([0], np.int64), 3)
+    with pytest.raises(lightsout.InvalidTypeError, match="counts must be"):
+        walk(np.zeros(2, np.uint8), np.zeros((1, 2), np.uint8), np.array([3], np.int64), 3,
+             counts=np.ones(2, np.int64))
     with pytest.raises(InvalidBoardError, match="gens must be"):
         walk(np.zeros(2, np.uint8), np.zeros((1, 3), np.uint8), np.array([3], np.int64), 3)
 
@@ -240,3 +248,44 @@ def test_a_set_flag_stops_the_walk(simd_level):
     done, weight, best, steps = walk(np.zeros(64, np.uint8), gens, np.full(20, 3, np.int64), 3,
                                      cancel=np.ones(1, np.uint8))
     assert not done and steps < 3**20 - 1 and weight == int(best.astype(np.int64).sum())
+
+
+@pytest.mark.parametrize("k", [3, 4, 6, 255])
+def test_cells_equal_in_every_solution_are_walked_once_with_the_same_answer(k):
+    """Repeated columns (a periodic torus has them): the walk steps one cell of each class, weighed by its size."""
+    rng = np.random.default_rng(100 + k)
+    for copies in (4, 9):
+        cells = 6
+        rows = 2 if k < 100 else 1
+        x0 = rng.integers(0, k, size=cells)
+        gens = rng.integers(0, k, size=(rows, cells))
+        shuffle = rng.permutation(cells * copies)
+        x0_tiled, gens_tiled = np.tile(x0, copies)[shuffle], np.tile(gens, copies)[:, shuffle]
+        walked, counts, _ = modsearch._cell_classes(x0_tiled.astype(np.uint8),
+                                                    np.asarray(gens_tiled, np.uint8), np.arange(cells * copies))
+        assert counts is not None and int(counts.sum()) == cells * copies      # the classes were walked
+        expected = coset_min_weight_mod(x0_tiled, gens_tiled, k)
+        for threads in (1, 2):
+            got = coset_min_weight_walk(x0_tiled, gens_tiled, k, threads=threads)
+            assert got.proven and (got.weight, got.presses.tolist()) == (expected.weight, expected.presses.tolist())
+
+
+def test_a_periodic_torus_walks_its_classes():
+    """The all-lit 20 x 20 torus with 5 states (1,953,125 solutions, too many for the written-out search):
+    its 400 cells fall into 25 classes; the answer replays dark, and walking every cell on its own
+    gives the same solution."""
+    board = np.ones((20, 20), np.uint8)
+    solution = lightsout.solve(board, states=5, torus=True)
+    best = solution.minimal()
+    presses = np.asarray(best.presses, np.int64)
+    assert best.proven_minimal and solution.count == 1953125
+    assert not oracle.replay_sets(oracle.neighbour_sets((20, 20), torus=True), board, presses.ravel(), 5).any()
+    flat = solution.presses.ravel().astype(np.uint8)
+    quiet = solution.quiet_patterns().reshape(-1, 400).astype(np.uint8)
+    rows = howell_form(quiet, 5)
+    walked, counts, _ = modsearch._cell_classes(flat, rows, np.flatnonzero(rows.any(axis=0)))
+    assert counts is not None and len(walked) < 100
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(modsearch, "GROUPED_CELL_COST", 10**9)       # every cell walked on its own
+        alone = coset_min_weight_walk(flat, quiet, 5)
+    assert alone.proven and alone.presses.tolist() == presses.ravel().tolist()

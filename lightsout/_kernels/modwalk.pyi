@@ -17,5 +17,6 @@ def walk(
     orders: npt.NDArray[np.int64],
     k: int,
     *,
+    counts: Optional[npt.NDArray[np.uint32]] = None,
     cancel: Optional[npt.NDArray[np.uint8]] = None,
 ) -> tuple[bool, int, npt.NDArray[np.uint8], int]: ...

@@ -19,7 +19,7 @@
 # Compiled once per SIMD level (setup.py); the def wrapper validates with the GIL held and
 # runs the walk inside `with nogil`, polling the cancel flag and Ctrl-C (cancel.pxd).
 
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t
 from libc.string cimport memcmp, memcpy
 
 from lightsout._kernels.cancel cimport STOP_NONE, Poll, make_poll, poll_work, raise_if_interrupted
@@ -87,10 +87,44 @@ cdef extern from *:
         }
         return wraps;
     }
+
+    /* The same steps where cell j stands for counts[j] cells: the wrapped cells' counts summed. */
+    static int64_t mw_step_up_counted(uint8_t *MW_RESTRICT x, const uint8_t *MW_RESTRICT g,
+                                      const uint8_t *MW_RESTRICT h, const uint32_t *MW_RESTRICT counts,
+                                      ptrdiff_t n, uint8_t k)
+    {
+        uint64_t wraps = 0;
+        for (ptrdiff_t j = 0; j < n; j++) {
+            uint8_t v = x[j], hj = h[j];
+            uint8_t top = v > hj ? v : hj;
+            uint8_t wrap = (uint8_t)-(uint8_t)(top == v);
+            x[j] = (uint8_t)(v + g[j] - (wrap & k));
+            wraps += counts[j] & (uint32_t)(int32_t)(int8_t)wrap;
+        }
+        return (int64_t)wraps;
+    }
+
+    static int64_t mw_step_down_counted(uint8_t *MW_RESTRICT x, const uint8_t *MW_RESTRICT g,
+                                        const uint32_t *MW_RESTRICT counts, ptrdiff_t n, uint8_t k)
+    {
+        uint64_t wraps = 0;
+        for (ptrdiff_t j = 0; j < n; j++) {
+            uint8_t v = x[j], gj = g[j];
+            uint8_t top = v > gj ? v : gj;
+            uint8_t wrap = (uint8_t)~(uint8_t)-(uint8_t)(top == v);
+            x[j] = (uint8_t)(v - gj + (wrap & k));
+            wraps += counts[j] & (uint32_t)(int32_t)(int8_t)wrap;
+        }
+        return (int64_t)wraps;
+    }
     """
     const char* MW_SIMD_LEVEL "LIGHTSOUT_SIMD_LEVEL"
     int64_t mw_step_up(uint8_t* x, const uint8_t* g, const uint8_t* h, Py_ssize_t n, uint8_t k) noexcept nogil
     int64_t mw_step_down(uint8_t* x, const uint8_t* g, Py_ssize_t n, uint8_t k) noexcept nogil
+    int64_t mw_step_up_counted(uint8_t* x, const uint8_t* g, const uint8_t* h, const uint32_t* counts,
+                               Py_ssize_t n, uint8_t k) noexcept nogil
+    int64_t mw_step_down_counted(uint8_t* x, const uint8_t* g, const uint32_t* counts, Py_ssize_t n,
+                                 uint8_t k) noexcept nogil
 
 
 SIMD_LEVEL = MW_SIMD_LEVEL.decode()
@@ -102,9 +136,10 @@ MAX_WALK_COORDINATES = 64
 
 
 cdef int walk_coset(uint8_t* x, const uint8_t* gens, const uint8_t* comps, const int64_t* orders,
-                    const int64_t* sums, Py_ssize_t r, Py_ssize_t n, int64_t k, int64_t weight,
-                    uint8_t* best, int64_t* best_weight, int64_t* steps, Poll* poll) noexcept nogil:
-    """Walk every element; best/best_weight hold the least (weight, x) seen, the start included."""
+                    const int64_t* sums, const uint32_t* counts, Py_ssize_t r, Py_ssize_t n, int64_t k,
+                    int64_t weight, uint8_t* best, int64_t* best_weight, int64_t* steps, Poll* poll) noexcept nogil:
+    """Walk every element; best/best_weight hold the least (weight, x) seen, the start included;
+    ``counts`` NULL, or the number of cells each entry stands for."""
     cdef int64_t digit[64]
     cdef int64_t direction[64]
     cdef Py_ssize_t i
@@ -128,10 +163,16 @@ cdef int walk_coset(uint8_t* x, const uint8_t* gens, const uint8_t* comps, const
             return STOP_NONE
         digit[i] = moved
         if direction[i] > 0:
-            wraps = mw_step_up(x, gens + i * n, comps + i * n, n, <uint8_t>k)
+            if counts == NULL:
+                wraps = mw_step_up(x, gens + i * n, comps + i * n, n, <uint8_t>k)
+            else:
+                wraps = mw_step_up_counted(x, gens + i * n, comps + i * n, counts, n, <uint8_t>k)
             weight += sums[i] - k * wraps
         else:
-            wraps = mw_step_down(x, gens + i * n, n, <uint8_t>k)
+            if counts == NULL:
+                wraps = mw_step_down(x, gens + i * n, n, <uint8_t>k)
+            else:
+                wraps = mw_step_down_counted(x, gens + i * n, counts, n, <uint8_t>k)
             weight += k * wraps - sums[i]
         steps[0] += 1
         if weight < best_weight[0] or (weight == best_weight[0] and memcmp(x, best, n) < 0):
@@ -143,17 +184,20 @@ cdef int walk_coset(uint8_t* x, const uint8_t* gens, const uint8_t* comps, const
 
 
 def walk(const uint8_t[::1] start, const uint8_t[:, ::1] gens, const int64_t[::1] orders, int k, *,
-         cancel=None):
+         counts=None, cancel=None):
     """The least (weight, element) of ``start + sum_i c_i gens[i]`` (mod k), c_i in 0 .. orders[i]-1.
 
-    Weight is the sum of the entries; ties go to the lexicographically smallest element
-    (cell 0 first).  Every coordinate vector is visited once, in a reflected Gray code.
+    Weight is the sum of the entries (each times ``counts[j]`` when given); ties go to the
+    lexicographically smallest element (cell 0 first).  Every coordinate vector is visited
+    once, in a reflected Gray code.
 
     Args:
         start: ``(n,)`` uint8, entries in 0..k-1.
         gens: ``(r, n)`` uint8, entries in 0..k-1 (the walk's coordinates, r <= 64).
         orders: ``(r,)`` int64, each >= 1: coordinate i takes orders[i] values.
         k: the modulus, 2..255.
+        counts: None, or ``(n,)`` uint32: entry j stands for counts[j] equal cells (the
+            sum of the counts at most 2^40).
         cancel: None or a C-contiguous numpy uint8 array; the walk stops once byte 0 is nonzero.
 
     Returns:
@@ -183,15 +227,28 @@ def walk(const uint8_t[::1] start, const uint8_t[:, ::1] gens, const int64_t[::1
             raise InvalidBoardError(f"orders must be >= 1, got {orders[i]} at {i}")
     if (n and max(np.max(start), np.max(gens) if r else 0) >= k):
         raise InvalidBoardError(f"start and gens must hold values in 0..{k - 1}")
+    cdef const uint32_t[::1] count_view
+    cdef const uint32_t* cnt = NULL
+    weights = np.ones(n, np.int64)
+    if counts is not None:
+        if (not isinstance(counts, np.ndarray) or counts.dtype != np.uint32 or counts.shape != (n,)
+                or not counts.flags.c_contiguous):
+            raise InvalidTypeError(f"counts must be None or a C-contiguous ({n},) uint32 array")
+        if int(counts.sum(dtype=np.uint64)) > 1 << 40:
+            raise InvalidBoardError("counts must sum to at most 2^40")
+        count_view = counts
+        weights = counts.astype(np.int64)
+        if n:
+            cnt = &count_view[0]
     comps_array = (k - np.asarray(gens, dtype=np.int64)).astype(np.uint8)
     cdef const uint8_t[:, ::1] comps = comps_array
-    sums_array = np.asarray(gens, dtype=np.int64).sum(axis=1) if r else np.zeros(0, np.int64)
+    sums_array = (np.asarray(gens, dtype=np.int64) * weights).sum(axis=1) if r else np.zeros(0, np.int64)
     cdef const int64_t[::1] sums = np.ascontiguousarray(sums_array, dtype=np.int64)
     x_array = np.array(start, dtype=np.uint8, copy=True)
     best_array = np.empty(n, dtype=np.uint8)
     cdef uint8_t[::1] x = x_array
     cdef uint8_t[::1] best = best_array
-    cdef int64_t weight = int(np.asarray(start, dtype=np.int64).sum())
+    cdef int64_t weight = int((np.asarray(start, dtype=np.int64) * weights).sum())
     cdef int64_t best_weight = 0, steps = 0
     cdef int status
     cdef Poll poll = make_poll(cancel, POLL_CELLS)
@@ -203,6 +260,6 @@ def walk(const uint8_t[::1] start, const uint8_t[:, ::1] gens, const int64_t[::1
     cdef const int64_t* op = &orders[0] if r else NULL
     cdef const int64_t* sp = &sums[0] if r else NULL
     with nogil:
-        status = walk_coset(xp, gp, cp, op, sp, r, n, k, weight, bp, &best_weight, &steps, &poll)
+        status = walk_coset(xp, gp, cp, op, sp, cnt, r, n, k, weight, bp, &best_weight, &steps, &poll)
     raise_if_interrupted(status)
     return status == STOP_NONE, int(best_weight), best_array, int(steps)
