@@ -223,8 +223,8 @@ def _cell_classes(presses: np.ndarray, rows: np.ndarray, active: np.ndarray) -> 
     class in increasing order (the solutions then compare lexicographically as the whole
     vectors do: the first cell where two solutions differ is the first of its class),
     ``counts`` the classes' sizes, and ``expand[j]`` the class of ``active[j]``.  When the
-    classes are not at most a quarter of the cells (a counted step costs about three plain
-    ones), ``walked`` is ``active``, ``counts`` None.
+    classes are more than a 1 / :data:`GROUPED_CELL_COST` share of the cells (a counted cell
+    costs about that many plain ones), ``walked`` is ``active``, ``counts`` None.
 
     Example:
         >>> walked, counts, expand = _cell_classes(np.array([1, 0, 1, 0, 1, 0, 1, 0], np.uint8),
