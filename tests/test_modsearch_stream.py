@@ -289,3 +289,30 @@ def test_a_periodic_torus_walks_its_classes():
         patch.setattr(modsearch, "GROUPED_CELL_COST", 10**9)       # every cell walked on its own
         alone = coset_min_weight_walk(flat, quiet, 5)
     assert alone.proven and alone.presses.tolist() == presses.ravel().tolist()
+
+
+#: Every small board with quiet patterns: shapes of up to 8 cells, open and wrapping, both rules.
+SWEEP = [(k, shape, torus, self_toggle) for k in (3, 4, 5, 6, 7)
+         for shape in ((1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 2), (2, 3), (2, 4), (1, 7), (1, 8))
+         for torus in (False, True) for self_toggle in (True, False)
+         if k ** (shape[0] * shape[1]) <= 400_000]
+
+
+@pytest.mark.thorough
+@pytest.mark.parametrize("k, shape, torus, self_toggle", SWEEP)
+def test_the_walk_matches_brute_force_on_every_small_board(k, shape, torus, self_toggle):
+    """Every lit board of the shape whose solutions the oracle lists (six random ones), threads 1 and 2."""
+    sets = oracle.neighbour_sets(shape, torus=torus, self_toggle=self_toggle)
+    cells = len(sets)
+    rng = np.random.default_rng(cells * 1000 + k * 10 + 2 * torus + self_toggle)
+    effect = oracle.effect_matrix(sets).astype(np.int64)
+    for _ in range(6):
+        board = (effect @ rng.integers(0, k, size=cells) % k).reshape(shape)
+        if not board.any():
+            continue
+        weight, expected = _fewest_by_brute_force(sets, board, k)
+        solution = lightsout.solve(board.astype(np.uint8), states=k, torus=torus, self_toggle=self_toggle)
+        for threads in (1, 2):
+            best = solution.minimal(threads=threads)
+            got = np.asarray(best.presses, np.int64).ravel()
+            assert best.proven_minimal and (int(got.sum()), got.tolist()) == (weight, expected.tolist())
