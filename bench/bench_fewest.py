@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 
 import numpy as np
+import pytest
 
 import lightsout
 from private import private
@@ -79,3 +80,37 @@ def test_fewest_distance_5x5(gate):
     table = gate(distance.distance_distribution_gf2, quiet, threads=1)
     assert int(table.sum()) == 2**23
     gate.benchmark.extra_info["vectors_per_s"] = 2.0**25 / gate.benchmark.stats.stats.min
+
+
+def _k_state_minimal(gate, shape: tuple[int, int], states: int, torus: bool) -> None:
+    """``Solution.minimal`` of the all-lit board with ``states`` states, one thread; solved outside the clock."""
+    solution = lightsout.solve(np.ones(shape, np.uint8), states=states, torus=torus)
+    result = gate(solution.minimal, threads=1)
+    assert result.proven_minimal
+    gate.benchmark.extra_info["solutions_per_s"] = solution.count / gate.benchmark.stats.stats.min
+
+
+def test_fewest_k_states_8x5_255(gate):
+    # the all-lit 8 x 5 board with 255 states: 6,885 solutions of 40 cells, walked in a Gray code
+    # (lightsout/_search/modsearch.py; a reference that wrote the coset out refused it)
+    _k_state_minimal(gate, (8, 5), 255, False)
+
+
+def test_fewest_k_states_torus_5x5_5(gate):
+    # the all-lit 5 x 5 torus with 5 states: 1,953,125 solutions of 25 cells
+    _k_state_minimal(gate, (5, 5), 5, True)
+
+
+def test_fewest_k_states_walk_3pow12_1000(gate):
+    # the walk's kernel alone: 3^12 elements of 1000 cells (imported here: a reference without it skips)
+    try:
+        from lightsout._kernels import load
+        walk = load("modwalk").walk
+    except (ImportError, ValueError):
+        pytest.skip("no k-state walk in this build")
+    rng = np.random.default_rng(12)
+    start = rng.integers(0, 3, 1000).astype(np.uint8)
+    gens = rng.integers(0, 3, (12, 1000)).astype(np.uint8)
+    done, _, _, steps = gate(walk, start, gens, np.full(12, 3, np.int64), 3)
+    assert done and steps == 3**12 - 1
+    gate.benchmark.extra_info["cells_per_s"] = 3**12 * 1000 / gate.benchmark.stats.stats.min

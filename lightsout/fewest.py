@@ -121,9 +121,11 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
             Such a grid of nullity 0 is not built: its one solution is chased
             from its first row a band of rows at a time (up to
             ``lightsout.limits.MAX_STREAM_CELLS``, 2**36 cells, about a minute);
-            with k states, over ``lightsout.limits.MAX_MOD_SEARCH_BYTES`` of
-            solutions to write out.  A two-state board whose nullity is above
-            the search's limit (64) is refused before it is solved.
+            with k states, more than ``lightsout.limits.MAX_MOD_SOLUTIONS``
+            solutions, or without time_limit a walk estimated beyond
+            ``lightsout.limits.MAX_MOD_UNTIMED_SECONDS``.  A two-state board
+            whose nullity is above the search's limit (64) is refused before
+            it is solved.
 
     Examples:
         >>> from lightsout import fewest_presses

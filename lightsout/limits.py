@@ -38,7 +38,6 @@ from lightsout._routes import nd as _nd
 from lightsout._routes import poly as _poly
 from lightsout._routes import stencilchase as _stencilchase
 from lightsout._search import distance as _distance
-from lightsout._search import minimal as _minimal
 from lightsout._search import minweight as _minweight
 from lightsout._search import modsearch as _modsearch
 from lightsout._search import orbitcut as _orbitcut
@@ -52,7 +51,8 @@ __all__ = [
     "MAX_MOD_WORK_BYTES", "MAX_GF2_BYTES", "MAX_GF2_WORD_OPS", "MAX_GRAPH_BYTES", "MAX_GRAPH_VERTICES",
     "MAX_PATTERN_CELLS", "MAX_TABLE_ENTRIES", "MAX_TABLE_SECONDS",
     "MAX_NULLITY", "MAX_UNTIMED_NULLITY", "MAX_UNTIMED_SECONDS", "MAX_SEARCH_BYTES", "STREAM_CELLS",
-    "MAX_STREAM_CELLS", "MAX_MOD_ELEMENTS", "MAX_MOD_SEARCH_BYTES", "MAX_CUT_GROUP", "MAX_DISTANCE_LOG2",
+    "MAX_STREAM_CELLS", "MAX_MOD_SOLUTIONS", "MAX_MOD_UNTIMED_SECONDS", "MAX_MOD_ELEMENTS", "MAX_MOD_SEARCH_BYTES",
+    "MAX_CUT_GROUP", "MAX_DISTANCE_LOG2",
     "MAX_GROUP_ORDER", "MAX_GROUP_CELLS", "MAX_CYCLE_SYSTEM_ENTRIES",
     "MAX_OPERATOR_BYTES", "MAX_MANY_TABLE_BYTES", "MAX_MANY_MINIMAL_NULLITY",
     "MAX_SVG_CELLS", "MAX_PNG_CELLS", "MAX_RENDER_PIXELS",
@@ -136,10 +136,17 @@ MAX_SEARCH_BYTES = fewest.MAX_SEARCH_BYTES
 STREAM_CELLS = fewest.STREAM_CELLS
 #: Cells of a nullity-0 grid whose presses fewest_presses counts by chasing (2**36; about a minute).
 MAX_STREAM_CELLS = fewest.MAX_STREAM_CELLS
-#: Solutions a k-state fewest-press search writes out (2**22); it enumerates every one.
+#: Solutions of a k-state fewest-press search, time limit or not (2**64, as for two states): it
+#: walks every one, a step each, writing none out.
+MAX_MOD_SOLUTIONS = _modsearch.MAX_MOD_SOLUTIONS
+#: Estimated seconds of a k-state walk without time_limit, on its threads (an hour; about 10**11
+#: solutions of 40 cells on two cores).
+MAX_MOD_UNTIMED_SECONDS = _modsearch.MAX_MOD_UNTIMED_SECONDS
+#: Solutions the written-out k-state search (the walk's reference in the tests, which the public
+#: functions no longer call) enumerates (2**22).
 MAX_MOD_ELEMENTS = _modsearch.MAX_MOD_ELEMENTS
-#: Bytes of a k-state search's solutions, solutions x cells x states (64 MiB).
-MAX_MOD_SEARCH_BYTES = _minimal.MAX_MOD_SEARCH_BYTES
+#: Bytes of the written-out k-state search's solutions, solutions x cells x states (64 MiB).
+MAX_MOD_SEARCH_BYTES = _modsearch.MAX_MOD_SEARCH_BYTES
 #: Maps of the coset a search's symmetric cut enumerates (4096).
 MAX_CUT_GROUP = _orbitcut.MAX_CUT_GROUP
 #: log2 of the press vectors a distance table walks (40; the 3-state 5 x 5 board's 3**25 fits,

@@ -59,6 +59,7 @@ MODULES: dict[str, CompiledModule] = {
     "walsh": CompiledModule(headers=("walsh.h", "walsh_body.h"),
                             purpose="fewest presses: Walsh-Hadamard weighing of a coset"),
     "many": CompiledModule(purpose="many boards at once: one GF(2) matrix applied to many rows"),
+    "modwalk": CompiledModule(purpose="fewest presses with k states: a Gray-code walk over the coset"),
     "stencilchase": CompiledModule(purpose="any press stencil and masks: the windowed chase, its plan and proof"),
     "rowchase": CompiledModule(purpose="two-state stencils whose forcing row inverts in linear time: whole rows chased"),
 }
@@ -85,7 +86,7 @@ def builds(wide: bool = True) -> list[tuple[str, str, str]]:
         >>> builds()[:2]
         [('cpu', 'cpu', 'generic'), ('chase_generic', 'chase', 'generic')]
         >>> len(builds()), len(builds(wide=False))
-        (35, 13)
+        (38, 14)
     """
     levels = ["generic"] + (list(SIMD_FLAGS) if wide else [])
     out: list[tuple[str, str, str]] = []

@@ -7,7 +7,7 @@
 - ``jobs``: the search as short, idempotent jobs on any ``concurrent.futures`` executor.
 - ``tasksearch``: the search in this process, ranges of tasks over threads.
 - ``cosetform``: the coset in the search's terms (reduced form, histogram of forms, task layout).
-- ``modsearch``: the fewest presses with k states, the coset written out.
+- ``modsearch``: the fewest presses with k states, a Gray-code walk over the coset.
 - ``orbitcut``: the symmetric cut (one task of each orbit of the board's symmetries).
 - ``prune``: the branch and bound, for cosets that fall apart.
 - ``symmetry``: the symmetries of boards and graphs, and Burnside's counts.

@@ -1,4 +1,4 @@
-"""The search's cost model: how long a two-state fewest-press search takes, before it starts.
+"""The search's cost model: how long a fewest-press search (two or k states) takes, before it starts.
 
 The limits of the search (lightsout/_search/minweight.py), the jobs' split for an executor
 (lightsout/_search/jobs.py) and the play page's refusal (lightsout/play/api.py) all ask it.
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["SECONDS_PER_ELEMENT", "SECONDS_PER_SCATTER", "SECONDS_PER_SOLUTION_CELL", "search_seconds",
-           "mod_search_seconds"]
+__all__ = ["SECONDS_PER_ELEMENT", "SECONDS_PER_SCATTER", "SECONDS_PER_SOLUTION_CELL", "SECONDS_PER_SOLUTION",
+           "search_seconds", "mod_search_seconds"]
 
 
 # Measured on the development machine (AMD EPYC, AVX-512 build, CPU time of one core): the
@@ -17,9 +17,12 @@ __all__ = ["SECONDS_PER_ELEMENT", "SECONDS_PER_SCATTER", "SECONDS_PER_SOLUTION_C
 # (nullity 32, 3872 forms) takes 0.47 s of CPU.
 SECONDS_PER_ELEMENT = 0.09e-9
 SECONDS_PER_SCATTER = 1.5e-9
-# The k-state search writes out every solution: about 40-50 ns a solution and cell (k = 3, 40 cells,
-# 3^10 solutions: 0.1 s).
-SECONDS_PER_SOLUTION_CELL = 50e-9
+# The k-state search walks every solution (lightsout/_search/modsearch.py), a pass over the cells a
+# step: 3^12 solutions of 1024 cells take 19 ms (AVX-512), 21 ms (AVX2), 38 ms (portable build) on
+# one core, 0.035-0.07 ns a solution and cell, and some 5-10 ns a solution beside; the figures
+# below are the portable build's, a little pessimistic.
+SECONDS_PER_SOLUTION_CELL = 0.15e-9
+SECONDS_PER_SOLUTION = 12e-9
 
 
 def search_seconds(nullity: int, entries: int) -> float:
@@ -38,10 +41,10 @@ def search_seconds(nullity: int, entries: int) -> float:
 
 
 def mod_search_seconds(count: int, cells: int) -> float:
-    """Rough seconds of the k-state search, which writes out all ``count`` solutions of ``cells`` cells.
+    """Rough single-core seconds of the k-state search, which walks all ``count`` solutions of ``cells`` cells.
 
     Example:
-        >>> round(mod_search_seconds(3**10, 40), 2)
-        0.12
+        >>> round(mod_search_seconds(10**9, 40), 1)
+        18.0
     """
-    return float(count * cells * SECONDS_PER_SOLUTION_CELL)
+    return float(count * (cells * SECONDS_PER_SOLUTION_CELL + SECONDS_PER_SOLUTION))

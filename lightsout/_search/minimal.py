@@ -3,7 +3,8 @@
 It stands below :mod:`lightsout._solve` (a :class:`lightsout.Solution` finds its own
 minimal solution through it) and above the searches: ``lightsout._search.minweight`` over
 GF(2), cut by the box's symmetries (``lightsout._search.orbitcut``) or pruned
-(``lightsout._search.prune``), and the written-out search with k states.
+(``lightsout._search.prune``), and the Gray-code walk with k states
+(``lightsout._search.modsearch``).
 :mod:`lightsout.fewest` adds the tables and the entry points that solve first.
 """
 from __future__ import annotations
@@ -19,10 +20,10 @@ from lightsout._base.errors import BoardTooLargeError
 from lightsout._base.types import Progress
 from lightsout._base.validate import thread_count, time_limit_seconds
 from lightsout._core.rules import Rules
-from lightsout._core.runner import CancelToken
+from lightsout._core.runner import CancelToken, default_threads
 from lightsout._core.tasks import checked_executor
 from lightsout._search.minweight import MAX_NULLITY, coset_min_weight
-from lightsout._search.modsearch import MAX_MOD_ELEMENTS, coset_min_weight_mod
+from lightsout._search.modsearch import MAX_MOD_SEARCH_BYTES, coset_min_weight_walk, walk_fits
 from lightsout._search.symmetry import box_symmetries
 
 if TYPE_CHECKING:
@@ -32,13 +33,11 @@ __all__ = ["minimal_solution", "refuse_minimal", "mod_search_fits", "SYMMETRY_MI
            "MAX_MOD_SEARCH_BYTES"]
 
 
-#: Largest coset (solutions x cells x states) the k-state search may write out: it enumerates every
-#: solution, and each step of building the span holds k times the span's bytes.
-MAX_MOD_SEARCH_BYTES = 1 << 26
-
-
-def mod_search_fits(count: int, cells: int, states: int, shape: tuple[int, ...]) -> None:
-    """Refuse, before the search, a k-state fewest-press search that cannot be written out.
+def mod_search_fits(count: int, cells: int, states: int, shape: tuple[int, ...], *,
+                    time_limit: Optional[float] = None, threads: Optional[int] = None) -> None:
+    """Refuse, before the search, a k-state fewest-press search that cannot be done: more than
+    ``MAX_MOD_SOLUTIONS`` solutions, or without a time limit a walk estimated beyond
+    ``MAX_MOD_UNTIMED_SECONDS`` (lightsout._search.modsearch.walk_fits).
 
     The number of solutions is known from the solve, so the refusal is immediate.
 
@@ -47,23 +46,20 @@ def mod_search_fits(count: int, cells: int, states: int, shape: tuple[int, ...])
         >>> mod_search_fits(6**20, 100, 6, (10, 10))
         Traceback (most recent call last):
         ...
-        lightsout.BoardTooLargeError: the fewest presses of a board with 6 states ...
+        lightsout.BoardTooLargeError: the fewest presses with 6 states walk every solution, and this 10 x 10 board ...
     """
-    if count > MAX_MOD_ELEMENTS or count * cells * states > MAX_MOD_SEARCH_BYTES:
-        size = " x ".join(map(str, shape)) if len(shape) > 1 else f"{shape[0]}-cell"
-        raise BoardTooLargeError(
-            f"the fewest presses of a board with {states} states are found by writing out every solution, and "
-            f"this {size} board has {count:.4g} of them, too many to enumerate: over the limit of "
-            f"{MAX_MOD_ELEMENTS} solutions (lightsout.limits.MAX_MOD_ELEMENTS) and "
-            f"{MAX_MOD_SEARCH_BYTES // 2**20} MiB (lightsout.limits.MAX_MOD_SEARCH_BYTES); "
-            "solve without minimal=True for one solution")
+    size = " x ".join(map(str, shape)) if len(shape) > 1 else f"{shape[0]}-cell"
+    walk_fits(count, cells, states, timed=time_limit is not None, threads=thread_count(threads) or default_threads(),
+              what=f"this {size} board")
 
 
-def refuse_minimal(nullity: int, count: int, states: int, shape: tuple[int, ...]) -> None:
+def refuse_minimal(nullity: int, count: int, states: int, shape: tuple[int, ...], *,
+                   time_limit: Optional[float] = None, threads: Optional[int] = None) -> None:
     """Refuse, before any work, a solved board's fewest-press search that the search cannot do.
 
     Two states: a nullity over ``MAX_NULLITY``, time limit or not (the quiet patterns are not
-    written out for nothing); k states: a coset too large to write out (:func:`mod_search_fits`).
+    written out for nothing); k states: a coset too large to walk (:func:`mod_search_fits`, which
+    takes ``time_limit`` and ``threads`` into account).
     :func:`minimal_solution` asks it, and so does the play page before it offers a search.
 
     Example:
@@ -74,7 +70,7 @@ def refuse_minimal(nullity: int, count: int, states: int, shape: tuple[int, ...]
         lightsout.BoardTooLargeError: a board of shape (200, 200) has nullity 200 (2^200 solutions), over the limit ...
     """
     if states != 2:
-        mod_search_fits(count, math.prod(shape), states, shape)
+        mod_search_fits(count, math.prod(shape), states, shape, time_limit=time_limit, threads=threads)
     elif nullity > MAX_NULLITY:
         raise BoardTooLargeError(
             f"a board of shape {shape} has nullity {nullity} (2^{nullity} solutions), over the limit of "
@@ -113,7 +109,8 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
     flat = np.ascontiguousarray(solution.presses, dtype=np.uint8).reshape(cells)
     if solution.nullity == 0 or not flat.any():  # one solution, or this one presses nothing: none is shorter
         return replace(solution, proven_minimal=True)
-    refuse_minimal(solution.nullity, solution.count, solution.states, solution.board.shape)  # before the patterns
+    refuse_minimal(solution.nullity, solution.count, solution.states, solution.board.shape,  # before the patterns
+                   time_limit=token.remaining(), threads=threads)
     patterns = solution.quiet_patterns().reshape(-1, cells).astype(np.uint8)
     if solution.states == 2:
         symmetry = None
@@ -124,7 +121,8 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
         found = coset_min_weight(flat, patterns, executor=pool, progress=progress,
                                  symmetry=symmetry, threads=threads, token=token)
     else:
-        found = coset_min_weight_mod(flat, patterns, solution.states)
+        found = coset_min_weight_walk(flat, patterns, solution.states, progress=progress, threads=threads,
+                                      token=token)
     presses = found.presses.reshape(solution.board.shape)
     return replace(solution, presses=presses.astype(bool) if solution.states == 2 else presses.astype(np.uint8),
                    proven_minimal=bool(found.proven))
