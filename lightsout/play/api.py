@@ -288,8 +288,8 @@ def solve_board(request: Json) -> Json:
         >>> answer["solvable"], answer["quiet_pattern"][0], answer["proof_kind"]
         (False, [1, 0, 1, 0, 1], 'quiet pattern')
         >>> answer = solve_board({"board": [[1, 1, 1]] * 3, "stencil": [[0, 0, 0], [0, 0, 1], [0, 1, 0]]})
-        >>> answer["proof"], answer["proof_kind"], answer["quiet_pattern"]    # a one-way rule
-        ([[0, 0, 1], [0, 1, 0], [1, 0, 0]], 'weights on the lights', None)
+        >>> answer["proof"], answer["proof_kind"], answer["quiet_pattern"]    # one-way: no press reaches the corner
+        ([[1, 0, 0], [0, 0, 0], [0, 0, 0]], 'weights on the lights', None)
         >>> board, holes = [[0, 1, 1]] * 3, [[1, 0, 0]] * 3
         >>> answer = solve_board({"board": board, "stencil": "x", "holes": holes})
         >>> left = lightsout.press(board, answer["presses"], stencil="x", holes=holes)
