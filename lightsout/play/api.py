@@ -56,10 +56,9 @@ DEFAULT_TIME_LIMIT = 0.25
 MAX_TIME_LIMIT = 2.0
 #: Most quiet patterns one ``/api/quiet`` answer carries (``truncated`` says when there are more).
 MAX_QUIET_PATTERNS = 64
-#: With two states the search weighs 2^nullity solutions; it is not started when the
-#: library's estimate of its time is more than this many times the time limit (the search
-#: stops at the limit).  With k > 2 states every solution is written out, which no limit
-#: stops: that search starts only when its estimate fits the time limit itself.
+#: The search weighs every solution (2^nullity with two states, the coset's count with k); it
+#: is not started when the library's estimate of its time is more than this many times the
+#: time limit (the search stops at the limit, with k states too).
 SEARCH_ESTIMATE_FACTOR = 4.0
 #: MAX_MOD_SEARCH (deprecated): the solutions x cells the k-state search was offered up to,
 #: before the page asked the library's cost model and the search's own refusal.
@@ -79,9 +78,8 @@ def __getattr__(name: str) -> Any:
     """
     if name == "MAX_MOD_SEARCH":
         warnings.warn("lightsout.play.api.MAX_MOD_SEARCH is deprecated: the page offers a k-state search when "
-                      "the search's own check (lightsout.limits.MAX_MOD_ELEMENTS and "
-                      "lightsout.limits.MAX_MOD_SEARCH_BYTES) takes it and its estimated time fits the request's "
-                      "time limit", DeprecationWarning, stacklevel=2)
+                      "the search's own check (lightsout.limits.MAX_MOD_SOLUTIONS) takes it and its estimated time "
+                      "fits the request's time limit", DeprecationWarning, stacklevel=2)
         return _MAX_MOD_SEARCH
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -236,16 +234,14 @@ def _fewest(solution: lightsout.Solution, minimal: bool, time_limit: float) -> t
     if not minimal:
         return None, "the fewest presses were not asked for (minimal: false)"
     try:  # the search's own refusal, asked before any work: not an error of the request
-        refuse_minimal(solution.nullity, solution.count, solution.states, solution.board.shape)
+        refuse_minimal(solution.nullity, solution.count, solution.states, solution.board.shape, time_limit=time_limit)
     except LightsOutError as exc:
         return None, f"the fewest-press search was refused: {exc}"
     if solution.states == 2:
-        seconds, allowed = search_seconds(solution.nullity, solution.board.size), SEARCH_ESTIMATE_FACTOR * time_limit
-        weighed = f"2^{solution.nullity}"
-    else:  # every solution written out, which no time limit stops: started only when it fits the limit
-        seconds, allowed = mod_search_seconds(solution.count, solution.board.size), time_limit
-        weighed = f"{solution.count}"
-    if seconds > allowed:
+        seconds, weighed = search_seconds(solution.nullity, solution.board.size), f"2^{solution.nullity}"
+    else:
+        seconds, weighed = mod_search_seconds(solution.count, solution.board.size), f"{solution.count}"
+    if seconds > SEARCH_ESTIMATE_FACTOR * time_limit:
         return None, (f"weighing all {weighed} solutions would take about {seconds:.2g} s, more than the "
                       f"{time_limit:g} s allowed")
     try:
