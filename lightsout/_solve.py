@@ -47,6 +47,8 @@ from lightsout._routes.crossrows import cross_first_rows
 from lightsout._routes.poly import nullity_poly as _nullity_poly
 from lightsout._routes.poly import nullity_table as _nullity_table
 from lightsout._routes.poly import refuse_poly
+from lightsout._routes.polysigma import open_sigma, sigma_first_row
+from lightsout._routes.polytorus import poly_rules_nullity, poly_rules_take, refuse_poly_rules
 from lightsout._routes.registry import METHODS, Route
 from lightsout._routes.registry import route_for as _pick_route
 from lightsout._solution import Solution, solution_from_coset
@@ -174,6 +176,11 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
             return _stencil_first_rows(rules, method, thread_count(threads), progress)
         self_toggle = rules.self_toggle  # stencil="sigma" is today's sigma game
     rules = Rules.of_grid(nrows, ncols, torus, self_toggle, states)
+    if method == "auto" and open_sigma(rules):  # the sigma game's congruence (docs/algebra.md section 15)
+        refuse_poly_rules(rules)
+        sigma_row = sigma_first_row(nrows, ncols)
+        if sigma_row is not None:  # else unsolvable: the route below builds the proof, or refuses
+            return sigma_row
     route = route_for(method, rules, solving=True)
     threads = thread_count(threads)
     progress_callback(progress)
@@ -303,6 +310,9 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
         rules = Rules.check(shape, torus, self_toggle, states, **press_rule)
     threads = thread_count(threads)
     progress_callback(progress)
+    if method == "auto" and poly_rules_take(rules):  # the sigma game, wrapping axes: gcds (algebra.md section 15)
+        refuse_poly_rules(rules)
+        return poly_rules_nullity(rules)
     return route_for(method, rules, solving=False).nullity(rules, threads=threads, progress=progress)
 
 
