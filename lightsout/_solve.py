@@ -176,7 +176,7 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
             return _stencil_first_rows(rules, method, thread_count(threads), progress)
         self_toggle = rules.self_toggle  # stencil="sigma" is today's sigma game
     rules = Rules.of_grid(nrows, ncols, torus, self_toggle, states)
-    if method == "auto" and open_sigma(rules):  # the sigma game's congruence (docs/algebra.md section 15)
+    if method == "auto" and open_sigma(rules):  # the sigma game's congruence (docs/algebra.md section 7)
         refuse_poly_rules(rules)
         sigma_row = sigma_first_row(nrows, ncols)
         if sigma_row is not None:  # else unsolvable: the route below builds the proof, or refuses
@@ -310,7 +310,7 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
         rules = Rules.check(shape, torus, self_toggle, states, **press_rule)
     threads = thread_count(threads)
     progress_callback(progress)
-    if method == "auto" and poly_rules_take(rules):  # the sigma game, wrapping axes: gcds (algebra.md section 15)
+    if method == "auto" and poly_rules_take(rules):  # the sigma game, wrapping axes: gcds (algebra.md section 7)
         refuse_poly_rules(rules)
         return poly_rules_nullity(rules)
     return route_for(method, rules, solving=False).nullity(rules, threads=threads, progress=progress)

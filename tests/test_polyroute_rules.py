@@ -1,4 +1,4 @@
-"""The polynomial route of the sigma game and of wrapped boards (docs/algebra.md section 15).
+"""The polynomial route of the sigma game and of wrapped boards (docs/algebra.md section 7).
 
 Nullities are held to elimination of the whole press matrix (``method="elimination"``, and the
 oracle's own rank at the smallest sizes); first rows to elimination's canonical solution and,

@@ -6,7 +6,7 @@ chase of docs/algebra.md section 1 gives the congruence
 
     U_{R+1}(t) F(t) = C^(t)   (mod U_{C+1}(t)),
 
-with phi(F) = F(P) e_1 and phi(U_j) = e_j (docs/algebra.md section 15).  Two facts make it
+with phi(F) = F(P) e_1 and phi(U_j) = e_j (docs/algebra.md section 7).  Two facts make it
 cheap: gcd(U_a, U_b) = U_{gcd(a, b)}, so the nullity is gcd(R + 1, C + 1) - 1 with no
 polynomial at all; and U_{N+k} = U_{N-k} (mod U_N), so U_{R+1} reduced mod U_{C+1} is one
 U_r of small index.  The all-lit board's residue is (sum_{j<=R} U_j)(sum_{j<=C} U_j) mod
@@ -59,7 +59,7 @@ def sigma_nullity(nrows: int, ncols: int) -> int:
 def folded_index(index: int, modulus_index: int) -> int:
     """The r in 0 .. N with U_index = U_r (mod U_N), N = ``modulus_index`` >= 1.
 
-    U_{N+k} + U_{N-k} = U_N D_k (docs/algebra.md section 15): indices reflect about N, so they
+    U_{N+k} + U_{N-k} = U_N D_k (docs/algebra.md section 7): indices reflect about N, so they
     repeat with period 2N and U_{2N-r} = U_r.
 
     Example:

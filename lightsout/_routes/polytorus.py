@@ -11,7 +11,7 @@ x^R = U_R(s) x + U_{R-1}(s), so the quotient is the cokernel over B of the 2 x 2
     M = [[U_{R-1}(s) + 1, U_R(s)], [U_R(s), U_{R+1}(s) + 1]],
 
 and lifting to polynomials, its dimension is deg gcd(det M, N gcd(entries of M, N)), N the
-modulus of B (the second determinantal divisor of [M | N I]; docs/algebra.md section 15).
+modulus of B (the second determinantal divisor of [M | N I]; docs/algebra.md section 7).
 The U_k(s) in B come from the doubling ladder U_{2k} = s U_k^2, U_{2k+1} = (U_k + U_{k+1})^2,
 log R steps of squarings, which in GF(2)[y]/(y^C + 1) only move bits.
 
