@@ -70,8 +70,11 @@ def _cyclic_square(a: np.ndarray) -> np.ndarray:
 
 
 def _cyclic_times_s(a: np.ndarray, tau: int) -> np.ndarray:
-    """(tau + y + 1/y) a(y) in GF(2)[y]/(y^C + 1)."""
-    out: np.ndarray = np.roll(a, 1) ^ np.roll(a, -1)
+    """(tau + y + 1/y) a(y) in GF(2)[y]/(y^C + 1), C >= 3: coefficient i is a_{i-1} + a_{i+1} (+ a_i)."""
+    out = np.empty_like(a)
+    out[1:-1] = a[:-2] ^ a[2:]
+    out[0] = a[-1] ^ a[1]
+    out[-1] = a[-2] ^ a[0]
     if tau:
         out ^= a
     return out
