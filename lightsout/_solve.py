@@ -14,6 +14,9 @@ answers (and the tests hold them to it):
   along one axis to a system in one or two slices of unknowns, eliminate over
   Z/k.  ``"auto"`` picks it for every board that is not an open 2-D two-state
   grid with the plus rule; for those boards it is a third, independent check.
+  (``nullity`` of a 2-D two-state board with a wrapping axis or of the sigma game, and
+  ``first_row`` of the open sigma game, take gcds of polynomials instead under "auto":
+  docs/algebra.md section 7, ``lightsout._routes.polytorus`` and ``polysigma``.)
 * ``method="forcing"`` and ``"elimination"``: the graph routes (``lightsout._routes.forcing``),
   on the graph the board's presses make: generalised light chasing through a small forcing
   set, or the whole cells x cells system eliminated.
@@ -178,6 +181,8 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
     rules = Rules.of_grid(nrows, ncols, torus, self_toggle, states)
     if method == "auto" and open_sigma(rules):  # the sigma game's congruence (docs/algebra.md section 7)
         refuse_poly_rules(rules)
+        thread_count(threads)  # checked as on every route
+        progress_callback(progress)
         sigma_row = sigma_first_row(nrows, ncols)
         if sigma_row is not None:  # else unsolvable: the route below builds the proof, or refuses
             return sigma_row

@@ -215,3 +215,10 @@ def test_bad_sizes_are_refused_with_the_package_s_errors():
         lightsout.first_row(2.5, self_toggle=False)
     with pytest.raises(lightsout.InvalidBoardError):
         sigma_nullity(3, -1)
+    # the fast paths check threads and progress as every route does
+    with pytest.raises(lightsout.InvalidTypeError):
+        lightsout.first_row(4, self_toggle=False, progress=3)
+    with pytest.raises((lightsout.InvalidTypeError, lightsout.InvalidBoardError)):
+        lightsout.first_row(4, self_toggle=False, threads="many")
+    with pytest.raises(lightsout.InvalidTypeError):
+        lightsout.nullity(4, torus=True, progress=3)
