@@ -15,7 +15,9 @@ import lightsout
 import oracle
 from lightsout._core.rules import Rules
 from lightsout._routes.polysigma import folded_index, sigma_first_row, sigma_nullity
-from lightsout._routes.polytorus import cyclic_chebyshev, poly_rules_nullity, poly_rules_take, wrapped_nullity
+from lightsout._routes.polytorus import (
+    cyclic_chebyshev, cylinder_nullity, poly_rules_nullity, poly_rules_take, wrapped_nullity,
+)
 
 WRAPS = [True, (True, False), (False, True)]
 
@@ -191,16 +193,12 @@ def test_large_wrapped_nullities_agree_whichever_axis_is_chased(nrows, ncols, se
     # the torus: either axis may be the shift x, the other the slice ring
     torus = wrapped_nullity(nrows, ncols, wrap_columns=True, self_toggle=self_toggle)
     assert torus == wrapped_nullity(ncols, nrows, wrap_columns=True, self_toggle=self_toggle)
-    # rows open, columns wrapping: the wrapped axis as x (the route), or the chase along the open rows,
-    # deg gcd(U_{R+1}(s), y^C + 1) in the ring of the wrapping columns
-    poly = lightsout._kernels.gf2poly
-    route = wrapped_nullity(ncols, nrows, wrap_columns=False, self_toggle=self_toggle)
-    u_rows, _ = cyclic_chebyshev(nrows + 1, ncols, int(self_toggle))
-    modulus = np.zeros(ncols + 1, dtype=bool)
-    modulus[[0, ncols]] = True
-    chased = poly.poly_degree(poly.poly_gcd(lightsout._base.packing.pack_row(u_rows),
-                                            lightsout._base.packing.pack_row(modulus)))
-    assert route == chased, (route, chased)
+    # rows open, columns wrapping: the wrapped axis as x, or the chase along the open rows,
+    # deg gcd(U_{R+1}(s), y^C + 1) in the ring of the wrapping columns (the route takes the cheaper)
+    wrapped = wrapped_nullity(ncols, nrows, wrap_columns=False, self_toggle=self_toggle)
+    assert wrapped == cylinder_nullity(nrows, ncols, self_toggle=self_toggle)
+    rules = Rules.check((nrows, ncols), torus=(False, True), self_toggle=self_toggle)
+    assert poly_rules_nullity(rules) == wrapped
 
 
 def test_boards_outside_these_routes_keep_their_route():

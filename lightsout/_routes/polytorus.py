@@ -30,7 +30,7 @@ from lightsout._routes.poly import MAX_POLY_BYTES, refuse_poly
 from lightsout._routes.polysigma import open_sigma, sigma_nullity
 from lightsout import _kernels as kernels
 
-__all__ = ["wrapped_nullity", "cyclic_chebyshev", "poly_rules_take", "poly_rules_nullity", "refuse_poly_rules"]
+__all__ = ["wrapped_nullity", "cylinder_nullity", "cyclic_chebyshev", "poly_rules_take", "poly_rules_nullity", "refuse_poly_rules"]
 
 #: Bytes of scratch a cell of the cyclic axis costs the ladder (a few bool vectors of C cells live at once).
 CYCLIC_BYTES_PER_CELL = 12
@@ -154,6 +154,25 @@ def poly_rules_take(rules: Rules) -> bool:
     return any(rules.stencil_wraps) or open_sigma(rules)
 
 
+def cylinder_nullity(nrows: int, ncols: int, *, self_toggle: bool = True) -> int:
+    """The nullity of the R x C board whose rows are open and whose columns wrap (C >= 3), by the chase
+    along the open axis: deg gcd(U_{R+1}(s), y^C + 1) in GF(2)[y]/(y^C + 1), s = tau + y + 1/y
+    (docs/algebra.md sections 1 and 7).  O(C log R): the route for a cylinder whose wrapping side is
+    the shorter.
+
+    Example:
+        >>> cylinder_nullity(3, 6), wrapped_nullity(6, 3, wrap_columns=False), cylinder_nullity(5, 8)
+        (4, 4, 8)
+    """
+    nrows = board_size(nrows, "nrows")
+    ncols = board_size(ncols, "ncols")
+    poly = kernels.gf2poly
+    u_rows, _ = cyclic_chebyshev(nrows + 1, ncols, int(self_toggle))
+    modulus = np.zeros(ncols + 1, dtype=bool)
+    modulus[0] = modulus[ncols] = True
+    return int(poly.poly_degree(poly.poly_gcd(pack_row(u_rows), pack_row(modulus))))
+
+
 def poly_rules_nullity(rules: Rules) -> int:
     """The nullity of a board :func:`poly_rules_take` takes, by gcds of polynomials.
 
@@ -169,4 +188,6 @@ def poly_rules_nullity(rules: Rules) -> int:
         return sigma_nullity(nrows, ncols)
     if not wrap_rows or (wrap_columns and ncols > nrows):   # the wrapping (or longer) axis is x
         nrows, ncols, wrap_rows, wrap_columns = ncols, nrows, wrap_columns, wrap_rows
+    if not wrap_columns and nrows <= ncols:   # one wrapping axis, the shorter: chase along the open one
+        return cylinder_nullity(ncols, nrows, self_toggle=rules.self_toggle)
     return wrapped_nullity(nrows, ncols, wrap_columns=wrap_columns, self_toggle=rules.self_toggle)
