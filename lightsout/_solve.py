@@ -14,6 +14,9 @@ answers (and the tests hold them to it):
   along one axis to a system in one or two slices of unknowns, eliminate over
   Z/k.  ``"auto"`` picks it for every board that is not an open 2-D two-state
   grid with the plus rule; for those boards it is a third, independent check.
+  (``nullity`` of a 2-D two-state board with a wrapping axis or of the sigma game, and
+  ``first_row`` of the open sigma game, take gcds of polynomials instead under "auto":
+  docs/algebra.md section 7, ``lightsout._routes.polytorus`` and ``polysigma``.)
 * ``method="forcing"`` and ``"elimination"``: the graph routes (``lightsout._routes.forcing``),
   on the graph the board's presses make: generalised light chasing through a small forcing
   set, or the whole cells x cells system eliminated.
@@ -47,6 +50,8 @@ from lightsout._routes.crossrows import cross_first_rows
 from lightsout._routes.poly import nullity_poly as _nullity_poly
 from lightsout._routes.poly import nullity_table as _nullity_table
 from lightsout._routes.poly import refuse_poly
+from lightsout._routes.polysigma import open_sigma, sigma_first_row
+from lightsout._routes.polytorus import poly_rules_nullity, poly_rules_take, refuse_poly_rules
 from lightsout._routes.registry import METHODS, Route
 from lightsout._routes.registry import route_for as _pick_route
 from lightsout._solution import Solution, solution_from_coset
@@ -174,6 +179,13 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
             return _stencil_first_rows(rules, method, thread_count(threads), progress)
         self_toggle = rules.self_toggle  # stencil="sigma" is today's sigma game
     rules = Rules.of_grid(nrows, ncols, torus, self_toggle, states)
+    if method == "auto" and open_sigma(rules):  # the sigma game's congruence (docs/algebra.md section 7)
+        refuse_poly_rules(rules)
+        thread_count(threads)  # checked as on every route
+        progress_callback(progress)
+        sigma_row = sigma_first_row(nrows, ncols)
+        if sigma_row is not None:  # else unsolvable: the route below builds the proof, or refuses
+            return sigma_row
     route = route_for(method, rules, solving=True)
     threads = thread_count(threads)
     progress_callback(progress)
@@ -303,6 +315,9 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
         rules = Rules.check(shape, torus, self_toggle, states, **press_rule)
     threads = thread_count(threads)
     progress_callback(progress)
+    if method == "auto" and poly_rules_take(rules):  # the sigma game, wrapping axes: gcds (algebra.md section 7)
+        refuse_poly_rules(rules)
+        return poly_rules_nullity(rules)
     return route_for(method, rules, solving=False).nullity(rules, threads=threads, progress=progress)
 
 

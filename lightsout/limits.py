@@ -16,7 +16,7 @@ Example:
     >>> lightsout.limits.MAX_BOARD_CELLS == 2**32
     True
     >>> try:
-    ...     lightsout.nullity(10**5, self_toggle=False)
+    ...     lightsout.nullity(10**5, self_toggle=False, method="nd")
     ... except lightsout.BoardTooLargeError as exc:
     ...     print("lightsout.limits.MAX_ND_WORD_OPS" in str(exc))
     True

@@ -432,8 +432,8 @@ def test_ctrl_c_in_the_nd_reduction_stops_its_worker_threads_at_once():
 # --- issue 29: refusals before the work, each within the memory cap, naming lightsout.limits -------
 
 @pytest.mark.parametrize("code, words", [
-    # the N-D route's work budget: cubic growth, about 2 hours, was accepted
-    ("lightsout.nullity(10**5, self_toggle=False)",
+    # the N-D route's work budget: cubic growth, about 2 hours, was accepted ("auto" takes the gcd now)
+    ("lightsout.nullity(10**5, self_toggle=False, method='nd')",
      ("word operations", "lightsout.limits.MAX_ND_WORD_OPS", "ask for a smaller board")),
     ("lightsout.nullity(30000, states=255)", ("word operations", "lightsout.limits.MAX_ND_WORD_OPS")),
     ("lightsout.first_row(10**5, method='nd')", ("N-D route", "method='poly'")),
