@@ -40,12 +40,15 @@ class CosetMinimum:
             ``presses`` is the best element found).
         coefficients: the c with ``presses = particular + sum_i c_i basis[i]``,
             bit i of the int being c_i.
+        lower_bound: a proven lower bound on the fewest presses of the coset
+            (``weight`` when ``proven``; None where the search does not say).
     """
 
     presses: np.ndarray
     weight: int
     proven: bool
     coefficients: int
+    lower_bound: Optional[int] = None
 
 
 class SearchProblem(NamedTuple):
