@@ -59,7 +59,7 @@ def random_coset(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     else:
         d = int(rng.integers(1, 11))
         basis = random_basis(rng, d, int(rng.integers(d, 60)), density=float(rng.uniform(0.05, 0.6)))
-    particular = (rng.random(basis.shape[1]) < rng.uniform(0.1, 0.9)).astype(np.uint8)
+    particular = np.asarray(rng.random(basis.shape[1]) < rng.uniform(0.1, 0.9), dtype=np.uint8)
     return particular, basis
 
 

@@ -416,14 +416,35 @@ class MinimumNotProvenError(LightsOutError, TimeoutError):
 
     @property
     def presses(self) -> Optional[int]:
+        """The presses of the best solution found (None without ``best``).
+
+        Example:
+            >>> import lightsout
+            >>> print(lightsout.MinimumNotProvenError("cut short").presses)
+            None
+        """
         return None if self.best is None else int(self.best.presses.sum(dtype="int64"))
 
     @property
     def lower_bound(self) -> Optional[int]:
+        """A proven lower bound on the fewest presses, ``best.lower_bound`` (None without ``best``).
+
+        Example:
+            >>> import lightsout
+            >>> print(lightsout.MinimumNotProvenError("cut short").lower_bound)
+            None
+        """
         return None if self.best is None else self.best.lower_bound
 
     @property
     def gap(self) -> Optional[int]:
+        """How many presses the best found may be above the fewest, ``presses - lower_bound``.
+
+        Example:
+            >>> import lightsout
+            >>> print(lightsout.MinimumNotProvenError("cut short").gap)
+            None
+        """
         return None if self.best is None else self.best.gap
 
 

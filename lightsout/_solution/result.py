@@ -455,8 +455,9 @@ class Solution:
 
     @property
     def gap(self) -> Optional[int]:
-        """How far the presses of :attr:`presses` may be above the fewest: their number minus
-        :attr:`lower_bound` (0 when ``proven_minimal``; None when no fewest-press search ran).
+        """How many presses :attr:`presses` may hold above the fewest, their number minus :attr:`lower_bound`.
+
+        0 when ``proven_minimal``; None when no fewest-press search ran.
 
         Example:
             >>> import lightsout, numpy as np
