@@ -20,9 +20,12 @@ from lightsout._core.runner import CancelToken
 from lightsout._search import minweight, prune
 from lightsout._search.cosetform import reduce_coset, search_problem
 from lightsout._search.frontier import Frontier, accepts_bounds, weight_bound
+from lightsout._search.localsearch import local_search
 from lightsout._search.minimal import minimal_solution, press_cover_bound
+from lightsout._search.symmetry import grid_symmetries
 from lightsout.cli import main
-from test_fewest import random_basis
+from test_fewest import brute_coset_min, random_basis
+from test_orbitcut import coset_of
 from test_prune import block_basis
 
 
@@ -230,3 +233,38 @@ def test_the_progress_line_and_the_command_line_show_the_bracket(tmp_path, capsy
                  str(tmp_path / "out.txt")]) == 0
     summary = capsys.readouterr().err
     assert "not proven: the fewest is in [" in summary
+
+
+def test_the_local_search_reports_a_real_point_and_sum():
+    rng = np.random.default_rng(9)
+    for _ in range(30):
+        particular, basis = random_coset(rng)
+        problem = search_problem(reduce_coset(particular, basis))
+        total, point = local_search(problem.forms, problem.values, problem.nullity, 0.01, seed=int(rng.integers(99)))
+        signs = np.array([1 - 2 * (bin(int(form) & point).count("1") & 1) for form in problem.forms])
+        assert total == int((signs * problem.values.astype(np.int64)).sum()) <= problem.bound
+        assert weight_bound(problem.cells, total) >= int(brute_weights(particular, basis).min())
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_seeded_search_finds_the_same_answer_ties_included(seed, monkeypatch):
+    monkeypatch.setattr(minweight, "LOCAL_SEARCH_MIN_NULLITY", 1)    # every time-limited search is seeded
+    monkeypatch.setattr(minweight, "LOCAL_SEARCH_SECONDS", 0.02)
+    rng = np.random.default_rng(4400 + seed)
+    for _ in range(25):
+        particular, basis = random_coset(rng)
+        expected = brute_coset_min(particular, basis)
+        stopped = int(rng.integers(0, 3)) == 0
+        token = Countdown(int(rng.integers(0, 8))) if stopped else None
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            found = minweight.coset_min_weight(particular, basis, time_limit=60, token=token, prune=False,
+                                               executor=pool if rng.random() < 0.3 else None)
+        assert found.lower_bound <= expected[0] <= found.weight and in_coset(found.presses, particular, basis)
+        if not stopped:
+            assert found.proven and (found.weight, tuple(int(v) for v in found.presses)) == expected
+    for n in (16, 19):   # the symmetric cut, seeded: the same solution as the plain search
+        particular, basis = coset_of(np.ones((n, n), np.uint8), (False, False), True)
+        plain = minweight.coset_min_weight(particular, basis)
+        cut = minweight.coset_min_weight(particular, basis, symmetry=grid_symmetries((n, n), (False, False)),
+                                         time_limit=60)
+        assert cut.proven and np.array_equal(cut.presses, plain.presses) and cut.lower_bound == plain.weight

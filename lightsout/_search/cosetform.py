@@ -61,6 +61,7 @@ class SearchProblem(NamedTuple):
     bound: int             # S at c = 0 (the reduced particular): the minimum is <= it
     wide: bool             # 32-bit counters (N above the 16-bit range)
     orbits: Optional[TaskOrbits] = None  # the symmetric cut: run only the least task of each orbit
+    start: int = 0         # the coordinate whose sum is ``bound`` (0, or a seed of the local search)
 
 
 class ReducedCoset(NamedTuple):

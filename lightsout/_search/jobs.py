@@ -68,7 +68,7 @@ def search_job(problem: SearchProblem, split_bits: int, job: int, deadline: Opti
     per_job = 1 << (layout[2] - split_bits)
     stop = (job + 1) * per_job
     first = job * per_job if resume is None else resume
-    best = Best(problem.bound)
+    best = Best(problem.bound, problem.start)
     found_any = [False]
     reached = [first]
     quit_at = time.time() + JOB_SECONDS
@@ -115,7 +115,7 @@ def search_executor(problem: SearchProblem, executor: concurrent.futures.Executo
     deadline = token.wall_deadline()
     jobs = 1 << split_bits
     per_job = 1 << (task_layout(problem, split_bits)[2] - split_bits)
-    best = Best(problem.bound) if best is None else best
+    best = Best(problem.bound, problem.start) if best is None else best
     complete = True
     finished = 0
     arguments = [(problem, split_bits, job, deadline) for job in range(jobs)]

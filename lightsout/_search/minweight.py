@@ -51,6 +51,7 @@ from lightsout._search.cosetform import (CosetMinimum, ReducedCoset, SearchProbl
 from lightsout._search.cost import search_seconds
 from lightsout._search.frontier import BOUND_DEPTH, BOUND_SECONDS, Frontier, bounded_progress, deadline_in, weight_bound
 from lightsout._search.jobs import default_split, search_executor
+from lightsout._search.localsearch import LOCAL_SEARCH_MIN_NULLITY, LOCAL_SEARCH_SECONDS, LOCAL_SEARCH_SHARE, local_search
 from lightsout._search.orbitcut import MAX_TIE_ELEMENTS, OrbitCut, prepare_cut, smallest_image, task_minima
 from lightsout._search.prune import EXACT_BITS, components, prefix_bounds, pruned_search
 from lightsout._search.symmetry import permutation_of
@@ -230,8 +231,9 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
         lower = total if stats.lower is None else stats.lower
         return _bounded(_checked_result(coset, particular, index, complete, total), floor,
                         weight_bound(problem.cells, lower))
+    problem = _seeded(problem, token)
     frontier = _frontier(problem, split, token)
-    best = Best(problem.bound)
+    best = Best(problem.bound, problem.start)
 
     def bounds() -> tuple[int, int]:
         upper = (problem.cells + best.sum) // 2
@@ -245,6 +247,19 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     index = best.index if cut is None else _first_tie(cut, problem, plain, best, token.expired)
     return _bounded(_checked_result(coset, particular, index, complete, best.sum), floor,
                     weight_bound(problem.cells, frontier.lower(best.sum)))
+
+
+def _seeded(problem: SearchProblem, token: CancelToken) -> SearchProblem:
+    """The problem started from the local search's best point (lightsout/_search/localsearch.py) when
+    the search is time-limited and too large to cover: a good solution from the first seconds."""
+    left = token.remaining()
+    if left is None or problem.nullity < LOCAL_SEARCH_MIN_NULLITY:
+        return problem
+    total, index = local_search(problem.forms, problem.values, problem.nullity,
+                                min(LOCAL_SEARCH_SECONDS, LOCAL_SEARCH_SHARE * left), expired=token.expired)
+    if (total, index) < (problem.bound, problem.start):
+        return problem._replace(bound=total, start=index)
+    return problem
 
 
 def _frontier(problem: SearchProblem, split: int, token: CancelToken) -> Frontier:

@@ -42,7 +42,7 @@ import numpy.typing as npt
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError
 
 __all__ = ["MAX_CUT_GROUP", "MAX_TIE_ELEMENTS", "TaskOrbits", "OrbitCut", "prepare_cut", "representatives",
-           "task_minima", "smallest_image", "parity"]
+           "task_minima", "smallest_image"]
 
 #: The largest group (as it acts on the coset) that the cut enumerates.
 MAX_CUT_GROUP = 4096
@@ -360,13 +360,7 @@ def representatives(orbits: TaskOrbits, start: int, stop: int) -> npt.NDArray[np
     return tasks[keep]
 
 
-def parity(values: np.ndarray) -> np.ndarray:
-    """The parity (0/1, int64) of each uint64 word, by folding.
-
-    Example:
-        >>> parity(np.array([0, 1, 3, 7], np.uint64)).tolist()
-        [0, 1, 0, 1]
-    """
+def _parity(values: np.ndarray) -> np.ndarray:
     folded = values.copy()
     for shift in (32, 16, 8, 4, 2, 1):
         folded ^= folded >> np.uint64(shift)
@@ -385,7 +379,7 @@ def task_minima(forms: np.ndarray, values: np.ndarray, low_bits: int, task: int,
     """
     size = 1 << low_bits
     low = (forms & np.uint64(size - 1)).astype(np.int64)
-    signs = 1 - 2 * parity((forms >> np.uint64(low_bits)) & np.uint64(task))
+    signs = 1 - 2 * _parity((forms >> np.uint64(low_bits)) & np.uint64(task))
     sums = np.bincount(low, weights=(values.astype(np.int64) * signs).astype(np.float64),
                        minlength=size).astype(np.int64)
     for level in range(low_bits):

@@ -56,7 +56,6 @@ from lightsout._base.types import Progress
 from lightsout._core.runner import CancelToken, Pace, run_chunks
 from lightsout import _kernels as kernels
 from lightsout._search.frontier import Frontier, bounded_progress, weight_bound
-from lightsout._search.orbitcut import parity
 
 __all__ = ["EXACT_BITS", "PruneStats", "components", "prefix_bounds", "pruned_search"]
 
@@ -210,15 +209,18 @@ def prefix_bounds(forms: np.ndarray, values: np.ndarray, nullity: int, depth: in
     whole = _bound(whole_level, base, _groups(whole_level))
     if depth == 0:
         return np.array([whole], dtype=np.int64)
+    flips = [whole_level.flip] + [_prepare_depth(forms, nullity, above, neighbours).flip for above in range(1, depth)]
     level = _prepare_depth(forms, nullity, depth, neighbours)
     groups = _groups(level)
-    top = (forms >> np.uint64(nullity - depth)).astype(np.uint64)
     bounds = np.full(1 << depth, whole, dtype=np.int64)
     for prefix in range(1 << depth):
         if expired is not None and expired():
             break
-        signs = 1 - 2 * parity(top & np.uint64(prefix))
-        bounds[prefix] = max(whole, _bound(level, base * signs, groups))
+        signed = base.copy()
+        for above in range(depth):           # c_(above+1) is bit depth-1-above of the prefix
+            if prefix >> (depth - 1 - above) & 1:
+                signed *= flips[above]
+        bounds[prefix] = max(whole, _bound(level, signed, groups))
     return bounds
 
 

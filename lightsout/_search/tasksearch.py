@@ -37,9 +37,9 @@ MAX_TIE_TASKS = 256
 class Best:
     """The smallest (sum, index) seen, and (symmetric search) the tasks that reach it; thread-safe."""
 
-    def __init__(self, bound: int) -> None:
+    def __init__(self, bound: int, index: int = 0) -> None:
         self.sum = bound
-        self.index = 0          # c = 0 is the reduced particular: its sum is the bound
+        self.index = index      # the element of sum ``bound``: c = 0 (the reduced particular), or a seed
         self.ties: list[int] = []
         self.ties_overflow = False
         self.lock = threading.Lock()
@@ -112,7 +112,7 @@ def search_local(problem: SearchProblem, split_bits: int, token: CancelToken, pr
     """
     layout = task_layout(problem, split_bits)
     total_tasks = 1 << layout[2]
-    best = Best(problem.bound) if best is None else best
+    best = Best(problem.bound, problem.start) if best is None else best
     block = max(1, total_tasks // (16 * max(1, min(threads, total_tasks))))  # tasks handed out at a time
     nchunks = -(-total_tasks // block)
     paces = threading.local()
