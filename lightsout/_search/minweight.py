@@ -49,7 +49,8 @@ from lightsout._core.runner import CancelToken, default_threads
 from lightsout._search.cosetform import (CosetMinimum, ReducedCoset, SearchProblem, coset_element, histogram,
                                          reduce_coset, search_problem, task_layout, zero_one_array)
 from lightsout._search.cost import search_seconds
-from lightsout._search.frontier import BOUND_DEPTH, BOUND_SECONDS, Frontier, bounded_progress, deadline_in, weight_bound
+from lightsout._search.frontier import (BOUND_DEPTH, BOUND_SECONDS, Frontier, accepts_bounds, bounded_progress,
+                                       deadline_in, weight_bound)
 from lightsout._search.jobs import default_split, search_executor
 from lightsout._search.localsearch import LOCAL_SEARCH_MIN_NULLITY, LOCAL_SEARCH_SECONDS, LOCAL_SEARCH_SHARE, local_search
 from lightsout._search.orbitcut import MAX_TIE_ELEMENTS, OrbitCut, prepare_cut, smallest_image, task_minima
@@ -232,7 +233,7 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
         return _bounded(_checked_result(coset, particular, index, complete, total), floor,
                         weight_bound(problem.cells, lower))
     problem = _seeded(problem, token)
-    frontier = _frontier(problem, split, token)
+    frontier = _frontier(problem, split, token, token.deadline is not None or accepts_bounds(progress))
     best = Best(problem.bound, problem.start)
 
     def bounds() -> tuple[int, int]:
@@ -262,11 +263,15 @@ def _seeded(problem: SearchProblem, token: CancelToken) -> SearchProblem:
     return problem
 
 
-def _frontier(problem: SearchProblem, split: int, token: CancelToken) -> Frontier:
+def _frontier(problem: SearchProblem, split: int, token: CancelToken, wanted: bool) -> Frontier:
     """The search's frontier (lightsout/_search/frontier.py): the bounds of the nodes of the top
     :data:`~lightsout._search.frontier.BOUND_DEPTH` task coordinates, within
-    :data:`~lightsout._search.frontier.BOUND_SECONDS` (the nodes left get the whole coset's bound)."""
+    :data:`~lightsout._search.frontier.BOUND_SECONDS` (the nodes left get the whole coset's bound).
+    Not ``wanted`` (no time limit, no progress that shows the bounds: a search that stops early
+    then was cancelled), one node with the trivial bound ``-sum |g|``, at no cost."""
     task_bits = task_layout(problem, split)[2]
+    if not wanted:
+        return Frontier(np.array([-int(np.abs(problem.values.astype(np.int64)).sum())]), task_bits)
     depth = min(task_bits, BOUND_DEPTH)
     bounds = prefix_bounds(problem.forms, problem.values, problem.nullity, depth,
                            deadline_in(BOUND_SECONDS, token.expired))
