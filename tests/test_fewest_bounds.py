@@ -85,7 +85,11 @@ def stopped_search(rng: np.random.Generator, particular: np.ndarray, basis: np.n
             return minweight.coset_min_weight(particular, basis, token=token, executor=pool, time_limit=limit,
                                               split_bits=int(rng.integers(0, basis.shape[0] + 1)))
     return minweight.coset_min_weight(particular, basis, token=token, threads=threads,
-                                      progress=(lambda stage, done, total, bounds=None: None) if limit else None)
+                                      progress=ignore_progress if limit else None)
+
+
+def ignore_progress(stage: str, done: int, total: int, bounds: object = None) -> None:
+    """A progress callable that takes the bounds (so the search computes its node bounds)."""
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -273,3 +277,15 @@ def test_a_seeded_search_finds_the_same_answer_ties_included(seed, monkeypatch):
         cut = minweight.coset_min_weight(particular, basis, symmetry=grid_symmetries((n, n), (False, False)),
                                          time_limit=60)
         assert cut.proven and np.array_equal(cut.presses, plain.presses) and cut.lower_bound == plain.weight
+
+
+def test_the_tqdm_bar_shows_the_bracket_as_it_narrows():
+    pytest.importorskip("tqdm")
+    from lightsout._cli import progress
+
+    stream = _Terminal()
+    with progress.ProgressBar(file=stream, delay=0) as bar:
+        bar("fewest presses", 0, 16, bounds=(1249, 2835))
+        bar("fewest presses", 0, 16, bounds=(1249, 2803))     # no chunk done, the bracket redrawn
+    shown = stream.getvalue()
+    assert "presses in [1,249, 2,835]" in shown and "presses in [1,249, 2,803]" in shown

@@ -110,7 +110,7 @@ class ProgressBar:
                                        delay=self.delay, leave=False, dynamic_ncols=True, mininterval=0.2)
         if self._bar is not None:
             if self._bounds is not None:
-                self._bar.set_postfix_str(self._bounds, refresh=False)
+                self._bar.set_postfix_str(self._bounds)   # redrawn: the bounds change while done stands still
             self._bar.update(done - self._bar.n)
             return
         now = time.monotonic()
