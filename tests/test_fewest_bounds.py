@@ -205,6 +205,10 @@ def test_executors_and_graphs_carry_the_bound():
     assert proven.proven_minimal and proven.lower_bound == int(proven.presses.sum())
     grid = lightsout.solve(np.ones((5, 5), np.uint8), minimal=True)
     assert grid.lower_bound == 15 == int(grid.presses.sum())
+    three = lightsout.solve(np.ones((4, 4), np.uint8), states=3).minimal()     # the k-state search: proven
+    assert three.proven_minimal and three.lower_bound == int(three.presses.astype(np.int64).sum()) and three.gap == 0
+    single = lightsout.solve(np.ones((4, 5), np.uint8)).minimal()             # one solution: nothing to search
+    assert single.nullity == 0 and single.lower_bound == int(single.presses.sum())
 
 
 def test_fewest_presses_says_the_bracket_when_cut_short():
