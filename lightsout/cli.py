@@ -648,7 +648,7 @@ def _cmd_solve(args: argparse.Namespace, progress: Any) -> int:
             "press_count": npress, "nullity": solution.nullity, "count": str(solution.count),
             "method": solution.method}
         if args.minimal:
-            record.update(fewest=npress, proven_minimal=solution.proven_minimal)
+            record.update(fewest=npress, proven_minimal=solution.proven_minimal, lower_bound=solution.lower_bound)
         _emit(args, json.dumps(record) + "\n")
     elif fmt == "list":
         _emit(args, "".join(" ".join(str(i) for i in (cell if args.states == 2 else (*cell[0], cell[1]))) + "\n"
@@ -667,7 +667,8 @@ def _cmd_solve(args: argparse.Namespace, progress: Any) -> int:
         else:
             _emit(args, _press_text(presses, args.states) + "\n")
     if fmt != "json":
-        how = ("; fewest, proven" if solution.proven_minimal else "; fewest found before the time limit, not proven"
+        how = ("; fewest, proven" if solution.proven_minimal else
+               f"; fewest found before the time limit, not proven: the fewest is in [{solution.lower_bound}, {npress}]"
                if args.minimal else "")
         _summary(args, f"{_plural(npress, 'press', 'presses')}{how}; nullity {solution.nullity}, "
                        f"{_plural(solution.count, 'solution')}")

@@ -98,8 +98,9 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
             multiplicity (pressing a cell twice is two presses).
         time_limit: seconds (>= 0), counted from the call; every stage stops at it.
             A number cannot say that it is not proven, so when the search is cut
-            short :class:`MinimumNotProvenError` (carrying the best solution found
-            as ``.best``) is raised instead.
+            short :class:`MinimumNotProvenError` is raised instead, carrying the
+            best solution found as ``.best`` and the proven bracket
+            ``.lower_bound <= fewest <= .presses`` (``.gap`` between them).
         executor: a ``concurrent.futures.Executor`` to spread the search over
             (a ``ProcessPoolExecutor``, or ``dask.distributed.Client(...).get_executor()``).
         progress: None, or ``progress(stage, done, total)`` called between
@@ -159,7 +160,9 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
     if not best.proven_minimal:
         raise MinimumNotProvenError(
             f"the time limit of {time_limit} s ran out before every one of the {best.count} solutions of the "
-            f"all-lit board of shape {shape} was weighed; the best found has {weight} presses (.best)", best)
+            f"all-lit board of shape {shape} was weighed; the best found has {weight} presses (.best), and "
+            f"at least {best.lower_bound} are needed (.lower_bound, proven): the fewest is in "
+            f"[{best.lower_bound}, {weight}] (.gap {best.gap})", best)
     return weight
 
 

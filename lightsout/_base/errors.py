@@ -396,20 +396,56 @@ class MinimumNotProvenError(LightsOutError, TimeoutError):
 
     Attributes:
         best: the best :class:`lightsout.Solution` found (``proven_minimal=False``).
+        presses: its number of presses; lower_bound: a proven lower bound on the
+            fewest presses (``best.lower_bound``); gap: ``presses - lower_bound``
+            (each None without ``best``).
 
     Example:
         >>> import lightsout
         >>> try:
         ...     lightsout.fewest_presses(203, time_limit=0.01)     # nullity 38, past the shipped table
         ... except lightsout.MinimumNotProvenError as error:
-        ...     print(error.best.proven_minimal, error.best.verify())
-        False True
+        ...     print(error.best.proven_minimal, error.best.verify(), error.lower_bound <= error.presses)
+        False True True
     """
 
     def __init__(self, message: str = "the search for the fewest presses was cut short",
                  best: Optional["Solution"] = None) -> None:
         super().__init__(message)
         self.best = best
+
+    @property
+    def presses(self) -> Optional[int]:
+        """The presses of the best solution found (None without ``best``).
+
+        Example:
+            >>> import lightsout
+            >>> print(lightsout.MinimumNotProvenError("cut short").presses)
+            None
+        """
+        return None if self.best is None else int(self.best.presses.sum(dtype="int64"))
+
+    @property
+    def lower_bound(self) -> Optional[int]:
+        """A proven lower bound on the fewest presses, ``best.lower_bound`` (None without ``best``).
+
+        Example:
+            >>> import lightsout
+            >>> print(lightsout.MinimumNotProvenError("cut short").lower_bound)
+            None
+        """
+        return None if self.best is None else self.best.lower_bound
+
+    @property
+    def gap(self) -> Optional[int]:
+        """How many presses the best found may be above the fewest, ``presses - lower_bound``.
+
+        Example:
+            >>> import lightsout
+            >>> print(lightsout.MinimumNotProvenError("cut short").gap)
+            None
+        """
+        return None if self.best is None else self.best.gap
 
 
 class MissingExtraError(LightsOutError, ImportError):

@@ -89,15 +89,18 @@ class ProgressBar:
         self._total = 0
         self._started = self._drawn_at = 0.0
         self._width = 0  # characters of the plain line on screen
+        self._bounds: Optional[str] = None  # the fewest-press search's bracket, as shown
 
     @property
     def callback(self) -> Optional[Callable[[str, int, int], None]]:
         """The callable for ``progress=``, or None when nothing would be drawn."""
         return self if self._draw else None
 
-    def __call__(self, stage: str, done: int, total: int) -> None:
+    def __call__(self, stage: str, done: int, total: int, bounds: Optional[tuple[int, int]] = None) -> None:
+        """Draw ``done`` of ``total``; ``bounds``: the fewest-press search's (proven lower, best found)."""
         if not self._draw:
             return
+        self._bounds = None if bounds is None else f"presses in [{bounds[0]:,}, {bounds[1]:,}]"
         if stage != self._stage or total != self._total:
             self.close()
             self._stage, self._total = stage, total
@@ -106,6 +109,8 @@ class ProgressBar:
                 self._bar = self._tqdm(total=total, desc=STAGE_NAMES.get(stage, stage), file=self.file,
                                        delay=self.delay, leave=False, dynamic_ncols=True, mininterval=0.2)
         if self._bar is not None:
+            if self._bounds is not None:
+                self._bar.set_postfix_str(self._bounds)   # redrawn: the bounds change while done stands still
             self._bar.update(done - self._bar.n)
             return
         now = time.monotonic()
@@ -117,6 +122,8 @@ class ProgressBar:
         """Rewrite the plain-text line: the stage, the share done, and the hint while it fits."""
         share = f"{100 * done // total:3d}% " if total > 0 else ""
         text = f"{STAGE_NAMES.get(stage, stage)}: {share}({done:,}/{total:,})"
+        if self._bounds is not None:
+            text += f", {self._bounds}"
         columns = max(20, shutil.get_terminal_size().columns - 1)
         hint = f"   (bars: pip install '{DISTRIBUTION}[{EXTRA}]')"
         if len(text) + len(hint) <= columns:

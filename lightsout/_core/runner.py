@@ -120,7 +120,7 @@ Chunk = Callable[[int, CancelToken], Optional[bool]]
 
 
 def run_chunks(run: Chunk, nchunks: int, *, threads: Optional[int] = None, token: Optional[CancelToken] = None,
-               progress: Progress = None, stage: str = "chunks") -> bool:
+               progress: Progress = None, stage: str = "chunks", heartbeat: float = 0.0) -> bool:
     """Call ``run(chunk, token)`` for chunk = 0 .. nchunks-1 over ``threads`` threads; True if all ran.
 
     ``threads`` (default: :func:`default_threads`) is never more than ``nchunks``; one
@@ -129,7 +129,9 @@ def run_chunks(run: Chunk, nchunks: int, *, threads: Optional[int] = None, token
     early: no further chunk starts, and the result is False.  Ctrl-C or an error in
     a chunk or in ``progress`` cancels the token, so running kernels stop at their next
     poll, and is raised here once every thread has stopped.  ``progress(stage, done,
-    nchunks)`` is called from the calling thread only.
+    nchunks)`` is called from the calling thread only; with ``heartbeat`` > 0 seconds,
+    also that often while chunks run on threads (a progress that reports more than the
+    count, such as the fewest-press search's bounds, then shows it as it changes).
 
     Example:
         >>> token = CancelToken()
@@ -185,12 +187,13 @@ def run_chunks(run: Chunk, nchunks: int, *, threads: Optional[int] = None, token
     try:
         for helper in helpers:
             helper.start()
-        reported = -1
+        reported, beat = -1, time.monotonic()
         for helper in helpers:
             while helper.is_alive():
                 helper.join(WAIT_SECONDS)
-                if progress is not None and state["done"] != reported:
-                    reported = state["done"]
+                due = heartbeat > 0 and time.monotonic() - beat >= heartbeat
+                if progress is not None and (state["done"] != reported or due):
+                    reported, beat = state["done"], time.monotonic()
                     progress(stage, reported, nchunks)
     except BaseException:
         token.cancel()  # before waiting for the helpers, whose kernels poll it

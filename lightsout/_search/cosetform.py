@@ -40,12 +40,15 @@ class CosetMinimum:
             ``presses`` is the best element found).
         coefficients: the c with ``presses = particular + sum_i c_i basis[i]``,
             bit i of the int being c_i.
+        lower_bound: a proven lower bound on the fewest presses of the coset
+            (``weight`` when ``proven``; None where the search does not say).
     """
 
     presses: np.ndarray
     weight: int
     proven: bool
     coefficients: int
+    lower_bound: Optional[int] = None
 
 
 class SearchProblem(NamedTuple):
@@ -58,6 +61,7 @@ class SearchProblem(NamedTuple):
     bound: int             # S at c = 0 (the reduced particular): the minimum is <= it
     wide: bool             # 32-bit counters (N above the 16-bit range)
     orbits: Optional[TaskOrbits] = None  # the symmetric cut: run only the least task of each orbit
+    start: int = 0         # the coordinate whose sum is ``bound`` (0, or a seed of the local search)
 
 
 class ReducedCoset(NamedTuple):

@@ -20,6 +20,7 @@ from lightsout._core.runner import CancelToken, Pace
 from lightsout._core.tasks import completed_tasks
 from lightsout._search.cosetform import SearchProblem, task_layout
 from lightsout._search.cost import search_seconds
+from lightsout._search.frontier import Frontier
 from lightsout._search.tasksearch import PROGRESS_STAGE, Best, run_task_range
 
 __all__ = ["JOB_SECONDS", "JobResult", "default_split", "search_executor", "search_job"]
@@ -67,7 +68,7 @@ def search_job(problem: SearchProblem, split_bits: int, job: int, deadline: Opti
     per_job = 1 << (layout[2] - split_bits)
     stop = (job + 1) * per_job
     first = job * per_job if resume is None else resume
-    best = Best(problem.bound)
+    best = Best(problem.bound, problem.start)
     found_any = [False]
     reached = [first]
     quit_at = time.time() + JOB_SECONDS
@@ -97,7 +98,8 @@ def default_split(problem: SearchProblem, group_order: int = 1) -> int:
 
 
 def search_executor(problem: SearchProblem, executor: concurrent.futures.Executor, split_bits: int,
-                     token: CancelToken, progress: Progress) -> tuple[bool, Best]:
+                     token: CancelToken, progress: Progress, frontier: Optional[Frontier] = None,
+                     best: Optional[Best] = None) -> tuple[bool, Best]:
     """Every job submitted to ``executor``; waits for them (or for the token's deadline).
 
     A job works for about :data:`JOB_SECONDS` and says where it stopped; the rest is
@@ -107,10 +109,13 @@ def search_executor(problem: SearchProblem, executor: concurrent.futures.Executo
     errors (a killed worker, a result lost with its worker, a broken pool) is submitted
     again (:func:`lightsout._core.tasks.completed_tasks`): jobs are idempotent, and the
     search still covers every coset element, so a proven answer stays proven.
+    ``frontier`` is told of every finished job (lightsout/_search/frontier.py); ``best``: where
+    the best found is kept (default: a new :class:`Best`).
     """
     deadline = token.wall_deadline()
     jobs = 1 << split_bits
-    best = Best(problem.bound)
+    per_job = 1 << (task_layout(problem, split_bits)[2] - split_bits)
+    best = Best(problem.bound, problem.start) if best is None else best
     complete = True
     finished = 0
     arguments = [(problem, split_bits, job, deadline) for job in range(jobs)]
@@ -122,7 +127,7 @@ def search_executor(problem: SearchProblem, executor: concurrent.futures.Executo
 
     with contextlib.closing(completed_tasks(executor, search_job, arguments, deadline=deadline,
                                             follow=rest)) as results:
-        for _, result in results:
+        for index, result in results:
             best.offer(result.found, result.sum, result.coordinate, result.ties, result.ties_overflow)
             if result.resume is not None:
                 if token.expired():
@@ -130,6 +135,8 @@ def search_executor(problem: SearchProblem, executor: concurrent.futures.Executo
                 continue
             complete &= result.complete
             finished += 1
+            if frontier is not None and result.complete:
+                frontier.finish(index * per_job, (index + 1) * per_job)
             if progress is not None:
                 progress(PROGRESS_STAGE, finished, jobs)
     return complete and finished == jobs, best

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from lightsout._solution import Solution
 
 __all__ = ["minimal_solution", "refuse_minimal", "mod_search_fits", "SYMMETRY_MIN_NULLITY",
-           "MAX_MOD_SEARCH_BYTES"]
+           "MAX_MOD_SEARCH_BYTES", "press_cover_bound"]
 
 
 def mod_search_fits(count: int, cells: int, states: int, shape: tuple[int, ...], *,
@@ -92,14 +92,16 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
     Ties go to the lexicographically smallest press vector.  The result has
     ``proven_minimal=True`` when every solution was weighed; with a
     ``time_limit`` that ran out, it is the best found, with ``proven_minimal=False``.
+    Its ``lower_bound`` is proven either way (the presses found, when proven): the
+    best of :func:`press_cover_bound` and the search's bound at the moment it stopped.
     ``token``: a caller's :class:`lightsout._core.runner.CancelToken` (a deadline
     that began before this call: the earlier one binds).
 
     Example:
         >>> import lightsout, numpy as np
         >>> s = minimal_solution(lightsout.solve(np.ones((4, 4), dtype=int)))
-        >>> int(s.presses.sum()), s.proven_minimal
-        (4, True)
+        >>> int(s.presses.sum()), s.proven_minimal, s.lower_bound
+        (4, True, 4)
     """
     limit = time_limit_seconds(time_limit)
     token = (CancelToken() if token is None else token).within(limit)
@@ -108,7 +110,7 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
     cells = solution.board.size
     flat = np.ascontiguousarray(solution.presses, dtype=np.uint8).reshape(cells)
     if solution.nullity == 0 or not flat.any():  # one solution, or this one presses nothing: none is shorter
-        return replace(solution, proven_minimal=True)
+        return replace(solution, proven_minimal=True, lower_bound=int(flat.sum(dtype=np.int64)))
     refuse_minimal(solution.nullity, solution.count, solution.states, solution.board.shape,  # before the patterns
                    time_limit=token.remaining(), threads=threads)
     patterns = solution.quiet_patterns().reshape(-1, cells).astype(np.uint8)
@@ -119,10 +121,40 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
             lights = np.asarray(solution.board, dtype=np.uint8).reshape(cells)
             symmetry = box_symmetries(solution.board.shape, solution.torus, lights)
         found = coset_min_weight(flat, patterns, executor=pool, progress=progress,
-                                 symmetry=symmetry, threads=threads, token=token)
+                                 symmetry=symmetry, threads=threads, token=token, floor=press_cover_bound(solution))
     else:
         found = coset_min_weight_walk(flat, patterns, solution.states, progress=progress, threads=threads,
                                       token=token)
     presses = found.presses.reshape(solution.board.shape)
+    lower = found.lower_bound if found.lower_bound is not None else found.weight if found.proven else 0
     return replace(solution, presses=presses.astype(bool) if solution.states == 2 else presses.astype(np.uint8),
-                   proven_minimal=bool(found.proven))
+                   proven_minimal=bool(found.proven), lower_bound=int(lower))
+
+
+def press_cover_bound(solution: "Solution") -> int:
+    """A lower bound on the presses of every solution of a two-state board, from its press rule alone.
+
+    Each lit cell that must end dark changes an odd number of times, so at least once,
+    and one press changes at most ``c`` cells (the odd weights of the press stencil on a
+    grid: 5 under today's rule in the plane, 4 for the sigma game; a vertex's degree, plus
+    one with ``self_toggle``, on a graph): at least ``ceil(such lights / c)`` presses
+    (docs/algebra.md section 8).  0 with k states (no bound is claimed there).
+
+    Example:
+        >>> import lightsout, numpy as np
+        >>> press_cover_bound(lightsout.solve(np.ones((5, 5), dtype=int)))    # 25 lights, 5 a press
+        5
+    """
+    if solution.states != 2:
+        return 0
+    rules = solution.rules
+    if isinstance(rules, Rules):
+        cover = int(np.count_nonzero(rules.press_stencil.weights & 1))
+    else:
+        indptr, indices = rules.indptr, rules.indices
+        sources = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
+        reach = max(int(np.bincount(sources).max(initial=0)),
+                    int(np.bincount(np.asarray(indices, dtype=np.int64)).max(initial=0)))
+        cover = reach + (1 if rules.self_toggle else 0)
+    lit = int(np.count_nonzero(np.asarray(solution.board).astype(bool) & rules.required_lights()))
+    return -(-lit // cover) if cover > 0 else 0

@@ -36,6 +36,7 @@ from __future__ import annotations
 import concurrent.futures
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Callable, Optional
 
 import numpy as np
@@ -48,9 +49,12 @@ from lightsout._core.runner import CancelToken, default_threads
 from lightsout._search.cosetform import (CosetMinimum, ReducedCoset, SearchProblem, coset_element, histogram,
                                          reduce_coset, search_problem, task_layout, zero_one_array)
 from lightsout._search.cost import search_seconds
+from lightsout._search.frontier import (BOUND_DEPTH, BOUND_SECONDS, Frontier, accepts_bounds, bounded_progress,
+                                       deadline_in, weight_bound)
 from lightsout._search.jobs import default_split, search_executor
+from lightsout._search.localsearch import LOCAL_SEARCH_MIN_NULLITY, LOCAL_SEARCH_SECONDS, LOCAL_SEARCH_SHARE, local_search
 from lightsout._search.orbitcut import MAX_TIE_ELEMENTS, OrbitCut, prepare_cut, smallest_image, task_minima
-from lightsout._search.prune import EXACT_BITS, components, pruned_search
+from lightsout._search.prune import EXACT_BITS, components, prefix_bounds, pruned_search
 from lightsout._search.symmetry import permutation_of
 from lightsout._search.tasksearch import Best, ordered_scan, search_local
 
@@ -102,7 +106,8 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
                      executor: Optional[concurrent.futures.Executor] = None, split_bits: Optional[int] = None,
                      progress: Progress = None, threads: Optional[int] = None,
                      symmetry: Optional[Sequence[npt.ArrayLike]] = None,
-                     prune: Optional[bool] = None, token: Optional[CancelToken] = None) -> CosetMinimum:
+                     prune: Optional[bool] = None, token: Optional[CancelToken] = None,
+                     floor: int = 0) -> CosetMinimum:
     """The fewest-presses element of ``particular + span(basis)`` over GF(2).
 
     All 2^d elements are weighed by Walsh-Hadamard transforms (module docstring), in
@@ -148,8 +153,17 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
             neither ``symmetry`` nor ``executor`` is given.  True runs in this process
             and cannot be combined with either.
 
+        floor: a lower bound on every element's weight that the caller has proven
+            (from the press rule, lightsout/_search/minimal.py); it starts the
+            result's ``lower_bound`` and is never above the minimum.
+
     Returns:
-        A :class:`CosetMinimum`.
+        A :class:`CosetMinimum`.  Its ``lower_bound`` is proven at any time
+        (docs/algebra.md sections 8 and 13): ``weight`` when ``proven``; when a time
+        limit cut the search short, the best of ``floor`` and the smaller of the best
+        weight found and the bounds of the parts of the coset not yet weighed.  The
+        ``progress`` callable, if it takes a ``bounds`` keyword, gets
+        ``bounds=(lower, best)`` in presses (lightsout/_search/frontier.py).
 
     Raises:
         BoardTooLargeError: nullity above :data:`MAX_NULLITY`; or, without
@@ -168,8 +182,8 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
         >>> s = lightsout.solve(np.ones((5, 5), bool))
         >>> best = coset_min_weight(s.presses.ravel().astype(np.uint8),
         ...                         s.quiet_patterns().reshape(s.nullity, -1).astype(np.uint8))
-        >>> best.weight, best.proven
-        (15, True)
+        >>> best.weight, best.proven, best.lower_bound
+        (15, True, 15)
         >>> best.presses.reshape(5, 5).tolist()[0]
         [0, 0, 0, 1, 1]
     """
@@ -188,7 +202,7 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     _check_prune(prune, images, executor)
     coset = reduce_coset(particular, basis)
     if d == 0:
-        return coset_element(coset, particular, 0, True)
+        return _bounded(coset_element(coset, particular, 0, True), floor, 0)
     plain = problem = search_problem(coset)
     split = 0
     if split_bits is not None:
@@ -212,15 +226,65 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     _check_limits(problem, token.deadline, executor, nthreads, 1 if cut is None else cut.order,
                   bool(prune) and splits)
     if prune:
-        complete, total, index, _ = pruned_search(problem.forms, problem.values, d, problem.bound, problem.wide,
-                                                  task_layout(problem, 0), token, progress, nthreads)
-        return _checked_result(coset, particular, index, complete, total)
+        complete, total, index, stats = pruned_search(problem.forms, problem.values, d, problem.bound, problem.wide,
+                                                      task_layout(problem, 0), token, progress, nthreads,
+                                                      cells=problem.cells)
+        lower = total if stats.lower is None else stats.lower
+        return _bounded(_checked_result(coset, particular, index, complete, total), floor,
+                        weight_bound(problem.cells, lower))
+    problem = _seeded(problem, token)
+    frontier = _frontier(problem, split, token, token.deadline is not None or accepts_bounds(progress))
+    best = Best(problem.bound, problem.start)
+
+    def bounds() -> tuple[int, int]:
+        upper = (problem.cells + best.sum) // 2
+        return min(max(floor, weight_bound(problem.cells, frontier.lower(best.sum))), upper), upper
+
+    report = bounded_progress(progress, bounds)
     if executor is not None:
-        complete, best = search_executor(problem, executor, split, token, progress)
+        complete, best = search_executor(problem, executor, split, token, report, frontier, best)
     else:
-        complete, best = search_local(problem, split, token, progress, nthreads)
+        complete, best = search_local(problem, split, token, report, nthreads, frontier, best)
     index = best.index if cut is None else _first_tie(cut, problem, plain, best, token.expired)
-    return _checked_result(coset, particular, index, complete, best.sum)
+    return _bounded(_checked_result(coset, particular, index, complete, best.sum), floor,
+                    weight_bound(problem.cells, frontier.lower(best.sum)))
+
+
+def _seeded(problem: SearchProblem, token: CancelToken) -> SearchProblem:
+    """The problem started from the local search's best point (lightsout/_search/localsearch.py) when
+    the search is time-limited and too large to cover: a good solution from the first seconds."""
+    left = token.remaining()
+    if left is None or problem.nullity < LOCAL_SEARCH_MIN_NULLITY:
+        return problem
+    total, index = local_search(problem.forms, problem.values, problem.nullity,
+                                min(LOCAL_SEARCH_SECONDS, LOCAL_SEARCH_SHARE * left), expired=token.expired)
+    if (total, index) < (problem.bound, problem.start):
+        return problem._replace(bound=total, start=index)
+    return problem
+
+
+def _frontier(problem: SearchProblem, split: int, token: CancelToken, wanted: bool) -> Frontier:
+    """The search's frontier (lightsout/_search/frontier.py): the bounds of the nodes of the top
+    :data:`~lightsout._search.frontier.BOUND_DEPTH` task coordinates, within
+    :data:`~lightsout._search.frontier.BOUND_SECONDS` (the nodes left get the whole coset's bound).
+    Not ``wanted`` (no time limit, no progress that shows the bounds: a search that stops early
+    then was cancelled), one node with the trivial bound ``-sum |g|``, at no cost."""
+    task_bits = task_layout(problem, split)[2]
+    if not wanted:
+        return Frontier(np.array([-int(np.abs(problem.values.astype(np.int64)).sum())]), task_bits)
+    depth = min(task_bits, BOUND_DEPTH)
+    bounds = prefix_bounds(problem.forms, problem.values, problem.nullity, depth,
+                           deadline_in(BOUND_SECONDS, token.expired))
+    return Frontier(bounds, task_bits)
+
+
+def _bounded(result: CosetMinimum, floor: int, search_bound: int) -> CosetMinimum:
+    """The result with its lower bound: its weight when proven, else the better of the two bounds."""
+    if result.proven:
+        return replace(result, lower_bound=result.weight)
+    if max(floor, search_bound) > result.weight:  # pragma: no cover - a bound that does not hold is a bug
+        raise InternalError(f"lower bound {max(floor, search_bound)} above the weight {result.weight} found")
+    return replace(result, lower_bound=max(floor, search_bound))
 
 
 def _check_prune(prune: object, images: object, executor: object) -> None:

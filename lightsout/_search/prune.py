@@ -32,6 +32,15 @@ smaller bound is visited first, which finds good sums early.
 Threads take the subtrees of a fixed depth in increasing order and share the best sum.
 Every node checks the time limit (and Ctrl-C reaches the calling thread between two
 nodes).
+
+The lower bound at any time (docs/algebra.md section 13).  Every element lies in a node
+that is finished (weighed or skipped: no element there beats the best sum), or open.  So
+the minimum of S is at least the smaller of the best sum and the smallest bound among the
+open nodes.  While the search runs the open nodes counted are the subtrees the threads have
+not finished (their root's bound); when it stops early, the nodes left on each thread's
+path (the unvisited children, and the node whose tasks were being weighed) give the
+sharper bound the result carries.  A node whose bound was not computed counts with the
+bound of the whole coset (:func:`prefix_bounds` at depth 0), which always holds.
 """
 from __future__ import annotations
 
@@ -39,15 +48,16 @@ import math
 import threading
 import time
 from collections.abc import Sequence
-from typing import NamedTuple, Optional
+from typing import Callable, NamedTuple, Optional
 
 import numpy as np
 
 from lightsout._base.types import Progress
 from lightsout._core.runner import CancelToken, Pace, run_chunks
 from lightsout import _kernels as kernels
+from lightsout._search.frontier import Frontier, bounded_progress, weight_bound
 
-__all__ = ["EXACT_BITS", "PruneStats", "components", "pruned_search"]
+__all__ = ["EXACT_BITS", "PruneStats", "components", "prefix_bounds", "pruned_search"]
 
 #: A component of the free coordinates of at most this many is minimised exactly (a
 #: transform of 2^EXACT_BITS values per node); a larger one is bounded group by group.
@@ -58,11 +68,12 @@ _PROGRESS_STAGE = "fewest presses"
 
 class PruneStats(NamedTuple):
     """What the pruned search did: tasks weighed by the kernel, tasks skipped by a bound,
-    nodes bounded."""
+    nodes bounded, and the proven lower bound on S it reached (the best sum when complete)."""
 
     weighed: int
     skipped: int
     nodes: int
+    lower: Optional[int] = None
 
 
 def components(forms: np.ndarray, nullity: int, free_bits: int, neighbours: Optional[Sequence[int]] = None) -> list[int]:
@@ -176,6 +187,47 @@ def _bound(level: _Depth, signed: np.ndarray, groups: int) -> int:
     return int(round(total))
 
 
+def prefix_bounds(forms: np.ndarray, values: np.ndarray, nullity: int, depth: int,
+                  expired: Optional[Callable[[], bool]] = None) -> np.ndarray:
+    """A lower bound on S over each node of ``depth``: entry p for the coordinates whose top
+    ``depth`` bits (c_1 first) read p (the module docstring's bound, docs/algebra.md section 13).
+
+    At depth 0 it is one bound on the whole coset.  ``expired()`` is checked between nodes;
+    once it is True the nodes left get the whole coset's bound (a weaker one, always valid).
+
+    Example:
+        >>> forms = np.array([1, 2, 3], dtype=np.uint64)        # S = v1 s1 + v2 s2 + v3 s1 s2
+        >>> values = np.array([1, 1, -1], dtype=np.int32)
+        >>> prefix_bounds(forms, values, 2, 0).tolist()          # the smallest of 1, 1, 1, -3
+        [-3]
+        >>> prefix_bounds(forms, values, 2, 1).tolist()          # c_1 = 0: S = 1; c_1 = 1: S = -3 or 1
+        [1, -3]
+    """
+    neighbours = _neighbours(forms, nullity)
+    whole_level = _prepare_depth(forms, nullity, 0, neighbours)
+    base = values.astype(np.int64)
+    whole = _bound(whole_level, base, _groups(whole_level))
+    if depth == 0:
+        return np.array([whole], dtype=np.int64)
+    flips = [whole_level.flip] + [_prepare_depth(forms, nullity, above, neighbours).flip for above in range(1, depth)]
+    level = _prepare_depth(forms, nullity, depth, neighbours)
+    groups = _groups(level)
+    bounds = np.full(1 << depth, whole, dtype=np.int64)
+    for prefix in range(1 << depth):
+        if expired is not None and expired():
+            break
+        signed = base.copy()
+        for above in range(depth):           # c_(above+1) is bit depth-1-above of the prefix
+            if prefix >> (depth - 1 - above) & 1:
+                signed *= flips[above]
+        bounds[prefix] = max(whole, _bound(level, signed, groups))
+    return bounds
+
+
+def _groups(level: _Depth) -> int:
+    return int(level.inverse.max()) + 1 if level.inverse.size else 0
+
+
 class _Shared:
     """The best (sum, coordinate) so far, the counts and the worth of each depth's bound,
     shared by the threads."""
@@ -221,7 +273,7 @@ _WARM_UP = 16
 
 def pruned_search(forms: np.ndarray, values: np.ndarray, nullity: int, start_sum: int, wide: bool,
                   layout: tuple[int, int, int], token: Optional[CancelToken] = None, progress: Progress = None,
-                  threads: int = 1) -> tuple[bool, int, int, PruneStats]:
+                  threads: int = 1, cells: Optional[int] = None) -> tuple[bool, int, int, PruneStats]:
     """The smallest (S, c) over the coset by branch and bound (module docstring).
 
     The bound of a depth that has not paid (:meth:`_Shared.worth`) is no longer computed;
@@ -238,10 +290,13 @@ def pruned_search(forms: np.ndarray, values: np.ndarray, nullity: int, start_sum
         progress: ``progress(stage, subtrees done, subtrees)`` between subtrees.
         threads: threads in this process, each taking subtrees in increasing order
             (:func:`lightsout._core.runner.run_chunks`).
+        cells: N; given, a ``progress`` that takes a ``bounds`` keyword gets the bounds in
+            presses (:func:`lightsout._search.frontier.bounded_progress`).
 
     Returns:
         ``(complete, sum, index, stats)``: whether every task was weighed or skipped by a
-        bound (the minimum is then proven), and the best (S, c) found.
+        bound (the minimum is then proven), and the best (S, c) found; ``stats.lower``
+        is the proven lower bound on S (module docstring), the best sum when complete.
 
     Example:
         >>> forms = np.array([1, 2, 4, 8, 16, 32, 64, 128], dtype=np.uint64)   # 8 independent cells
@@ -250,21 +305,29 @@ def pruned_search(forms: np.ndarray, values: np.ndarray, nullity: int, start_sum
         ...                                               (0, 2, 6))
         >>> complete, total, bin(index)           # c flips the five pressed cells: no press left
         (True, -8, '0b1101101')
-        >>> stats.weighed, stats.skipped                  # one task of the 64 weighed
-        (1, 63)
+        >>> stats.weighed, stats.skipped, stats.lower     # one task of the 64 weighed
+        (1, 63, -8)
     """
     lanes, array_bits, task_bits = layout
     module = kernels.walsh
     neighbours = _neighbours(forms, nullity)
     levels = [_prepare_depth(forms, nullity, depth, neighbours) for depth in range(task_bits + 1)]
-    groups = [int(level.inverse.max()) + 1 if level.inverse.size else 0 for level in levels]
+    groups = [_groups(level) for level in levels]
     shared = _Shared(start_sum, task_bits)
     base = values.astype(np.int64)
+    whole = _bound(levels[0], base, groups[0])    # holds for every node whose bound is not computed
     split = min(task_bits, max(0, (threads - 1).bit_length() + 3)) if threads > 1 else 0
     roots = 1 << split
     token = CancelToken() if token is None else token
     stopped = token.expired
     paces = threading.local()
+    frontier = Frontier(np.full(roots, whole, dtype=np.int64), task_bits)
+    left_open: list[int] = []       # bounds of the nodes a stopped thread left on its path
+
+    def leave(node_bound: Optional[int]) -> bool:
+        with shared.lock:
+            left_open.append(whole if node_bound is None else max(whole, node_bound))
+        return False
 
     def weigh(start: int, stop: int, pace: Pace) -> bool:
         """Tasks [start, stop) by the kernel, in calls of about CALL_SECONDS."""
@@ -293,24 +356,39 @@ def pruned_search(forms: np.ndarray, values: np.ndarray, nullity: int, start_sum
     def descend(depth: int, prefix: int, signed: np.ndarray, node_bound: Optional[int], pace: Pace) -> bool:
         """Visit the node; False when the search must stop."""
         if stopped():
-            return False
+            return leave(node_bound)
         if shared.beaten(depth, node_bound, prefix << (nullity - depth)):
             return True
         if depth == task_bits or not any(shared.worth(deeper) for deeper in range(depth + 1, task_bits + 1)):
             span = task_bits - depth
-            return weigh(prefix << span, (prefix + 1) << span, pace)
+            return weigh(prefix << span, (prefix + 1) << span, pace) or leave(node_bound)
         one = signed * levels[depth].flip
         children = [(bound(depth + 1, signed), 0, signed), (bound(depth + 1, one), 1, one)]
         children.sort(key=lambda child: (-math.inf if child[0] is None else child[0], child[1]))
-        return all(descend(depth + 1, prefix << 1 | bit, child, child_bound, pace)
-                   for child_bound, bit, child in children)
+        for position, (child_bound, bit, child) in enumerate(children):
+            if not descend(depth + 1, prefix << 1 | bit, child, child_bound, pace):
+                for later_bound, _, _ in children[position + 1:]:
+                    leave(later_bound)
+                return False
+        return True
 
     def root(prefix: int, pace: Pace) -> bool:
         signed = base.copy()
         for depth in range(split):
             if prefix >> (split - 1 - depth) & 1:
                 signed *= levels[depth].flip
-        return descend(split, prefix, signed, bound(split, signed), pace)
+        root_bound = bound(split, signed)
+        if root_bound is not None:
+            with frontier.lock:
+                frontier.bounds[prefix] = max(whole, root_bound)
+        finished = descend(split, prefix, signed, root_bound, pace)
+        span = task_bits - split
+        if finished:
+            frontier.finish(prefix << span, (prefix + 1) << span)
+        else:
+            with shared.lock:
+                started.add(prefix)
+        return finished
 
     def chunk(prefix: int, _token: CancelToken) -> bool:
         pace = getattr(paces, "pace", None)
@@ -318,7 +396,18 @@ def pruned_search(forms: np.ndarray, values: np.ndarray, nullity: int, start_sum
             pace = paces.pace = Pace()
         return root(prefix, pace)
 
-    run_chunks(chunk, roots, threads=threads, token=token, progress=progress, stage=_PROGRESS_STAGE)
+    started: set[int] = set()        # roots a thread stopped in (their open nodes are in left_open)
+
+    def sum_bounds() -> tuple[int, int]:
+        return (weight_bound(cells or 0, frontier.lower(shared.sum)), ((cells or 0) + shared.sum) // 2)
+
+    report = progress if cells is None else bounded_progress(progress, sum_bounds)
+    run_chunks(chunk, roots, threads=threads, token=token, progress=report, stage=_PROGRESS_STAGE)
     done = shared.weighed + shared.skipped
-    stats = PruneStats(shared.weighed, shared.skipped, shared.nodes)
-    return done == 1 << task_bits, shared.sum, shared.index, stats
+    complete = done == 1 << task_bits
+    lower = shared.sum
+    if not complete:   # the roots never started, and the nodes the stopped threads left open
+        untouched = [int(frontier.bounds[r]) for r in range(roots) if frontier.left[r] > 0 and r not in started]
+        lower = min([shared.sum] + untouched + left_open)
+    stats = PruneStats(shared.weighed, shared.skipped, shared.nodes, lower)
+    return complete, shared.sum, shared.index, stats

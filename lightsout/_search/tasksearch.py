@@ -17,12 +17,16 @@ from lightsout._base.types import Progress
 from lightsout._core.runner import CancelToken, Pace, run_chunks
 from lightsout import _kernels as kernels
 from lightsout._search.cosetform import SearchProblem, task_layout
+from lightsout._search.frontier import Frontier
 from lightsout._search.orbitcut import representatives
 
-__all__ = ["Best", "MAX_TIE_TASKS", "PROGRESS_STAGE", "Report", "ordered_scan", "run_task_range", "search_local"]
+__all__ = ["Best", "HEARTBEAT", "MAX_TIE_TASKS", "PROGRESS_STAGE", "Report", "ordered_scan", "run_task_range", "search_local"]
 
 
 PROGRESS_STAGE = "fewest presses"
+
+#: Seconds between two progress reports while a chunk runs (the bounds change within a chunk).
+HEARTBEAT = 0.5
 
 
 #: Tasks that tie for the minimum that the symmetric search keeps for its tie rule; beyond
@@ -33,9 +37,9 @@ MAX_TIE_TASKS = 256
 class Best:
     """The smallest (sum, index) seen, and (symmetric search) the tasks that reach it; thread-safe."""
 
-    def __init__(self, bound: int) -> None:
+    def __init__(self, bound: int, index: int = 0) -> None:
         self.sum = bound
-        self.index = 0          # c = 0 is the reduced particular: its sum is the bound
+        self.index = index      # the element of sum ``bound``: c = 0 (the reduced particular), or a seed
         self.ties: list[int] = []
         self.ties_overflow = False
         self.lock = threading.Lock()
@@ -91,10 +95,12 @@ def run_task_range(problem: SearchProblem, layout: tuple[int, int, int], start: 
 
 
 def search_local(problem: SearchProblem, split_bits: int, token: CancelToken, progress: Progress,
-                  threads: int) -> tuple[bool, Best]:
+                  threads: int, frontier: Optional[Frontier] = None, best: Optional[Best] = None) -> tuple[bool, Best]:
     """All tasks in this process, in chunks over ``threads`` threads
     (:func:`lightsout._core.runner.run_chunks`): Ctrl-C, an error or the token's deadline
-    stop every thread at its next kernel call.
+    stop every thread at its next kernel call.  ``frontier``: told of every finished chunk
+    (lightsout/_search/frontier.py), for the lower bound at any time; ``best``: where the
+    best found is kept (default: a new :class:`Best`), which the caller may read as it runs.
 
     Example:
         >>> import numpy as np
@@ -106,22 +112,36 @@ def search_local(problem: SearchProblem, split_bits: int, token: CancelToken, pr
     """
     layout = task_layout(problem, split_bits)
     total_tasks = 1 << layout[2]
-    best = Best(problem.bound)
+    best = Best(problem.bound, problem.start) if best is None else best
     block = max(1, total_tasks // (16 * max(1, min(threads, total_tasks))))  # tasks handed out at a time
+    nchunks = -(-total_tasks // block)
     paces = threading.local()
+    caller = threading.get_ident()
+    last_report = [time.monotonic()]   # the last report from this thread
+    chunks_done = [0]
 
     def report(found: bool, total: int, index: int, _count: int, ties: Sequence[int]) -> None:
         best.offer(found, total, index, ties)
+        # one thread runs every chunk in this thread: a report between kernel calls now and then
+        if progress is not None and threading.get_ident() == caller and time.monotonic() - last_report[0] >= HEARTBEAT:
+            last_report[0] = time.monotonic()
+            progress(PROGRESS_STAGE, chunks_done[0], nchunks)
 
     def chunk(number: int, token: CancelToken) -> bool:
         pace = getattr(paces, "pace", None)
         if pace is None:
             pace = paces.pace = Pace()
         start = number * block
-        return run_task_range(problem, layout, start, min(total_tasks, start + block), token.expired, report, pace)
+        stop = min(total_tasks, start + block)
+        finished = run_task_range(problem, layout, start, stop, token.expired, report, pace)
+        if finished and frontier is not None:
+            frontier.finish(start, stop)
+        if finished:
+            chunks_done[0] += 1
+        return finished
 
-    complete = run_chunks(chunk, -(-total_tasks // block), threads=threads, token=token, progress=progress,
-                          stage=PROGRESS_STAGE)
+    complete = run_chunks(chunk, nchunks, threads=threads, token=token, progress=progress,
+                          stage=PROGRESS_STAGE, heartbeat=HEARTBEAT)
     return complete, best
 
 

@@ -106,6 +106,10 @@ class Solution:
             False when that was not searched or the search was cut short.
         quiet_words: for a two-state graph (or a grid solved by a graph route),
             the quiet-pattern basis as packed rows (see :meth:`packed_quiet_patterns`); else None.
+        lower_bound: after a fewest-press search (:meth:`minimal`), a proven lower
+            bound on the fewest presses of this board: equal to the presses of
+            ``presses`` when ``proven_minimal``, below them when a time limit cut the
+            search short (:attr:`gap`); None when no such search ran.
 
     The constructor also takes the rules as the loose values ``states``, ``torus``,
     ``self_toggle`` and (for a graph) ``adjacency``, in the places they had before they
@@ -136,6 +140,7 @@ class Solution:
     quiet_generators: Optional[np.ndarray] = field(default=None, repr=False)
     proven_minimal: bool = False
     quiet_words: Optional[np.ndarray] = field(default=None, repr=False)
+    lower_bound: Optional[int] = None
 
     def __init__(self, board: Union[np.ndarray, PackedBoard], presses: np.ndarray, nullity: int, method: str,
                  quiet_first_rows: Optional[np.ndarray], states: Optional[int] = None,
@@ -143,7 +148,8 @@ class Solution:
                  nodes: Optional[list[Any]] = None, quiet_count: Optional[int] = None,
                  quiet_generators: Optional[np.ndarray] = None,
                  adjacency: Optional[tuple[np.ndarray, np.ndarray]] = None, proven_minimal: bool = False,
-                 quiet_words: Optional[np.ndarray] = None, *, rules: Union[Rules, GraphRules, None] = None) -> None:
+                 quiet_words: Optional[np.ndarray] = None, *, rules: Union[Rules, GraphRules, None] = None,
+                 lower_bound: Optional[int] = None) -> None:
         if rules is None:
             rules = _loose_rules(board, states, torus, self_toggle, adjacency)
         elif not (states is None and torus is None and self_toggle is None and adjacency is None):
@@ -152,7 +158,8 @@ class Solution:
         for name, value in (("board", board), ("presses", presses), ("nullity", nullity), ("method", method),
                             ("quiet_first_rows", quiet_first_rows), ("rules", rules), ("nodes", nodes),
                             ("quiet_count", quiet_count), ("quiet_generators", quiet_generators),
-                            ("proven_minimal", proven_minimal), ("quiet_words", quiet_words)):
+                            ("proven_minimal", proven_minimal), ("quiet_words", quiet_words),
+                            ("lower_bound", lower_bound)):
             object.__setattr__(self, name, value)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -250,6 +257,8 @@ class Solution:
                     rules += f", {name}={int(mask.sum())}"
         if self.proven_minimal:
             rules += ", proven_minimal=True"
+        elif self.lower_bound is not None:
+            rules += f", lower_bound={self.lower_bound}"
         where = f"vertices={len(self.board)}" if self.is_graph else f"shape={self.board.shape}"
         return (f"Solution({where}, presses={int(self.presses.sum(dtype=np.int64))}, "
                 f"nullity={self.nullity}{rules}, method={self.method!r})")
@@ -429,7 +438,10 @@ class Solution:
 
         Ties go to the lexicographically smallest press vector.  ``time_limit``
         (seconds >= 0): the search stops then and returns the best found so far,
-        with ``proven_minimal=False``.  ``executor``, ``threads`` and ``progress``
+        with ``proven_minimal=False``.  Either way the result's :attr:`lower_bound`
+        is a proven lower bound on the fewest presses (equal to the presses found when
+        proven) and :attr:`gap` the distance between them; a ``progress`` callable that
+        takes a ``bounds`` keyword gets ``bounds=(lower, best)`` as the search goes.  ``executor``, ``threads`` and ``progress``
         mean what they mean for :func:`lightsout.solve` (``threads=1``: the search
         runs in the calling thread alone).
 
@@ -440,6 +452,22 @@ class Solution:
             (15, True)
         """
         return minimal_solution(self, time_limit=time_limit, executor=executor, progress=progress, threads=threads)
+
+    @property
+    def gap(self) -> Optional[int]:
+        """How many presses :attr:`presses` may hold above the fewest, their number minus :attr:`lower_bound`.
+
+        0 when ``proven_minimal``; None when no fewest-press search ran.
+
+        Example:
+            >>> import lightsout, numpy as np
+            >>> s = lightsout.solve(np.ones((5, 5), dtype=int))
+            >>> s.gap is None, s.minimal().gap, s.minimal().lower_bound
+            (True, 0, 15)
+        """
+        if self.lower_bound is None:
+            return None
+        return int(self.presses.sum(dtype=np.int64)) - self.lower_bound
 
     def count_up_to_symmetry(self, group: Optional[Iterable[Any]] = None) -> int:
         """Number of solutions counted up to symmetry: the orbits of the solutions under a group.
