@@ -60,6 +60,7 @@ MODULES: dict[str, CompiledModule] = {
                             purpose="fewest presses: Walsh-Hadamard weighing of a coset"),
     "many": CompiledModule(purpose="many boards at once: one GF(2) matrix applied to many rows"),
     "stencilchase": CompiledModule(purpose="any press stencil and masks: the windowed chase, its plan and proof"),
+    "gf2ext": CompiledModule(purpose="GF(2^64) arithmetic: a first row's clearing identity at random points"),
 }
 
 #: The GCC/Clang flags of each wide build (x86-64 only); the portable build ``generic`` adds none.
