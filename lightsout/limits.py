@@ -57,6 +57,7 @@ __all__ = [
     "MAX_GROUP_ORDER", "MAX_GROUP_CELLS", "MAX_CYCLE_SYSTEM_ENTRIES",
     "MAX_OPERATOR_BYTES", "MAX_MANY_TABLE_BYTES", "MAX_MANY_MINIMAL_NULLITY",
     "MAX_SVG_CELLS", "MAX_PNG_CELLS", "MAX_RENDER_PIXELS", "MAX_VERIFY_REPLAY_CELLS",
+    "MAX_VERIFY_NULLITY",
 ]
 
 # Boards -------------------------------------------------------------------------------------
@@ -114,6 +115,9 @@ MAX_STENCIL_CHASE_BYTES = _stencilchase.MAX_STENCIL_CHASE_BYTES
 #: row its GF(2^64) identity cannot decide: a rectangle, or a square with several solutions
 #: (2**34; about a second).
 MAX_VERIFY_REPLAY_CELLS = _verify.MAX_VERIFY_REPLAY_CELLS
+#: Nullity of the n x n board up to which verify_first_row widens its GF(2^64) identity by the
+#: quiet first rows (64; the points it needs grow with the nullity); past it the row is replayed.
+MAX_VERIFY_NULLITY = _verify.MAX_VERIFY_NULLITY
 
 # Results --------------------------------------------------------------------------------------
 

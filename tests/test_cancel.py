@@ -55,9 +55,15 @@ def _rref(level: str):
     return lambda: load("gf2elim", level).rref_inplace(m, n)
 
 
+def _square_identity(level: str):
+    n = 1 << 27
+    row = np.zeros(n // 64, dtype=np.uint64)
+    return lambda: load("gf2ext", level).square_residues(row, n, np.array([3, 5], dtype=np.uint64))
+
+
 LONG_KERNELS = {"chase.ab_reduce": _ab_reduce, "gridchase.chase_bits": _chase_bits,
                 "gridchase.chase_bytes": _chase_bytes, "modelim.echelon_inplace": _echelon,
-                "gf2elim.rref_inplace": _rref}
+                "gf2elim.rref_inplace": _rref, "gf2ext.square_residues": _square_identity}
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),

@@ -13,7 +13,7 @@ import pytest
 import lightsout
 from lightsout import _solve, cli
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError
-from lightsout._base.packing import pack_row
+from lightsout._base.packing import pack_row, pack_rows
 from lightsout._core import verify
 from lightsout._kernels import load
 
@@ -57,6 +57,25 @@ def identity_holds(level: str, row: np.ndarray, n: int, seed: int) -> bool:
     return not residues.any()
 
 
+def quiet_first_rows(n: int) -> np.ndarray:
+    """Packed first rows of a basis of the n x n board's quiet patterns, each confirmed quiet by the chase here."""
+    rows = [np.asarray(q)[0].astype(bool) for q in lightsout.solve(np.zeros((n, n), dtype=np.uint8)).quiet_patterns()]
+    for row in rows:
+        assert not _quiet_residue(row, n).any()
+    return pack_rows(np.array(rows, dtype=bool).reshape(len(rows), n))
+
+
+def _quiet_residue(row: np.ndarray, n: int) -> np.ndarray:
+    prev = np.zeros(n, dtype=np.uint8)
+    cur = row.astype(np.uint8)
+    for _ in range(n):
+        spread = cur.copy()
+        spread[1:] ^= cur[:-1]
+        spread[:-1] ^= cur[1:]
+        prev, cur = cur, spread ^ prev
+    return cur
+
+
 def test_the_field_product_is_the_slow_one_at_every_level(simd_level):
     rng = np.random.default_rng(1)
     kernel = load("gf2ext", simd_level)
@@ -83,9 +102,12 @@ def test_the_oracle_confirms_the_rows_that_pass():
 def test_every_single_flip_fails_the_identity(n, simd_level):
     row = lightsout.first_row(n).astype(bool)
     assert clears(row, n, n)
-    # the board has one solution: its rows pass the identity for sure
-    if lightsout.nullity(n) == 0:
+    # the board has one solution: its rows pass the identity for sure; else the widened one
+    quiet = quiet_first_rows(n) if lightsout.nullity(n) else None
+    if quiet is None:
         assert identity_holds(simd_level, row, n, seed=n)
+    else:
+        assert verify.square_identity_holds(pack_row(row), n, quiet_rows=quiet, seed=n)
     for j in range(n):
         flipped = row.copy()
         flipped[j] ^= True
@@ -93,6 +115,8 @@ def test_every_single_flip_fails_the_identity(n, simd_level):
             assert lightsout.verify_first_row(flipped, n, seed=j)
             continue
         assert not identity_holds(simd_level, flipped, n, seed=1000 * n + j), (n, j)
+        if quiet is not None:
+            assert not verify.square_identity_holds(pack_row(flipped), n, quiet_rows=quiet, seed=j), (n, j)
         assert not lightsout.verify_first_row(flipped, n)
 
 
@@ -123,14 +147,21 @@ def test_random_rows_fail():
             assert not lightsout.verify_first_row(row, n) if n <= 4097 else True
 
 
-def test_rows_of_boards_with_several_solutions_are_replayed():
-    for n in [4, 5, 9, 16, 19, 30]:
-        rows = [lightsout.first_row(n).astype(bool)]
-        quiet = list(lightsout.solve(np.zeros((n, n), dtype=np.uint8)).quiet_patterns())
-        rows += [rows[0] ^ np.asarray(q)[0].astype(bool) for q in quiet[:3]]
-        for row in rows:
+def test_every_correct_row_of_a_board_with_several_solutions_passes_the_widened_identity():
+    rng = np.random.default_rng(11)
+    for n in [4, 5, 9, 16, 19, 30, 61, 123]:
+        quiet = quiet_first_rows(n)
+        assert len(quiet) == lightsout.nullity(n)
+        base = lightsout.first_row(n).astype(bool)
+        unpacked = np.array([[bool(int(w[j // 64]) >> (j % 64) & 1) for j in range(n)] for w in quiet])
+        for _ in range(6):
+            row = base ^ (rng.integers(0, 2, len(quiet)) @ unpacked.astype(int) % 2).astype(bool)
             assert clears(row, n, n)
+            assert verify.square_identity_holds(pack_row(row), n, quiet_rows=quiet)
             assert lightsout.verify_first_row(row, n)
+            wrong = row ^ rng.integers(0, 2, n).astype(bool)
+            if not clears(wrong, n, n):
+                assert not verify.square_identity_holds(pack_row(wrong), n, quiet_rows=quiet)
 
 
 def test_rectangles_are_replayed_and_large_ones_refused():
@@ -145,12 +176,28 @@ def test_rectangles_are_replayed_and_large_ones_refused():
         lightsout.verify_first_row(np.zeros(2**15, dtype=bool), 2**20, 2**15)
 
 
-def test_a_large_square_with_several_solutions_is_refused_when_the_identity_fails():
+def test_a_large_square_with_several_solutions():
     n = 10**6 + 1
     assert lightsout.nullity(n) == 2
-    row = np.random.default_rng(3).integers(0, 2, n).astype(bool)
-    with pytest.raises(BoardTooLargeError, match="nullity 2"):
-        lightsout.verify_first_row(row, n)
+    row = lightsout.first_row(n, verify=True).astype(bool)
+    assert lightsout.verify_first_row(row, n)
+    for j in [0, 1, n // 3, n - 1]:
+        flipped = row.copy()
+        flipped[j] ^= True
+        assert not lightsout.verify_first_row(flipped, n)
+
+
+def test_a_square_of_large_nullity_is_replayed_or_refused():
+    n = 159                                             # nullity 128
+    assert lightsout.nullity(n) > verify.MAX_VERIFY_NULLITY
+    row = lightsout.first_row(n).astype(bool)
+    assert lightsout.verify_first_row(row, n)           # replayed
+    row[7] ^= True
+    assert not lightsout.verify_first_row(row, n)
+    n = 131_073                                         # nullity 65,088, and more than 2**34 cells
+    assert lightsout.nullity(n) > verify.MAX_VERIFY_NULLITY
+    with pytest.raises(BoardTooLargeError, match="MAX_VERIFY_REPLAY_CELLS"):
+        lightsout.verify_first_row(np.ones(n, dtype=bool), n)
 
 
 def test_bad_rows_and_sizes_are_refused():
@@ -179,7 +226,7 @@ def test_points_are_fresh_unless_seeded():
     assert (verify.draw_points(4, seed=9) == verify.draw_points(4, seed=9)).all()
     assert not (verify.draw_points(4) == verify.draw_points(4)).all()
     assert ((verify.draw_points(100, seed=1) > 1)).all()
-    assert verify.points_needed(1) == 2 and verify.points_needed(10**10) == 3
+    assert verify.points_needed(1) == 2 and verify.points_needed(10**10) == 4
     for n in [1, 10**6, 10**9, 10**10, 10**12]:       # (3n / 2^64)^k <= 2^-60
         k = verify.points_needed(n)
         assert k * (64 - np.log2(3 * n + 2)) >= 60

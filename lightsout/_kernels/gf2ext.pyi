@@ -9,6 +9,12 @@ SIMD_LEVEL: str
 #: Whether this build multiplies with PCLMULQDQ (else with byte tables).
 CLMUL: bool
 
+def square_identity_sums(
+    vectors: npt.NDArray[np.uint64],
+    n: int,
+    points: npt.NDArray[np.uint64],
+    cancel: Optional[npt.NDArray[np.uint8]] = None,
+) -> Optional[npt.NDArray[np.uint64]]: ...
 def square_residues(
     row: npt.NDArray[np.uint64],
     n: int,

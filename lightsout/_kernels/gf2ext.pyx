@@ -7,10 +7,14 @@
 # fixed factor of the long loop through eight byte tables (entry v of table k: factor * v * u^(8k)).
 #
 # For a first row r of the n x n board and a point a (not 0 or 1), with s = a + 1 + 1/a,
-# O = 1 + a + ... + a^(n-1) and E = 1/a + a^n, the loop runs
-#     y_{-1} = 0,  y_0 = r(a),  y_{i+1} = s y_i + y_{i-1} + O + r_i E   (i = 0 .. n-1)
-# and returns y_n, which is 0 when r clears the board (section 15 says when, and why a wrong
-# row gives 0 only at the roots of a nonzero polynomial of degree below 3n).
+# O = 1 + a + ... + a^(n-1) and E = 1/a + a^n, the chase written row by row as polynomials in a,
+#     y_{-1} = 0,  y_0 = r(a),  y_{i+1} = s y_i + y_{i-1} + O + r_i E   (i = 0 .. n-1),
+# ends in y_n = U_{n+1} r(a) + O (U_1 + ... + U_n) + E <r, u>, where U_k are the Chebyshev values
+# at s and <v, u> = sum of v_i U_{n-i}.  The loop makes U_1 .. U_{n+1} (one product a row) and
+# gathers <v, u> for the row and for any other rows given (the quiet first rows, whose <v, u>
+# section 15 needs on boards with several solutions).  y_n is 0 when r clears the board and its
+# solution has r as its first and last columns; a wrong row gives 0 only at the roots of a
+# nonzero polynomial of degree below 3n.
 #
 # Nothing here shares code with the polynomial route (gf2poly, polybasis): the field, its
 # product and the loop are this file's own.  Compiled once per SIMD level (setup.py); the def
@@ -176,77 +180,122 @@ CLMUL = bool(GX_CLMUL)
 cdef Py_ssize_t ROWS_PER_POLL = 1 << 18
 
 
-cdef int two_point_loop(const uint64_t* row, Py_ssize_t n, const gx_point* p, const gx_point* q,
-                        uint64_t* out_p, uint64_t* out_q, Poll* poll) noexcept nogil:
-    """y_n at two points at once (their chains are independent, so the CPU overlaps them)."""
-    cdef uint64_t yp = p.y0, yq = q.y0, prevp = 0, prevq = 0, nextp, nextq, mask
-    cdef uint64_t word = 0
-    cdef Py_ssize_t i
-    cdef int status
-    for i in range(n):
-        if (i & 63) == 0:
-            word = row[i >> 6]
-            if (i & (ROWS_PER_POLL - 1)) == 0 and i:
-                status = poll_work(poll, ROWS_PER_POLL)
-                if status != STOP_NONE:
-                    return status
-        mask = <uint64_t>0 - ((word >> (i & 63)) & 1)
-        nextp = gx_times_s(p, yp) ^ prevp ^ p.ones ^ (p.edge & mask)
-        nextq = gx_times_s(q, yq) ^ prevq ^ q.ones ^ (q.edge & mask)
-        prevp = yp
-        prevq = yq
-        yp = nextp
-        yq = nextq
-    out_p[0] = yp
-    out_q[0] = yq
+cdef extern from *:
+    """
+    static inline int gx_lowest_bit(uint64_t w) {
+    #if defined(__GNUC__) || defined(__clang__)
+        return __builtin_ctzll(w);
+    #else
+        int b = 0;
+        while (!((w >> b) & 1)) b++;
+        return b;
+    #endif
+    }
+    """
+    int gx_lowest_bit(uint64_t w) noexcept nogil
+
+
+cdef int two_point_loop(const uint64_t* vectors, Py_ssize_t nvec, Py_ssize_t nwords, Py_ssize_t n,
+                        const gx_point* p, const gx_point* q, uint64_t* out_p, uint64_t* out_q,
+                        Poll* poll) noexcept nogil:
+    """Section 15's sums at two points at once (their chains are independent, so the CPU overlaps them).
+
+    With U_k the Chebyshev values at s (U_0 = 0, U_1 = 1, U_{k+1} = s U_k + U_{k-1}), out[0] is
+    U_{n+1} r(a) + O (U_1 + ... + U_n) + E <r, u> for the row r = vectors[0], and out[j] is <v_j, u>
+    for the others, where <v, u> = sum of v_i U_{n-i}: the rows are read from the bottom up, a
+    word at a time: the chain fills the U values of the word's 64 rows, then each vector adds
+    those of its set bits."""
+    cdef uint64_t up = 1, uq = 1, up_prev = 0, uq_prev = 0, up_next, uq_next, w
+    cdef uint64_t sum_p = 0, sum_q = 0
+    cdef uint64_t ubuf_p[64]
+    cdef uint64_t ubuf_q[64]
+    cdef Py_ssize_t i, j, word, done = 0
+    cdef int status, b
+    for j in range(nvec):
+        out_p[j] = 0
+        out_q[j] = 0
+    i = n - 1
+    while i >= 0:                       # k = n - i runs 1 .. n; up = U_k
+        ubuf_p[i & 63] = up
+        ubuf_q[i & 63] = uq
+        sum_p ^= up
+        sum_q ^= uq
+        up_next = gx_times_s(p, up) ^ up_prev
+        uq_next = gx_times_s(q, uq) ^ uq_prev
+        up_prev = up
+        uq_prev = uq
+        up = up_next
+        uq = uq_next
+        if (i & 63) == 0:               # the word's rows are all in the buffers
+            word = i >> 6
+            for j in range(nvec):
+                w = vectors[j * nwords + word]
+                while w:
+                    b = gx_lowest_bit(w)
+                    out_p[j] ^= ubuf_p[b]
+                    out_q[j] ^= ubuf_q[b]
+                    w &= w - 1
+        i -= 1
+        done += 1
+        if done == ROWS_PER_POLL:
+            done = 0
+            status = poll_work(poll, ROWS_PER_POLL)
+            if status != STOP_NONE:
+                return status
+    out_p[0] = gx_mul(up, p.y0) ^ gx_mul(p.ones, sum_p) ^ gx_mul(p.edge, out_p[0])
+    out_q[0] = gx_mul(uq, q.y0) ^ gx_mul(q.ones, sum_q) ^ gx_mul(q.edge, out_q[0])
     return STOP_NONE
 
 
-def square_residues(row, Py_ssize_t n, points, cancel=None):
-    """The last row of the all-lit n x n identity (docs/algebra.md section 15) at each point.
+def square_identity_sums(vectors, Py_ssize_t n, points, cancel=None):
+    """Section 15's sums for the all-lit n x n board at each point: a row's residue, and <v, u> for others.
 
     Args:
-        row: packed first row, uint64 C-contiguous, ``(n + 63) // 64`` words, bits past n zero.
+        vectors: packed rows, uint64 C-contiguous ``(nvec, (n + 63) // 64)``, bits past n zero;
+            row 0 is the first row checked, the others (quiet first rows) get <v, u> only.
         n: the board's side (positive).
         points: uint64 C-contiguous 1-D array of field elements, none 0 or 1.
         cancel: None, or the cancel flag array (lightsout/_kernels/cancel.pxd).
 
     Returns:
-        uint64 array, one y_n per point: all zero when the row clears the board.
+        uint64 array ``(npoints, nvec)``: column 0 the row's y_n (zero when its solution has the
+        row as first and last columns), column j its <v_j, u>; None if cancelled.
     """
-    if not isinstance(row, np.ndarray) or row.dtype != np.uint64 or not isinstance(points, np.ndarray) \
+    if not isinstance(vectors, np.ndarray) or vectors.dtype != np.uint64 or not isinstance(points, np.ndarray) \
             or points.dtype != np.uint64:
-        raise InvalidTypeError("row and points must be numpy uint64 arrays")
+        raise InvalidTypeError("vectors and points must be numpy uint64 arrays")
     if n < 1:
         raise InvalidBoardError(f"n must be positive, got {n}")
-    if row.ndim != 1 or row.shape[0] != (n + 63) // 64 or not row.flags.c_contiguous:
-        raise InvalidBoardError(f"row must be C-contiguous with {(n + 63) // 64} words for n = {n}, "
-                                f"got shape {row.shape}")
-    if n % 64 and int(row[-1]) >> (n % 64):
-        raise InvalidBoardError(f"row has bits set past its {n} cells")
+    cdef Py_ssize_t nwords = (n + 63) // 64
+    if vectors.ndim != 2 or vectors.shape[1] != nwords or vectors.shape[0] < 1 or not vectors.flags.c_contiguous:
+        raise InvalidBoardError(f"vectors must be C-contiguous rows of {nwords} words for n = {n}, "
+                                f"got shape {vectors.shape}")
+    if n % 64 and bool((vectors[:, -1] >> np.uint64(n % 64)).any()):
+        raise InvalidBoardError(f"a row has bits set past its {n} cells")
     if points.ndim != 1 or not points.flags.c_contiguous or points.shape[0] < 1:
         raise InvalidBoardError("points must be a nonempty C-contiguous 1-D array")
     if bool(((points == 0) | (points == 1)).any()):
         raise InvalidBoardError("points must not be 0 or 1 (the identity divides by a and a + 1)")
-    cdef const uint64_t[::1] words = row
+    cdef const uint64_t[:, ::1] words = vectors
     cdef const uint64_t[::1] at = points
-    cdef Py_ssize_t npoints = at.shape[0], k
-    out = np.zeros(npoints, dtype=np.uint64)
-    cdef uint64_t[::1] res = out
+    cdef Py_ssize_t npoints = at.shape[0], nvec = words.shape[0], k
+    out = np.zeros((npoints, nvec), dtype=np.uint64)
+    spare_array = np.zeros(nvec, dtype=np.uint64)
+    cdef uint64_t[:, ::1] res = out
+    cdef uint64_t[::1] spare = spare_array
     cdef Poll poll = make_poll(cancel, ROWS_PER_POLL)
     cdef gx_point* pts = <gx_point*>malloc(2 * sizeof(gx_point))
     cdef int status = STOP_NONE
-    cdef uint64_t spare
     if pts == NULL:
-        raise MemoryError("square_residues: no memory for two points' tables (32 KiB)")
+        raise MemoryError("square_identity_sums: no memory for two points' tables (32 KiB)")
     try:
         with nogil:
             k = 0
             while k < npoints and status == STOP_NONE:
-                gx_point_init(&pts[0], &words[0], n, at[k])
-                gx_point_init(&pts[1], &words[0], n, at[k + 1] if k + 1 < npoints else at[k])
-                status = two_point_loop(&words[0], n, &pts[0], &pts[1], &res[k],
-                                        &res[k + 1] if k + 1 < npoints else &spare, &poll)
+                gx_point_init(&pts[0], &words[0, 0], n, at[k])
+                gx_point_init(&pts[1], &words[0, 0], n, at[k + 1] if k + 1 < npoints else at[k])
+                status = two_point_loop(&words[0, 0], nvec, nwords, n, &pts[0], &pts[1], &res[k, 0],
+                                        &res[k + 1, 0] if k + 1 < npoints else &spare[0], &poll)
                 k += 2
     finally:
         free(pts)
@@ -254,6 +303,19 @@ def square_residues(row, Py_ssize_t n, points, cancel=None):
     if status != STOP_NONE:
         return None
     return out
+
+
+def square_residues(row, Py_ssize_t n, points, cancel=None):
+    """The residue y_n of the all-lit n x n identity (section 15) for one packed row at each point.
+
+    Returns:
+        uint64 array, one y_n per point (all zero when the row's solution has the row as its
+        first and last columns); None if cancelled.
+    """
+    if not isinstance(row, np.ndarray) or row.ndim != 1:
+        raise InvalidTypeError("row must be a 1-D numpy uint64 array")
+    sums = square_identity_sums(row.reshape(1, -1), n, points, cancel)
+    return None if sums is None else np.ascontiguousarray(sums[:, 0])
 
 
 def field_mul(uint64_t a, uint64_t b):
