@@ -95,9 +95,10 @@ output: results on standard output (solve: the presses in the board text
   instead (.npy and .png names: board files).
 
 exit status: 0 done, 1 unsolvable (the reason on standard error), 2 bad
-  usage or input, 3 first-row --verify failed, 130 interrupted (Ctrl-C), 143 and 129 stopped by SIGTERM
-  and SIGHUP, 141 standard output closed by its reader. With --json every
-  failure is also a JSON object on standard output.
+  usage or input, 3 first-row --verify failed, 130 interrupted (Ctrl-C),
+  143 and 129 stopped by SIGTERM and SIGHUP, 141 standard output closed by
+  its reader. With --json every failure is also a JSON object on standard
+  output.
 """
 
 

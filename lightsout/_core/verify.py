@@ -155,8 +155,8 @@ def replay_clears(row: np.ndarray, nrows: int, ncols: int) -> bool:
 
     Example:
         >>> from lightsout._base.packing import pack_row
-        >>> replay_clears(pack_row(np.array([1, 0], dtype=bool)), 3, 2)
-        False
+        >>> replay_clears(pack_row(np.array([1, 0, 0], dtype=bool)), 2, 3), replay_clears(pack_row(np.array([0, 1, 0], dtype=bool)), 2, 3)
+        (True, False)
     """
     residue, _, _ = kernels.chase.chase(None, nrows, ncols, row, all_lit=True, presses=False)
     return not residue.any()

@@ -260,6 +260,12 @@ def square_identity_sums(vectors, Py_ssize_t n, points, cancel=None):
     Returns:
         uint64 array ``(npoints, nvec)``: column 0 the row's y_n (zero when its solution has the
         row as first and last columns), column j its <v_j, u>; None if cancelled.
+
+    Example:
+        >>> import numpy as np
+        >>> sums = square_identity_sums(np.array([[5], [7]], dtype=np.uint64), 3, np.array([2, 3], dtype=np.uint64))
+        >>> sums.shape, sums[:, 0].tolist()          # the first row 101 clears the 3 x 3 board
+        ((2, 2), [0, 0])
     """
     if not isinstance(vectors, np.ndarray) or vectors.dtype != np.uint64 or not isinstance(points, np.ndarray) \
             or points.dtype != np.uint64:
@@ -311,6 +317,11 @@ def square_residues(row, Py_ssize_t n, points, cancel=None):
     Returns:
         uint64 array, one y_n per point (all zero when the row's solution has the row as its
         first and last columns); None if cancelled.
+
+    Example:
+        >>> import numpy as np
+        >>> bool(square_residues(np.array([7], dtype=np.uint64), 3, np.array([2, 3], dtype=np.uint64)).all())
+        True
     """
     if not isinstance(row, np.ndarray) or row.ndim != 1:
         raise InvalidTypeError("row must be a 1-D numpy uint64 array")
@@ -319,12 +330,22 @@ def square_residues(row, Py_ssize_t n, points, cancel=None):
 
 
 def field_mul(uint64_t a, uint64_t b):
-    """a * b in GF(2^64) = GF(2)[u]/(u^64 + u^4 + u^3 + u + 1) (this build's product)."""
+    """a * b in GF(2^64) = GF(2)[u]/(u^64 + u^4 + u^3 + u + 1) (this build's product).
+
+    Example:
+        >>> field_mul(2, 2**63) == 0b11011, field_mul(3, 3)      # u * u^63 = u^64; (u + 1)^2 = u^2 + 1
+        (True, 5)
+    """
     return gx_mul(a, b)
 
 
 def field_inv(uint64_t a):
-    """1 / a in GF(2^64) (a != 0)."""
+    """1 / a in GF(2^64) (a != 0).
+
+    Example:
+        >>> field_mul(field_inv(12345), 12345)
+        1
+    """
     if a == 0:
         raise InvalidBoardError("0 has no inverse")
     return gx_inv(a)

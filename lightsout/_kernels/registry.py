@@ -85,7 +85,7 @@ def builds(wide: bool = True) -> list[tuple[str, str, str]]:
         >>> builds()[:2]
         [('cpu', 'cpu', 'generic'), ('chase_generic', 'chase', 'generic')]
         >>> len(builds()), len(builds(wide=False))
-        (32, 12)
+        (35, 13)
     """
     levels = ["generic"] + (list(SIMD_FLAGS) if wide else [])
     out: list[tuple[str, str, str]] = []
