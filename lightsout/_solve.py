@@ -36,9 +36,10 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, UnsolvableError, unsolvable_error
+from lightsout._base.packing import pack_row, pack_rows
 from lightsout._base.types import Progress
 from lightsout._base.validate import (
-    MAX_AXES, MAX_BOARD_CELLS, board_shape, board_size, flag, grid_shape, progress_callback,
+    MAX_AXES, MAX_BOARD_CELLS, bit_row, board_shape, board_size, flag, grid_shape, progress_callback,
     states_count, thread_count,
 )
 from lightsout._core.bitmatrix import pack_zero_one
@@ -46,6 +47,7 @@ from lightsout._core.canonical import canonical_first_row
 from lightsout._core.coset import Coset
 from lightsout._core.rules import Rules
 from lightsout._core.tasks import checked_executor, run_tasks
+from lightsout._core.verify import first_row_clears
 from lightsout._routes.crossrows import cross_first_rows
 from lightsout._routes.poly import nullity_poly as _nullity_poly
 from lightsout._routes.poly import nullity_table as _nullity_table
@@ -94,7 +96,8 @@ def array_rules(board: object, torus: object, self_toggle: object, states: int, 
 def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_toggle: bool = True,
               states: int = 2, method: str = "auto", threads: Optional[int] = None,
               progress: Progress = None, stencil: StencilArg = None, holes: Optional[npt.ArrayLike] = None,
-              unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None) -> np.ndarray:
+              unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None,
+              verify: bool = False) -> np.ndarray:
     """The presses of the top row that, chased down, clear the all-lit board of n rows and m columns.
 
     Every all-lit board, square or not, is solvable (Sutner, 1989: on any
@@ -135,6 +138,9 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
             required light.
         unpressable: None, or the same: cells that may not be pressed.
         free_lights: None, or the same: lights that need not end dark.
+        verify: check the row before returning it, as :func:`verify_first_row` does
+            (today's rule, two states, no wrap, no stencil or masks; a few percent of the
+            solve at 10^8 and above); raises InternalError if the check fails.
 
     Returns:
         Array of length m when r = 1 (today's rule, the sigma game): bool for two
@@ -152,7 +158,10 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
             ``solve(np.ones((n, m)), stencil=...)`` solves the all-lit board of any rule.
         UnsolvableError: the all-lit board has no solution under this rule.
         BoardTooLargeError: the route would need more memory or time than allowed
-            (the dense route refuses long before the polynomial one).
+            (the dense route refuses long before the polynomial one); with ``verify``,
+            a row the check cannot decide (a rectangle or a nullity above 64 past
+            ``lightsout.limits.MAX_VERIFY_REPLAY_CELLS`` cells; see :func:`verify_first_row`).
+        InternalError: with ``verify``, the row failed the check.
 
     Examples:
         >>> from lightsout import first_row
@@ -172,6 +181,9 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
         False
     """
     nrows, ncols = grid_shape(n, m)
+    if flag(verify, "verify"):
+        _refuse_unverifiable_rules(torus=torus, self_toggle=self_toggle, states=states, stencil=stencil,
+                                   holes=holes, unpressable=unpressable, free_lights=free_lights)
     press_rule: dict[str, Any] = dict(stencil=stencil, holes=holes, unpressable=unpressable, free_lights=free_lights)
     if any(value is not None for value in press_rule.values()):
         rules = Rules.check((nrows, ncols), torus, self_toggle, states, **press_rule)
@@ -194,6 +206,13 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
     found = route.solve(rules, None, threads=threads, progress=progress, kernel=True)
     if not found.solvable:
         raise _all_lit_unsolvable(found, rules)
+    if verify:
+        return _verified(_canonical_first_row(found, rules), found, nrows, ncols)
+    return _canonical_first_row(found, rules)
+
+
+def _canonical_first_row(found: Coset, rules: Rules) -> np.ndarray:
+    """The canonical first row of the all-lit board from a route's solution of it."""
     if found.layout == "first_rows":
         assert found.first_row is not None
         return found.first_row if found.canonical else canonical_first_row(found.first_row, found.quiet_first_rows())
@@ -201,6 +220,77 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
         raise InternalError(f"the {found.method} route gave no canonical solution of the all-lit board")
     row: np.ndarray = np.asarray(found.particular).reshape(rules.shape)[0]
     return row.astype(rules.light_dtype)
+
+
+def _refuse_unverifiable_rules(**options: Any) -> None:
+    """first_row(verify=True) checks today's rule, two states, no wrap, no stencil or masks: else InvalidBoardError."""
+    other = [name for name in ("stencil", "holes", "unpressable", "free_lights") if options[name] is not None]
+    other += [name for name, plain in (("torus", (False, (False, False))), ("self_toggle", (True,)), ("states", (2,)))
+              if not any(options[name] is value or (type(options[name]) is type(value) and options[name] == value)
+                         for value in plain)]
+    if other:
+        raise InvalidBoardError(f"first_row(verify=True) checks today's rule on the all-lit board, two states, "
+                                f"no wrap, no stencil or masks; drop {', '.join(other)} or verify=True")
+
+
+def _verified(row: np.ndarray, found: Coset, nrows: int, ncols: int) -> np.ndarray:
+    """``row``, once verify_first_row's check has passed (InternalError if it fails); ``found`` gives the quiet rows."""
+    def quiet_rows() -> np.ndarray:     # a square is never transposed: the working rows are the caller's
+        return pack_rows(found.quiet_first_rows()) if found.transposed else \
+            np.array(list(found.iter_kernel_words()), dtype=np.uint64)
+
+    if not first_row_clears(pack_row(row), nrows, ncols, lambda n: found.nullity, quiet_rows,
+                            known_nullity=found.nullity if nrows == ncols else None):
+        raise InternalError(f"first_row({nrows}, {ncols}): the returned row does not clear the all-lit board "
+                            f"(docs/algebra.md section 15)")
+    return row
+
+
+def verify_first_row(row: npt.ArrayLike, n: int, m: Optional[int] = None, *, seed: Optional[int] = None) -> bool:
+    """Whether pressing ``row`` on the top row, then chasing the lights down, clears the all-lit n x m board.
+
+    The board is never built.  On a square board the clearing identity is evaluated at
+    random points of GF(2^64) in O(n) field products (:ref:`section 15 of the algebra page
+    <algebra-15>`): a wrong row passes with probability below 2^-60, whatever it is.  A
+    correct row passes it for sure when its solution has the row as its first and last
+    columns, as every row of a board with one solution does (``nullity(n) == 0``).  On a
+    board with several solutions a row that fails it is checked again with the identity
+    widened by the board's quiet patterns, which every correct row passes (finding them
+    costs about a solve; ``first_row(n, verify=True)`` has them already).  A rectangle's
+    row, and a square's of nullity above 64, are chased down the board instead, up to
+    ``lightsout.limits.MAX_VERIFY_REPLAY_CELLS`` cells.
+
+    Args:
+        row: 0/1 values, one per column (m of them).
+        n: rows (positive int).
+        m: columns (positive int); None for a square board.
+        seed: None to draw the points from fresh entropy, or an int to repeat a draw.
+
+    Returns:
+        True when the row clears the board (with the probability above for square boards).
+
+    Raises:
+        InvalidTypeError, InvalidBoardError: sizes, a row that is not 0/1 or not m long.
+        BoardTooLargeError: the check cannot decide (a rectangle, or a square of nullity
+            above 64 whose row fails the plain identity) and the board has more than
+            ``MAX_VERIFY_REPLAY_CELLS`` cells.
+
+    Examples:
+        >>> import lightsout
+        >>> lightsout.verify_first_row(lightsout.first_row(1000), 1000)
+        True
+        >>> row = lightsout.first_row(1000)
+        >>> row[500] ^= True
+        >>> lightsout.verify_first_row(row, 1000)
+        False
+    """
+    nrows, ncols = grid_shape(n, m)
+
+    def quiet_rows() -> np.ndarray:     # a solve of the board: asked only on a board with several solutions
+        rules = Rules.of_grid(nrows, ncols, False, True, 2)
+        return pack_rows(route_for("auto", rules, solving=True).solve(rules, None, kernel=True).quiet_first_rows())
+
+    return first_row_clears(pack_row(bit_row(row, "row", ncols)), nrows, ncols, nullity, quiet_rows, seed=seed)
 
 
 def _stencil_first_rows(rules: Rules, method: str, threads: Optional[int], progress: Progress) -> np.ndarray:

@@ -2,8 +2,8 @@
 
 Exit status: 0 success, 1 the board is unsolvable (the reason on standard
 error), 2 bad input or usage (or a setting this machine cannot honour, a
-missing optional extra, or standard output closed), 130 interrupted (Ctrl-C),
-143 and 129 stopped by SIGTERM and SIGHUP (128 + the signal; handled as Ctrl-C,
+missing optional extra, or standard output closed), 3 a first row that failed
+``--verify`` (a bug: please report it), 130 interrupted (Ctrl-C), 143 and 129 stopped by SIGTERM and SIGHUP (128 + the signal; handled as Ctrl-C,
 so a render in progress removes its partial file), 141 standard output closed
 by the reader (a broken pipe, as ``| head`` does: nothing is printed, the shell
 convention of 128 + SIGPIPE).  Every failure is one line on standard error,
@@ -57,6 +57,8 @@ from lightsout._solve import METHODS, UnsolvableError, first_row, nullity, nulli
 from lightsout.board import COMMENT, all_lit, format_board
 
 EXIT_OK, EXIT_UNSOLVABLE, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 1, 2, 130, 141
+#: first-row --verify: the row failed its check (a bug in lightsout).
+EXIT_NOT_VERIFIED = 3
 
 #: Largest board ``solve`` draws on a terminal when ``--format auto`` (rows; columns must fit the width).
 TERMINAL_ROWS = 60
@@ -93,9 +95,10 @@ output: results on standard output (solve: the presses in the board text
   instead (.npy and .png names: board files).
 
 exit status: 0 done, 1 unsolvable (the reason on standard error), 2 bad
-  usage or input, 130 interrupted (Ctrl-C), 143 and 129 stopped by SIGTERM
-  and SIGHUP, 141 standard output closed by its reader. With --json every
-  failure is also a JSON object on standard output.
+  usage or input, 3 first-row --verify failed, 130 interrupted (Ctrl-C),
+  143 and 129 stopped by SIGTERM and SIGHUP, 141 standard output closed by
+  its reader. With --json every failure is also a JSON object on standard
+  output.
 """
 
 
@@ -230,6 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="output format (default: bits, or npy for an -o name ending .npy)")
     p.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
     p.add_argument("-o", "--output", metavar="FILE", help="write the row to FILE instead of standard output")
+    p.add_argument("--verify", action="store_true",
+                   help="check the row clears the board before writing it (lightsout.verify_first_row); "
+                        "exit status 3 if not")
 
     p = sub.add_parser(
         "solve", parents=[rules, stencil, quiet], formatter_class=raw,
@@ -526,7 +532,13 @@ def _cmd_first_row(args: argparse.Namespace, progress: Any) -> int:
     if fmt == "hex" and args.states != 2:
         raise UsageError("--format hex writes two-state rows; use bits or npy with --states")
     rules = _rules(args)
-    row = first_row(args.n, args.m, progress=progress, **rules)
+    try:
+        row = first_row(args.n, args.m, progress=progress, verify=args.verify, **rules)
+    except _errors.InternalError as exc:
+        _fail(f"not verified: {exc}")
+        return EXIT_NOT_VERIFIED
+    if args.verify:
+        _summary(args, f"verified: this row clears the all-lit {args.n} x {args.m or args.n} board")
     rows = row.reshape(-1, row.shape[-1])  # one row, or the top r rows of a stencil that chases r rows
     if fmt == "npy":
         _emit_npy(args, row)

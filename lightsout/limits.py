@@ -30,6 +30,7 @@ from lightsout._core import graphinput as _graphinput
 from lightsout._core import manyboards as _manyboards
 from lightsout._core import modring as _modring
 from lightsout._core import stencil as _stencil
+from lightsout._core import verify as _verify
 from lightsout._io import drawing as _drawing
 from lightsout._routes import dense as _dense
 from lightsout._routes import forcing as _forcing
@@ -55,7 +56,8 @@ __all__ = [
     "MAX_CUT_GROUP", "MAX_DISTANCE_LOG2",
     "MAX_GROUP_ORDER", "MAX_GROUP_CELLS", "MAX_CYCLE_SYSTEM_ENTRIES",
     "MAX_OPERATOR_BYTES", "MAX_MANY_TABLE_BYTES", "MAX_MANY_MINIMAL_NULLITY",
-    "MAX_SVG_CELLS", "MAX_PNG_CELLS", "MAX_RENDER_PIXELS",
+    "MAX_SVG_CELLS", "MAX_PNG_CELLS", "MAX_RENDER_PIXELS", "MAX_VERIFY_REPLAY_CELLS",
+    "MAX_VERIFY_NULLITY",
 ]
 
 # Boards -------------------------------------------------------------------------------------
@@ -109,6 +111,13 @@ MAX_GRAPH_VERTICES = _graphinput.MAX_GRAPH_VERTICES
 #: wrapping axis), the window of press rows, a torus's persistent rows, the reduced system and
 #: the answer (6 GiB; a 10,000 x 10,000 board with a 5 x 5 stencil needs about 1.5).
 MAX_STENCIL_CHASE_BYTES = _stencilchase.MAX_STENCIL_CHASE_BYTES
+#: Cells of the all-lit board down which verify_first_row (and first_row(verify=True)) chases a
+#: row its GF(2^64) identity cannot decide: a rectangle, or a square with several solutions
+#: (2**34; about a second).
+MAX_VERIFY_REPLAY_CELLS = _verify.MAX_VERIFY_REPLAY_CELLS
+#: Nullity of the n x n board up to which verify_first_row widens its GF(2^64) identity by the
+#: quiet first rows (64; the points it needs grow with the nullity); past it the row is replayed.
+MAX_VERIFY_NULLITY = _verify.MAX_VERIFY_NULLITY
 
 # Results --------------------------------------------------------------------------------------
 

@@ -62,9 +62,16 @@ def _row_chase(level: str):
     return lambda: load("rowchase", level).chase(nrows, ncols, dr, dc, 2, 1, None, -1, 0, init, None, 0, None)
 
 
+def _square_identity(level: str):
+    n = 1 << 27
+    row = np.zeros(n // 64, dtype=np.uint64)
+    return lambda: load("gf2ext", level).square_residues(row, n, np.array([3, 5], dtype=np.uint64))
+
+
 LONG_KERNELS = {"chase.ab_reduce": _ab_reduce, "gridchase.chase_bits": _chase_bits,
                 "gridchase.chase_bytes": _chase_bytes, "modelim.echelon_inplace": _echelon,
-                "gf2elim.rref_inplace": _rref, "rowchase.chase": _row_chase}
+                "gf2elim.rref_inplace": _rref, "rowchase.chase": _row_chase,
+                "gf2ext.square_residues": _square_identity}
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),

@@ -62,6 +62,7 @@ MODULES: dict[str, CompiledModule] = {
     "modwalk": CompiledModule(purpose="fewest presses with k states: a Gray-code walk over the coset"),
     "stencilchase": CompiledModule(purpose="any press stencil and masks: the windowed chase, its plan and proof"),
     "rowchase": CompiledModule(purpose="two-state stencils whose forcing row inverts in linear time: whole rows chased"),
+    "gf2ext": CompiledModule(purpose="GF(2^64) arithmetic: a first row's clearing identity at random points"),
 }
 
 #: The GCC/Clang flags of each wide build (x86-64 only); the portable build ``generic`` adds none.
@@ -86,7 +87,7 @@ def builds(wide: bool = True) -> list[tuple[str, str, str]]:
         >>> builds()[:2]
         [('cpu', 'cpu', 'generic'), ('chase_generic', 'chase', 'generic')]
         >>> len(builds()), len(builds(wide=False))
-        (38, 14)
+        (41, 15)
     """
     levels = ["generic"] + (list(SIMD_FLAGS) if wide else [])
     out: list[tuple[str, str, str]] = []
