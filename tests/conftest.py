@@ -8,8 +8,9 @@ import signal
 import subprocess
 import sys
 import sysconfig
+import threading
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 import pytest
@@ -79,3 +80,27 @@ def interrupt_after_start(script: str, cwd: Path) -> tuple[int, str, str]:
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     return proc.returncode, out, err
+
+
+def stops_at_ctrl_c(work: Callable[[], object], what: str, delay: float = 0.05) -> None:
+    """Call ``work()`` with Ctrl-C (SIGINT) sent after ``delay`` seconds: it must raise KeyboardInterrupt
+    before its end, else the test fails saying ``what`` ran to its end.  Main thread only (signal handlers
+    run there)."""
+    finished = []
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, handler)
+    timer = threading.Timer(delay, os.kill, (os.getpid(), signal.SIGINT))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            timer.start()
+            work()
+            finished.append(True)      # it ran to its end: the signal arrives below
+            timer.join()
+            signal.raise_signal(signal.SIGINT)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert not finished, f"{what} ran to its end instead of stopping at Ctrl-C"

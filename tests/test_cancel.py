@@ -8,8 +8,6 @@ time is asserted: raising before the end is the property.
 """
 from __future__ import annotations
 
-import os
-import signal
 import threading
 
 import numpy as np
@@ -17,6 +15,7 @@ import pytest
 
 from lightsout._base.errors import InvalidTypeError
 from lightsout._kernels import load
+from conftest import stops_at_ctrl_c
 
 
 def line_neighbours(cells: int) -> np.ndarray:
@@ -78,25 +77,7 @@ LONG_KERNELS = {"chase.ab_reduce": _ab_reduce, "gridchase.chase_bits": _chase_bi
                     reason="signal handlers run on the main thread")
 @pytest.mark.parametrize("kernel", sorted(LONG_KERNELS))
 def test_ctrl_c_stops_a_long_kernel_inside_the_call(kernel, simd_level):
-    work = LONG_KERNELS[kernel](simd_level)
-    finished = []
-
-    def handler(signum, frame):
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGINT, handler)
-    timer = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            timer.start()
-            work()
-            finished.append(True)      # the kernel ran to its end: the signal arrives below
-            timer.join()
-            signal.raise_signal(signal.SIGINT)
-    finally:
-        timer.cancel()
-        signal.signal(signal.SIGINT, previous)
-    assert not finished, f"{kernel} ran to its end instead of stopping at Ctrl-C"
+    stops_at_ctrl_c(LONG_KERNELS[kernel](simd_level), kernel)
 
 
 def test_a_set_flag_stops_the_nd_chase(simd_level):

@@ -7,8 +7,6 @@ every split into chunks; the time limit, the refusals and Ctrl-C.
 """
 from __future__ import annotations
 
-import os
-import signal
 import threading
 
 import numpy as np
@@ -19,6 +17,7 @@ import oracle
 from lightsout._base.errors import BoardTooLargeError, InvalidBoardError
 from lightsout._core.modring import howell_form
 from lightsout._kernels import load
+from conftest import stops_at_ctrl_c
 from lightsout._search import modsearch
 from lightsout._search.modsearch import coset_min_weight_mod, coset_min_weight_walk, walk_fits
 
@@ -222,24 +221,7 @@ def test_ctrl_c_stops_the_walk_inside_the_kernel(simd_level):
     rng = np.random.default_rng(9)
     start = rng.integers(0, 3, 4096).astype(np.uint8)
     gens = rng.integers(0, 3, (20, 4096)).astype(np.uint8)        # 3^20 steps of 4096 cells: minutes
-    finished = []
-
-    def handler(signum, frame):
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGINT, handler)
-    timer = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            timer.start()
-            walk(start, gens, np.full(20, 3, np.int64), 3)
-            finished.append(True)
-            timer.join()
-            signal.raise_signal(signal.SIGINT)
-    finally:
-        timer.cancel()
-        signal.signal(signal.SIGINT, previous)
-    assert not finished, "the walk ran to its end instead of stopping at Ctrl-C"
+    stops_at_ctrl_c(lambda: walk(start, gens, np.full(20, 3, np.int64), 3), "the walk")
 
 
 def test_a_set_flag_stops_the_walk(simd_level):

@@ -8,8 +8,6 @@ tiny board), every proof and every quiet pattern is checked against the matrix.
 from __future__ import annotations
 
 import itertools
-import os
-import signal
 import threading
 
 import numpy as np
@@ -17,6 +15,7 @@ import pytest
 
 from lightsout import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 from lightsout._routes.stencilchase import chase_stencil, refuse_chase
+from conftest import stops_at_ctrl_c
 
 
 # -- the independent model -------------------------------------------------------------------
@@ -380,24 +379,7 @@ def test_a_board_past_the_budget_is_refused_before_the_work():
 def test_ctrl_c_stops_a_big_chase():
     weights = np.random.default_rng(3).integers(0, 2, size=(5, 5)).astype(np.uint8)
     weights[4, 2] = 1
-    finished = []
-
-    def handler(signum, frame):
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGINT, handler)
-    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            timer.start()
-            chase_stencil((4000, 4000), False, weights, (2, 2), 2, None)
-            finished.append(True)
-            timer.join()
-            signal.raise_signal(signal.SIGINT)
-    finally:
-        timer.cancel()
-        signal.signal(signal.SIGINT, previous)
-    assert not finished, "the chase ran to its end instead of stopping at Ctrl-C"
+    stops_at_ctrl_c(lambda: chase_stencil((4000, 4000), False, weights, (2, 2), 2, None), "the chase", delay=0.3)
 
 
 @pytest.mark.parametrize("states", [2, 3])
