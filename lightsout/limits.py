@@ -145,8 +145,8 @@ MAX_SEARCH_BYTES = fewest.MAX_SEARCH_BYTES
 STREAM_CELLS = fewest.STREAM_CELLS
 #: Cells of a nullity-0 grid whose presses fewest_presses counts by chasing (2**36; about a minute).
 MAX_STREAM_CELLS = fewest.MAX_STREAM_CELLS
-#: Solutions of a k-state fewest-press search, time limit or not (2**64, as for two states): it
-#: walks every one, a step each, writing none out.
+#: Most solutions a k-state fewest-press search walks, with a time limit or without (2**64, as
+#: for two states); it takes a step for each and writes none out.
 MAX_MOD_SOLUTIONS = _modsearch.MAX_MOD_SOLUTIONS
 #: Estimated seconds of a k-state walk without time_limit, on its threads (an hour; about 10**11
 #: solutions of 40 cells on two cores).

@@ -438,7 +438,7 @@ class Solution:
 
         Ties go to the lexicographically smallest press vector.  ``time_limit``
         (seconds >= 0): the search stops then and returns the best found so far,
-        with ``proven_minimal=False``.  Either way the result's :attr:`lower_bound`
+        with ``proven_minimal=False``.  Either way the result's ``lower_bound``
         is a proven lower bound on the fewest presses (equal to the presses found when
         proven) and :attr:`gap` the distance between them; a ``progress`` callable that
         takes a ``bounds`` keyword gets ``bounds=(lower, best)`` as the search goes.  ``executor``, ``threads`` and ``progress``
@@ -455,7 +455,7 @@ class Solution:
 
     @property
     def gap(self) -> Optional[int]:
-        """How many presses :attr:`presses` may hold above the fewest, their number minus :attr:`lower_bound`.
+        """How many presses ``presses`` may hold above the fewest, their number minus ``lower_bound``.
 
         0 when ``proven_minimal``; None when no fewest-press search ran.
 
