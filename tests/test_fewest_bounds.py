@@ -293,3 +293,21 @@ def test_the_tqdm_bar_shows_the_bracket_as_it_narrows():
         bar("fewest presses", 0, 16, bounds=(1249, 2803))     # no chunk done, the bracket redrawn
     shown = stream.getvalue()
     assert "presses in [1,249, 2,835]" in shown and "presses in [1,249, 2,803]" in shown
+
+
+@pytest.mark.parametrize("k, shape", [(3, (2, 5)), (4, (2, 3)), (5, (2, 3))])
+def test_k_states_cut_short_report_the_press_cover_bound(k, shape):
+    """A k-state walk stopped by its time limit still brackets the fewest presses: the cover bound
+    (lit required cells over the stencil's nonzero weights) is below every solution, by brute force."""
+    rng = np.random.default_rng(50 + k)
+    cells = shape[0] * shape[1]
+    matrix = oracle.effect_matrix(oracle.neighbour_sets(shape))
+    board = (matrix @ rng.integers(0, k, cells) % k).reshape(shape).astype(np.uint8)   # solvable
+    solved = lightsout.solve(board, states=k)
+    assert solved.nullity > 0
+    cut = solved.minimal(time_limit=0)
+    fewest = min(int(x.sum()) for x in oracle.all_press_vectors(cells, k)
+                 if not ((matrix @ x + board.ravel()) % k).any())
+    assert not cut.proven_minimal
+    assert cut.lower_bound == -(-int(np.count_nonzero(board)) // 5)
+    assert cut.lower_bound <= fewest <= int(cut.presses.sum())

@@ -126,30 +126,31 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
         found = coset_min_weight_walk(flat, patterns, solution.states, progress=progress, threads=threads,
                                       token=token)
     presses = found.presses.reshape(solution.board.shape)
-    lower = found.lower_bound if found.lower_bound is not None else found.weight if found.proven else 0
+    lower = found.lower_bound if found.lower_bound is not None else found.weight if found.proven else \
+        press_cover_bound(solution)
     return replace(solution, presses=presses.astype(bool) if solution.states == 2 else presses.astype(np.uint8),
                    proven_minimal=bool(found.proven), lower_bound=int(lower))
 
 
 def press_cover_bound(solution: "Solution") -> int:
-    """A lower bound on the presses of every solution of a two-state board, from its press rule alone.
+    """A lower bound on the presses of every solution, from the press rule alone (any number of states).
 
-    Each lit cell that must end dark changes an odd number of times, so at least once,
-    and one press changes at most ``c`` cells (the odd weights of the press stencil on a
-    grid: 5 under today's rule in the plane, 4 for the sigma game; a vertex's degree, plus
-    one with ``self_toggle``, on a graph): at least ``ceil(such lights / c)`` presses
-    (docs/algebra.md section 8).  0 with k states (no bound is claimed there).
+    Each lit cell that must end dark changes by a nonzero amount, so at least one press reaches
+    it, and one press (a press count of 1; with k states a count c is c presses) changes at
+    most ``c`` cells (the nonzero weights of the press stencil on a grid: 5 under today's rule
+    in the plane, 4 for the sigma game; a vertex's degree, plus one with ``self_toggle``, on a
+    graph): at least ``ceil(such lights / c)`` presses (docs/algebra.md section 8).
 
     Example:
         >>> import lightsout, numpy as np
         >>> press_cover_bound(lightsout.solve(np.ones((5, 5), dtype=int)))    # 25 lights, 5 a press
         5
+        >>> press_cover_bound(lightsout.solve(np.ones((8, 5), dtype=int), states=255))   # 40 lights
+        8
     """
-    if solution.states != 2:
-        return 0
     rules = solution.rules
     if isinstance(rules, Rules):
-        cover = int(np.count_nonzero(rules.press_stencil.weights & 1))
+        cover = int(np.count_nonzero(rules.press_stencil.weights % solution.states))
     else:
         indptr, indices = rules.indptr, rules.indices
         sources = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
