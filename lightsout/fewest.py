@@ -124,9 +124,10 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
             ``lightsout.limits.MAX_STREAM_CELLS``, 2**36 cells, about a minute);
             with k states, more than ``lightsout.limits.MAX_MOD_SOLUTIONS``
             solutions, or without time_limit a walk estimated beyond
-            ``lightsout.limits.MAX_MOD_UNTIMED_SECONDS``.  A two-state board
-            whose nullity is above the search's limit (64) is refused before
-            it is solved.
+            ``lightsout.limits.MAX_MOD_UNTIMED_SECONDS``.  Without a time limit, a
+            two-state board whose nullity is above the search's limit (64) is
+            refused before it is solved; with one, it is bracketed (a local
+            search's best and a proven lower bound, in MinimumNotProvenError).
 
     Examples:
         >>> from lightsout import fewest_presses
@@ -152,7 +153,7 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
         return _fewest_of_a_big_grid(*shape)
     if (rules.holes is not None or rules.free_lights is not None) and not rules.required_lights().any():
         return 0  # every light is a hole or free: nothing needs pressing, whatever the nullity
-    route = _refuse_before_solving(rules, threads)
+    route = _refuse_before_solving(rules, threads, limit)
     lights = np.ones(shape, dtype=rules.light_dtype)
     best = minimal_solution(solve_checked(rules, lights, route, threads=threads, progress=progress), executor=pool,
                             progress=progress, threads=threads, token=token)
@@ -175,7 +176,7 @@ def _shipped_fewest(rules: Rules) -> Optional[int]:
     return None if row is None else int(row["fewest"])
 
 
-def _refuse_before_solving(rules: Rules, threads: Optional[int]) -> Route:
+def _refuse_before_solving(rules: Rules, threads: Optional[int], time_limit: Optional[float]) -> Route:
     """The route of the all-lit board, asked before the board is built; and, from the nullity alone
     (which the routes find without the quiet patterns), the refusal of a two-state board the search
     cannot take: the solve and its quiet patterns are not built for nothing."""
@@ -184,7 +185,7 @@ def _refuse_before_solving(rules: Rules, threads: Optional[int]) -> Route:
     if rules.states != 2:
         return route
     quiet = route.nullity(rules, threads=threads)
-    refuse_minimal(quiet, 2**quiet, 2, rules.shape)
+    refuse_minimal(quiet, 2**quiet, 2, rules.shape, time_limit=time_limit)
     if quiet * rules.cells > MAX_SEARCH_BYTES:
         raise BoardTooLargeError(
             f"the all-lit board of shape {rules.shape} has {rules.cells} cells and nullity {quiet}: its "

@@ -347,7 +347,11 @@ def test_a_solved_board_past_the_search_limit_is_refused_before_its_quiet_patter
     def unexpected(*args, **kwargs):
         raise AssertionError("the quiet patterns were written out")
 
-    monkeypatch.setattr(type(solution), "quiet_patterns", unexpected)
-    for time_limit in (None, 1):
+    with monkeypatch.context() as patched:
+        patched.setattr(type(solution), "quiet_patterns", unexpected)
         with pytest.raises(lightsout.BoardTooLargeError, match="nullity 68"):
-            solution.minimal(time_limit=time_limit)
+            solution.minimal()
+    best = solution.minimal(time_limit=1)           # with a time limit: bracketed, not refused
+    presses = int(best.presses.sum())
+    assert not best.proven_minimal and -(-625 // 9) <= best.lower_bound <= presses
+    assert not oracle.replay_nd(np.ones((5, 5, 5, 5), np.uint8), best.presses.astype(np.uint8)).any()

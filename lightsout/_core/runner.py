@@ -93,6 +93,22 @@ class CancelToken:
                 self.deadline = deadline
         return self
 
+    def child(self, seconds: Optional[float]) -> "CancelToken":
+        """A new token for one stage: it shares this token's stop flag (Ctrl-C stops both) and ends
+        ``seconds`` from now or at this token's deadline, whichever is sooner; this token is unchanged.
+
+        Example:
+            >>> parent = CancelToken.after(60)
+            >>> stage = parent.child(0)
+            >>> stage.expired(), parent.expired()
+            (True, False)
+            >>> parent.cancel(); stage.cancelled
+            True
+        """
+        stage = CancelToken(self.deadline).within(seconds)
+        stage.flag = self.flag
+        return stage
+
     @property
     def cancelled(self) -> bool:
         """True once :meth:`cancel` was called (by Ctrl-C, an error or a caller)."""

@@ -17,7 +17,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-__all__ = ["LOCAL_SEARCH_MIN_NULLITY", "LOCAL_SEARCH_SECONDS", "LOCAL_SEARCH_SHARE", "local_search"]
+__all__ = ["LOCAL_SEARCH_MIN_NULLITY", "LOCAL_SEARCH_SECONDS", "LOCAL_SEARCH_SHARE", "coset_local_search", "local_search"]
 
 #: From this nullity on, a time-limited search starts with the local search (below it the
 #: exact search covers a good part of the coset in the same time).
@@ -45,10 +45,38 @@ def local_search(forms: np.ndarray, values: np.ndarray, nullity: int, seconds: f
         >>> local_search(forms, values, 3, 0.05)               # every term negative at c = 7
         (-4, 7)
     """
-    rng = np.random.default_rng(seed)
     bits = ((forms[None, :] >> np.arange(nullity, dtype=np.uint64)[:, None]) & np.uint64(1)).astype(bool)  # (d, E)
+    return _descend(bits, values.astype(np.float64), seconds, seed, expired)
+
+
+def coset_local_search(particular: np.ndarray, patterns: np.ndarray, seconds: float, *, seed: int = 0,
+                       expired: Optional[Callable[[], bool]] = None) -> np.ndarray:
+    """The fewest-presses element of ``particular + span(patterns)`` the local search reaches in about
+    ``seconds``: any number of patterns (the forms of :func:`local_search` hold at most 64 bits).
+
+    Each cell is its own term: +1 where ``particular`` presses it, -1 where not, so that the
+    element's presses are (cells + S) / 2.
+
+    Example:
+        >>> particular = np.array([1, 1, 1, 0], np.uint8)
+        >>> patterns = np.array([[1, 1, 0, 0], [0, 1, 1, 1]], np.uint8)
+        >>> coset_local_search(particular, patterns, 0.05).tolist()        # the element of one press
+        [0, 0, 1, 0]
+    """
+    particular = np.asarray(particular, dtype=np.uint8)
+    bits = np.asarray(patterns, dtype=bool).reshape(-1, particular.size)
+    values = np.where(particular.astype(bool), 1.0, -1.0)
+    point = _descend(bits, values, seconds, seed, expired)[1]
+    chosen = np.array([point >> j & 1 for j in range(bits.shape[0])], dtype=bool)
+    return (particular ^ (np.bitwise_xor.reduce(bits[chosen], axis=0) if chosen.any() else 0)).astype(np.uint8)
+
+
+def _descend(bits: np.ndarray, base: np.ndarray, seconds: float, seed: int,
+             expired: Optional[Callable[[], bool]]) -> tuple[int, int]:
+    """The local search over the coordinates whose forms are the columns of ``bits`` (d, E), terms ``base``."""
+    nullity = bits.shape[0]
+    rng = np.random.default_rng(seed)
     matrix = bits.astype(np.float64)
-    base = values.astype(np.float64)
     stop = time.monotonic() + seconds
 
     def place(coordinate: int) -> np.ndarray:
@@ -58,6 +86,8 @@ def local_search(forms: np.ndarray, values: np.ndarray, nullity: int, seconds: f
 
     point, terms = 0, place(0)
     best = (int(round(terms.sum())), 0)
+    if nullity == 0:
+        return best
     kicks = 0
     most_kicks = 1 << min(nullity, 40)     # a small coset: no more descents than it has elements
     while time.monotonic() < stop and kicks < most_kicks and not (expired is not None and expired()):

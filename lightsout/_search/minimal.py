@@ -16,14 +16,17 @@ from typing import TYPE_CHECKING, Optional
 
 import numpy as np
 
-from lightsout._base.errors import BoardTooLargeError
+from lightsout._base.errors import BoardTooLargeError, InternalError
 from lightsout._base.types import Progress
 from lightsout._base.validate import thread_count, time_limit_seconds
 from lightsout._core.rules import Rules
 from lightsout._core.runner import CancelToken, default_threads
 from lightsout._core.tasks import checked_executor
+from lightsout._search.localsearch import coset_local_search
 from lightsout._search.minweight import MAX_NULLITY, coset_min_weight
+from lightsout._search.cost import search_seconds
 from lightsout._search.modsearch import MAX_MOD_SEARCH_BYTES, coset_min_weight_walk, walk_fits
+from lightsout._search.regionbound import REGION_BOUND_SECONDS, REGION_BOUND_SHARE, region_bound
 from lightsout._search.symmetry import box_symmetries
 
 if TYPE_CHECKING:
@@ -57,8 +60,8 @@ def refuse_minimal(nullity: int, count: int, states: int, shape: tuple[int, ...]
                    time_limit: Optional[float] = None, threads: Optional[int] = None) -> None:
     """Refuse, before any work, a solved board's fewest-press search that the search cannot do.
 
-    Two states: a nullity over ``MAX_NULLITY``, time limit or not (the quiet patterns are not
-    written out for nothing); k states: a coset too large to walk (:func:`mod_search_fits`, which
+    Two states: a nullity over ``MAX_NULLITY`` without a time limit (the quiet patterns are not
+    written out for nothing; with one, :func:`minimal_solution` brackets the fewest); k states: a coset too large to walk (:func:`mod_search_fits`, which
     takes ``time_limit`` and ``threads`` into account).
     :func:`minimal_solution` asks it, and so does the play page before it offers a search.
 
@@ -71,10 +74,11 @@ def refuse_minimal(nullity: int, count: int, states: int, shape: tuple[int, ...]
     """
     if states != 2:
         mod_search_fits(count, math.prod(shape), states, shape, time_limit=time_limit, threads=threads)
-    elif nullity > MAX_NULLITY:
+    elif nullity > MAX_NULLITY and time_limit is None:
         raise BoardTooLargeError(
             f"a board of shape {shape} has nullity {nullity} (2^{nullity} solutions), over the limit of "
-            f"{MAX_NULLITY} (lightsout.limits.MAX_NULLITY) of the fewest-presses search, time limit or not")
+            f"{MAX_NULLITY} (lightsout.limits.MAX_NULLITY) of the exhaustive fewest-presses search; with a "
+            f"time_limit the best solution a local search finds is returned with a proven lower bound")
 
 
 #: From this nullity on, the two-state search of a box board weighs one task of each orbit of
@@ -114,14 +118,16 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
     refuse_minimal(solution.nullity, solution.count, solution.states, solution.board.shape,  # before the patterns
                    time_limit=token.remaining(), threads=threads)
     patterns = solution.quiet_patterns().reshape(-1, cells).astype(np.uint8)
+    if solution.states == 2 and solution.nullity > MAX_NULLITY:   # refused above without a time limit
+        return _bracketed(solution, flat, patterns, token, threads)
     if solution.states == 2:
         symmetry = None
         # the box's symmetries are the board's only under today's rule without masks
         if solution.nullity >= SYMMETRY_MIN_NULLITY and isinstance(solution.rules, Rules) and solution.rules.is_classic:
             lights = np.asarray(solution.board, dtype=np.uint8).reshape(cells)
             symmetry = box_symmetries(solution.board.shape, solution.torus, lights)
-        found = coset_min_weight(flat, patterns, executor=pool, progress=progress,
-                                 symmetry=symmetry, threads=threads, token=token, floor=press_cover_bound(solution))
+        found = coset_min_weight(flat, patterns, executor=pool, progress=progress, symmetry=symmetry,
+                                 threads=threads, token=token, floor=_floor(solution, flat, patterns, token, threads))
     else:
         found = coset_min_weight_walk(flat, patterns, solution.states, progress=progress, threads=threads,
                                       token=token)
@@ -130,6 +136,40 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
         press_cover_bound(solution)
     return replace(solution, presses=presses.astype(bool) if solution.states == 2 else presses.astype(np.uint8),
                    proven_minimal=bool(found.proven), lower_bound=int(lower))
+
+
+def _bracketed(solution: "Solution", presses: np.ndarray, patterns: np.ndarray, token: CancelToken,
+               threads: Optional[int]) -> "Solution":
+    """A coset past the exhaustive search (nullity over ``MAX_NULLITY``), time-limited: the best element the local
+    search (lightsout/_search/localsearch.py) finds in the time the bound leaves it, and the proven lower bound."""
+    floor = _floor(solution, presses, patterns, token, threads)
+    best = coset_local_search(presses, patterns, token.remaining() or 0.0, expired=token.expired)
+    weight = int(best.sum(dtype=np.int64))
+    if floor > weight:  # pragma: no cover - a bound that does not hold is a bug
+        raise InternalError(f"lower bound {floor} above the weight {weight} found")
+    return replace(solution, presses=best.reshape(solution.board.shape).astype(bool), proven_minimal=floor == weight,
+                   lower_bound=floor)
+
+
+def _floor(solution: "Solution", presses: np.ndarray, patterns: np.ndarray, token: CancelToken,
+           threads: Optional[int]) -> int:
+    """The bound a two-state search starts from: the press-cover bound, and on an open grid under today's
+    rule whose search the time limit will cut short, the region bound too (lightsout/_search/regionbound.py)."""
+    floor = press_cover_bound(solution)
+    rules, left = solution.rules, token.remaining()
+    if (left is None or not isinstance(rules, Rules) or len(rules.shape) != 2 or not rules.is_classic
+            or any(rules.wraps)):
+        return floor
+    workers = threads or default_threads()
+    if solution.nullity <= MAX_NULLITY and search_seconds(solution.nullity, presses.size) / (8 * workers) <= left:
+        return floor    # the search may well finish: its own bound is the minimum
+    stencil = rules.press_stencil
+    reach = [(int(offset[0]), int(offset[1])) for offset, weight in stencil.offsets() if weight % 2]
+    lights = np.asarray(solution.board, dtype=bool)
+    seconds = min(REGION_BOUND_SECONDS, REGION_BOUND_SHARE * left)
+    region = region_bound(presses, patterns, lights, lights & rules.required_lights(), reach, len(reach), seconds,
+                          token.child(seconds), workers)
+    return max(floor, region)
 
 
 def press_cover_bound(solution: "Solution") -> int:
