@@ -264,3 +264,21 @@ def test_a_job_that_keeps_failing_ends_the_search_after_its_retries(tmp_path):
         coset_min_weight(particular, basis, executor=pool, split_bits=2, checkpoint=path)
     assert json.loads(path.read_text())["fingerprint"]["split_bits"] == 2    # written as it stopped
     assert coset_min_weight(particular, basis, checkpoint=path, split_bits=2).proven
+
+
+def test_a_checkpointed_search_on_a_dask_cluster_resumes_on_it(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    particular, basis = random_coset(10, 22, 64)
+    whole = coset_min_weight(particular, basis)
+    path = tmp_path / "cluster.json"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as cluster, distributed.Client(cluster) as client:
+        executor = client.get_executor()
+        with pytest.raises(Stop):        # the driver stops after 3 of 16 jobs, as if it had died
+            coset_min_weight(particular, basis, executor=executor, split_bits=4, checkpoint=path,
+                             progress=stop_after(3))
+        stopped = json.loads(path.read_text())["state"]
+        assert 3 <= sum(last - first + 1 for first, last in stopped["done"]) < 16
+        resumed = coset_min_weight(particular, basis, executor=executor, split_bits=4, checkpoint=path)
+    assert resumed.proven and np.array_equal(resumed.presses, whole.presses)
+    assert json.loads(path.read_text())["state"]["complete"]
