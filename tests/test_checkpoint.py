@@ -282,3 +282,41 @@ def test_a_checkpointed_search_on_a_dask_cluster_resumes_on_it(tmp_path):
         resumed = coset_min_weight(particular, basis, executor=executor, split_bits=4, checkpoint=path)
     assert resumed.proven and np.array_equal(resumed.presses, whole.presses)
     assert json.loads(path.read_text())["state"]["complete"]
+
+
+class InFlightPool(concurrent.futures.ThreadPoolExecutor):
+    """A pool that records the most futures it had out at once."""
+
+    def __init__(self) -> None:
+        super().__init__(2)
+        self.out = self.most = self.submitted = 0
+        self.lock = threading.Lock()
+
+    def submit(self, *args, **kwargs):
+        future = super().submit(*args, **kwargs)
+        with self.lock:
+            self.out += 1
+            self.submitted += 1
+            self.most = max(self.most, self.out)
+        future.add_done_callback(self._done)
+        return future
+
+    def _done(self, _future) -> None:
+        with self.lock:
+            self.out -= 1
+
+
+def test_the_driver_keeps_a_window_of_jobs_out_in_order(tmp_path, monkeypatch):
+    monkeypatch.setattr(jobs_module, "JOBS_IN_FLIGHT", 5)
+    particular, basis = random_coset(11, 16, 48)
+    whole = coset_min_weight(particular, basis)
+    finished = []
+    with InFlightPool() as pool:
+        found = coset_min_weight(particular, basis, executor=pool, split_bits=6,
+                                 progress=lambda stage, done, total: finished.append(done))
+    assert pool.most <= 5 and pool.submitted >= 64 and found.proven
+    assert np.array_equal(found.presses, whole.presses) and finished[-1] == 64
+    with InFlightPool() as pool:      # a time limit already past: no more than the first window is sent
+        cut = coset_min_weight(particular, basis, executor=pool, split_bits=6, time_limit=0,
+                               checkpoint=tmp_path / "run.json")
+    assert pool.submitted <= 5 and cut.lower_bound <= whole.weight <= cut.weight

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import itertools
 import math
 import time
 from collections.abc import Sequence
@@ -19,7 +20,7 @@ from typing import ContextManager, NamedTuple, Optional
 
 from lightsout._base.types import Progress
 from lightsout._core.runner import CancelToken, Pace
-from lightsout._core.tasks import completed_tasks
+from lightsout._core.tasks import DEADLINE_GRACE, completed_tasks
 from lightsout._base.errors import CheckpointError
 from lightsout._search.checkpoint import Checkpoint, SearchState
 from lightsout._search.cosetform import SearchProblem, task_layout
@@ -27,7 +28,7 @@ from lightsout._search.cost import search_seconds
 from lightsout._search.frontier import Frontier, weight_bound
 from lightsout._search.tasksearch import PROGRESS_STAGE, Best, run_task_range
 
-__all__ = ["JOB_SECONDS", "JobResult", "default_split", "local_jobs", "search_executor", "search_job"]
+__all__ = ["JOB_SECONDS", "JOBS_IN_FLIGHT", "JobResult", "default_split", "local_jobs", "search_executor", "search_job"]
 
 
 class JobResult(NamedTuple):
@@ -41,6 +42,7 @@ class JobResult(NamedTuple):
     ties: tuple[int, ...] = ()
     ties_overflow: bool = False
     resume: Optional[int] = None   # where the job stopped when its time was up (None: it finished)
+    job: int = -1                  # which job this is
 
 
 #: Seconds of work one executor job does before it returns what it found and where it
@@ -48,6 +50,13 @@ class JobResult(NamedTuple):
 #: a time limit) end the search soon on any executor: a job already dispatched to a worker
 #: cannot be cancelled, but it ends within this time.
 JOB_SECONDS = 0.25
+
+#: Jobs the driver keeps submitted at a time (a job that finishes makes room for the next, in order).
+#: Enough to keep this many worker threads busy; submitting all of a search's up to 2^16 jobs at once
+#: would ship the problem 2^16 times before the first result, spread the work over every job at once
+#: (no node of the lower bound would finish early) and, past a time limit, leave thousands of jobs
+#: to drain or cancel.
+JOBS_IN_FLIGHT = 256
 
 
 def search_job(problem: SearchProblem, split_bits: int, job: int, deadline: Optional[float],
@@ -87,7 +96,7 @@ def search_job(problem: SearchProblem, split_bits: int, job: int, deadline: Opti
 
     complete = run_task_range(problem, layout, first, stop, lambda: time.time() >= quit_at, report, Pace())
     return JobResult(complete, found_any[0], best.sum, best.index, tuple(best.ties), best.ties_overflow,
-                      None if complete else reached[0])
+                      None if complete else reached[0], job)
 
 
 def default_split(problem: SearchProblem, group_order: int = 1) -> int:
@@ -123,7 +132,8 @@ def search_executor(problem: SearchProblem, executor: concurrent.futures.Executo
     A job works for about :data:`JOB_SECONDS` and says where it stopped; the rest is
     submitted again as a new job, so on Ctrl-C (or past the deadline) the jobs already
     dispatched end within that time and leaving an executor's ``with`` block does not wait
-    for a long search.  A job whose future fails with anything but one of lightsout's own
+    for a long search.  At most :data:`JOBS_IN_FLIGHT` jobs are submitted at a time, in
+    order; past the deadline (and its grace) the driver stops waiting for them.  A job whose future fails with anything but one of lightsout's own
     errors (a killed worker such as Dask's ``KilledWorker``, a result lost with its worker,
     a cancelled future) is submitted again from where it last stopped, up to
     :data:`lightsout._core.tasks.TASK_RETRIES` times in a row
@@ -143,13 +153,21 @@ def search_executor(problem: SearchProblem, executor: concurrent.futures.Executo
     state = _resumed(checkpoint, jobs, per_job, best, frontier)
     began, seconds_before = time.monotonic(), state.seconds
     complete = True
-    todo = [job for job in range(jobs) if job not in state.done]
-    arguments = [(problem, split_bits, job, deadline, state.reached.get(job)) for job in todo]
+    todo = (job for job in range(jobs) if job not in state.done)
 
-    def rest(index: int, result: JobResult) -> Optional[tuple[object, ...]]:
-        if result.resume is None or token.expired():
+    def job_arguments(job: int) -> tuple[object, ...]:
+        return (problem, split_bits, job, deadline, state.reached.get(job))
+
+    arguments = [job_arguments(job) for job in itertools.islice(todo, JOBS_IN_FLIGHT)]
+
+    def rest(_slot: int, result: JobResult) -> Optional[tuple[object, ...]]:
+        """What the slot of a job that returned runs next: the job's rest, else the next job."""
+        if token.expired():
             return None
-        return (problem, split_bits, todo[index], deadline, result.resume)
+        if result.resume is not None:
+            return (problem, split_bits, result.job, deadline, result.resume)
+        following = next(todo, None)
+        return None if following is None else job_arguments(following)
 
     def save() -> None:
         if checkpoint is None:
@@ -167,8 +185,8 @@ def search_executor(problem: SearchProblem, executor: concurrent.futures.Executo
     try:
         with contextlib.closing(completed_tasks(executor, search_job, arguments, deadline=deadline,
                                                 follow=rest)) as results:
-            for index, result in results:
-                job = todo[index]
+            for _slot, result in results:
+                job = result.job
                 best.offer(result.found, result.sum, result.coordinate, result.ties, result.ties_overflow)
                 first = state.reached.get(job, job * per_job)
                 if result.resume is not None:
@@ -184,6 +202,9 @@ def search_executor(problem: SearchProblem, executor: concurrent.futures.Executo
                     progress(PROGRESS_STAGE, len(state.done), jobs)
                 if checkpoint is not None and checkpoint.due():
                     save()
+                if deadline is not None and time.time() > deadline + DEADLINE_GRACE:
+                    complete = False      # the jobs still out end on the deadline: stop waiting for them
+                    break
     finally:
         save()
     return complete and len(state.done) == jobs, best
