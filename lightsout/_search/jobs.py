@@ -28,7 +28,7 @@ from lightsout._search.cost import search_seconds
 from lightsout._search.frontier import Frontier, weight_bound
 from lightsout._search.tasksearch import PROGRESS_STAGE, Best, run_task_range
 
-__all__ = ["JOB_SECONDS", "JOBS_IN_FLIGHT", "JobResult", "default_split", "local_jobs", "search_executor", "search_job"]
+__all__ = ["JOB_SECONDS", "JOBS_IN_FLIGHT", "JobResult", "default_split", "jobs_in_flight", "local_jobs", "search_executor", "search_job"]
 
 
 class JobResult(NamedTuple):
@@ -51,12 +51,35 @@ class JobResult(NamedTuple):
 #: cannot be cancelled, but it ends within this time.
 JOB_SECONDS = 0.25
 
-#: Jobs the driver keeps submitted at a time (a job that finishes makes room for the next, in order).
-#: Enough to keep this many worker threads busy; submitting all of a search's up to 2^16 jobs at once
-#: would ship the problem 2^16 times before the first result, spread the work over every job at once
-#: (no node of the lower bound would finish early) and, past a time limit, leave thousands of jobs
-#: to drain or cancel.
+#: The most jobs the driver keeps submitted at a time (:func:`jobs_in_flight`: four a worker thread
+#: where the executor says how many it has); a job that finishes makes room for the next, in order.
+#: Submitting all of a search's up to 2^16 jobs at once would ship the problem 2^16 times before
+#: the first result, share the workers out over every job at once (no job, and no node of the
+#: lower bound, would finish before the end) and, past a time limit, leave thousands of jobs to
+#: drain or cancel.
 JOBS_IN_FLIGHT = 256
+
+
+def jobs_in_flight(executor: concurrent.futures.Executor) -> int:
+    """Jobs to keep submitted to ``executor``: four a worker thread where it says how many it has
+    (``concurrent.futures``' pools; a Dask client's executor: the cluster's threads now), at most
+    :data:`JOBS_IN_FLIGHT`, and :data:`JOBS_IN_FLIGHT` where it does not say.
+
+    Example:
+        >>> with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        ...     jobs_in_flight(pool)
+        8
+    """
+    workers = getattr(executor, "_max_workers", None)
+    client = getattr(executor, "_client", None)
+    if workers is None and client is not None:
+        try:
+            workers = sum(client.nthreads().values())
+        except Exception:           # noqa: BLE001 - any client that cannot say: the default
+            workers = None
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+        return JOBS_IN_FLIGHT
+    return min(JOBS_IN_FLIGHT, 4 * workers)
 
 
 def search_job(problem: SearchProblem, split_bits: int, job: int, deadline: Optional[float],
@@ -132,7 +155,7 @@ def search_executor(problem: SearchProblem, executor: concurrent.futures.Executo
     A job works for about :data:`JOB_SECONDS` and says where it stopped; the rest is
     submitted again as a new job, so on Ctrl-C (or past the deadline) the jobs already
     dispatched end within that time and leaving an executor's ``with`` block does not wait
-    for a long search.  At most :data:`JOBS_IN_FLIGHT` jobs are submitted at a time, in
+    for a long search.  At most :func:`jobs_in_flight` jobs are submitted at a time, in
     order; past the deadline (and its grace) the driver stops waiting for them.  A job whose future fails with anything but one of lightsout's own
     errors (a killed worker such as Dask's ``KilledWorker``, a result lost with its worker,
     a cancelled future) is submitted again from where it last stopped, up to
@@ -158,7 +181,7 @@ def search_executor(problem: SearchProblem, executor: concurrent.futures.Executo
     def job_arguments(job: int) -> tuple[object, ...]:
         return (problem, split_bits, job, deadline, state.reached.get(job))
 
-    arguments = [job_arguments(job) for job in itertools.islice(todo, JOBS_IN_FLIGHT)]
+    arguments = [job_arguments(job) for job in itertools.islice(todo, jobs_in_flight(executor))]
 
     def rest(_slot: int, result: JobResult) -> Optional[tuple[object, ...]]:
         """What the slot of a job that returned runs next: the job's rest, else the next job."""
