@@ -14,7 +14,8 @@ lightsout/_search/orbitcut.py) and the jobs' split (lightsout/_search/jobs.py ``
 Then, on one core of this machine:
 
 1. the kernel rate: tasks of the plain search weighed for ``--seconds`` at random places,
-   coset elements per core-second;
+   coset elements per core-second (CPU seconds of the measuring thread, so that other
+   work on a shared machine slows the measurement, not the figure);
 2. the cut's real reduction: the share of tasks that are the least of their orbit (the only
    ones the cut weighs), counted at 64 random windows of 4096 tasks, and the cut's kernel
    (``search_task_list``) timed on some of them;
@@ -74,8 +75,9 @@ def problems(shape: tuple[int, int]) -> tuple[SearchProblem, SearchProblem, int]
     return plain, problem, default_split(problem, 1 if cut is None else cut.order)
 
 
-def timed_tasks(problem: SearchProblem, layout: tuple[int, int, int], starts: np.ndarray, seconds: float) -> tuple[int, float]:
-    """Tasks covered and kernel seconds spent, running from each start in turn for about ``seconds`` in all."""
+def timed_tasks(problem: SearchProblem, layout: tuple[int, int, int], starts: np.ndarray,
+                seconds: float) -> tuple[int, float]:
+    """Tasks covered and CPU seconds spent, running from each start in turn for about ``seconds`` in all."""
     covered, spent = 0, 0.0
     share = seconds / len(starts)
     for start in starts:
@@ -85,10 +87,10 @@ def timed_tasks(problem: SearchProblem, layout: tuple[int, int, int], starts: np
         def report(_found: bool, _total: int, _index: int, tasks: int, _ties: object) -> None:
             count[0] += tasks
 
-        began = time.perf_counter()
+        began = time.thread_time()
         run_task_range(problem, layout, int(start), 1 << layout[2], lambda: time.perf_counter() >= stop_at, report,
                        Pace())
-        spent += time.perf_counter() - began
+        spent += time.thread_time() - began
         covered += count[0]
     return covered, spent
 
@@ -112,10 +114,10 @@ def measure(shape: tuple[int, int], seconds: float, rng: np.random.Generator) ->
             chosen_total, spent_cut = 0, 0.0
             for w in busy:
                 chosen = representatives(problem.orbits, w, w + 4096)
-                began = time.perf_counter()
+                began = time.thread_time()
                 kernels.walsh.search_task_list(problem.forms, problem.values, problem.nullity, m, lanes, chosen,
                                                problem.bound, problem.wide)
-                spent_cut += time.perf_counter() - began
+                spent_cut += time.thread_time() - began
                 chosen_total += chosen.size
                 if spent_cut > seconds / 2:
                     break
@@ -131,6 +133,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=79)
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
+    wall, cpu = time.perf_counter(), time.process_time()
     print(f"lightsout {lightsout.__version__}, kernel build {kernels.selected_level()}, one core; "
           f"{args.seconds:g} s a board")
     roads = {}
@@ -142,6 +145,8 @@ def main() -> None:
               f"(1/{1 / road.share:.2f}) at {road.cut_task_seconds * 1e6:.1f} us a task: "
               f"{road.core_hours:.4g} core-hours", flush=True)
     d48, n79 = roads[(119, 159)], roads[(79, 79)]
+    print(f"(this process had {(time.process_time() - cpu) / (time.perf_counter() - wall):.0%} of a core while it "
+          f"measured; the load average was {os.getloadavg()[0]:.1f})")
     print(f"n = 79 (nullity 64): {n79.core_hours:,.0f} core-hours = {n79.core_hours / 24 / 365.25:.2f} core-years "
           f"at this machine's rate; {n79.core_hours / 1000:,.1f} hours on 1000 such cores")
     print(f"d = 48 (119 x 159): {d48.core_hours:.2f} core-hours, about {d48.core_hours / args.workers:.2f} hours "
