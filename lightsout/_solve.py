@@ -30,6 +30,7 @@ so this is the solution whose first row is smallest, reading column 0 first.
 from __future__ import annotations
 
 import concurrent.futures
+import os
 from typing import Any, Optional, Sequence, Union
 
 import numpy as np
@@ -505,7 +506,8 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
           minimal: bool = False, time_limit: Optional[float] = None, executor: Optional[concurrent.futures.Executor] = None,
           method: str = "auto", threads: Optional[int] = None, progress: Progress = None,
           stencil: StencilArg = None, holes: Optional[npt.ArrayLike] = None,
-          unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None) -> Solution:
+          unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None,
+          checkpoint: Union[str, "os.PathLike[str]", None] = None) -> Solution:
     """Find presses that turn every light of ``board`` off.
 
     A press adds 1 (mod ``states``; with two states: toggles) to its cell and
@@ -535,6 +537,9 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
         executor: for ``minimal=True``: a ``concurrent.futures.Executor`` (a
             ``ProcessPoolExecutor``, ``dask.distributed.Client(...).get_executor()``)
             to spread the search over, instead of this process's threads.
+        checkpoint: for ``minimal=True`` (two states): a file path where the search
+            keeps where it stands and from which a later call resumes it, as for
+            :func:`lightsout.fewest_presses`.
         method: the route, which changes the time taken, never the answer:
             ``"poly"``, one congruence over GF(2)[t] (open 2-D two-state
             boards with the plus rule; O(C) words of memory, and what ``"auto"``
@@ -601,6 +606,8 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
     """
     states = states_count(states)
     minimal = flag(minimal, "minimal")
+    if checkpoint is not None and not minimal:
+        raise InvalidBoardError("checkpoint= keeps the state of the fewest-press search: give minimal=True too")
     press_rule: dict[str, Any] = dict(stencil=stencil, holes=holes, unpressable=unpressable, free_lights=free_lights)
     # a numpy board's route is asked from its shape, before the board is checked or copied
     rules = array_rules(board, torus, self_toggle, states, **press_rule)
@@ -618,7 +625,8 @@ def solve(board: Union[npt.ArrayLike, str], *, torus: TorusArg = False, self_tog
     found = solve_checked(rules, lights, route, words=words, threads=threads, progress=progress)
     if not minimal:
         return found
-    return found.minimal(time_limit=time_limit, executor=executor, progress=progress, threads=threads)
+    return found.minimal(time_limit=time_limit, executor=executor, progress=progress, threads=threads,
+                         checkpoint=checkpoint)
 
 
 def solve_checked(rules: Rules, lights: np.ndarray, route: Optional[Route] = None, *,

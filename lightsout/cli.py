@@ -259,7 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
                "examples:\n  lightsout solve board.txt\n  lightsout solve board.txt --json\n"
                "  lightsout solve --all-lit 6 --torus rows\n"
                "  lightsout solve board.txt --format list\n  lightsout solve board.txt --png solution.png\n"
-               "  lightsout solve board.txt --minimal -o presses.txt")
+               "  lightsout solve board.txt --minimal -o presses.txt\n"
+               "  lightsout solve --all-lit 41 --minimal --time-limit 600 --checkpoint run.json")
     p.add_argument("board", metavar="BOARD", nargs="?",
                    help=f"board file: text ({COMMENT} comments), .npy or .png; '-' reads text from standard input")
     p.add_argument("--all-lit", type=_positive_int, nargs="+", metavar=("N", "M"),
@@ -268,6 +269,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--minimal", action="store_true", help="the solution with the fewest presses, proven")
     p.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",
                    help="with --minimal: stop searching after SECONDS, keep the best found")
+    p.add_argument("--checkpoint", metavar="FILE",
+                   help="with --minimal (two states): keep the search's state in FILE and resume from it "
+                        "(run the same command again after a time limit, Ctrl-C or a crash)")
     p.add_argument("--format", choices=("auto", "text", "picture", "json", "list"), default="auto",
                    help="output format (see below)")
     p.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
@@ -619,6 +623,8 @@ def _cmd_solve(args: argparse.Namespace, progress: Any) -> int:
 
     if args.time_limit is not None and not args.minimal:
         raise UsageError("--time-limit bounds the --minimal search; give --minimal too")
+    if args.checkpoint is not None and not args.minimal:
+        raise UsageError("--checkpoint keeps the state of the --minimal search; give --minimal too")
     marked = _board_arg(args)
     board, masks = marked.lights, marked.masks()
     if (args.png or args.svg) and board.ndim > 2:
@@ -631,7 +637,7 @@ def _cmd_solve(args: argparse.Namespace, progress: Any) -> int:
     fmt = args.format
     try:
         solution = solve(board, minimal=args.minimal, time_limit=args.time_limit, progress=progress,
-                         **_rules(args, board.ndim), **masks)
+                         checkpoint=args.checkpoint, **_rules(args, board.ndim), **masks)
     except UnsolvableError as exc:
         if fmt == "json":
             pattern, first = exc.quiet_pattern, exc.quiet_first_row

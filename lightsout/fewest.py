@@ -15,6 +15,7 @@ import concurrent.futures
 import csv
 import functools
 import io
+import os
 import warnings
 from importlib import resources
 from typing import Optional, Sequence, Union
@@ -32,6 +33,7 @@ from lightsout._core.runner import CancelToken
 from lightsout._core.tasks import checked_executor, run_tasks
 from lightsout._core.bandchase import all_lit_press_count
 from lightsout._routes.registry import Route
+from lightsout._search.checkpoint import checkpoint_path
 from lightsout._search.distance import distance_distribution_gf2, distance_distribution_mod, refuse_distance
 from lightsout._search.minimal import minimal_solution, refuse_minimal
 from lightsout._search.minweight import MAX_NULLITY  # noqa: F401  lightsout.fewest.MAX_NULLITY, as messages named it
@@ -82,7 +84,8 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
                    self_toggle: bool = True, states: int = 2, time_limit: Optional[float] = None,
                    executor: Optional[concurrent.futures.Executor] = None, progress: Progress = None,
                    threads: Optional[int] = None, stencil: StencilArg = None, holes: Optional[npt.ArrayLike] = None,
-                   unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None) -> int:
+                   unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None,
+                   checkpoint: Union[str, "os.PathLike[str]", None] = None) -> int:
     """The fewest presses that clear the all-lit n x m board (``n`` may be a whole shape), proven.
 
     The all-lit squares of the shipped table (:func:`proven_fewest_presses`) are
@@ -111,6 +114,13 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
         holes: cells that are not part of the all-lit board, as for :func:`lightsout.solve`.
         unpressable: cells that may not be pressed, as for :func:`lightsout.solve`.
         free_lights: lit cells that need not go out, as for :func:`lightsout.solve`.
+        checkpoint: a file path (two states).  The search writes where it stands there
+            (the jobs done, the best found, the proven lower bound) every half minute
+            and when it stops, whatever stops it (a time limit, Ctrl-C, an error); a
+            later call with the same path runs only what is left, and a file of another
+            search is refused (``CheckpointError``, an :class:`InvalidBoardError`).
+            A checkpointed search is not refused for its length: it can be stopped
+            and resumed at will.  A size of the shipped table is answered from it.
 
     Raises:
         UnsolvableError: the all-lit board has no solution (possible with the
@@ -146,6 +156,7 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
     threads = thread_count(threads)
     pool = checked_executor(executor)
     progress_callback(progress)
+    saved = checkpoint_path(checkpoint)
     shipped = _shipped_fewest(rules)
     if shipped is not None:
         return shipped
@@ -156,7 +167,7 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
     route = _refuse_before_solving(rules, threads, limit)
     lights = np.ones(shape, dtype=rules.light_dtype)
     best = minimal_solution(solve_checked(rules, lights, route, threads=threads, progress=progress), executor=pool,
-                            progress=progress, threads=threads, token=token)
+                            progress=progress, threads=threads, token=token, checkpoint=saved)
     weight = int(best.presses.sum(dtype=np.int64))
     if not best.proven_minimal:
         raise MinimumNotProvenError(

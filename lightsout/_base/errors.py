@@ -86,6 +86,18 @@ class BoardTooLargeError(InvalidBoardError, MemoryError):
     """
 
 
+class CheckpointError(InvalidBoardError):
+    """A fewest-press search's checkpoint file that cannot be resumed: written for another
+    problem (another coset, split or symmetric cut), or not a whole checkpoint (truncated,
+    corrupt, another format).  The message names the file and what differs.  Also a ``ValueError``.
+
+    Example:
+        >>> import lightsout
+        >>> issubclass(CheckpointError, lightsout.InvalidBoardError)
+        True
+    """
+
+
 class SettingError(LightsOutError, ValueError):
     """An environment setting this machine or build cannot honour (``LIGHTSOUT_SIMD`` naming a level the CPU lacks).
 

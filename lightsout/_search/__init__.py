@@ -5,6 +5,7 @@
   its tie rule, which way it runs).
 - ``distance``: the distance tables (how many solvable states need j presses).
 - ``jobs``: the search as short, idempotent jobs on any ``concurrent.futures`` executor.
+- ``checkpoint``: a search's state on jobs in a file, written atomically, to resume from.
 - ``tasksearch``: the search in this process, ranges of tasks over threads.
 - ``cosetform``: the coset in the search's terms (reduced form, histogram of forms, task layout).
 - ``modsearch``: the fewest presses with k states, a Gray-code walk over the coset.

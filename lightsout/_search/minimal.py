@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Optional
 
 import numpy as np
 
-from lightsout._base.errors import BoardTooLargeError, InternalError
+from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError
 from lightsout._base.types import Progress
 from lightsout._base.validate import thread_count, time_limit_seconds
 from lightsout._core.rules import Rules
 from lightsout._core.runner import CancelToken, default_threads
 from lightsout._core.tasks import checked_executor
+from lightsout._search.checkpoint import PathArg, checkpoint_path
 from lightsout._search.localsearch import coset_local_search
 from lightsout._search.minweight import MAX_NULLITY, coset_min_weight
 from lightsout._search.cost import search_seconds
@@ -90,7 +91,7 @@ SYMMETRY_MIN_NULLITY = 28
 def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None,
                      executor: Optional[concurrent.futures.Executor] = None,
                      progress: Progress = None, threads: Optional[int] = None,
-                     token: Optional[CancelToken] = None) -> "Solution":
+                     token: Optional[CancelToken] = None, checkpoint: Optional[PathArg] = None) -> "Solution":
     """The solution of the same board with the fewest presses (:meth:`lightsout.Solution.minimal`).
 
     Ties go to the lexicographically smallest press vector.  The result has
@@ -99,7 +100,9 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
     Its ``lower_bound`` is proven either way (the presses found, when proven): the
     best of :func:`press_cover_bound` and the search's bound at the moment it stopped.
     ``token``: a caller's :class:`lightsout._core.runner.CancelToken` (a deadline
-    that began before this call: the earlier one binds).
+    that began before this call: the earlier one binds).  ``checkpoint``: a file the
+    two-state search keeps its state in and resumes from
+    (:func:`lightsout._search.minweight.coset_min_weight`).
 
     Example:
         >>> import lightsout, numpy as np
@@ -111,12 +114,18 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
     token = (CancelToken() if token is None else token).within(limit)
     threads = thread_count(threads)
     pool = checked_executor(executor)
+    if checkpoint_path(checkpoint) is not None and solution.states != 2:
+        raise InvalidBoardError(f"checkpoint= keeps the state of the two-state search; this board has "
+                                f"{solution.states} states, whose walk keeps none")
     cells = solution.board.size
     flat = np.ascontiguousarray(solution.presses, dtype=np.uint8).reshape(cells)
     if solution.nullity == 0 or not flat.any():  # one solution, or this one presses nothing: none is shorter
         return replace(solution, proven_minimal=True, lower_bound=int(flat.sum(dtype=np.int64)))
     refuse_minimal(solution.nullity, solution.count, solution.states, solution.board.shape,  # before the patterns
                    time_limit=token.remaining(), threads=threads)
+    if checkpoint_path(checkpoint) is not None and solution.states == 2 and solution.nullity > MAX_NULLITY:
+        raise InvalidBoardError(f"checkpoint= keeps the state of the exhaustive search, which stops at nullity "
+                                f"{MAX_NULLITY}; this board has nullity {solution.nullity} (leave checkpoint out)")
     patterns = solution.quiet_patterns().reshape(-1, cells).astype(np.uint8)
     if solution.states == 2 and solution.nullity > MAX_NULLITY:   # refused above without a time limit
         return _bracketed(solution, flat, patterns, token, threads)
@@ -127,7 +136,8 @@ def minimal_solution(solution: "Solution", *, time_limit: Optional[float] = None
             lights = np.asarray(solution.board, dtype=np.uint8).reshape(cells)
             symmetry = box_symmetries(solution.board.shape, solution.torus, lights)
         found = coset_min_weight(flat, patterns, executor=pool, progress=progress, symmetry=symmetry,
-                                 threads=threads, token=token, floor=_floor(solution, flat, patterns, token, threads))
+                                 threads=threads, token=token, floor=_floor(solution, flat, patterns, token, threads),
+                                 checkpoint=checkpoint)
     else:
         found = coset_min_weight_walk(flat, patterns, solution.states, progress=progress, threads=threads,
                                       token=token)

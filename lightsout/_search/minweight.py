@@ -51,7 +51,8 @@ from lightsout._search.cosetform import (CosetMinimum, ReducedCoset, SearchProbl
 from lightsout._search.cost import search_seconds
 from lightsout._search.frontier import (BOUND_DEPTH, BOUND_SECONDS, Frontier, accepts_bounds, bounded_progress,
                                        deadline_in, weight_bound)
-from lightsout._search.jobs import default_split, search_executor
+from lightsout._search.checkpoint import Checkpoint, PathArg, checkpoint_path, search_fingerprint
+from lightsout._search.jobs import default_split, local_jobs, search_executor
 from lightsout._search.localsearch import LOCAL_SEARCH_MIN_NULLITY, LOCAL_SEARCH_SECONDS, LOCAL_SEARCH_SHARE, local_search
 from lightsout._search.orbitcut import MAX_TIE_ELEMENTS, OrbitCut, prepare_cut, smallest_image, task_minima
 from lightsout._search.prune import EXACT_BITS, components, prefix_bounds, pruned_search
@@ -107,7 +108,7 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
                      progress: Progress = None, threads: Optional[int] = None,
                      symmetry: Optional[Sequence[npt.ArrayLike]] = None,
                      prune: Optional[bool] = None, token: Optional[CancelToken] = None,
-                     floor: int = 0) -> CosetMinimum:
+                     floor: int = 0, checkpoint: Optional[PathArg] = None) -> CosetMinimum:
     """The fewest-presses element of ``particular + span(basis)`` over GF(2).
 
     All 2^d elements are weighed by Walsh-Hadamard transforms (module docstring), in
@@ -156,6 +157,13 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
         floor: a lower bound on every element's weight that the caller has proven
             (from the press rule, lightsout/_search/minimal.py); it starts the
             result's ``lower_bound`` and is never above the minimum.
+        checkpoint: a file path: the search runs as jobs (on ``executor``, else on
+            ``threads`` threads of this process), writes where it stands to that file
+            every half minute and when it stops (lightsout/_search/checkpoint.py), and a
+            later call with the same path resumes it; a file left by another search is
+            refused (``CheckpointError``, a ``ValueError``).  A checkpointed search can be
+            stopped and resumed at will, so it is not refused for its length
+            (:data:`MAX_UNTIMED_NULLITY`, :data:`MAX_UNTIMED_SECONDS`).
 
     Returns:
         A :class:`CosetMinimum`.  Its ``lower_bound`` is proven at any time
@@ -200,6 +208,11 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
     nthreads = thread_count(threads) or default_threads()
     images = None if symmetry is None else _permutations(symmetry, particular.shape[0])
     _check_prune(prune, images, executor)
+    saved = checkpoint_path(checkpoint)
+    if prune and saved is not None:
+        raise InvalidBoardError("prune=True runs the branch and bound, which keeps no checkpoint: pass prune=False "
+                                "or leave it out with checkpoint=")
+    jobs = executor is not None or saved is not None   # the search runs as jobs (lightsout/_search/jobs.py)
     coset = reduce_coset(particular, basis)
     if d == 0:
         return _bounded(coset_element(coset, particular, 0, True), floor, 0)
@@ -218,13 +231,14 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
             problem = histogram(cut.rows, coset.reduced, cut.orbits)
         else:
             cut = None
-    if split_bits is None and executor is not None:
+    if split_bits is None and jobs:
         split = default_split(problem, 1 if cut is None else cut.order)
-    splits = prune is not False and images is None and executor is None and _splits(problem)
+    splits = prune is not False and images is None and not jobs and _splits(problem)
     if prune is None:
         prune = splits and task_layout(problem, 0)[2] > 0
-    _check_limits(problem, token.deadline, executor, nthreads, 1 if cut is None else cut.order,
-                  bool(prune) and splits)
+    if saved is None:
+        _check_limits(problem, token.deadline, executor, nthreads, 1 if cut is None else cut.order,
+                      bool(prune) and splits)
     if prune:
         complete, total, index, stats = pruned_search(problem.forms, problem.values, d, problem.bound, problem.wide,
                                                       task_layout(problem, 0), token, progress, nthreads,
@@ -233,7 +247,8 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
         return _bounded(_checked_result(coset, particular, index, complete, total), floor,
                         weight_bound(problem.cells, lower))
     problem = _seeded(problem, token)
-    frontier = _frontier(problem, split, token, token.deadline is not None or accepts_bounds(progress))
+    frontier = _frontier(problem, split, token,
+                         token.deadline is not None or accepts_bounds(progress) or saved is not None)
     best = Best(problem.bound, problem.start)
 
     def bounds() -> tuple[int, int]:
@@ -241,8 +256,11 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
         return min(max(floor, weight_bound(problem.cells, frontier.lower(best.sum))), upper), upper
 
     report = bounded_progress(progress, bounds)
-    if executor is not None:
-        complete, best = search_executor(problem, executor, split, token, report, frontier, best)
+    if jobs:
+        kept = None if saved is None else Checkpoint(saved, search_fingerprint(
+            coset, problem, split, task_layout(problem, split)))
+        with local_jobs(executor, nthreads) as pool:
+            complete, best = search_executor(problem, pool, split, token, report, frontier, best, kept)
     else:
         complete, best = search_local(problem, split, token, report, nthreads, frontier, best)
     index = best.index if cut is None else _first_tie(cut, problem, plain, best, token.expired)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import math
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
@@ -433,7 +434,8 @@ class Solution:
             yield current.astype(np.uint8).reshape(shape)
 
     def minimal(self, *, time_limit: Optional[float] = None, executor: Optional[concurrent.futures.Executor] = None,
-                progress: Progress = None, threads: Optional[int] = None) -> "Solution":
+                progress: Progress = None, threads: Optional[int] = None,
+                checkpoint: Union[str, "os.PathLike[str]", None] = None) -> "Solution":
         """The solution of this board with the fewest presses, proven (the search of :func:`lightsout.fewest_presses`).
 
         Ties go to the lexicographically smallest press vector.  ``time_limit``
@@ -443,7 +445,9 @@ class Solution:
         proven) and :attr:`gap` the distance between them; a ``progress`` callable that
         takes a ``bounds`` keyword gets ``bounds=(lower, best)`` as the search goes.  ``executor``, ``threads`` and ``progress``
         mean what they mean for :func:`lightsout.solve` (``threads=1``: the search
-        runs in the calling thread alone).
+        runs in the calling thread alone).  ``checkpoint``: a file path where the search
+        (two states) keeps where it stands, and from which a later call resumes it, as
+        for :func:`lightsout.fewest_presses`.
 
         Example:
             >>> import lightsout, numpy as np
@@ -451,7 +455,8 @@ class Solution:
             >>> int(s.presses.sum()), s.proven_minimal
             (15, True)
         """
-        return minimal_solution(self, time_limit=time_limit, executor=executor, progress=progress, threads=threads)
+        return minimal_solution(self, time_limit=time_limit, executor=executor, progress=progress, threads=threads,
+                                checkpoint=checkpoint)
 
     @property
     def gap(self) -> Optional[int]:
