@@ -208,9 +208,14 @@ def solve_grid_poly(
     nullity = int(poly.poly_degree(g))
     divide_step = _Steps(progress, "divide", 4)
     divide_step()
+    # Each polynomial is dropped as soon as it is dead: at 10^9 one is 125 MB, and the
+    # products and divisions below hold several times their operands in scratch.
     c_over_g, rem = poly.poly_divmod(c_hat, g)
+    del c_hat
     solvable = poly.poly_degree(rem) < 0
+    del rem
     chi_over_g, _ = poly.poly_divmod(chi, g)
+    del chi, g, _
     divide_step()
 
     first_row = None
@@ -218,12 +223,16 @@ def solve_grid_poly(
         # s u = g (mod chi)  =>  s (u/g) = 1 (mod chi/g); the solution of degree
         # < deg(chi/g) is then F0 = (C^/g) s mod (chi/g).
         s_reduced = poly.poly_mod(s, chi_over_g)
+        del s
         divide_step()
         product = poly.poly_mul(c_over_g, s_reduced)
+        del c_over_g, s_reduced
         divide_step()
         f0 = poly.poly_mod(product, chi_over_g)
+        del product
         divide_step()
         f_words = poly.phi_image(f0, cols, progress)
+        del f0
         if transposed:
             # The original top row is the working solution's first column.
             column_progress = None
@@ -232,7 +241,10 @@ def solve_grid_poly(
                     progress("first_column", done, total)
             first_row = first_column_of_chase(work, rows, cols, f_words, progress=column_progress)
         else:
-            first_row = unpack_row(f_words, cols)[::-1].copy()
+            first_row = mirrored_bits(f_words, cols)
+        del f_words
+    else:
+        del s, c_over_g
 
     def kernel_words() -> Iterator[np.ndarray]:
         if nullity == 0:
@@ -256,6 +268,31 @@ def solve_grid_poly(
 def _mirror_row(words: np.ndarray, nbits: int) -> np.ndarray:
     """A packed row of nbits bits, left to right reversed."""
     return pack_row(unpack_row(words, nbits)[::-1])
+
+
+def mirrored_bits(words: np.ndarray, nbits: int) -> np.ndarray:
+    """The packed row of ``nbits`` bits, unpacked right to left: bool, ``out[i]`` = bit ``nbits - 1 - i``.
+
+    One byte a bit is written once: the words are shifted so that the row ends at the last
+    bit, and their bytes read backwards, high bit first (``unpack_row(words, nbits)[::-1].copy()``
+    holds two such arrays, 2 GB at 10^9).
+
+    Example:
+        >>> mirrored_bits(np.array([0b0011], dtype=np.uint64), 5).astype(int).tolist()
+        [0, 0, 0, 1, 1]
+    """
+    nwords = words_for_bits(nbits)
+    words = np.asarray(words, dtype=np.uint64)[:nwords]
+    if words.shape[0] < nwords:
+        words = np.concatenate([words, np.zeros(nwords - words.shape[0], dtype=np.uint64)])
+    pad = 64 * nwords - nbits
+    if pad:
+        shifted = words << np.uint64(pad)
+        shifted[1:] |= words[:-1] >> np.uint64(64 - pad)
+        words = shifted
+    backwards = words.astype("<u8", copy=False).view(np.uint8)[::-1]
+    row: np.ndarray = np.unpackbits(backwards, count=nbits, bitorder="big").view(np.bool_)
+    return row
 
 
 def nullity_poly(nrows: int, ncols: int) -> int:
