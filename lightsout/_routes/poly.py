@@ -134,10 +134,12 @@ def _all_lit_residue_poly(rows: int, cols: int, chi: np.ndarray,
     if cols % 64:
         ones[-1] = np.uint64((1 << (cols % 64)) - 1)
     w_sum = poly.w_combination(ones, cols)
+    del ones
     step()
     product = poly.poly_mul(u_sum, w_sum)
+    del u_sum, w_sum
     step()
-    residue = poly.poly_mod(product, chi)
+    residue = poly.poly_mod_overwrite(product, chi)  # the product is dead: reduced in its own words
     step()
     return residue
 
@@ -228,7 +230,7 @@ def solve_grid_poly(
         product = poly.poly_mul(c_over_g, s_reduced)
         del c_over_g, s_reduced
         divide_step()
-        f0 = poly.poly_mod(product, chi_over_g)
+        f0 = poly.poly_mod_overwrite(product, chi_over_g)
         del product
         divide_step()
         f_words = poly.phi_image(f0, cols, progress)
