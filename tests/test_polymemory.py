@@ -120,3 +120,35 @@ def test_rectangles_through_newton_and_the_fft_match_the_dense_route(shape):
     with thresholds(poly, newton_words=1, fft_words=1):
         row = lightsout.first_row(*shape)
     assert np.array_equal(row, lightsout.first_row(*shape, method="dense"))
+
+
+def test_a_first_row_of_ten_billion_is_refused_before_any_allocation():
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(lightsout.BoardTooLargeError, match=r"37.3 GiB.*lightsout\.limits\.MAX_POLY_BYTES"):
+            lightsout.first_row(10**10)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20  # nothing of the run's size was allocated
+
+
+def test_the_nullity_alone_has_its_own_budget(monkeypatch):
+    from lightsout._routes import poly as route
+
+    assert lightsout.limits.MAX_POLY_NULLITY_BYTES == route.MAX_POLY_NULLITY_BYTES
+    square = (10**10, 10**10)
+    assert route.poly_scratch_bytes(10**10, square) < route.MAX_POLY_NULLITY_BYTES < route.poly_scratch_bytes(10**10)
+    monkeypatch.setattr(route, "machine_bytes", lambda: 64 << 30)
+    route.refuse_poly(10**10, nullity_shape=square)              # nullity(10**10) may run
+    with pytest.raises(lightsout.BoardTooLargeError, match="MAX_POLY_NULLITY_BYTES"):
+        route.refuse_poly(10**10, nullity_shape=(10**10, 10**10 - 1))   # an odd rectangle's gcd: 24 polynomials
+    with pytest.raises(lightsout.BoardTooLargeError, match="MAX_POLY_BYTES"):
+        route.refuse_poly(10**10)                                # its first row may not
+    monkeypatch.setattr(route, "machine_bytes", lambda: 8 << 30)  # a machine without the memory
+    with pytest.raises(lightsout.BoardTooLargeError, match="more than this machine's 8 GiB"):
+        lightsout.nullity(10**10)
+    monkeypatch.setattr(route, "machine_bytes", lambda: None)     # a platform that does not say
+    route.refuse_poly(10**10, nullity_shape=square)

@@ -22,6 +22,7 @@ the chase residue comes from ``lightsout._kernels.chase``.
 """
 from __future__ import annotations
 
+import os
 from typing import Callable, Iterator, Optional
 
 import numpy as np
@@ -34,17 +35,59 @@ from lightsout._core.coset import Coset
 from lightsout._core.orientation import first_column_of_chase, transpose_packed
 from lightsout import _kernels as kernels
 
-__all__ = ["MAX_POLY_BYTES", "refuse_poly", "solve_grid_poly", "nullity_poly", "nullity_table"]
+__all__ = ["MAX_POLY_BYTES", "MAX_POLY_NULLITY_BYTES", "poly_scratch_bytes", "refuse_poly", "solve_grid_poly", "nullity_poly", "nullity_table"]
 
 
 #: Largest polynomial-route scratch a call may allocate: 8 GiB (a side of about 2 * 10^9).
 MAX_POLY_BYTES = 8 << 30
+#: Largest scratch of the nullity alone of an open grid (no cofactor; a square's gcd at half the
+#: degree): 16 GiB, so that nullity(10**10) (about 14 GiB) runs on a machine that has the memory.
+MAX_POLY_NULLITY_BYTES = 16 << 30
+
+#: Polynomials of the longer side's degree a run holds at its peak, measured (issue 31, peak RSS
+#: with every large block mapped on its own, side 10^7 and 10^8): a solve 30 (the extended gcd
+#: of degree C with its 2 x 2 matrix products' transforms; 17.7 with two even sides); a square's
+#: nullity 11.4 (one gcd of degree n / 2 or less, no cofactor); another rectangle's nullity 21.8.
+POLYS_SOLVE, POLYS_SQUARE_NULLITY, POLYS_NULLITY = 32, 12, 24
 
 
-def refuse_poly(side: int) -> None:
+def machine_bytes() -> Optional[int]:
+    """The machine's physical memory in bytes, or None where the platform does not say.
+
+    Example:
+        >>> machine_bytes() is None or machine_bytes() > 2**20
+        True
+    """
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def poly_scratch_bytes(side: int, nullity_shape: Optional[tuple[int, int]] = None) -> int:
+    """Bytes the polynomial route holds at its peak on a board whose longer side is ``side``.
+
+    ``nullity_shape``: the (rows, columns) of a nullity alone, which needs no cofactor and, on a
+    square, one gcd of half the degree; None for a solve (or a first row).
+
+    Example:
+        >>> round(poly_scratch_bytes(10**9) / 2**30, 2), round(poly_scratch_bytes(10**10, (10**10, 10**10)) / 2**30, 2)
+        (3.73, 13.97)
+    """
+    polys = POLYS_SOLVE
+    if nullity_shape is not None:
+        rows, cols = nullity_shape
+        polys = POLYS_SQUARE_NULLITY if rows == cols or (rows % 2 == 0 and cols % 2 == 0) else POLYS_NULLITY
+    return polys * ((side + 64) // 64) * 8
+
+
+def refuse_poly(side: int, *, nullity_shape: Optional[tuple[int, int]] = None) -> None:
     """Refuse, before any work, a polynomial-route run whose O(side) scratch polynomials would not fit.
 
-    ``side`` is the longer side of the board (or the largest of a nullity table).
+    ``side`` is the longer side of the board (or the largest of a nullity table);
+    ``nullity_shape`` as for :func:`poly_scratch_bytes`.  The scratch must stay within
+    ``MAX_POLY_BYTES`` (``MAX_POLY_NULLITY_BYTES`` for a nullity alone) and within the
+    machine's physical memory.
 
     Example:
         >>> refuse_poly(1_000_000)
@@ -53,11 +96,18 @@ def refuse_poly(side: int) -> None:
         ...
         lightsout.BoardTooLargeError: a 100000000000-cell side needs about 373 GiB of polynomial scratch ...
     """
-    need = 32 * ((side + 64) // 64) * 8  # about 32 live polynomials of degree <= side
-    if need > MAX_POLY_BYTES:
+    need = poly_scratch_bytes(side, nullity_shape)
+    limit, name = (MAX_POLY_BYTES, "MAX_POLY_BYTES") if nullity_shape is None else \
+        (MAX_POLY_NULLITY_BYTES, "MAX_POLY_NULLITY_BYTES")
+    if need > limit:
         raise BoardTooLargeError(
             f"a {side}-cell side needs about {need / 2**30:.3g} GiB of polynomial scratch "
-            f"(limit {MAX_POLY_BYTES / 2**30:.0f} GiB, lightsout.limits.MAX_POLY_BYTES)")
+            f"(limit {limit / 2**30:.0f} GiB, lightsout.limits.{name})")
+    have = machine_bytes()
+    if have is not None and need > have:
+        raise BoardTooLargeError(
+            f"a {side}-cell side needs about {need / 2**30:.3g} GiB of polynomial scratch, more than this "
+            f"machine's {have / 2**30:.3g} GiB of memory (lightsout.limits.{name} allows {limit / 2**30:.0f} GiB)")
 
 
 def _chase_residue(board: Optional[np.ndarray], nrows: int, ncols: int, progress: Progress) -> np.ndarray:
