@@ -76,9 +76,9 @@ MAX_STATES = _validate.MAX_STATES
 #: Bytes of polynomial scratch of the polynomial route (8 GiB, and no more than the machine's
 #: memory; about 32 live polynomials of the longer side's degree, sides to about 2 * 10**9).
 MAX_POLY_BYTES = _poly.MAX_POLY_BYTES
-#: Bytes of polynomial scratch of an open grid's nullity alone (16 GiB, and no more than the
-#: machine's memory; 12 polynomials of the side on a square, 24 on other rectangles:
-#: nullity(10**10) needs about 14 GiB).
+#: Bytes of polynomial scratch of an open grid's nullity alone (20 GiB, and no more than the
+#: machine's memory; 16 polynomials of the side on a square, 24 on other rectangles:
+#: nullity(10**10) needs about 18.6 GiB).
 MAX_POLY_NULLITY_BYTES = _poly.MAX_POLY_NULLITY_BYTES
 #: Word operations of one dense-route call (2**44, 1.8e13; about ten minutes at the 3.1e10 a
 #: second measured on 64,000 x 64,000); method='poly' takes larger boards.

@@ -41,14 +41,15 @@ __all__ = ["MAX_POLY_BYTES", "MAX_POLY_NULLITY_BYTES", "poly_scratch_bytes", "re
 #: Largest polynomial-route scratch a call may allocate: 8 GiB (a side of about 2 * 10^9).
 MAX_POLY_BYTES = 8 << 30
 #: Largest scratch of the nullity alone of an open grid (no cofactor; a square's gcd at half the
-#: degree): 16 GiB, so that nullity(10**10) (about 14 GiB) runs on a machine that has the memory.
-MAX_POLY_NULLITY_BYTES = 16 << 30
+#: degree): 20 GiB, so that nullity(10**10) (about 18.6 GiB) runs on a machine that has the memory.
+MAX_POLY_NULLITY_BYTES = 20 << 30
 
 #: Polynomials of the longer side's degree a run holds at its peak, measured (issue 31, peak RSS
 #: with every large block mapped on its own, side 10^7 and 10^8): a solve 30 (the extended gcd
 #: of degree C with its 2 x 2 matrix products' transforms; 17.7 with two even sides); a square's
-#: nullity 11.4 (one gcd of degree n / 2 or less, no cofactor); another rectangle's nullity 21.8.
-POLYS_SOLVE, POLYS_SQUARE_NULLITY, POLYS_NULLITY = 32, 12, 24
+#: nullity 11.4 at 10^7 and 13.5 at 10^8 (one gcd of degree n / 2 or less, no cofactor; the
+#: transforms' rounding up to a power of two moves it); another rectangle's nullity 21.8.
+POLYS_SOLVE, POLYS_SQUARE_NULLITY, POLYS_NULLITY = 32, 16, 24
 
 
 def machine_bytes() -> Optional[int]:
@@ -72,7 +73,7 @@ def poly_scratch_bytes(side: int, nullity_shape: Optional[tuple[int, int]] = Non
 
     Example:
         >>> round(poly_scratch_bytes(10**9) / 2**30, 2), round(poly_scratch_bytes(10**10, (10**10, 10**10)) / 2**30, 2)
-        (3.73, 13.97)
+        (3.73, 18.63)
     """
     polys = POLYS_SOLVE
     if nullity_shape is not None:
