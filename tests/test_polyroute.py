@@ -236,3 +236,17 @@ def test_square_nullity_against_explicit_system(n):
         own[:, :-1] ^= cur[:, 1:]
         prev, cur = cur, own ^ prev
     assert nullity_table(n)[n - 1] == n - _numpy_rank_gf2(cur)
+
+
+@pytest.mark.parametrize("nbits", [1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 255, 257, 1000])
+def test_mirrored_bits_reads_the_row_right_to_left(nbits):
+    from lightsout._routes.poly import mirrored_bits
+
+    rng = np.random.default_rng(nbits)
+    bits = rng.integers(0, 2, nbits).astype(bool)
+    words = pack_rows(bits.reshape(1, -1))[0]
+    row = mirrored_bits(words, nbits)
+    assert row.dtype == np.bool_ and row.shape == (nbits,)
+    assert (row == bits[::-1]).all()
+    # longer word arrays (a polynomial's spare words) read the same
+    assert (mirrored_bits(np.concatenate([words, np.zeros(2, np.uint64)]), nbits) == bits[::-1]).all()

@@ -65,6 +65,8 @@ def test_a_route_refuses_what_it_cannot_take_before_any_work():
     with pytest.raises(BoardTooLargeError, match="dense route.*lightsout.limits.MAX_DENSE_WORD_OPS"):
         ROUTES["dense"].refuse(Rules.of_grid(10**7, 10**7), solving=False)
     with pytest.raises(BoardTooLargeError, match="polynomial scratch.*lightsout.limits.MAX_POLY_BYTES"):
+        ROUTES["poly"].refuse(Rules.of_grid(10**11, 10**11), solving=True)
+    with pytest.raises(BoardTooLargeError, match="polynomial scratch.*lightsout.limits.MAX_POLY_NULLITY_BYTES"):
         ROUTES["poly"].refuse(Rules.of_grid(10**11, 10**11), solving=False)
     with pytest.raises(BoardTooLargeError, match="N-D route.*lightsout.limits.MAX_ND_BYTES"):
         ROUTES["nd"].refuse(Rules.of_grid(10**6, 10**6), solving=False)

@@ -308,6 +308,15 @@ def chebyshev_u(Py_ssize_t k):
     return out
 
 
+cdef inline uint64_t _spread32(uint64_t x) noexcept nogil:
+    """Bit j of x (j < 32) at bit 2 j."""
+    x = (x | (x << 16)) & 0x0000FFFF0000FFFFULL
+    x = (x | (x << 8)) & 0x00FF00FF00FF00FFULL
+    x = (x | (x << 4)) & 0x0F0F0F0F0F0F0F0FULL
+    x = (x | (x << 2)) & 0x3333333333333333ULL
+    return (x | (x << 1)) & 0x5555555555555555ULL
+
+
 def poly_square(a):
     """a(t)^2 = a(t^2) over GF(2) (squaring is linear: each bit moves to twice its place).
 
@@ -316,13 +325,18 @@ def poly_square(a):
         [5]
     """
     a = _poly_arg(a, "a")
-    words = a.view(np.uint8)
-    spread = np.zeros(2 * a.shape[0], dtype=np.uint64)
-    bits = np.unpackbits(words, bitorder="little")
-    out_bits = np.zeros(2 * bits.shape[0], dtype=np.uint8)
-    out_bits[::2] = bits
-    spread[:] = np.packbits(out_bits, bitorder="little").view("<u8")
-    return _copy_trimmed_arr(spread)
+    cdef const uint64_t[::1] av = a
+    cdef Py_ssize_t d = _deg(av), i
+    out = np.zeros(max(1, words_for_bits(2 * d + 1)), dtype=np.uint64)  # no byte-a-bit copies
+    cdef uint64_t[::1] ov = out
+    cdef uint64_t w
+    with nogil:
+        for i in range(words_for_bits(d + 1)):
+            w = av[i]
+            ov[2 * i] = _spread32(w & 0xFFFFFFFFULL)
+            if 2 * i + 1 < ov.shape[0]:
+                ov[2 * i + 1] = _spread32(w >> 32)
+    return out
 
 
 # ---------------------------------------------------------------------------

@@ -181,10 +181,11 @@ def chebyshev_u_sum(Py_ssize_t k):
         raise InvalidBoardError(f"chebyshev_u_sum: k must be >= 0, got {k}")
     cdef Py_ssize_t n = _power_of_two_words(k + 2)
     work = np.zeros(n, dtype=np.uint64)
-    if k > 0:
-        bits = np.zeros(64 * n, dtype=np.uint8)
-        bits[1 : k + 1] = 1
-        work[:] = np.packbits(bits, bitorder="little").view("<u8")
+    if k > 0:  # bits 1..k set, a word at a time
+        work[: (k + 1) // 64] = np.uint64(0xFFFFFFFFFFFFFFFF)
+        if (k + 1) % 64:
+            work[(k + 1) // 64] = np.uint64((<uint64_t>1 << ((k + 1) % 64)) - 1)
+        work[0] &= np.uint64(0xFFFFFFFFFFFFFFFE)
     cdef uint64_t[::1] wv = work
     with nogil:
         basis_to_monomial_inplace(&wv[0], n, _FOLD_DOWN)

@@ -70,8 +70,10 @@ cdef int inv_series(uint64_t* g, Py_ssize_t K, const uint64_t* h, Py_ssize_t nh,
     g[0] = x
     if K == 1:
         return 0
-    prod = <uint64_t*>calloc(2 * K + 2, sizeof(uint64_t))
-    corr = <uint64_t*>calloc(2 * K + 2, sizeof(uint64_t))
+    # The last step is the largest: h (K words) times g (ceil(K / 2)), and g times the K - p
+    # words of the error; each buffer is as long as that product and no longer.
+    prod = <uint64_t*>calloc(K + (K + 1) // 2 + 2, sizeof(uint64_t))
+    corr = <uint64_t*>calloc(K + 2, sizeof(uint64_t))
     if prod == NULL or corr == NULL:
         free(prod)
         free(corr)
@@ -99,52 +101,74 @@ cdef int inv_series(uint64_t* g, Py_ssize_t K, const uint64_t* h, Py_ssize_t nh,
 cdef int divmod_newton(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t db, uint64_t* q,
                        Py_ssize_t nq, void* ps) noexcept nogil:
     """r <- r mod b and q ^= r div b (q may be NULL), by Newton's inverse of rev(b); 0, -1 (memory)
-    or -2 (interrupted through ps: r and q are then partly updated)."""
+    or -2 (interrupted through ps: r and q are then partly updated).
+
+    Each buffer lives from the step that writes it to the step that last reads it, so no more
+    than four quotient-sized ones (besides a product's transform scratch) are ever held: the
+    inverse, the reversed dividend and the double-length product that gives the quotient.
+    """
     cdef Py_ssize_t da = highest_set_bit(r, nr), k, K, Kw, nb = words_for_bits(db + 1)
-    cdef uint64_t* mem
-    cdef uint64_t* rb
-    cdef uint64_t* inv
-    cdef uint64_t* ra
-    cdef uint64_t* qr
-    cdef uint64_t* qq
-    cdef uint64_t* prod
+    cdef uint64_t* rb = NULL
+    cdef uint64_t* inv = NULL
+    cdef uint64_t* ra = NULL
+    cdef uint64_t* qr = NULL
+    cdef uint64_t* qq = NULL
+    cdef uint64_t* prod = NULL
     cdef int st
     if da < db:
         return 0
     k = da - db
     K = k + 1
     Kw = words_for_bits(K)
-    mem = <uint64_t*>calloc(6 * Kw + 2 * Kw + nb + 2, sizeof(uint64_t))
-    if mem == NULL:
+    # The inverse of rev(b) to K coefficients; rev(b) is dead once it is found.
+    inv = <uint64_t*>calloc(Kw, sizeof(uint64_t))
+    rb = <uint64_t*>calloc(Kw, sizeof(uint64_t))
+    if inv == NULL or rb == NULL:
+        free(inv)
+        free(rb)
         return -1
-    rb = mem
-    inv = rb + Kw
-    ra = inv + Kw
-    qq = ra + Kw
-    qr = qq + Kw          # 2 Kw words
-    prod = qr + 2 * Kw    # 2 Kw + nb + 2 words (reused)
     rev_into(rb, Kw, b, nb, db)
     st = inv_series(inv, Kw, rb, Kw, ps)
+    free(rb)
     if st < 0:
-        free(mem)
+        free(inv)
         return st
+    # rev(q) = rev(r) inv mod t^K.
+    ra = <uint64_t*>calloc(Kw, sizeof(uint64_t))
+    qr = <uint64_t*>calloc(2 * Kw, sizeof(uint64_t))
+    if ra == NULL or qr == NULL:
+        free(inv)
+        free(ra)
+        free(qr)
+        return -1
     rev_into(ra, Kw, r, nr, da)
     ra[Kw - 1] &= tail_mask(K)
     st = fmul(qr, ra, Kw, inv, Kw, ps)
+    free(ra)
+    free(inv)
     if st < 0:
-        free(mem)
+        free(qr)
         return st
     qr[Kw - 1] &= tail_mask(K)
+    qq = <uint64_t*>calloc(Kw, sizeof(uint64_t))
+    if qq == NULL:
+        free(qr)
+        return -1
     rev_into(qq, Kw, qr, Kw, k)
+    free(qr)
+    # r - q b.
+    prod = <uint64_t*>calloc(Kw + nb + 2, sizeof(uint64_t))
+    if prod == NULL:
+        free(qq)
+        return -1
     st = fmul(prod, qq, Kw, b, nb, ps)
-    if st < 0:
-        free(mem)
-        return st
-    xor_into(r, prod, min(nr, Kw + nb))
-    if q != NULL:
-        xor_into(q, qq, min(nq, Kw))
-    free(mem)
-    return 0
+    if st == 0:
+        xor_into(r, prod, min(nr, Kw + nb))
+        if q != NULL:
+            xor_into(q, qq, min(nq, Kw))
+    free(prod)
+    free(qq)
+    return st
 
 
 cdef int divmod_any(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb, uint64_t* q,
@@ -163,3 +187,40 @@ cdef int divmod_any(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb
     divide_inplace(r, nr, b, bw, q, nq, tmp)
     free(tmp)
     return 0
+
+
+def poly_mod_overwrite(a, b):
+    """a mod b worked out in a's own words, which are left holding the remainder (zero above it).
+
+    For a dividend that is dead afterwards, such as a product about to be reduced: no copy of
+    it is made, where poly_mod copies it first (at 10^9 coefficients a product of two
+    remainders is 250 MB).  Returns the remainder trimmed, as poly_mod does (a new array).
+
+    Raises:
+        InvalidTypeError: a is not a writable 1-D C-contiguous uint64 array.
+        ZeroDivisionError: b = 0.
+
+    Example:
+        >>> a = np.array([0b1011], dtype=np.uint64)
+        >>> poly_mod_overwrite(a, np.array([0b11], dtype=np.uint64)).tolist(), a.tolist()
+        ([1], [1])
+    """
+    if not (isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype == np.uint64 and a.flags.c_contiguous
+            and a.flags.writeable and a.shape[0] > 0):
+        raise InvalidTypeError("poly_mod_overwrite: a must be a writable, non-empty, C-contiguous 1-D uint64 "
+                               f"array (it is overwritten), got {type(a).__name__} "
+                               f"{getattr(a, 'dtype', '')} {getattr(a, 'shape', '')}; poly_mod copies any input")
+    cdef uint64_t[::1] rv = a
+    cdef const uint64_t[::1] bv = _poly_arg(b, "b")
+    cdef Py_ssize_t db = _deg(bv), nb
+    if db < 0:
+        raise ZeroDivisionError("poly_mod_overwrite: division by the zero polynomial")
+    nb = words_for_bits(db + 1)
+    cdef Py_ssize_t newton_words = _newton_words
+    cdef int st
+    state = _PollState(None)
+    cdef void* ps = <void*>state
+    with nogil:
+        st = divmod_any(&rv[0], rv.shape[0], &bv[0], nb, NULL, 0, newton_words, ps)
+    _raise_status(st, state, "poly_mod_overwrite")
+    return _copy_trimmed(&rv[0], min(rv.shape[0], nb))

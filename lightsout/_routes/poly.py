@@ -22,6 +22,7 @@ the chase residue comes from ``lightsout._kernels.chase``.
 """
 from __future__ import annotations
 
+import os
 from typing import Callable, Iterator, Optional
 
 import numpy as np
@@ -34,17 +35,60 @@ from lightsout._core.coset import Coset
 from lightsout._core.orientation import first_column_of_chase, transpose_packed
 from lightsout import _kernels as kernels
 
-__all__ = ["MAX_POLY_BYTES", "refuse_poly", "solve_grid_poly", "nullity_poly", "nullity_table"]
+__all__ = ["MAX_POLY_BYTES", "MAX_POLY_NULLITY_BYTES", "poly_scratch_bytes", "refuse_poly", "solve_grid_poly", "nullity_poly", "nullity_table"]
 
 
 #: Largest polynomial-route scratch a call may allocate: 8 GiB (a side of about 2 * 10^9).
 MAX_POLY_BYTES = 8 << 30
+#: Largest scratch of the nullity alone of an open grid (no cofactor; a square's gcd at half the
+#: degree): 20 GiB, so that nullity(10**10) (about 18.6 GiB) runs on a machine that has the memory.
+MAX_POLY_NULLITY_BYTES = 20 << 30
+
+#: Polynomials of the longer side's degree a run holds at its peak, measured (issue 31, peak RSS
+#: with every large block mapped on its own, side 10^7 and 10^8): a solve 30 (the extended gcd
+#: of degree C with its 2 x 2 matrix products' transforms; 17.7 with two even sides); a square's
+#: nullity 11.4 at 10^7 and 13.5 at 10^8 (one gcd of degree n / 2 or less, no cofactor; the
+#: transforms' rounding up to a power of two moves it); another rectangle's nullity 21.8.
+POLYS_SOLVE, POLYS_SQUARE_NULLITY, POLYS_NULLITY = 32, 16, 24
 
 
-def refuse_poly(side: int) -> None:
+def machine_bytes() -> Optional[int]:
+    """The machine's physical memory in bytes, or None where the platform does not say.
+
+    Example:
+        >>> machine_bytes() is None or machine_bytes() > 2**20
+        True
+    """
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def poly_scratch_bytes(side: int, nullity_shape: Optional[tuple[int, int]] = None) -> int:
+    """Bytes the polynomial route holds at its peak on a board whose longer side is ``side``.
+
+    ``nullity_shape``: the (rows, columns) of a nullity alone, which needs no cofactor and, on a
+    square, one gcd of half the degree; None for a solve (or a first row).
+
+    Example:
+        >>> round(poly_scratch_bytes(10**9) / 2**30, 2), round(poly_scratch_bytes(10**10, (10**10, 10**10)) / 2**30, 2)
+        (3.73, 18.63)
+    """
+    polys = POLYS_SOLVE
+    if nullity_shape is not None:
+        rows, cols = nullity_shape
+        polys = POLYS_SQUARE_NULLITY if rows == cols or (rows % 2 == 0 and cols % 2 == 0) else POLYS_NULLITY
+    return polys * ((side + 64) // 64) * 8
+
+
+def refuse_poly(side: int, *, nullity_shape: Optional[tuple[int, int]] = None) -> None:
     """Refuse, before any work, a polynomial-route run whose O(side) scratch polynomials would not fit.
 
-    ``side`` is the longer side of the board (or the largest of a nullity table).
+    ``side`` is the longer side of the board (or the largest of a nullity table);
+    ``nullity_shape`` as for :func:`poly_scratch_bytes`.  The scratch must stay within
+    ``MAX_POLY_BYTES`` (``MAX_POLY_NULLITY_BYTES`` for a nullity alone) and within the
+    machine's physical memory.
 
     Example:
         >>> refuse_poly(1_000_000)
@@ -53,11 +97,18 @@ def refuse_poly(side: int) -> None:
         ...
         lightsout.BoardTooLargeError: a 100000000000-cell side needs about 373 GiB of polynomial scratch ...
     """
-    need = 32 * ((side + 64) // 64) * 8  # about 32 live polynomials of degree <= side
-    if need > MAX_POLY_BYTES:
+    need = poly_scratch_bytes(side, nullity_shape)
+    limit, name = (MAX_POLY_BYTES, "MAX_POLY_BYTES") if nullity_shape is None else \
+        (MAX_POLY_NULLITY_BYTES, "MAX_POLY_NULLITY_BYTES")
+    if need > limit:
         raise BoardTooLargeError(
             f"a {side}-cell side needs about {need / 2**30:.3g} GiB of polynomial scratch "
-            f"(limit {MAX_POLY_BYTES / 2**30:.0f} GiB, lightsout.limits.MAX_POLY_BYTES)")
+            f"(limit {limit / 2**30:.0f} GiB, lightsout.limits.{name})")
+    have = machine_bytes()
+    if have is not None and need > have:
+        raise BoardTooLargeError(
+            f"a {side}-cell side needs about {need / 2**30:.3g} GiB of polynomial scratch, more than this "
+            f"machine's {have / 2**30:.3g} GiB of memory (lightsout.limits.{name} allows {limit / 2**30:.0f} GiB)")
 
 
 def _chase_residue(board: Optional[np.ndarray], nrows: int, ncols: int, progress: Progress) -> np.ndarray:
@@ -134,10 +185,12 @@ def _all_lit_residue_poly(rows: int, cols: int, chi: np.ndarray,
     if cols % 64:
         ones[-1] = np.uint64((1 << (cols % 64)) - 1)
     w_sum = poly.w_combination(ones, cols)
+    del ones
     step()
     product = poly.poly_mul(u_sum, w_sum)
+    del u_sum, w_sum
     step()
-    residue = poly.poly_mod(product, chi)
+    residue = poly.poly_mod_overwrite(product, chi)  # the product is dead: reduced in its own words
     step()
     return residue
 
@@ -208,9 +261,14 @@ def solve_grid_poly(
     nullity = int(poly.poly_degree(g))
     divide_step = _Steps(progress, "divide", 4)
     divide_step()
+    # Each polynomial is dropped as soon as it is dead: at 10^9 one is 125 MB, and the
+    # products and divisions below hold several times their operands in scratch.
     c_over_g, rem = poly.poly_divmod(c_hat, g)
+    del c_hat
     solvable = poly.poly_degree(rem) < 0
+    del rem
     chi_over_g, _ = poly.poly_divmod(chi, g)
+    del chi, g, _
     divide_step()
 
     first_row = None
@@ -218,12 +276,16 @@ def solve_grid_poly(
         # s u = g (mod chi)  =>  s (u/g) = 1 (mod chi/g); the solution of degree
         # < deg(chi/g) is then F0 = (C^/g) s mod (chi/g).
         s_reduced = poly.poly_mod(s, chi_over_g)
+        del s
         divide_step()
         product = poly.poly_mul(c_over_g, s_reduced)
+        del c_over_g, s_reduced
         divide_step()
-        f0 = poly.poly_mod(product, chi_over_g)
+        f0 = poly.poly_mod_overwrite(product, chi_over_g)
+        del product
         divide_step()
         f_words = poly.phi_image(f0, cols, progress)
+        del f0
         if transposed:
             # The original top row is the working solution's first column.
             column_progress = None
@@ -232,7 +294,10 @@ def solve_grid_poly(
                     progress("first_column", done, total)
             first_row = first_column_of_chase(work, rows, cols, f_words, progress=column_progress)
         else:
-            first_row = unpack_row(f_words, cols)[::-1].copy()
+            first_row = mirrored_bits(f_words, cols)
+        del f_words
+    else:
+        del s, c_over_g
 
     def kernel_words() -> Iterator[np.ndarray]:
         if nullity == 0:
@@ -256,6 +321,31 @@ def solve_grid_poly(
 def _mirror_row(words: np.ndarray, nbits: int) -> np.ndarray:
     """A packed row of nbits bits, left to right reversed."""
     return pack_row(unpack_row(words, nbits)[::-1])
+
+
+def mirrored_bits(words: np.ndarray, nbits: int) -> np.ndarray:
+    """The packed row of ``nbits`` bits, unpacked right to left: bool, ``out[i]`` = bit ``nbits - 1 - i``.
+
+    One byte a bit is written once: the words are shifted so that the row ends at the last
+    bit, and their bytes read backwards, high bit first (``unpack_row(words, nbits)[::-1].copy()``
+    holds two such arrays, 2 GB at 10^9).
+
+    Example:
+        >>> mirrored_bits(np.array([0b0011], dtype=np.uint64), 5).astype(int).tolist()
+        [0, 0, 0, 1, 1]
+    """
+    nwords = words_for_bits(nbits)
+    words = np.asarray(words, dtype=np.uint64)[:nwords]
+    if words.shape[0] < nwords:
+        words = np.concatenate([words, np.zeros(nwords - words.shape[0], dtype=np.uint64)])
+    pad = 64 * nwords - nbits
+    if pad:
+        shifted = words << np.uint64(pad)
+        shifted[1:] |= words[:-1] >> np.uint64(64 - pad)
+        words = shifted
+    backwards = words.astype("<u8", copy=False).view(np.uint8)[::-1]
+    row: np.ndarray = np.unpackbits(backwards, count=nbits, bitorder="big").view(np.bool_)
+    return row
 
 
 def nullity_poly(nrows: int, ncols: int) -> int:

@@ -146,7 +146,7 @@ class PolyRoute(_PlainGridRoute):
     name = "poly"
 
     def refuse(self, rules: BoardRules, *, solving: bool, board_given: bool = False) -> None:
-        refuse_poly(max(rules.shape))
+        refuse_poly(max(rules.shape), nullity_shape=None if solving else (rules.shape[0], rules.shape[1]))
 
     def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
         assert isinstance(rules, Rules)

@@ -1,0 +1,154 @@
+"""The polynomial route's memory-lean kernels and steps (issue 31): each against an independent reference.
+
+``poly_square`` and ``chebyshev_u_sum`` against tests/polyref.py, ``poly_mod_overwrite``
+against polyref's division on every path (schoolbook, Newton from one word), the staged Newton
+division through the route's first rows (products and divisions sent through the FFT and Newton
+at small sizes) replayed by the oracle and compared with the dense route, and the refusal of
+sides whose scratch cannot be held, before any allocation.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numpy as np
+import oracle
+import pytest
+from conftest import AWKWARD_BITS
+from polyref import ref_divmod, ref_mul, ref_u
+
+import lightsout
+from lightsout._base.errors import InvalidTypeError
+from lightsout._kernels import load, selected_level
+
+
+def words(x: int) -> np.ndarray:
+    n = max(1, (x.bit_length() + 63) // 64)
+    return np.array([(x >> (64 * i)) & (2**64 - 1) for i in range(n)], dtype=np.uint64)
+
+
+def value(a: np.ndarray) -> int:
+    return sum(int(w) << (64 * i) for i, w in enumerate(a))
+
+
+def operand(rng: random.Random, nbits: int) -> int:
+    return rng.getrandbits(nbits) | (1 << (nbits - 1))
+
+
+@pytest.fixture
+def poly(simd_level):
+    return load("gf2poly", simd_level)
+
+
+@contextmanager
+def thresholds(poly, **values: int) -> Iterator[None]:
+    old = poly.set_thresholds(**values)
+    try:
+        yield
+    finally:
+        poly.set_thresholds(**old)
+
+
+@pytest.mark.parametrize("nbits", AWKWARD_BITS + (3000,))
+def test_poly_square_is_the_product_with_itself(poly, nbits):
+    a = operand(random.Random(nbits), nbits)
+    got = poly.poly_square(words(a))
+    assert value(got) == ref_mul(a, a)
+    assert got.shape[0] == max(1, (2 * nbits - 1 + 63) // 64)  # trimmed: no word past the degree
+    padded = np.concatenate([words(a), np.zeros(3, np.uint64)])
+    assert value(poly.poly_square(padded)) == ref_mul(a, a)
+    assert value(poly.poly_square(np.zeros(2, np.uint64))) == 0
+
+
+def test_chebyshev_u_sum_is_the_sum_of_the_u(poly):
+    total, u_prev, u = 0, 0, 1  # U_0 = 0, U_1 = 1
+    for k in range(1, 300):
+        total ^= u
+        assert value(poly.chebyshev_u_sum(k)) == total, k
+        u_prev, u = u, (u << 1) ^ u_prev
+    for k in (511, 512, 513, 1000):
+        expected = 0
+        for j in range(1, k + 1):
+            expected ^= ref_u(j)
+        assert value(poly.chebyshev_u_sum(k)) == expected, k
+    assert value(poly.chebyshev_u_sum(0)) == 0
+
+
+@pytest.mark.parametrize("setting", [{}, {"newton_words": 1, "fft_words": 1}, {"newton_words": 3},
+                                     {"newton_words": 10**12}], ids=["default", "newton-fft", "newton-3", "school"])
+def test_poly_mod_overwrite_leaves_the_remainder_in_place(poly, setting):
+    rng = random.Random(len(setting))
+    with thresholds(poly, **setting):
+        for nbits in (1, 64, 65, 129, 1000, 5000):
+            for other in (1, 63, 64, 65, max(1, nbits // 2), nbits, nbits + 7):
+                a, b = operand(rng, nbits), operand(rng, other)
+                remainder = ref_divmod(a, b)[1]
+                work = np.concatenate([words(a), np.zeros(2, np.uint64)])
+                got = poly.poly_mod_overwrite(work, words(b))
+                assert value(got) == remainder, (nbits, other)
+                assert got.shape[0] == 1 or got[-1] != 0
+                assert value(work) == remainder  # a's words hold it, zero above
+                assert value(poly.poly_mod(words(a), words(b))) == remainder
+
+
+def test_poly_mod_overwrite_refuses_what_it_cannot_overwrite(poly):
+    frozen = words(0b1011)
+    frozen.flags.writeable = False
+    for bad in (frozen, np.array([11], np.int64), np.zeros((1, 1), np.uint64), np.zeros(0, np.uint64),
+                np.zeros(4, np.uint64)[::2], [11]):
+        with pytest.raises(InvalidTypeError, match="writable"):
+            poly.poly_mod_overwrite(bad, words(3))
+    with pytest.raises(ZeroDivisionError):
+        poly.poly_mod_overwrite(words(11), words(0))
+
+
+@pytest.mark.parametrize("n", [127, 128, 129, 200, 255, 256, 257, 300])
+def test_first_rows_through_newton_and_the_fft_match_the_dense_route(n):
+    """Every product through the FFT and every division through Newton from one word: the same rows."""
+    poly = load("gf2poly", selected_level())
+    with thresholds(poly, newton_words=1, fft_words=1, hgcd_words=2, gcd_words=3):
+        row = lightsout.first_row(n)
+    assert np.array_equal(row, lightsout.first_row(n, method="dense"))
+    _, left = oracle.chase_fast(np.ones((n, n), dtype=bool), row)
+    assert not left.any()
+
+
+@pytest.mark.parametrize("shape", [(130, 129), (129, 130), (200, 64), (257, 255)])
+def test_rectangles_through_newton_and_the_fft_match_the_dense_route(shape):
+    poly = load("gf2poly", selected_level())
+    with thresholds(poly, newton_words=1, fft_words=1):
+        row = lightsout.first_row(*shape)
+    assert np.array_equal(row, lightsout.first_row(*shape, method="dense"))
+
+
+def test_a_first_row_of_ten_billion_is_refused_before_any_allocation():
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(lightsout.BoardTooLargeError, match=r"37.3 GiB.*lightsout\.limits\.MAX_POLY_BYTES"):
+            lightsout.first_row(10**10)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20  # nothing of the run's size was allocated
+
+
+def test_the_nullity_alone_has_its_own_budget(monkeypatch):
+    from lightsout._routes import poly as route
+
+    assert lightsout.limits.MAX_POLY_NULLITY_BYTES == route.MAX_POLY_NULLITY_BYTES
+    square = (10**10, 10**10)
+    assert route.poly_scratch_bytes(10**10, square) < route.MAX_POLY_NULLITY_BYTES < route.poly_scratch_bytes(10**10)
+    monkeypatch.setattr(route, "machine_bytes", lambda: 64 << 30)
+    route.refuse_poly(10**10, nullity_shape=square)              # nullity(10**10) may run
+    with pytest.raises(lightsout.BoardTooLargeError, match="MAX_POLY_NULLITY_BYTES"):
+        route.refuse_poly(10**10, nullity_shape=(10**10, 10**10 - 1))   # an odd rectangle's gcd: 24 polynomials
+    with pytest.raises(lightsout.BoardTooLargeError, match="MAX_POLY_BYTES"):
+        route.refuse_poly(10**10)                                # its first row may not
+    monkeypatch.setattr(route, "machine_bytes", lambda: 8 << 30)  # a machine without the memory
+    with pytest.raises(lightsout.BoardTooLargeError, match="more than this machine's 8 GiB"):
+        lightsout.nullity(10**10)
+    monkeypatch.setattr(route, "machine_bytes", lambda: None)     # a platform that does not say
+    route.refuse_poly(10**10, nullity_shape=square)
