@@ -864,12 +864,12 @@ static void fft_level_range(uint64_t* f, int k, size_t lo, size_t hi, const int 
 /* How many levels at the top a team splits by ranges of butterflies (a barrier after each):
  * below them the array is 2^S subtrees that members take whole, none shared, so no member
  * waits for another there (2 threads: the top level alone).  2^S is a multiple of the team's
- * size or at least four times it, and no subtree is smaller than a cached block. */
+ * size or at least four times it, and a subtree has at least 8 elements. */
 static int fft_team_depth(int K, const fft_team* t) {
-    int S = 0, B = K < FFT_BLOCK_LOG ? K : FFT_BLOCK_LOG;
+    int S = 0;
     while (((size_t)1 << S) < (size_t)t->n || (((size_t)1 << S) % (size_t)t->n && ((size_t)1 << S) < 4 * (size_t)t->n))
         S++;
-    return S < K - B ? S : K - B;
+    return S < K - 3 ? S : (K > 3 ? K - 3 : 0);
 }
 
 /* Level k of the forward transform (or, with `inverse`, its inverse) on subtree u of 2^(K-S)
@@ -887,8 +887,8 @@ static void fft_subtree_level(uint64_t* f, int K, int S, size_t u, int k, size_t
 /* fft_forward by a team: the top S levels by ranges, then each member its subtrees. */
 static int fft_forward_team(uint64_t* f, int K, size_t nz, fft_team* t) {
     if (t->n == 1) return fft_forward(f, K, nz, fft_team_poll, t);
-    int B = K < FFT_BLOCK_LOG ? K : FFT_BLOCK_LOG, look = ((size_t)1 << K) >= FFT_POLL_WORDS;
-    int S = fft_team_depth(K, t), k;
+    int S = fft_team_depth(K, t), B = K - S < FFT_BLOCK_LOG ? K - S : FFT_BLOCK_LOG, k;
+    int look = ((size_t)1 << K) >= FFT_POLL_WORDS;
     size_t lo, hi;
     for (k = K - 1; k >= K - S; k--) {
         size_t h = (size_t)1 << k;
@@ -924,8 +924,8 @@ static int fft_forward_team(uint64_t* f, int K, size_t nz, fft_team* t) {
 /* fft_inverse by a team: each member its subtrees, then the top S levels by ranges. */
 static int fft_inverse_team(uint64_t* f, int K, fft_team* t) {
     if (t->n == 1) return fft_inverse(f, K, fft_team_poll, t);
-    int B = K < FFT_BLOCK_LOG ? K : FFT_BLOCK_LOG, look = ((size_t)1 << K) >= FFT_POLL_WORDS;
-    int S = fft_team_depth(K, t), k = B, stop = 0;
+    int S = fft_team_depth(K, t), B = K - S < FFT_BLOCK_LOG ? K - S : FFT_BLOCK_LOG, k = B, stop = 0;
+    int look = ((size_t)1 << K) >= FFT_POLL_WORDS;
     size_t lo, hi;
     fft_share((size_t)1 << S, t, 1, &lo, &hi);
     for (size_t u = lo; u < hi && !stop; u++) {
