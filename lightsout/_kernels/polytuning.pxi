@@ -24,7 +24,10 @@ cdef Py_ssize_t _hgcd_words = 16     # half-gcd: Lehmer leaves below this many w
 cdef Py_ssize_t _gcd_words = 160     # gcd / cofactor: half-gcd when the larger operand has >= this many words
 cdef Py_ssize_t _toom_words = 128    # products: Toom-3 above Karatsuba from this many words per operand
 cdef Py_ssize_t _fft_words = 1024    # products: the additive FFT from this many words in the smaller operand (2026-11-25)
-cdef Py_ssize_t _thread_words = 2048  # FFT products: on threads (threads=) from this many words in the smaller operand
+# FFT products: on threads (threads=) from this many words in the smaller operand.  On the shared
+# 2-core EPYC (2026-11-27, loaded) the busiest of 2 threads spent 1.4x less CPU than one thread at
+# 2^14 words, 1.9x at 2^16, but none less at 2^13 (the start and the waits at barriers cost as much).
+cdef Py_ssize_t _thread_words = 16384
 cdef Py_ssize_t POLL_BITS = 1 << 18  # half-gcd nodes this large check in with Python
 
 
