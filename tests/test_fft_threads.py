@@ -19,11 +19,13 @@ from pathlib import Path
 from types import ModuleType as Gf2PolyModule
 
 import numpy as np
+import oracle
 import pytest
 from conftest import interrupt_after_start, stops_at_ctrl_c
 from polyref import ref_divmod, ref_gcd, ref_mul
 from test_gf2fft import convolution_product, operand, value, words
 
+import lightsout
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
 from lightsout._kernels import load, selected_level
 
@@ -222,3 +224,33 @@ def test_ctrl_c_ends_a_process_inside_a_threaded_product(tmp_path: Path) -> None
     returncode, out, err = interrupt_after_start(_INTERRUPTIBLE, tmp_path)
     assert returncode != 0 and "KeyboardInterrupt" in err, (out, err)
     assert "finished" not in out
+
+
+#: Every fast path from a few words up, the FFT from one word and every product on threads: the
+#: route's gcd, divisions and products all run on the crew on boards small enough to replay.
+EVERYTHING_ON_THREADS = {"newton_words": 2, "hgcd_words": 2, "gcd_words": 4, "toom_words": 12, "fft_words": 1,
+                         "thread_words": 1}
+
+
+@pytest.mark.parametrize("n", (300, 1000, 2001))
+def test_first_rows_with_every_product_on_threads_replay_dark(n: int) -> None:
+    """first_row (whose polynomial route takes the cores by default) with every product on the crew:
+    the independent chase leaves the board dark, and the row is the one of the unthreaded products."""
+    poly = load("gf2poly", selected_level())
+    with thresholds(poly, **EVERYTHING_ON_THREADS):
+        first = lightsout.first_row(n)
+    with thresholds(poly, thread_words=10**12):
+        assert np.array_equal(lightsout.first_row(n), first)
+    _, left = oracle.chase_fast(np.ones((n, n), dtype=bool), first[None])  # type: ignore[no-untyped-call]
+    assert not left.any()
+
+
+def test_a_large_first_row_is_the_same_on_threads() -> None:
+    """200,001 cells a side (3,126-word polynomials) with thread_words at 1024: the half-gcd's top
+    matrix products and the route's products on the crew give the unthreaded first row and nullity."""
+    poly = load("gf2poly", selected_level())
+    with thresholds(poly, thread_words=10**12):
+        expected = lightsout.first_row(200_001), lightsout.nullity(200_001)
+    with thresholds(poly, thread_words=1024):
+        got = lightsout.first_row(200_001), lightsout.nullity(200_001)
+    assert np.array_equal(got[0], expected[0]) and got[1] == expected[1]
