@@ -1,14 +1,18 @@
 """Products in GF(2)[t] at 10^6 .. 10^9 bits: the additive FFT beside Toom-3 and gf2x, same inputs.
 
 Usage:
-    python bench/poly_product.py [--sizes 1e6 1e7 1e8] [--repeats 3] [--toom] [--gf2x]
+    python bench/poly_product.py [--sizes 1e6 1e7 1e8 | --log-words 20 21 22 23] [--repeats 3]
+                                 [--threads 1 2] [--toom] [--gf2x]
 
 For each size, two random polynomials of that degree (fixed seed) are multiplied
 by ``poly_mul`` (the FFT from ``fft_words`` words up), and with ``--toom`` by
 the same build with the FFT turned off; ``--gf2x`` compiles
 bench/baselines/gf2x_mul.c against Debian's libgf2x-dev (the library NTL
-multiplies with) and runs it on the same operands.  Every product is compared
-bit for bit with the FFT's.  Prints the best wall time of ``--repeats`` runs and
+multiplies with) and runs it on the same operands.  ``--threads 1 2`` times
+``poly_mul(a, b, threads=n)`` for each n (the first is the one the others are
+compared with; default: 1), and ``--log-words 22`` sizes operands at 2^22 words
+(degree 64 * 2^22 - 1) instead of ``--sizes``' degrees.  Every product is compared
+bit for bit with the first thread count's.  Prints the best wall time of ``--repeats`` runs and
 the peak resident memory of this process.  A measurement aid: not run by CI.
 """
 from __future__ import annotations
@@ -48,6 +52,10 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", nargs="+", type=float, default=[1e6, 1e7, 1e8])
+    parser.add_argument("--log-words", nargs="+", type=int, default=None,
+                        help="operands of 2^k words (degree 64 * 2^k - 1), in place of --sizes")
+    parser.add_argument("--threads", nargs="+", type=int, default=[1],
+                        help="thread counts to time (threads= of poly_mul); products compared with the first")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--toom", action="store_true", help="also time the product with the FFT off")
     parser.add_argument("--gf2x", action="store_true", help="also time gf2x (needs libgf2x-dev)")
@@ -59,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         exe = build_gf2x(workdir) if args.gf2x else None
-        for size in args.sizes:
+        sizes = args.sizes if args.log_words is None else [64 * (1 << k) - 1 for k in args.log_words]
+        for size in sizes:
             bits = int(size)
             nwords = bits // 64 + 1
             a = rng.integers(0, 2**64, nwords, dtype=np.uint64)
@@ -67,8 +76,13 @@ def main(argv: list[str] | None = None) -> int:
             top = np.uint64(1 << (bits % 64))
             a[-1] = (a[-1] & (top - np.uint64(1))) | top
             b[-1] = (b[-1] & (top - np.uint64(1))) | top
-            seconds, product = best_time(lambda: poly.poly_mul(a, b), args.repeats)
-            line = f"degree {bits:>11,}: fft {seconds:8.3f} s"
+            first = args.threads[0]
+            seconds, product = best_time(lambda: poly.poly_mul(a, b, threads=first), args.repeats)
+            line = f"degree {bits:>11,} ({nwords:,} words): fft {seconds:8.3f} s on {first} thread(s)"
+            for more in args.threads[1:]:
+                more_seconds, more_product = best_time(lambda: poly.poly_mul(a, b, threads=more), args.repeats)
+                line += (f" | {more} thread(s) {more_seconds:8.3f} s, {seconds / more_seconds:.2f}x, "
+                         f"same {np.array_equal(product, more_product)}")
             if args.toom:
                 old = poly.set_thresholds(fft_words=10**12)
                 try:

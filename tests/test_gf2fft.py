@@ -87,7 +87,7 @@ def test_threshold_settable_and_checked(poly: Gf2PolyModule) -> None:
     assert poly.thresholds() == before
 
 
-@pytest.mark.parametrize("name", ["newton_words", "hgcd_words", "gcd_words", "toom_words", "fft_words"])
+@pytest.mark.parametrize("name", ["newton_words", "hgcd_words", "gcd_words", "toom_words", "fft_words", "thread_words"])
 def test_every_threshold_is_checked_before_any_is_set(poly: Gf2PolyModule, name: str) -> None:
     """set_thresholds(x=2**70) used to raise a bare OverflowError, after setting the arguments before x."""
     before = poly.thresholds()

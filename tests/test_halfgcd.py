@@ -99,7 +99,7 @@ def check_pair(poly: Gf2PolyModule, a: int, b: int, *, reference: bool) -> None:
 
 def test_thresholds_settable_and_checked(poly: Gf2PolyModule) -> None:
     before = poly.thresholds()
-    assert set(before) == {"newton_words", "hgcd_words", "gcd_words", "toom_words", "fft_words"}
+    assert set(before) == {"newton_words", "hgcd_words", "gcd_words", "toom_words", "fft_words", "thread_words"}
     assert all(isinstance(v, int) and v >= 1 for v in before.values())
     with thresholds(poly, newton_words=7):
         assert poly.thresholds() == {**before, "newton_words": 7}

@@ -49,6 +49,7 @@
 #include <emmintrin.h>
 #include <wmmintrin.h>
 #endif
+#include "fftcrew.h"
 #if defined(_MSC_VER)
 #define FFT_RESTRICT __restrict
 #else
@@ -106,8 +107,9 @@ static inline uint64_t fft_mul(uint64_t a, uint64_t b) {
 static uint64_t fft_square(uint64_t a) { return fft_mul(a, a); }
 
 static void fft_detect_wide(void);
-static int fft_to_novel(uint64_t* f, int K, size_t w, size_t nz, fft_poll_fn poll, void* ps);
-static int fft_from_novel(uint64_t* f, int K, size_t w, fft_poll_fn poll, void* ps);
+typedef struct fft_slice fft_slice;
+static int fft_to_novel(uint64_t* f, int K, size_t w, size_t nz, const fft_slice* sl, fft_poll_fn poll, void* ps);
+static int fft_from_novel(uint64_t* f, int K, size_t w, const fft_slice* sl, fft_poll_fn poll, void* ps);
 
 /* Fill the Cantor basis and the subset-sum tables; -3 if the field arithmetic is broken. */
 static int fft_init(void) {
@@ -161,8 +163,8 @@ static int fft_init(void) {
         uint64_t to[16] = {0}, from[16] = {0};
         to[i] = 1;
         from[i] = 1;
-        fft_to_novel(to, FFT_SMALL_LOG, 1, 16, NULL, NULL);
-        fft_from_novel(from, FFT_SMALL_LOG, 1, NULL, NULL);
+        fft_to_novel(to, FFT_SMALL_LOG, 1, 16, NULL, NULL, NULL);
+        fft_from_novel(from, FFT_SMALL_LOG, 1, NULL, NULL, NULL);
         /* column i of each map: element i feeds element j */
         for (int j = 0; j < 16; j++) {
             if (j == i) continue;
@@ -196,9 +198,25 @@ static inline int fft_poll_now(fft_poll_fn poll, void* ps) {
 
 /* --- Basis change: monomials <-> X, on 2^K elements of w words each ---------- */
 
+/* A slice of the words of every row: the basis change of elements of `row` words (or of
+ * several rows, as in its recursion on columns) is the same on each word of a row, so a thread
+ * may run it on words [lo, hi) of every row alone.  Every XOR of such a change starts on a row
+ * and covers whole rows; fft_xor_rows does the slice's part of it (all of it without a slice). */
+struct fft_slice {
+    size_t row, lo, hi;
+};
+
+static inline void fft_xor_rows(uint64_t* dst, const uint64_t* src, size_t n, const fft_slice* sl) {
+    if (sl == NULL) {
+        fft_xor(dst, src, n);
+        return;
+    }
+    for (size_t r = 0; r < n; r += sl->row) fft_xor(dst + r + sl->lo, src + r + sl->lo, sl->hi - sl->lo);
+}
+
 /* f = sum_m g_m(y) y_L^m (y_L = y^(2^L) + y, deg g_m < 2^L): g_m in elements [m 2^L, (m+1) 2^L).
  * Elements from nz on are zero (and stay zero): blocks whose upper half lies there are skipped. */
-static int fft_expand(uint64_t* f, int K, int L, size_t w, size_t nz, fft_poll_fn poll, void* ps) {
+static int fft_expand(uint64_t* f, int K, int L, size_t w, size_t nz, const fft_slice* sl, fft_poll_fn poll, void* ps) {
     int big = (((size_t)1 << K) * w) >= FFT_POLL_WORDS;
     for (int k = K - 1; k >= L; k--) {
         if (big && fft_poll_now(poll, ps)) return -2;
@@ -210,7 +228,7 @@ static int fft_expand(uint64_t* f, int K, int L, size_t w, size_t nz, fft_poll_f
             size_t e = 2 * h;
             while (e > h) {
                 size_t s = e - h > d ? e - d : h;
-                fft_xor(g + (s - d) * w, g + s * w, (e - s) * w);
+                fft_xor_rows(g + (s - d) * w, g + s * w, (e - s) * w, sl);
                 e = s;
             }
         }
@@ -219,7 +237,7 @@ static int fft_expand(uint64_t* f, int K, int L, size_t w, size_t nz, fft_poll_f
 }
 
 /* The inverse of fft_expand: the same XORs in the opposite order. */
-static int fft_unexpand(uint64_t* f, int K, int L, size_t w, fft_poll_fn poll, void* ps) {
+static int fft_unexpand(uint64_t* f, int K, int L, size_t w, const fft_slice* sl, fft_poll_fn poll, void* ps) {
     int big = (((size_t)1 << K) * w) >= FFT_POLL_WORDS;
     for (int k = L; k < K; k++) {
         if (big && fft_poll_now(poll, ps)) return -2;
@@ -230,7 +248,7 @@ static int fft_unexpand(uint64_t* f, int K, int L, size_t w, fft_poll_fn poll, v
             size_t s = h;
             while (s < 2 * h) {
                 size_t e = 2 * h - s > d ? s + d : 2 * h;
-                fft_xor(g + (s - d) * w, g + s * w, (e - s) * w);
+                fft_xor_rows(g + (s - d) * w, g + s * w, (e - s) * w, sl);
                 s = e;
             }
         }
@@ -261,37 +279,37 @@ static void fft_small_change(uint64_t* f, int K, const uint16_t* mask) {
 }
 
 /* Monomial coefficients -> coefficients on X, in place; elements from nz on are zero. */
-static int fft_to_novel(uint64_t* f, int K, size_t w, size_t nz, fft_poll_fn poll, void* ps) {
+static int fft_to_novel(uint64_t* f, int K, size_t w, size_t nz, const fft_slice* sl, fft_poll_fn poll, void* ps) {
     if (K <= 1 || nz == 0) return 0;
-    if (K <= FFT_SMALL_LOG && w == 1 && fft_small_ready) {
+    if (K <= FFT_SMALL_LOG && w == 1 && sl == NULL && fft_small_ready) {
         fft_small_change(f, K, fft_small_to);
         return 0;
     }
     int L = fft_split_log(K);
     size_t side = (size_t)1 << L, block = side * w;
-    if (fft_expand(f, K, L, w, nz, poll, ps)) return -2;
+    if (fft_expand(f, K, L, w, nz, sl, poll, ps)) return -2;
     for (size_t m = 0; m < ((size_t)1 << (K - L)) && m * side < nz; m++) {
-        if (fft_to_novel(f + m * block, L, w, nz - m * side < side ? nz - m * side : side, poll, ps)) return -2;
+        if (fft_to_novel(f + m * block, L, w, nz - m * side < side ? nz - m * side : side, sl, poll, ps)) return -2;
         if ((m & 63) == 63 && block * 64 >= FFT_POLL_WORDS && fft_poll_now(poll, ps)) return -2;
     }
-    return fft_to_novel(f, K - L, block, (nz + side - 1) / side, poll, ps);
+    return fft_to_novel(f, K - L, block, (nz + side - 1) / side, sl, poll, ps);
 }
 
 /* The inverse of fft_to_novel (on any 2^K elements). */
-static int fft_from_novel(uint64_t* f, int K, size_t w, fft_poll_fn poll, void* ps) {
+static int fft_from_novel(uint64_t* f, int K, size_t w, const fft_slice* sl, fft_poll_fn poll, void* ps) {
     if (K <= 1) return 0;
-    if (K <= FFT_SMALL_LOG && w == 1 && fft_small_ready) {
+    if (K <= FFT_SMALL_LOG && w == 1 && sl == NULL && fft_small_ready) {
         fft_small_change(f, K, fft_small_from);
         return 0;
     }
     int L = fft_split_log(K);
     size_t side = (size_t)1 << L, block = side * w;
-    if (fft_from_novel(f, K - L, block, poll, ps)) return -2;
+    if (fft_from_novel(f, K - L, block, sl, poll, ps)) return -2;
     for (size_t m = 0; m < ((size_t)1 << (K - L)); m++) {
-        if (fft_from_novel(f + m * block, L, w, poll, ps)) return -2;
+        if (fft_from_novel(f + m * block, L, w, sl, poll, ps)) return -2;
         if ((m & 63) == 63 && block * 64 >= FFT_POLL_WORDS && fft_poll_now(poll, ps)) return -2;
     }
-    return fft_unexpand(f, K, L, w, poll, ps);
+    return fft_unexpand(f, K, L, w, sl, poll, ps);
 }
 
 /* --- The butterflies ------------------------------------------------------- */
@@ -674,6 +692,24 @@ static inline void fft_last3(uint64_t* f, size_t q0, size_t n8, const int invers
     }
 }
 
+/* The levels below B of the forward transform on block c (2^B elements, in the cache). */
+static inline void fft_forward_block(uint64_t* f, int B, size_t c) {
+    uint64_t* g = f + (c << B);
+    int low = B >= 3 ? 3 : 0;
+    for (int j = B - 1; j >= low; j--)
+        fft_level(g, j, c << (B - 1 - j), (size_t)1 << (B - 1 - j), 0);
+    if (low) fft_last3(g, c << (B - 3), (size_t)1 << (B - 3), 0);
+}
+
+/* The inverse of fft_forward_block. */
+static inline void fft_inverse_block(uint64_t* f, int B, size_t c) {
+    uint64_t* g = f + (c << B);
+    int low = B >= 3 ? 3 : 0;
+    if (low) fft_last3(g, c << (B - 3), (size_t)1 << (B - 3), 1);
+    for (int k = low; k < B; k++)
+        fft_level(g, k, c << (B - 1 - k), (size_t)1 << (B - 1 - k), 1);
+}
+
 /* Values at w_0 .. w_(2^K - 1) of f = sum_i f[i] X_i, in place; f[i] = 0 for i >= nz.
  * While nz <= 2^k, every block of level k has a zero upper half, and its butterflies
  * copy the lower half into it. */
@@ -691,11 +727,7 @@ static int fft_forward(uint64_t* f, int K, size_t nz, fft_poll_fn poll, void* ps
         if (fft_poll_now(poll, ps)) return -2;
     }
     for (size_t c = 0; c < ((size_t)1 << (K - B)); c++) {
-        uint64_t* g = f + (c << B);
-        int low = B >= 3 ? 3 : 0;
-        for (int j = B - 1; j >= low; j--)
-            fft_level(g, j, c << (B - 1 - j), (size_t)1 << (B - 1 - j), 0);
-        if (low) fft_last3(g, c << (B - 3), (size_t)1 << (B - 3), 0);
+        fft_forward_block(f, B, c);
         if ((c & 63) == 63 && fft_poll_now(poll, ps)) return -2;
     }
     return 0;
@@ -706,11 +738,7 @@ static int fft_inverse(uint64_t* f, int K, fft_poll_fn poll, void* ps) {
     int B = K < FFT_BLOCK_LOG ? K : FFT_BLOCK_LOG;
     if (((size_t)1 << K) < FFT_POLL_WORDS) poll = NULL;
     for (size_t c = 0; c < ((size_t)1 << (K - B)); c++) {
-        uint64_t* g = f + (c << B);
-        int low = B >= 3 ? 3 : 0;
-        if (low) fft_last3(g, c << (B - 3), (size_t)1 << (B - 3), 1);
-        for (int k = low; k < B; k++)
-            fft_level(g, k, c << (B - 1 - k), (size_t)1 << (B - 1 - k), 1);
+        fft_inverse_block(f, B, c);
         if ((c & 63) == 63 && fft_poll_now(poll, ps)) return -2;
     }
     for (int k = B; k < K; k++) {
@@ -737,7 +765,7 @@ static int fft_operand(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_p
         dst[2 * i + 1] = a[i] >> 32;
     }
     memset(dst + 2 * na, 0, (((size_t)1 << K) - 2 * na) * sizeof(uint64_t));
-    if (fft_to_novel(dst, K, 1, 2 * na, poll, ps)) return -2;
+    if (fft_to_novel(dst, K, 1, 2 * na, NULL, poll, ps)) return -2;
     return fft_forward(dst, K, 2 * na, poll, ps);
 }
 
@@ -745,7 +773,7 @@ static int fft_operand(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_p
 static int fft_result(uint64_t* out, size_t nout, uint64_t* f, int K, fft_poll_fn poll, void* ps) {
     size_t n = (size_t)1 << K, pieces = 2 * nout < n ? 2 * nout : n;
     int st = fft_inverse(f, K, poll, ps);
-    if (st == 0) st = fft_from_novel(f, K, 1, poll, ps);
+    if (st == 0) st = fft_from_novel(f, K, 1, NULL, poll, ps);
     if (st != 0) return st;
     for (size_t j = 0; j < pieces; j += 2) out[j >> 1] ^= f[j];
     for (size_t j = 1; j < pieces; j += 2) {
@@ -755,13 +783,436 @@ static int fft_result(uint64_t* out, size_t nout, uint64_t* f, int K, fft_poll_f
     return 0;
 }
 
+/* --- Every core: the product spread over a crew of threads (fftcrew.h) -----------
+ *
+ * A team is the members of a crew that share one piece of work: member tid of n takes
+ * its range of each step (fft_share), and the team meets at its barrier after each step
+ * whose output another member reads.  Splitting changes which thread computes a value,
+ * never the value: the product has the same bits at every thread count.
+ *   - the forward transform: each level whose blocks are larger than the cache by ranges
+ *     of its butterflies, a barrier after each; then the cached blocks, whole, by ranges;
+ *     the inverse: the same in the opposite order;
+ *   - the basis change at the top: each run of fft_expand's XORs by ranges (two runs and
+ *     two barriers per level), the 2^(K-L) small changes by ranges of m, and the change on
+ *     the columns by slices of the words of a row (fft_slice); its inverse backwards;
+ *   - the packing of pieces, the pointwise products and the sum of the pieces by ranges.
+ * With an even number of threads the two operands go to the two halves of the crew, each
+ * transformed by its half alone (two threads: one operand each, no barrier at all).
+ * Only member 0, the calling thread, calls the caller's poll (it may take the GIL); the
+ * others read the crew's stop flag, which member 0 sets when the poll says stop, and
+ * every member leaves at the next barrier.  Nothing is allocated by the members.
+ */
+typedef struct {
+    fft_crew* crew;
+    fft_barrier* bar;        /* the team's meeting point */
+    int tid, n;              /* this member, the team's size */
+    int caller;              /* the calling thread: the one member that runs `poll` */
+    fft_poll_fn poll;        /* the caller's poll (or NULL) and its state */
+    void* ps;
+} fft_team;
+
+/* The poll of the serial code run by a member: nonzero once the crew stops; on the calling
+ * thread the caller's poll first, which stops the crew when it says stop. */
+static int fft_team_poll(void* arg) {
+    fft_team* t = (fft_team*)arg;
+    if (fft_atomic_get(&t->crew->stop)) return 1;
+    if (t->caller && t->poll != NULL && t->poll(t->ps) != 0) {
+        fft_atomic_set(&t->crew->stop, 1);
+        return 1;
+    }
+    return 0;
+}
+
+/* Whether to stop now: with `look` (a transform large enough to poll) the caller's poll on the
+ * calling thread, else the crew's flag alone. */
+static inline int fft_team_stopped(fft_team* t, int look) {
+    return look ? fft_team_poll(t) : fft_atomic_get(&t->crew->stop) != 0;
+}
+
+/* Meet the team (after a look, as in fft_team_stopped): -2 when the crew stops, the same
+ * answer on every member. */
+static int fft_team_sync(fft_team* t, int look) {
+    if (look) fft_team_poll(t);
+    return fft_barrier_wait(t->bar) ? -2 : 0;
+}
+
+/* This member's share [lo, hi) of n items, cut at multiples of `grain`. */
+static inline void fft_share(size_t n, const fft_team* t, size_t grain, size_t* lo, size_t* hi) {
+    size_t units = (n + grain - 1) / grain;
+    size_t a = units * (size_t)t->tid / (size_t)t->n * grain, b = units * (size_t)(t->tid + 1) / (size_t)t->n * grain;
+    *lo = a < n ? a : n;
+    *hi = b < n ? b : n;
+}
+
+/* Butterflies [lo, hi) of level k (butterfly j: block j >> k, pair j mod 2^k), forward or inverse. */
+static void fft_level_range(uint64_t* f, int k, size_t lo, size_t hi, const int inverse) {
+    size_t h = (size_t)1 << k;
+    while (lo < hi) {
+        size_t b = lo >> k, i = lo & (h - 1), end = (b + 1) << k < hi ? (b + 1) << k : hi;
+        uint64_t lam = fft_omega(2 * b);
+        uint64_t* u = f + 2 * h * b + i;
+        if (lam == 0)
+            fft_xor(u + h, u, end - lo);
+        else if (inverse)
+            fft_pair_inverse(u, u + h, end - lo, lam);
+        else
+            fft_pair_forward(u, u + h, end - lo, lam);
+        lo = end;
+    }
+}
+
+/* How many levels at the top a team splits by ranges of butterflies (a barrier after each):
+ * below them the array is 2^S subtrees that members take whole, none shared, so no member
+ * waits for another there (2 threads: the top level alone).  2^S is a multiple of the team's
+ * size or at least four times it, and a subtree has at least 8 elements. */
+static int fft_team_depth(int K, const fft_team* t) {
+    int S = 0;
+    while (((size_t)1 << S) < (size_t)t->n || (((size_t)1 << S) % (size_t)t->n && ((size_t)1 << S) < 4 * (size_t)t->n))
+        S++;
+    return S < K - 3 ? S : (K > 3 ? K - 3 : 0);
+}
+
+/* Level k of the forward transform (or, with `inverse`, its inverse) on subtree u of 2^(K-S)
+ * elements; while every block's upper half is zero (nz <= 2^k, forward only), copies. */
+static void fft_subtree_level(uint64_t* f, int K, int S, size_t u, int k, size_t nz, const int inverse) {
+    size_t h = (size_t)1 << k, nblocks = (size_t)1 << (K - S - 1 - k);
+    uint64_t* g = f + (u << (K - S));
+    if (!inverse && nz <= h) {
+        for (size_t b = 0; b < nblocks; b++) memcpy(g + 2 * h * b + h, g + 2 * h * b, nz * sizeof(uint64_t));
+        return;
+    }
+    fft_level(g, k, u * nblocks, nblocks, inverse);
+}
+
+/* fft_forward by a team: the top S levels by ranges, then each member its subtrees. */
+static int fft_forward_team(uint64_t* f, int K, size_t nz, fft_team* t) {
+    if (t->n == 1) return fft_forward(f, K, nz, fft_team_poll, t);
+    int S = fft_team_depth(K, t), B = K - S < FFT_BLOCK_LOG ? K - S : FFT_BLOCK_LOG, k;
+    int look = ((size_t)1 << K) >= FFT_POLL_WORDS;
+    size_t lo, hi;
+    for (k = K - 1; k >= K - S; k--) {
+        size_t h = (size_t)1 << k;
+        if (nz <= h) {
+            fft_share(nz << (K - 1 - k), t, 64, &lo, &hi);   /* nz words copied in each block */
+            while (lo < hi) {
+                size_t b = lo / nz, i = lo % nz, end = (b + 1) * nz < hi ? (b + 1) * nz : hi;
+                memcpy(f + 2 * h * b + h + i, f + 2 * h * b + i, (end - lo) * sizeof(uint64_t));
+                lo = end;
+            }
+        } else {
+            fft_share((size_t)1 << (K - 1), t, 64, &lo, &hi);
+            fft_level_range(f, k, lo, hi, 0);
+        }
+        if (fft_team_sync(t, look)) return -2;
+    }
+    fft_share((size_t)1 << S, t, 1, &lo, &hi);
+    for (size_t u = lo; u < hi; u++) {
+        size_t c0 = u << (K - S - B), c1 = (u + 1) << (K - S - B);
+        for (k = K - S - 1; k >= B; k--) {
+            fft_subtree_level(f, K, S, u, k, nz, 0);
+            if (fft_team_stopped(t, look)) break;
+        }
+        for (size_t c = c0; c < c1 && k < B; c++) {
+            fft_forward_block(f, B, c);
+            if (((c - c0) & 15) == 15 && fft_team_stopped(t, look)) break;
+        }
+        if (fft_team_stopped(t, look)) break;
+    }
+    return fft_team_sync(t, look);
+}
+
+/* fft_inverse by a team: each member its subtrees, then the top S levels by ranges. */
+static int fft_inverse_team(uint64_t* f, int K, fft_team* t) {
+    if (t->n == 1) return fft_inverse(f, K, fft_team_poll, t);
+    int S = fft_team_depth(K, t), B = K - S < FFT_BLOCK_LOG ? K - S : FFT_BLOCK_LOG, k = B, stop = 0;
+    int look = ((size_t)1 << K) >= FFT_POLL_WORDS;
+    size_t lo, hi;
+    fft_share((size_t)1 << S, t, 1, &lo, &hi);
+    for (size_t u = lo; u < hi && !stop; u++) {
+        size_t c0 = u << (K - S - B), c1 = (u + 1) << (K - S - B);
+        for (size_t c = c0; c < c1 && !stop; c++) {
+            fft_inverse_block(f, B, c);
+            if (((c - c0) & 15) == 15) stop = fft_team_stopped(t, look);
+        }
+        for (k = B; k < K - S && !stop; k++) {
+            fft_subtree_level(f, K, S, u, k, 0, 1);
+            stop = fft_team_stopped(t, look);
+        }
+    }
+    if (fft_team_sync(t, look)) return -2;
+    for (k = K - S; k < K; k++) {
+        fft_share((size_t)1 << (K - 1), t, 64, &lo, &hi);
+        fft_level_range(f, k, lo, hi, 1);
+        if (fft_team_sync(t, look)) return -2;
+    }
+    return 0;
+}
+
+/* The XORs g[i - d] += g[i], i in [s, e), of every block b < nblocks of level k (blocks of 2^(k+1)
+ * one-word elements), by a team: one run of fft_expand or fft_unexpand. */
+static int fft_xor_run_team(uint64_t* f, int k, size_t nblocks, size_t s, size_t e, size_t d, fft_team* t,
+                            int look) {
+    size_t len = e - s, lo, hi;
+    fft_share(nblocks * len, t, 64, &lo, &hi);
+    while (lo < hi) {
+        size_t b = lo / len, i = lo % len, end = (b + 1) * len < hi ? (b + 1) * len : hi;
+        uint64_t* g = f + ((size_t)2 << k) * b;
+        fft_xor(g + s - d + i, g + s + i, end - lo);
+        lo = end;
+    }
+    return fft_team_sync(t, look);
+}
+
+/* fft_to_novel on one-word elements by a team. */
+static int fft_to_novel_team(uint64_t* f, int K, size_t nz, fft_team* t) {
+    if (t->n == 1 || K <= FFT_SMALL_LOG) {
+        int st = t->tid == 0 ? fft_to_novel(f, K, 1, nz, NULL, fft_team_poll, t) : 0;
+        (void)st;
+        return t->n == 1 ? st : fft_team_sync(t, 0);
+    }
+    int L = fft_split_log(K), look = ((size_t)1 << K) >= FFT_POLL_WORDS;
+    size_t side = (size_t)1 << L, lo, hi;
+    fft_slice sl;
+    for (int k = K - 1; k >= L; k--) {           /* fft_expand */
+        size_t h = (size_t)1 << k, d = h - ((size_t)1 << (k - L)), nblocks = (size_t)1 << (K - 1 - k);
+        size_t active = nz > h ? (nz - h + 2 * h - 1) / (2 * h) : 0;   /* blocks with 2 h b + h < nz */
+        size_t e = 2 * h;
+        if (active > nblocks) active = nblocks;
+        while (e > h) {
+            size_t s = e - h > d ? e - d : h;
+            if (fft_xor_run_team(f, k, active, s, e, d, t, look)) return -2;
+            e = s;
+        }
+    }
+    size_t nm = (nz + side - 1) / side;
+    fft_share(nm, t, 1, &lo, &hi);
+    for (size_t m = lo; m < hi; m++)
+        if (fft_to_novel(f + m * side, L, 1, nz - m * side < side ? nz - m * side : side, NULL, fft_team_poll, t))
+            break;
+    if (fft_team_sync(t, look)) return -2;
+    sl.row = side;
+    fft_share(side, t, 8, &sl.lo, &sl.hi);
+    fft_to_novel(f, K - L, side, nm, &sl, fft_team_poll, t);
+    return fft_team_sync(t, look);
+}
+
+/* fft_from_novel on one-word elements by a team: the columns by slices, then each member the
+ * small changes and the lower levels of fft_unexpand on its subtrees, then the top levels by ranges. */
+static int fft_from_novel_team(uint64_t* f, int K, fft_team* t) {
+    if (t->n == 1 || K <= FFT_SMALL_LOG) {
+        int st = t->tid == 0 ? fft_from_novel(f, K, 1, NULL, fft_team_poll, t) : 0;
+        (void)st;
+        return t->n == 1 ? st : fft_team_sync(t, 0);
+    }
+    int L = fft_split_log(K), look = ((size_t)1 << K) >= FFT_POLL_WORDS, S = fft_team_depth(K, t), k;
+    size_t side = (size_t)1 << L, lo, hi;
+    fft_slice sl;
+    if (S > K - L) S = K - L;
+    sl.row = side;
+    fft_share(side, t, 8, &sl.lo, &sl.hi);
+    fft_from_novel(f, K - L, side, &sl, fft_team_poll, t);
+    if (fft_team_sync(t, look)) return -2;
+    fft_share((size_t)1 << S, t, 1, &lo, &hi);
+    for (size_t u = lo; u < hi; u++) {
+        size_t m0 = u << (K - S - L), m1 = (u + 1) << (K - S - L);
+        int stop = 0;
+        for (size_t m = m0; m < m1 && !stop; m++) stop = fft_from_novel(f + m * side, L, 1, NULL, fft_team_poll, t) != 0;
+        for (k = L; k < K - S && !stop; k++) {   /* fft_unexpand's levels inside the subtree */
+            size_t h = (size_t)1 << k, d = h - ((size_t)1 << (k - L)), nblocks = (size_t)1 << (K - S - 1 - k);
+            for (size_t b = 0; b < nblocks; b++) {
+                uint64_t* g = f + (u << (K - S)) + 2 * h * b;
+                for (size_t s = h, e; s < 2 * h; s = e) {
+                    e = 2 * h - s > d ? s + d : 2 * h;
+                    fft_xor(g + s - d, g + s, e - s);
+                }
+            }
+            stop = fft_team_stopped(t, look);
+        }
+        if (stop) break;
+    }
+    if (fft_team_sync(t, look)) return -2;
+    for (k = K - S; k < K; k++) {                /* fft_unexpand's top levels */
+        size_t h = (size_t)1 << k, d = h - ((size_t)1 << (k - L)), nblocks = (size_t)1 << (K - 1 - k);
+        for (size_t s = h, e; s < 2 * h; s = e) {
+            e = 2 * h - s > d ? s + d : 2 * h;
+            if (fft_xor_run_team(f, k, nblocks, s, e, d, t, look)) return -2;
+        }
+    }
+    return 0;
+}
+
+/* fft_operand by a team. */
+static int fft_operand_team(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_team* t) {
+    size_t lo, hi;
+    fft_share(na, t, 64, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        dst[2 * i] = a[i] & 0xFFFFFFFFu;
+        dst[2 * i + 1] = a[i] >> 32;
+    }
+    fft_share(((size_t)1 << K) - 2 * na, t, 64, &lo, &hi);
+    memset(dst + 2 * na + lo, 0, (hi - lo) * sizeof(uint64_t));
+    if (fft_team_sync(t, 0)) return -2;
+    if (fft_to_novel_team(dst, K, 2 * na, t)) return -2;
+    return fft_forward_team(dst, K, 2 * na, t);
+}
+
+/* fft_result by a team: each member sums the pieces of its own range of output words. */
+static int fft_result_team(uint64_t* out, size_t nout, uint64_t* f, int K, fft_team* t) {
+    size_t n = (size_t)1 << K, pieces = 2 * nout < n ? 2 * nout : n, lo, hi;
+    if (fft_inverse_team(f, K, t)) return -2;
+    if (fft_from_novel_team(f, K, t)) return -2;
+    fft_share(nout, t, 64, &lo, &hi);
+    for (size_t w = lo; w < hi; w++) {
+        uint64_t x = 0;
+        if (2 * w < pieces) x ^= f[2 * w];
+        if (2 * w + 1 < pieces) x ^= f[2 * w + 1] << 32;
+        if (w > 0 && 2 * w - 1 < pieces) x ^= f[2 * w - 1] >> 32;
+        out[w] ^= x;
+    }
+    return fft_team_sync(t, 0);
+}
+
+/* The threads a product of this thread runs on (set by the caller around a call: fft_set_threads). */
+static FFT_TLS int fft_threads_here = 1;
+
+/* Set the threads of this thread's products (at least 1); returns the previous setting. */
+static int fft_set_threads(int nthreads) {
+    int old = fft_threads_here;
+    fft_threads_here = nthreads < 1 ? 1 : (nthreads > FFT_MAX_THREADS ? FFT_MAX_THREADS : nthreads);
+    return old;
+}
+
+static int fft_get_threads(void) { return fft_threads_here; }
+
+/* The transforms of n operands (dst[i] from src[i] of len[i] > 0 words) by a crew: with an even
+ * number of members its two halves take two operands at a time, one each, else (and for an odd
+ * last one) the whole crew each in turn.  Every member calls it alike; -2 when the crew stops. */
+typedef struct {
+    fft_barrier all, half[2];
+    fft_poll_fn poll;
+    void* ps;
+} fft_crew_meeting;
+
+static void fft_meeting_init(fft_crew_meeting* m, fft_crew* crew) {
+    fft_barrier_init(&m->all, crew, crew->nthreads);
+    fft_barrier_init(&m->half[0], crew, crew->nthreads / 2);
+    fft_barrier_init(&m->half[1], crew, crew->nthreads - crew->nthreads / 2);
+}
+
+static fft_team fft_whole_team(fft_crew* crew, fft_crew_meeting* m, int tid) {
+    fft_team t = {crew, &m->all, tid, crew->nthreads, tid == 0, m->poll, m->ps};
+    return t;
+}
+
+static int fft_operands_team(uint64_t* const* dst, const uint64_t* const* src, const size_t* len, int n, int K,
+                             fft_crew* crew, fft_crew_meeting* m, int tid) {
+    int T = crew->nthreads, i = 0;
+    fft_team all = fft_whole_team(crew, m, tid);
+    if (T % 2 == 0) {
+        int upper = tid >= T / 2;
+        fft_team half = {crew, &m->half[upper], tid - upper * (T / 2), T / 2, tid == 0, m->poll, m->ps};
+        for (; i + 1 < n; i += 2) fft_operand_team(dst[i + upper], src[i + upper], len[i + upper], K, &half);
+    }
+    for (; i < n; i++) fft_operand_team(dst[i], src[i], len[i], K, &all);
+    return fft_team_sync(&all, 0);
+}
+
+/* One product on a crew: out ^= a b through fa and fb (2^K words each). */
+typedef struct {
+    fft_crew_meeting meet;
+    uint64_t* out;
+    const uint64_t* a;
+    const uint64_t* b;
+    size_t na, nb;
+    uint64_t* fa;
+    uint64_t* fb;
+    int K;
+} fft_mul_job;
+
+static void fft_mul_prepare(fft_crew* crew) { fft_meeting_init(&((fft_mul_job*)crew->job)->meet, crew); }
+
+static int fft_mul_member(fft_crew* crew, int tid) {
+    fft_mul_job* job = (fft_mul_job*)crew->job;
+    uint64_t* dst[2] = {job->fa, job->fb};
+    const uint64_t* src[2] = {job->a, job->b};
+    size_t len[2] = {job->na, job->nb}, lo, hi;
+    fft_team all = fft_whole_team(crew, &job->meet, tid);
+    if (fft_operands_team(dst, src, len, 2, job->K, crew, &job->meet, tid)) return -2;
+    fft_share((size_t)1 << job->K, &all, 64, &lo, &hi);
+    fft_pointwise(job->fa + lo, job->fb + lo, hi - lo);
+    if (fft_team_sync(&all, 0)) return -2;
+    return fft_result_team(job->out, job->na + job->nb, job->fa, job->K, &all);
+}
+
+/* fft_matmul2's work on a crew (its buffers allocated by the caller). */
+typedef struct {
+    fft_crew_meeting meet;
+    uint64_t* const* out;
+    const size_t* nout;
+    const uint64_t* const* s;
+    const size_t* ns;
+    const uint64_t* const* t;
+    const size_t* nt;
+    int rows, cols, K;
+    uint64_t* fs[4];
+    uint64_t* ft[2];
+    uint64_t* acc;
+} fft_matmul_job;
+
+static void fft_matmul_prepare(fft_crew* crew) { fft_meeting_init(&((fft_matmul_job*)crew->job)->meet, crew); }
+
+static int fft_matmul_member(fft_crew* crew, int tid) {
+    fft_matmul_job* job = (fft_matmul_job*)crew->job;
+    fft_team all = fft_whole_team(crew, &job->meet, tid);
+    uint64_t* dst[4];
+    const uint64_t* src[4];
+    size_t len[4], n = (size_t)1 << job->K, lo, hi;
+    int nops = 0;
+    for (int i = 0; i < 2 * job->rows; i++)
+        if (job->ns[i]) {
+            dst[nops] = job->fs[i];
+            src[nops] = job->s[i];
+            len[nops++] = job->ns[i];
+        }
+    if (fft_operands_team(dst, src, len, nops, job->K, crew, &job->meet, tid)) return -2;
+    fft_share(n, &all, 64, &lo, &hi);
+    for (int c = 0; c < job->cols; c++) {
+        nops = 0;
+        for (int k = 0; k < 2; k++)
+            if (job->nt[k * job->cols + c]) {
+                dst[nops] = job->ft[k];
+                src[nops] = job->t[k * job->cols + c];
+                len[nops++] = job->nt[k * job->cols + c];
+            }
+        if (fft_operands_team(dst, src, len, nops, job->K, crew, &job->meet, tid)) return -2;
+        for (int r = 0; r < job->rows; r++) {
+            int any = 0;
+            for (int k = 0; k < 2; k++) {
+                if (job->ns[2 * r + k] == 0 || job->nt[k * job->cols + c] == 0) continue;
+                if (!any) {
+                    memcpy(job->acc + lo, job->fs[2 * r + k] + lo, (hi - lo) * sizeof(uint64_t));
+                    fft_pointwise(job->acc + lo, job->ft[k] + lo, hi - lo);
+                } else {
+                    fft_pointwise_acc(job->acc + lo, job->fs[2 * r + k] + lo, job->ft[k] + lo, hi - lo);
+                }
+                any = 1;
+            }
+            if (!any) continue;
+            if (fft_team_sync(&all, 0)) return -2;
+            if (fft_result_team(job->out[r * job->cols + c], job->nout[r * job->cols + c], job->acc, job->K, &all))
+                return -2;
+        }
+    }
+    return 0;
+}
+
 static uint64_t* fft_alloc(int K) {
     return (uint64_t*)malloc(((size_t)1 << K) * sizeof(uint64_t));
 }
 
-/* out[0 : na + nb) ^= a b; a and b nonempty. */
+/* out[0 : na + nb) ^= a b; a and b nonempty; on nthreads threads (fftcrew.h) when more than one. */
 static int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint64_t* b, size_t nb,
-                         fft_poll_fn poll, void* ps) {
+                         fft_poll_fn poll, void* ps, int nthreads) {
     int K = fft_log_size(na, nb), st;
     if (K > FFT_MAX_LOG) return -1;
     uint64_t* fa = fft_alloc(K);
@@ -770,6 +1221,27 @@ static int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint
         free(fa);
         free(fb);
         return -1;
+    }
+    if (nthreads > 1) {
+        fft_mul_job job;
+        fft_crew crew;
+        job.out = out;
+        job.a = a;
+        job.b = b;
+        job.na = na;
+        job.nb = nb;
+        job.fa = fa;
+        job.fb = fb;
+        job.K = K;
+        job.meet.poll = poll;
+        job.meet.ps = ps;
+        crew.nthreads = nthreads;
+        crew.body = fft_mul_member;
+        crew.job = &job;
+        st = fft_crew_run(&crew, fft_mul_prepare);
+        free(fa);
+        free(fb);
+        return st;
     }
     st = fft_operand(fa, a, na, K, poll, ps);
     if (st == 0) st = fft_operand(fb, b, nb, K, poll, ps);
@@ -789,7 +1261,7 @@ static int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint
  * transformed once.  Operands of no words are zero.  nout bounds each output. */
 static int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t* const* s, const size_t* ns,
                        const uint64_t* const* t, const size_t* nt, int rows, int cols,
-                       fft_poll_fn poll, void* ps) {
+                       fft_poll_fn poll, void* ps, int nthreads) {
     size_t big = 0;
     int K, st = 0;
     uint64_t* fs[4] = {NULL, NULL, NULL, NULL};
@@ -805,6 +1277,41 @@ static int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t*
     while (((size_t)1 << K) < 2 * big - 1) K++;
     if (K > FFT_MAX_LOG) return -1;
     size_t n = (size_t)1 << K;
+    if (nthreads > 1) {
+        fft_matmul_job job;
+        fft_crew crew;
+        for (int i = 0; i < 2 * rows && st == 0; i++)
+            if (ns[i] && (fs[i] = fft_alloc(K)) == NULL) st = -1;
+        for (int k = 0; k < 2 && st == 0; k++)
+            if ((ft[k] = fft_alloc(K)) == NULL) st = -1;
+        if (st == 0 && (acc = fft_alloc(K)) == NULL) st = -1;
+        if (st == 0) {
+            job.meet.poll = poll;
+            job.meet.ps = ps;
+            job.out = out;
+            job.nout = nout;
+            job.s = s;
+            job.ns = ns;
+            job.t = t;
+            job.nt = nt;
+            job.rows = rows;
+            job.cols = cols;
+            job.K = K;
+            for (int i = 0; i < 4; i++) job.fs[i] = fs[i];
+            job.ft[0] = ft[0];
+            job.ft[1] = ft[1];
+            job.acc = acc;
+            crew.nthreads = nthreads;
+            crew.body = fft_matmul_member;
+            crew.job = &job;
+            st = fft_crew_run(&crew, fft_matmul_prepare);
+        }
+        for (int i = 0; i < 4; i++) free(fs[i]);
+        free(ft[0]);
+        free(ft[1]);
+        free(acc);
+        return st;
+    }
     for (int i = 0; i < 2 * rows && st == 0; i++) {
         if (ns[i] == 0) continue;
         fs[i] = fft_alloc(K);

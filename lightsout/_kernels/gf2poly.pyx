@@ -55,10 +55,12 @@ from lightsout._kernels.polyword cimport (
 )
 from lightsout._kernels.polyconvert cimport bit_reverse64
 
+import os
+
 import numpy as np
 
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
-from lightsout._base.validate import board_size, packed_vector
+from lightsout._base.validate import board_size, packed_vector, thread_count
 
 include "polytuning.pxi"
 include "polyproducts.pxi"
@@ -100,6 +102,19 @@ cdef object _poly_arg(object a, str name):
 
 cdef Py_ssize_t _deg(const uint64_t[::1] a) noexcept:
     return highest_set_bit(&a[0], a.shape[0])
+
+
+cdef int _threads_of(object threads) except -1:
+    """A threads= argument as the threads this call's large products run on: None means every
+    CPU this process may use (as lightsout._core.runner.default_threads, which this floor cannot
+    import); at most FFT_MAX_THREADS (64), the most a product is split over."""
+    n = thread_count(threads)
+    if n is None:
+        try:
+            n = len(os.sched_getaffinity(0))
+        except AttributeError:  # not on Linux
+            n = os.cpu_count() or 1
+    return max(1, min(n, 64))
 
 
 # ---------------------------------------------------------------------------
@@ -156,32 +171,43 @@ def poly_shift(a, Py_ssize_t k):
     return out
 
 
-def poly_mul(a, b):
+def poly_mul(a, b, threads=None):
     """a * b, carry-less, trimmed: Karatsuba above KARATSUBA_WORDS words, Toom-3 from toom_words,
-    the additive FFT over GF(2^64) (gf2fft.h) from fft_words words in the smaller operand.
+    the additive FFT over GF(2^64) (gf2fft.h) from fft_words words in the smaller operand,
+    spread over ``threads`` threads (None: every CPU this process may use) from thread_words
+    words.  The bits are the same at every thread count.
+
+    Raises:
+        InvalidTypeError, InvalidBoardError: ``threads`` not None or a positive int.
 
     Example:
         >>> poly_mul(np.array([0b11], dtype=np.uint64), np.array([0b11], dtype=np.uint64)).tolist()
         [5]
+        >>> poly_mul(np.array([0b11], dtype=np.uint64), np.array([0b11], dtype=np.uint64), threads=2).tolist()
+        [5]
     """
     cdef const uint64_t[::1] av = _poly_arg(a, "a")
     cdef const uint64_t[::1] bv = _poly_arg(b, "b")
+    cdef int nthreads = _threads_of(threads)
     cdef Py_ssize_t na = words_for_bits(_deg(av) + 1), nb = words_for_bits(_deg(bv) + 1)
     out = np.zeros(max(1, na + nb), dtype=np.uint64)
     cdef uint64_t[::1] ov = out
-    cdef int status
+    cdef int status, old
     state = _PollState(None)
     cdef void* ps = <void*>state
     with nogil:
+        old = fft_set_threads(nthreads)
         status = fmul(&ov[0], &av[0], na, &bv[0], nb, ps)
+        fft_set_threads(old)
     _raise_status(status, state, "poly_mul")
     return _copy_trimmed_arr(out)
 
 
-cdef tuple _divide(object a, object b, str name, bint quotient):
+cdef tuple _divide(object a, object b, str name, bint quotient, object threads):
     """(q, r) of poly_divmod, or (None, r) for poly_mod, which builds no quotient."""
     cdef const uint64_t[::1] av = _poly_arg(a, "a")
     cdef const uint64_t[::1] bv = _poly_arg(b, "b")
+    cdef int nthreads = _threads_of(threads), old
     cdef Py_ssize_t da = _deg(av), db = _deg(bv)
     if db < 0:
         raise ZeroDivisionError(f"{name}: division by the zero polynomial")
@@ -201,57 +227,74 @@ cdef tuple _divide(object a, object b, str name, bint quotient):
     state = _PollState(None)
     cdef void* ps = <void*>state
     with nogil:
+        old = fft_set_threads(nthreads)
         st = divmod_any(&rv[0], nr, &bv[0], nb, q_ptr, nq, newton_words, ps)
+        fft_set_threads(old)
     _raise_status(st, state, name)
     return (_copy_trimmed_arr(q) if quotient else None), _copy_trimmed_arr(r)
 
 
-def poly_divmod(a, b):
+def poly_divmod(a, b, threads=None):
     """(q, r) with a = q*b + r and deg r < deg b.  Raises ZeroDivisionError for b = 0.
+    Its large products run on ``threads`` threads (as in poly_mul).
 
     Example:
         >>> q, r = poly_divmod(np.array([0b1011], dtype=np.uint64), np.array([0b11], dtype=np.uint64))
         >>> q.tolist(), r.tolist()
         ([6], [1])
     """
-    return _divide(a, b, "poly_divmod", True)
+    return _divide(a, b, "poly_divmod", True, threads)
 
 
-def poly_mod(a, b):
+def poly_mod(a, b, threads=None):
     """a mod b (see poly_divmod), without building the quotient.
 
     Example:
         >>> poly_mod(np.array([0b1011], dtype=np.uint64), np.array([0b11], dtype=np.uint64)).tolist()
         [1]
     """
-    return _divide(a, b, "poly_mod", False)[1]
+    return _divide(a, b, "poly_mod", False, threads)[1]
 
 
-def poly_gcd(a, b, progress=None):
+cdef object _gcd_on_threads(object a, object b, bint track, object progress, object threads):
+    """_gcd_cofactor (polygcd.pxi) with the large products of its half-gcd on ``threads`` threads."""
+    cdef int nthreads = _threads_of(threads)
+    a = _poly_arg(a, "a")
+    b = _poly_arg(b, "b")
+    cdef int old = fft_set_threads(nthreads)
+    try:
+        return _gcd_cofactor(a, b, track, progress)
+    finally:
+        fft_set_threads(old)
+
+
+def poly_gcd(a, b, progress=None, threads=None):
     """gcd(a, b) (monic, as every nonzero polynomial over GF(2) is); gcd(0, 0) = 0.
+    The half-gcd's large products run on ``threads`` threads (as in poly_mul).
 
     Example:
         >>> poly_gcd(np.array([0b110], dtype=np.uint64), np.array([0b1010], dtype=np.uint64)).tolist()
         [6]
     """
-    g, _ = _gcd_cofactor(_poly_arg(a, "a"), _poly_arg(b, "b"), False, progress)
+    g, _ = _gcd_on_threads(a, b, False, progress, threads)
     return g
 
 
-def poly_gcd_cofactor(a, b, progress=None):
+def poly_gcd_cofactor(a, b, progress=None, threads=None):
     """(g, s) with g = gcd(a, b) and s*a = g (mod b): the half of the extended gcd
-    that inverts a modulo b / g.  s is Euclid's cofactor (not reduced).
+    that inverts a modulo b / g.  s is Euclid's cofactor (not reduced).  The large
+    products run on ``threads`` threads (as in poly_mul).
 
     Example:
         >>> g, s = poly_gcd_cofactor(np.array([0b10], dtype=np.uint64), np.array([0b111], dtype=np.uint64))
         >>> g.tolist(), s.tolist()
         ([1], [3])
     """
-    return _gcd_cofactor(_poly_arg(a, "a"), _poly_arg(b, "b"), True, progress)
+    return _gcd_on_threads(a, b, True, progress, threads)
 
 
-def poly_xgcd(a, b):
-    """(g, s, t) with s*a + t*b = g = gcd(a, b).
+def poly_xgcd(a, b, threads=None):
+    """(g, s, t) with s*a + t*b = g = gcd(a, b); the large products on ``threads`` threads.
 
     Canonical cofactors: when b/g has degree >= 1, deg s < deg(b/g) (which makes
     s and t unique, and deg t < deg(a/g)); when b/g is constant, s = 0 unless
@@ -270,10 +313,10 @@ def poly_xgcd(a, b):
         if _deg(a) < 0:
             return zero, zero.copy(), zero.copy()
         return _copy_trimmed_arr(a), one, zero
-    g, s = _gcd_cofactor(a, b, True, None)
-    s = poly_mod(s, poly_divmod(b, g)[0])
+    g, s = _gcd_on_threads(a, b, True, None, threads)
+    s = poly_mod(s, poly_divmod(b, g, threads)[0], threads)
     # t = (g - s a) / b, exact.
-    t, rem = poly_divmod(poly_add(g, poly_mul(s, a)), b)
+    t, rem = poly_divmod(poly_add(g, poly_mul(s, a, threads)), b, threads)
     assert _deg(rem) < 0, "poly_xgcd: cofactor identity failed"
     return g, s, t
 

@@ -34,10 +34,12 @@ cdef extern from "lightsout/_kernels/gf2fft.h":
     int fft_set_wide(int on) noexcept nogil
     int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t* const* s, const size_t* ns,
                     const uint64_t* const* t, const size_t* nt, int rows, int cols,
-                    fft_poll_fn poll, void* ps) noexcept nogil
+                    fft_poll_fn poll, void* ps, int nthreads) noexcept nogil
     int fft_wide_available
     int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint64_t* b, size_t nb,
-                      fft_poll_fn poll, void* ps) noexcept nogil
+                      fft_poll_fn poll, void* ps, int nthreads) noexcept nogil
+    int fft_set_threads(int nthreads) noexcept nogil
+    int fft_get_threads() noexcept nogil
 
 if fft_init() != 0:
     raise ImportError("the polynomial kernels of this lightsout build are broken: GF(2^64) has no Cantor "
@@ -274,9 +276,12 @@ cdef int mul_toom3(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize
 
 cdef int fft_mul_balanced(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
                           Py_ssize_t nb, void* ps) noexcept nogil:
-    """out[0 : na+nb] ^= a*b by the additive FFT, b (the longer) cut into pieces of at most 2 na words."""
+    """out[0 : na+nb] ^= a*b by the additive FFT, b (the longer) cut into pieces of at most 2 na words;
+    on the calling thread's threads (fft_set_threads, set by the def functions' threads=) when
+    na >= _thread_words."""
     cdef Py_ssize_t off = 0, step
     cdef int st
+    cdef int nthreads = fft_get_threads() if na >= _thread_words else 1
     cdef fft_poll_fn poll = NULL
     if ps != NULL:
         poll = <fft_poll_fn>_signal_poll
@@ -284,7 +289,7 @@ cdef int fft_mul_balanced(uint64_t* out, const uint64_t* a, Py_ssize_t na, const
         step = min(nb - off, 2 * na)
         if nb - off - step < na:
             step = nb - off
-        st = fft_mul_words(out + off, a, na, b + off, step, poll, ps)
+        st = fft_mul_words(out + off, a, na, b + off, step, poll, ps, nthreads)
         if st != 0:
             return st
         off += step
@@ -325,7 +330,8 @@ cdef int fmul_matrix(uint64_t** out, size_t* nout, const uint64_t** s, size_t* n
 
     When every nonzero operand has at least _fft_words words, each operand is
     transformed once (gf2fft.h, fft_matmul2): a 2x2 by 2x2 product takes 8
-    transforms and 4 inverses where 8 products take 16 and 8; else fmul per term.
+    transforms and 4 inverses where 8 products take 16 and 8, on the calling thread's threads
+    (fft_set_threads) when the smallest operand has at least _thread_words words; else fmul per term.
     Each out[i] has room for nout[i] >= ns + nt words of each of its terms.
     """
     cdef size_t small = 0
@@ -343,7 +349,8 @@ cdef int fmul_matrix(uint64_t** out, size_t* nout, const uint64_t** s, size_t* n
     if small >= <size_t>_fft_words:
         if ps != NULL:
             poll = <fft_poll_fn>_signal_poll
-        return fft_matmul2(out, nout, s, ns, t, nt, rows, cols, poll, ps)
+        return fft_matmul2(out, nout, s, ns, t, nt, rows, cols, poll, ps,
+                           fft_get_threads() if small >= <size_t>_thread_words else 1)
     for r in range(rows):
         for c in range(cols):
             for k in range(2):

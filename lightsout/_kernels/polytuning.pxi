@@ -24,10 +24,15 @@ cdef Py_ssize_t _hgcd_words = 16     # half-gcd: Lehmer leaves below this many w
 cdef Py_ssize_t _gcd_words = 160     # gcd / cofactor: half-gcd when the larger operand has >= this many words
 cdef Py_ssize_t _toom_words = 128    # products: Toom-3 above Karatsuba from this many words per operand
 cdef Py_ssize_t _fft_words = 1024    # products: the additive FFT from this many words in the smaller operand (2026-11-25)
+# FFT products: on threads (threads=) from this many words in the smaller operand.  On the shared
+# 2-core EPYC (2026-11-27, loaded) the busiest of 2 threads spent 1.4x less CPU than one thread at
+# 2^14 words, 1.9x at 2^16, but none less at 2^13 (the start and the waits at barriers cost as much).
+cdef Py_ssize_t _thread_words = 16384
 cdef Py_ssize_t POLL_BITS = 1 << 18  # half-gcd nodes this large check in with Python
 
 
-def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_words=None, fft_words=None):
+def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_words=None, fft_words=None,
+                   thread_words=None):
     """Override the fast-path thresholds (in 64-bit words); returns the previous values.
 
     newton_words: poly_divmod / poly_mod use Newton division when the quotient
@@ -39,8 +44,10 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_word
     fast paths) use Toom-3 above Karatsuba when both operands have at least
     this many words (at least 12 whatever the setting).  fft_words: products
     use the additive FFT (gf2fft.h) when the smaller operand has at least this
-    many words.  A huge value turns a
-    fast path off.  The values are
+    many words.  thread_words: those FFT products spread over the threads of
+    the call (its threads= argument) when the smaller operand has at least
+    this many words (below it, starting threads costs more than they save).
+    A huge value turns a fast path off.  The values are
     module settings (read once at the start of each call); tests use them to
     drive small inputs through the recursion and to call the slow paths.
 
@@ -55,13 +62,14 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_word
         [6]
         >>> _ = set_thresholds(**old)
     """
-    global _newton_words, _hgcd_words, _gcd_words, _toom_words, _fft_words
+    global _newton_words, _hgcd_words, _gcd_words, _toom_words, _fft_words, _thread_words
     old = thresholds()
     newton_words = _threshold("newton_words", newton_words)
     hgcd_words = _threshold("hgcd_words", hgcd_words)
     gcd_words = _threshold("gcd_words", gcd_words)
     toom_words = _threshold("toom_words", toom_words)
     fft_words = _threshold("fft_words", fft_words)
+    thread_words = _threshold("thread_words", thread_words)
     # every argument is checked before any is set: a refused call changes nothing
     if newton_words is not None:
         _newton_words = newton_words
@@ -73,6 +81,8 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_word
         _toom_words = toom_words
     if fft_words is not None:
         _fft_words = fft_words
+    if thread_words is not None:
+        _thread_words = thread_words
     return old
 
 
@@ -94,10 +104,10 @@ def thresholds():
 
     Example:
         >>> sorted(thresholds())
-        ['fft_words', 'gcd_words', 'hgcd_words', 'newton_words', 'toom_words']
+        ['fft_words', 'gcd_words', 'hgcd_words', 'newton_words', 'thread_words', 'toom_words']
     """
     return {"newton_words": _newton_words, "hgcd_words": _hgcd_words, "gcd_words": _gcd_words,
-            "toom_words": _toom_words, "fft_words": _fft_words}
+            "toom_words": _toom_words, "fft_words": _fft_words, "thread_words": _thread_words}
 
 
 def set_fft_wide(enable):

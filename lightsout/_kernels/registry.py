@@ -47,7 +47,7 @@ MODULES: dict[str, CompiledModule] = {
     "cpu": CompiledModule(simd=False, purpose="CPU feature detection, run before any wide build is loaded"),
     "chase": CompiledModule(purpose="2-D boards: the chase and the A/B two-row iteration"),
     "gf2elim": CompiledModule(purpose="packed Gauss-Jordan elimination over GF(2)"),
-    "gf2poly": CompiledModule(headers=("gf2fft.h",), purpose="GF(2)[t] arithmetic: products, division, gcds"),
+    "gf2poly": CompiledModule(headers=("gf2fft.h", "fftcrew.h"), purpose="GF(2)[t] arithmetic: products, division, gcds"),
     "polybasis": CompiledModule(purpose="the polynomial route's conversions between rows and polynomials"),
     "modelim": CompiledModule(purpose="elimination and Howell forms over Z/k"),
     # its byte chase runs a short inner loop once per cell: placed across a 32-byte boundary it

@@ -1,0 +1,188 @@
+/* A crew of threads for one call of a kernel, portable: POSIX threads or Windows threads.
+ *
+ * fft_crew_run(crew) runs crew->body(crew, tid) on crew->nthreads threads at once: tid 0 on
+ * the calling thread, the others on threads started for this call and joined before it
+ * returns, so nothing outlives the call.  If fewer threads start than asked (out of
+ * resources), the crew is shrunk to those that did before any body runs: bodies divide
+ * their work by crew->nthreads as it is when they start, and the answer is the same.
+ *
+ * The members meet at barriers (fft_barrier_wait).  Stopping is one flag, crew->stop,
+ * set by any member and never cleared; every barrier returns the flag as it was when the
+ * last member arrived (a snapshot all members share), so the members of one barrier
+ * always agree on whether to go on, and a body that stops returns at the same barrier on
+ * every thread.  A member may skip the rest of its work once it sees the flag, and still
+ * goes to the next barrier, which then reports the stop to all.
+ *
+ * Waiting is a short spin, then yielding the CPU: the phases between two barriers last
+ * from microseconds to milliseconds, and a sleeping wait would cost more than they do.
+ */
+#ifndef LIGHTSOUT_FFTCREW_H
+#define LIGHTSOUT_FFTCREW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The most threads one call runs on (a larger threads= is treated as this many). */
+#define FFT_MAX_THREADS 64
+
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <windows.h>
+#include <process.h>
+typedef HANDLE fft_thread;
+#else
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+typedef pthread_t fft_thread;
+#endif
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+static inline long fft_atomic_get(volatile long* p) { return _InterlockedCompareExchange(p, 0, 0); }
+static inline void fft_atomic_set(volatile long* p, long v) { _InterlockedExchange(p, v); }
+static inline long fft_atomic_inc(volatile long* p) { return _InterlockedIncrement(p); }
+#define FFT_TLS __declspec(thread)
+#else
+static inline long fft_atomic_get(volatile long* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void fft_atomic_set(volatile long* p, long v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+static inline long fft_atomic_inc(volatile long* p) { return __atomic_add_fetch(p, 1, __ATOMIC_ACQ_REL); }
+#define FFT_TLS __thread
+#endif
+
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
+#include <emmintrin.h>
+#define FFT_CPU_RELAX() _mm_pause()
+#elif (defined(__aarch64__) || defined(__arm__)) && (defined(__GNUC__) || defined(__clang__))
+#define FFT_CPU_RELAX() __asm__ __volatile__("yield")
+#else
+#define FFT_CPU_RELAX() ((void)0)
+#endif
+
+static void fft_yield(void) {
+#if defined(_WIN32)
+    SwitchToThread();
+#else
+    sched_yield();
+#endif
+}
+
+typedef struct fft_crew fft_crew;
+typedef int (*fft_crew_body)(fft_crew* crew, int tid);
+
+struct fft_crew {
+    volatile long stop;     /* nonzero: stop (set by any member, never cleared) */
+    volatile long go;       /* set once every thread that could start has started */
+    int nthreads;           /* the members, tid 0 the calling thread */
+    fft_crew_body body;     /* what every member runs */
+    void* job;              /* its arguments */
+};
+
+/* Members meet here: `size` of them, the crew's stop flag read by the last to arrive. */
+typedef struct {
+    volatile long arrived, round, verdict;
+    long size;
+    fft_crew* crew;
+} fft_barrier;
+
+static void fft_barrier_init(fft_barrier* b, fft_crew* crew, int size) {
+    b->arrived = 0;
+    b->round = 0;
+    b->verdict = 0;
+    b->size = size;
+    b->crew = crew;
+}
+
+/* Wait for the barrier's other members; nonzero when the crew is to stop (the same answer
+ * on every member). */
+static int fft_barrier_wait(fft_barrier* b) {
+    if (b->size <= 1) return fft_atomic_get(&b->crew->stop) != 0;
+    long round = fft_atomic_get(&b->round);
+    if (fft_atomic_inc(&b->arrived) == b->size) {
+        fft_atomic_set(&b->arrived, 0);
+        fft_atomic_set(&b->verdict, fft_atomic_get(&b->crew->stop));
+        fft_atomic_set(&b->round, round + 1);
+    } else {
+        unsigned spins = 0;
+        while (fft_atomic_get(&b->round) == round) {
+            if (++spins < 4096) FFT_CPU_RELAX();
+            else fft_yield();
+        }
+    }
+    return fft_atomic_get(&b->verdict) != 0;
+}
+
+typedef struct {
+    fft_crew* crew;
+    int tid;
+} fft_crew_seat;
+
+static void fft_crew_seated(fft_crew_seat* seat) {
+    while (!fft_atomic_get(&seat->crew->go)) fft_yield();
+    if (seat->tid < seat->crew->nthreads) seat->crew->body(seat->crew, seat->tid);
+}
+
+#if defined(_WIN32)
+static unsigned __stdcall fft_crew_thread(void* arg) {
+    fft_crew_seated((fft_crew_seat*)arg);
+    return 0;
+}
+static int fft_thread_start(fft_thread* t, fft_crew_seat* seat) {
+    uintptr_t h = _beginthreadex(NULL, 0, fft_crew_thread, seat, 0, NULL);
+    if (h == 0) return -1;
+    *t = (HANDLE)h;
+    return 0;
+}
+static void fft_thread_join(fft_thread t) {
+    WaitForSingleObject(t, INFINITE);
+    CloseHandle(t);
+}
+#else
+static void* fft_crew_thread(void* arg) {
+    fft_crew_seated((fft_crew_seat*)arg);
+    return NULL;
+}
+/* Started with every signal blocked: Ctrl-C goes to the calling thread, whose poll sees it. */
+static int fft_thread_start(fft_thread* t, fft_crew_seat* seat) {
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int err = pthread_create(t, NULL, fft_crew_thread, seat);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return err == 0 ? 0 : -1;
+}
+static void fft_thread_join(fft_thread t) { pthread_join(t, NULL); }
+#endif
+
+/* Run crew->body on crew->nthreads members (at most FFT_MAX_THREADS; fewer if threads fail to
+ * start: crew->nthreads is then lowered before any body runs); returns member 0's status,
+ * once every member has returned.  `prepare(crew)`, if given, runs after the threads have
+ * started and before any body, with crew->nthreads final (the barriers are set up there). */
+static int fft_crew_run(fft_crew* crew, void (*prepare)(fft_crew*)) {
+    fft_thread threads[FFT_MAX_THREADS];
+    fft_crew_seat seats[FFT_MAX_THREADS];
+    int started = 0, st;
+    if (crew->nthreads > FFT_MAX_THREADS) crew->nthreads = FFT_MAX_THREADS;
+    if (crew->nthreads < 1) crew->nthreads = 1;
+    crew->stop = 0;
+    crew->go = 0;
+    for (int i = 1; i < crew->nthreads; i++) {
+        seats[i].crew = crew;
+        seats[i].tid = i;
+        if (fft_thread_start(&threads[i], &seats[i]) != 0) break;
+        started++;
+    }
+    crew->nthreads = started + 1;
+    if (prepare != NULL) prepare(crew);
+    fft_atomic_set(&crew->go, 1);
+    st = crew->body(crew, 0);
+    for (int i = 1; i <= started; i++) fft_thread_join(threads[i]);
+    return st;
+}
+
+#endif
