@@ -51,7 +51,19 @@ cdef extern from *:
     static int gw_ctz64(uint64_t v) { unsigned long i; _BitScanForward64(&i, v); return (int)i; }
     #else
     #define GW_RESTRICT __restrict__
+    #if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
     static inline int gw_popcount64(uint64_t v) { return __builtin_popcountll(v); }
+    #else
+    /* The portable x86-64 build has no POPCNT instruction, and GCC's builtin is then a call to
+       libgcc per word: the SWAR count instead (a dozen ALU operations). */
+    static inline int gw_popcount64(uint64_t v)
+    {
+        v = v - ((v >> 1) & 0x5555555555555555ULL);
+        v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+        v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((v * 0x0101010101010101ULL) >> 56);
+    }
+    #endif
     static inline int gw_ctz64(uint64_t v) { return __builtin_ctzll(v); }
     #endif
 
