@@ -6,6 +6,8 @@ import numpy.typing as npt
 
 #: The SIMD level this build was compiled for: "generic", "avx2" or "avx512".
 SIMD_LEVEL: str
+#: Whether the task bound's pass runs on AVX512-VPOPCNTDQ (the avx512 build, on a CPU that has it).
+VECTOR_POPCOUNT: bool
 #: Coordinates of one walk at most (forms are 64-bit words).
 MAX_WALK_COORDINATES: int
 #: Low coordinates of a task at most.

@@ -85,9 +85,21 @@ cdef extern from *:
        keeps the running popcount after each word in prefix[1..n] (prefix[0] = 0), so a group's
        set units are a difference of two entries: no loop of a group's own length (short loops
        of varying lengths, one per group, cost a misprediction each: 2.4 times slower at n = 170). */
-    static int64_t gw_flip_bound(uint64_t *GW_RESTRICT state, const uint64_t *GW_RESTRICT mask,
-                                 const int64_t *GW_RESTRICT starting, const int64_t *GW_RESTRICT units,
-                                 ptrdiff_t groups, int64_t *GW_RESTRICT prefix, int64_t *ones)
+    static int64_t gw_group_bound(const int64_t *GW_RESTRICT starting, const int64_t *GW_RESTRICT units,
+                                  ptrdiff_t groups, const int64_t *GW_RESTRICT prefix)
+    {
+        int64_t bound = prefix[starting[1]];
+        for (ptrdiff_t l = 1; l < groups; l++) {
+            int64_t set = prefix[starting[l + 1]] - prefix[starting[l]];
+            int64_t clear = units[l] - set;
+            bound += set < clear ? set : clear;
+        }
+        return bound;
+    }
+
+    static int64_t gw_flip_bound_scalar(uint64_t *GW_RESTRICT state, const uint64_t *GW_RESTRICT mask,
+                                        const int64_t *GW_RESTRICT starting, const int64_t *GW_RESTRICT units,
+                                        ptrdiff_t groups, int64_t *GW_RESTRICT prefix, int64_t *ones)
     {
         ptrdiff_t n = (ptrdiff_t)starting[groups];
         int64_t total = 0;
@@ -105,14 +117,64 @@ cdef extern from *:
                 prefix[w + 1] = total;
             }
         }
-        int64_t bound = prefix[starting[1]];
-        for (ptrdiff_t l = 1; l < groups; l++) {
-            int64_t set = prefix[starting[l + 1]] - prefix[starting[l]];
-            int64_t clear = units[l] - set;
-            bound += set < clear ? set : clear;
-        }
         *ones = total;
-        return bound;
+        return gw_group_bound(starting, units, groups, prefix);
+    }
+
+    #if defined(__AVX512F__) && defined(__GNUC__)
+    #include <immintrin.h>
+    /* The avx512 build: where the CPU also has AVX512-VPOPCNTDQ (not part of x86-64-v4, so asked
+       for this function alone and checked at import), eight words a step: XOR, vector popcount,
+       the running count by three shifted adds within the vector and the last lane carried over.
+       1.8 times the scalar pass above (638 words, 64 groups: 0.65 us against 1.2 us, loaded EPYC). */
+    __attribute__((target("avx512vpopcntdq")))
+    static int64_t gw_flip_bound_vpopcnt(uint64_t *GW_RESTRICT state, const uint64_t *GW_RESTRICT mask,
+                                         const int64_t *GW_RESTRICT starting, const int64_t *GW_RESTRICT units,
+                                         ptrdiff_t groups, int64_t *GW_RESTRICT prefix, int64_t *ones)
+    {
+        ptrdiff_t n = (ptrdiff_t)starting[groups];
+        const __m512i zero = _mm512_setzero_si512(), last = _mm512_set1_epi64(7);
+        __m512i carry = zero;
+        prefix[0] = 0;
+        for (ptrdiff_t w = 0; w < n; w += 8) {
+            __mmask8 lanes = n - w >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (n - w)) - 1u);
+            __m512i v = _mm512_maskz_loadu_epi64(lanes, state + w);
+            if (mask != NULL) {
+                v = _mm512_xor_si512(v, _mm512_maskz_loadu_epi64(lanes, mask + w));
+                _mm512_mask_storeu_epi64(state + w, lanes, v);
+            }
+            __m512i count = _mm512_popcnt_epi64(v);
+            count = _mm512_add_epi64(count, _mm512_alignr_epi64(count, zero, 7));
+            count = _mm512_add_epi64(count, _mm512_alignr_epi64(count, zero, 6));
+            count = _mm512_add_epi64(count, _mm512_alignr_epi64(count, zero, 4));
+            count = _mm512_add_epi64(count, carry);
+            _mm512_mask_storeu_epi64(prefix + w + 1, lanes, count);
+            carry = _mm512_permutexvar_epi64(last, count);
+        }
+        *ones = prefix[n];
+        return gw_group_bound(starting, units, groups, prefix);
+    }
+    static int gw_vector_popcount = 0;
+    static void gw_init(void)
+    {
+        __builtin_cpu_init();
+        gw_vector_popcount = __builtin_cpu_supports("avx512vpopcntdq") != 0;
+    }
+    #else
+    static int gw_vector_popcount = 0;
+    static void gw_init(void) {}
+    #endif
+
+    /* state ^= mask and the task's bound: the vector pass where the CPU has it, else the scalar one. */
+    static int64_t gw_flip_bound(uint64_t *GW_RESTRICT state, const uint64_t *GW_RESTRICT mask,
+                                 const int64_t *GW_RESTRICT starting, const int64_t *GW_RESTRICT units,
+                                 ptrdiff_t groups, int64_t *GW_RESTRICT prefix, int64_t *ones)
+    {
+    #if defined(__AVX512F__) && defined(__GNUC__)
+        if (gw_vector_popcount)
+            return gw_flip_bound_vpopcnt(state, mask, starting, units, groups, prefix, ones);
+    #endif
+        return gw_flip_bound_scalar(state, mask, starting, units, groups, prefix, ones);
     }
     """
     const char* GW_SIMD_LEVEL "LIGHTSOUT_SIMD_LEVEL"
@@ -120,9 +182,15 @@ cdef extern from *:
     int64_t gw_flip_bound(uint64_t* state, const uint64_t* mask, const int64_t* starting, const int64_t* units,
                           Py_ssize_t groups, int64_t* prefix, int64_t* ones) noexcept nogil
     int gw_ctz64(uint64_t v) noexcept nogil
+    void gw_init() noexcept nogil
+    int gw_vector_popcount
 
 
 SIMD_LEVEL = GW_SIMD_LEVEL.decode()
+
+gw_init()
+#: Whether the task bound's pass runs on AVX512-VPOPCNTDQ (the avx512 build, on a CPU that has it).
+VECTOR_POPCOUNT = bool(gw_vector_popcount)
 
 #: Coordinates of one walk at most (forms are 64-bit words).
 MAX_WALK_COORDINATES = 64
