@@ -118,7 +118,8 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
         method: ``"auto"`` (the shipped table, else the Walsh-Hadamard search), or
             ``"graywalk"``: a second algorithm that shares no inner loop with it, a
             Gray-code walk over the solutions pruned by a bound of its own
-            (lightsout/_search/graywalk.py), never the table; two states, no executor.
+            (:ref:`section 16 of the algebra page <algebra-16>`), never the table; two
+            states, no executor.
 
     Raises:
         UnsolvableError: the all-lit board has no solution (possible with the
