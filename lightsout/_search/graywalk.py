@@ -31,7 +31,7 @@ from lightsout._base.errors import BoardTooLargeError, InvalidBoardError
 from lightsout._base.types import Progress
 from lightsout._base.validate import thread_count, time_limit_seconds
 from lightsout._core.runner import CALL_SECONDS, CancelToken, Pace, default_threads, run_chunks
-from lightsout._search.cosetform import CosetMinimum, ReducedCoset, coset_element, reduce_coset, zero_one_array
+from lightsout._search.cosetform import CosetMinimum, ReducedCoset, checked_coset, coset_element, reduce_coset
 from lightsout._search.minweight import MAX_NULLITY, MAX_UNTIMED_NULLITY
 
 __all__ = ["LOW_BITS", "WalkLayout", "graywalk_min_weight", "walk_layout"]
@@ -138,10 +138,7 @@ def graywalk_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit
         >>> best.weight, best.proven, best.presses.reshape(5, 5).tolist()[0]
         (15, True, [0, 0, 0, 1, 1])
     """
-    particular = zero_one_array(particular, "particular", 1)
-    basis = zero_one_array(basis, "basis", 2)
-    if basis.shape[1] != particular.shape[0]:
-        raise InvalidBoardError(f"basis rows have {basis.shape[1]} cells, particular has {particular.shape[0]}")
+    particular, basis = checked_coset(particular, basis)
     limit = time_limit_seconds(time_limit)
     token = (CancelToken() if token is None else token).within(limit)
     d = basis.shape[0]
