@@ -3,10 +3,11 @@
 Every row of lightsout/fewest_presses.csv of nullity at most 36 -- values computed and
 published by the Walsh-Hadamard search, read here from the file -- is searched again by the
 pruned Gray-code walk (lightsout/_search/graywalk.py), which shares no inner loop with it;
-the presses it finds are replayed by the tests' oracle.  The 184 rows took 23 minutes on the
-2-core EPYC shared with four other jobs (load 6-9): n = 170 (nullity 36) 1,195 s, n = 199 (32)
-92 s, the other rows of nullity 28-32 10-17 s each, the rest under 3 s; CI does not run it
-(the ``slow`` marker).
+the presses it finds are replayed by the tests' oracle.  The 184 rows took 11 minutes on the
+2-core EPYC shared with four other jobs (load 3-9): n = 170 (nullity 36) 521 s, n = 199 (32)
+72 s, the other rows of nullity 28-32 4-16 s each, the rest under 3 s (23 minutes, n = 170
+1,195 s, before the bound's pass ran on AVX512-VPOPCNTDQ); CI does not run it (the ``slow``
+marker).
 """
 from __future__ import annotations
 
