@@ -17,6 +17,7 @@ import functools
 import io
 import os
 import warnings
+from dataclasses import replace
 from importlib import resources
 from typing import Optional, Sequence, Union
 
@@ -34,9 +35,11 @@ from lightsout._core.tasks import checked_executor, run_tasks
 from lightsout._core.bandchase import all_lit_press_count
 from lightsout._routes.registry import Route
 from lightsout._search.checkpoint import checkpoint_path
+from lightsout._search.graywalk import graywalk_min_weight
 from lightsout._search.distance import distance_distribution_gf2, distance_distribution_mod, refuse_distance
-from lightsout._search.minimal import minimal_solution, refuse_minimal
+from lightsout._search.minimal import minimal_solution, press_cover_bound, refuse_minimal
 from lightsout._search.minweight import MAX_NULLITY  # noqa: F401  lightsout.fewest.MAX_NULLITY, as messages named it
+from lightsout._solution import Solution
 from lightsout._solve import first_row, nullity, route_for, solve_checked
 from lightsout.board import StencilArg, TorusArg
 
@@ -85,7 +88,7 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
                    executor: Optional[concurrent.futures.Executor] = None, progress: Progress = None,
                    threads: Optional[int] = None, stencil: StencilArg = None, holes: Optional[npt.ArrayLike] = None,
                    unpressable: Optional[npt.ArrayLike] = None, free_lights: Optional[npt.ArrayLike] = None,
-                   checkpoint: Union[str, "os.PathLike[str]", None] = None) -> int:
+                   checkpoint: Union[str, "os.PathLike[str]", None] = None, method: str = "auto") -> int:
     """The fewest presses that clear the all-lit n x m board (``n`` may be a whole shape), proven.
 
     The all-lit squares of the shipped table (:func:`proven_fewest_presses`) are
@@ -121,6 +124,11 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
             search is refused (``CheckpointError``, an :class:`InvalidBoardError`).
             A checkpointed search is not refused for its length: it can be stopped
             and resumed at will.  A size of the shipped table is answered from it.
+        method: ``"auto"`` (the shipped table, else the Walsh-Hadamard search), or
+            ``"graywalk"``: a second algorithm that shares no inner loop with it, a
+            Gray-code walk over the solutions pruned by a bound of its own
+            (:ref:`section 16 of the algebra page <algebra-16>`), never the table; two
+            states, no executor.
 
     Raises:
         UnsolvableError: the all-lit board has no solution (possible with the
@@ -145,6 +153,8 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
         (15, 4, 41)
         >>> fewest_presses(5, stencil="x"), fewest_presses(4, stencil="knight", states=3)
         (11, 16)
+        >>> fewest_presses(30, method="graywalk") == fewest_presses(30)      # searched, not read
+        True
     """
     rules = _rules_of("fewest_presses", n, m, torus, self_toggle, states)
     press_rule = dict(stencil=stencil, holes=holes, unpressable=unpressable, free_lights=free_lights)
@@ -157,7 +167,8 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
     pool = checked_executor(executor)
     progress_callback(progress)
     saved = checkpoint_path(checkpoint)
-    shipped = _shipped_fewest(rules)
+    _check_method(method, rules, pool, saved)
+    shipped = _shipped_fewest(rules) if method == "auto" else None
     if shipped is not None:
         return shipped
     if rules.is_plain_grid and not any(rules.wraps) and rules.cells > STREAM_CELLS:
@@ -166,6 +177,9 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
         return 0  # every light is a hole or free: nothing needs pressing, whatever the nullity
     route = _refuse_before_solving(rules, threads, limit)
     lights = np.ones(shape, dtype=rules.light_dtype)
+    if method == "graywalk":
+        return _fewest_by_graywalk(solve_checked(rules, lights, route, threads=threads, progress=progress), token,
+                                   threads, progress, time_limit)
     best = minimal_solution(solve_checked(rules, lights, route, threads=threads, progress=progress), executor=pool,
                             progress=progress, threads=threads, token=token, checkpoint=saved)
     weight = int(best.presses.sum(dtype=np.int64))
@@ -176,6 +190,41 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
             f"at least {best.lower_bound} are needed (.lower_bound, proven): the fewest is in "
             f"[{best.lower_bound}, {weight}] (.gap {best.gap})", best)
     return weight
+
+
+#: The searches :func:`fewest_presses` runs (its ``method=``).
+FEWEST_METHODS = ("auto", "graywalk")
+
+
+def _check_method(method: object, rules: Rules, pool: object, checkpoint: object = None) -> None:
+    """``method=`` checked: one of :data:`FEWEST_METHODS`; ``"graywalk"`` with two states, no executor and no
+    checkpoint."""
+    if not isinstance(method, str):
+        raise InvalidTypeError(f"method must be a str, one of {', '.join(map(repr, FEWEST_METHODS))}; "
+                               f"got {type(method).__name__}")
+    if method not in FEWEST_METHODS:
+        raise InvalidBoardError(f"method must be one of {', '.join(map(repr, FEWEST_METHODS))}, got {method!r}")
+    if method == "graywalk" and (rules.states != 2 or pool is not None or checkpoint is not None):
+        raise InvalidBoardError("method='graywalk' searches two-state boards in this process and keeps no "
+                                "checkpoint: pass states=2, no executor and no checkpoint, or method='auto'")
+
+
+def _fewest_by_graywalk(solution: Solution, token: CancelToken, threads: Optional[int], progress: Progress,
+                        time_limit: Optional[float]) -> int:
+    """The fewest presses of a solved two-state board by the pruned Gray-code walk, proven (or refused)."""
+    cells = solution.board.size
+    particular = np.ascontiguousarray(solution.presses, dtype=np.uint8).reshape(cells)
+    refuse_minimal(solution.nullity, solution.count, 2, solution.board.shape)
+    basis = solution.quiet_patterns().reshape(-1, cells).astype(np.uint8)
+    found = graywalk_min_weight(particular, basis, threads=threads, progress=progress, token=token)
+    if not found.proven:
+        raise MinimumNotProvenError(
+            f"the time limit of {time_limit} s ran out before the Gray-code walk had weighed every one of the "
+            f"{solution.count} solutions of the all-lit board of shape {solution.board.shape}; the best found "
+            f"has {found.weight} presses (.best)",
+            replace(solution, presses=found.presses.reshape(solution.board.shape).astype(bool), proven_minimal=False,
+                    lower_bound=press_cover_bound(solution)))
+    return found.weight
 
 
 def _shipped_fewest(rules: Rules) -> Optional[int]:

@@ -35,7 +35,7 @@ from lightsout._kernels import cpu
 from lightsout._kernels.registry import MODULES
 
 if TYPE_CHECKING:  # one stub types every level's build (every module of registry.MODULES with simd)
-    from lightsout._kernels import chase, gf2elim, gf2ext, gf2poly, graphchase, gridchase, many, modelim, modwalk, polybasis, rowchase, stencilchase, walsh
+    from lightsout._kernels import chase, gf2elim, gf2ext, gf2poly, graphchase, graywalk, gridchase, many, modelim, modwalk, polybasis, rowchase, stencilchase, walsh
 
 __all__ = ["SIMD_LEVELS", "MODULES", "available_levels", "selected_level", "load", "c_api"]
 

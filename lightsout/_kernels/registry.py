@@ -63,6 +63,7 @@ MODULES: dict[str, CompiledModule] = {
     "stencilchase": CompiledModule(purpose="any press stencil and masks: the windowed chase, its plan and proof"),
     "rowchase": CompiledModule(purpose="two-state stencils whose forcing row inverts in linear time: whole rows chased"),
     "gf2ext": CompiledModule(purpose="GF(2^64) arithmetic: a first row's clearing identity at random points"),
+    "graywalk": CompiledModule(purpose="fewest presses, the second algorithm: a pruned Gray-code walk with popcounts"),
 }
 
 #: The GCC/Clang flags of each wide build (x86-64 only); the portable build ``generic`` adds none.
@@ -87,7 +88,7 @@ def builds(wide: bool = True) -> list[tuple[str, str, str]]:
         >>> builds()[:2]
         [('cpu', 'cpu', 'generic'), ('chase_generic', 'chase', 'generic')]
         >>> len(builds()), len(builds(wide=False))
-        (41, 15)
+        (44, 16)
     """
     levels = ["generic"] + (list(SIMD_FLAGS) if wide else [])
     out: list[tuple[str, str, str]] = []

@@ -9,6 +9,8 @@
 - ``tasksearch``: the search in this process, ranges of tasks over threads.
 - ``cosetform``: the coset in the search's terms (reduced form, histogram of forms, task layout).
 - ``modsearch``: the fewest presses with k states, a Gray-code walk over the coset.
+- ``graywalk``: the fewest presses over GF(2) by a second algorithm (a pruned Gray-code walk with
+  popcounts), sharing no inner loop with ``minweight``: the shipped table checked twice.
 - ``orbitcut``: the symmetric cut (one task of each orbit of the board's symmetries).
 - ``prune``: the branch and bound, for cosets that fall apart.
 - ``symmetry``: the symmetries of boards and graphs, and Burnside's counts.

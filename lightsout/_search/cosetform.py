@@ -19,7 +19,7 @@ from lightsout._base.validate import zero_one
 from lightsout import _kernels as kernels
 from lightsout._search.orbitcut import TaskOrbits
 
-__all__ = ["CosetMinimum", "ReducedCoset", "SearchProblem", "TASK_BYTES", "coset_element", "histogram",
+__all__ = ["CosetMinimum", "ReducedCoset", "SearchProblem", "TASK_BYTES", "checked_coset", "coset_element", "histogram",
            "reduce_coset", "search_problem", "task_layout", "zero_one_array"]
 
 
@@ -83,6 +83,21 @@ def zero_one_array(array: object, name: str, ndim: int) -> np.ndarray:
     if array.dtype != np.bool_ and not np.issubdtype(array.dtype, np.integer):
         raise InvalidTypeError(f"{name} must hold 0/1 integers or bools, got dtype {array.dtype}")
     return np.ascontiguousarray(zero_one(array, name, states_hint=False), dtype=np.uint8)
+
+
+def checked_coset(particular: object, basis: object) -> tuple[np.ndarray, np.ndarray]:
+    """A coset's arguments checked: ``particular`` (cells,) and ``basis`` (d, cells), 0/1, as uint8.
+
+    Example:
+        >>> particular, basis = checked_coset(np.array([1, 0]), np.array([[True, True]]))
+        >>> particular.dtype, basis.tolist()
+        (dtype('uint8'), [[1, 1]])
+    """
+    particular = zero_one_array(particular, "particular", 1)
+    basis = zero_one_array(basis, "basis", 2)
+    if basis.shape[1] != particular.shape[0]:
+        raise InvalidBoardError(f"basis rows have {basis.shape[1]} cells, particular has {particular.shape[0]}")
+    return particular, basis
 
 
 def reduce_coset(particular: np.ndarray, basis: np.ndarray) -> ReducedCoset:

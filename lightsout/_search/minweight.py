@@ -46,8 +46,8 @@ from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoa
 from lightsout._base.types import Progress
 from lightsout._base.validate import thread_count, time_limit_seconds
 from lightsout._core.runner import CancelToken, default_threads
-from lightsout._search.cosetform import (CosetMinimum, ReducedCoset, SearchProblem, coset_element, histogram,
-                                         reduce_coset, search_problem, task_layout, zero_one_array)
+from lightsout._search.cosetform import (CosetMinimum, ReducedCoset, SearchProblem, checked_coset, coset_element,
+                                         histogram, reduce_coset, search_problem, task_layout)
 from lightsout._search.cost import search_seconds
 from lightsout._search.frontier import (BOUND_DEPTH, BOUND_SECONDS, Frontier, accepts_bounds, bounded_progress,
                                        deadline_in, weight_bound)
@@ -195,10 +195,7 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
         >>> best.presses.reshape(5, 5).tolist()[0]
         [0, 0, 0, 1, 1]
     """
-    particular = zero_one_array(particular, "particular", 1)
-    basis = zero_one_array(basis, "basis", 2)
-    if basis.shape[1] != particular.shape[0]:
-        raise InvalidBoardError(f"basis rows have {basis.shape[1]} cells, particular has {particular.shape[0]}")
+    particular, basis = checked_coset(particular, basis)
     time_limit = time_limit_seconds(time_limit)
     token = (CancelToken() if token is None else token).within(time_limit)
     d = basis.shape[0]
