@@ -46,8 +46,9 @@ def machine() -> str:
     return f"{model}, {os.cpu_count()} cores, {kernels.selected_level()}"
 
 
-def finished(path: Path) -> set[int]:
-    """The sizes already in the output file; a partial last line (a kill mid-write) is cut off first."""
+def finished(path: Path, column: str = "fewest") -> set[int]:
+    """The sizes already in the output file (rows with an integer ``column``); a partial last line
+    (a kill mid-write) is cut off first."""
     if not path.exists():
         return set()
     data = path.read_bytes()
@@ -59,18 +60,18 @@ def finished(path: Path) -> set[int]:
     done = set()
     for row in csv.DictReader(io.StringIO(data.decode("utf-8"))):
         try:
-            int(row["fewest"])
+            int(row[column])
             done.add(int(row["n"]))
         except (KeyError, TypeError, ValueError):
             continue
     return done
 
 
-def append(path: Path, row: dict[str, Any]) -> None:
-    """Add one row and make it durable before the next search starts."""
+def append(path: Path, row: dict[str, Any], fields: Optional[list[str]] = None) -> None:
+    """Add one row (columns ``fields``, default :data:`FIELDS`) and make it durable before the next search starts."""
     new = not path.exists() or path.stat().st_size == 0
     with path.open("a", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, FIELDS, lineterminator="\n")
+        writer = csv.DictWriter(handle, FIELDS if fields is None else fields, lineterminator="\n")
         if new:
             writer.writeheader()
         writer.writerow(row)

@@ -34,7 +34,8 @@ try:  # another distribution's lightsout/board.py (python-lightsout installs one
         METHODS, Solution, first_row, is_solvable, nullity, nullity_table, solve, verify_first_row,
     )
     from lightsout.board import all_lit, chase, format_board, parse_board, press
-    from lightsout.fewest import distance_distribution, fewest_presses, fewest_presses_table, proven_fewest_presses
+    from lightsout.fewest import (bracketed_fewest_presses, distance_distribution, fewest_presses, fewest_presses_table,
+                                  proven_fewest_presses)
     from lightsout import gf2, packed
     from lightsout.graph import solve_graph
     from lightsout.many import ManySolutions, solve_many
@@ -53,7 +54,8 @@ from lightsout._version import __version__
 
 __all__ = [
     "first_row", "verify_first_row", "nullity", "nullity_table", "solve", "is_solvable", "solve_graph", "Solution",
-    "fewest_presses", "fewest_presses_table", "proven_fewest_presses", "distance_distribution", "MinimumNotProvenError",
+    "fewest_presses", "fewest_presses_table", "proven_fewest_presses", "bracketed_fewest_presses",
+    "distance_distribution", "MinimumNotProvenError",
     "solve_many", "ManySolutions", "board_symmetries",
     "press", "chase", "all_lit", "parse_board", "format_board", "Stencil", "MarkedBoard",
     "UnsolvableError", "LightsOutError", "InvalidBoardError", "InvalidTypeError", "BoardTooLargeError",

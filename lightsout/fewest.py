@@ -11,6 +11,7 @@ only).  An answer is labelled minimal only when the whole coset was searched.
 """
 from __future__ import annotations
 
+import base64
 import concurrent.futures
 import csv
 import functools
@@ -44,10 +45,13 @@ from lightsout._solve import first_row, nullity, route_for, solve_checked
 from lightsout.board import StencilArg, TorusArg
 
 __all__ = ["minimal_solution", "fewest_presses", "fewest_presses_table", "proven_fewest_presses",
-           "distance_distribution", "MinimumNotProvenError"]
+           "bracketed_fewest_presses", "distance_distribution", "MinimumNotProvenError"]
 
 #: The table of proven fewest presses shipped with the package (written by bench/fewest_table.py).
 PROVEN_TABLE = "fewest_presses.csv"
+
+#: The brackets of the sizes past the proven table, shipped with the package (bench/fewest_brackets.py).
+BRACKET_TABLE = "fewest_brackets.csv"
 
 #: All-lit open grids (two states) of more cells than this are not built: one of nullity 0 has
 #: one solution, whose presses are counted row band by row band from its first row.
@@ -175,13 +179,20 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
         return _fewest_of_a_big_grid(*shape)
     if (rules.holes is not None or rules.free_lights is not None) and not rules.required_lights().any():
         return 0  # every light is a hole or free: nothing needs pressing, whatever the nullity
-    route = _refuse_before_solving(rules, threads, limit)
-    lights = np.ones(shape, dtype=rules.light_dtype)
-    if method == "graywalk":
-        return _fewest_by_graywalk(solve_checked(rules, lights, route, threads=threads, progress=progress), token,
-                                   threads, progress, time_limit)
-    best = minimal_solution(solve_checked(rules, lights, route, threads=threads, progress=progress), executor=pool,
-                            progress=progress, threads=threads, token=token, checkpoint=saved)
+    try:
+        route = _refuse_before_solving(rules, threads, limit)
+        lights = np.ones(shape, dtype=rules.light_dtype)
+        if method == "graywalk":
+            return _fewest_by_graywalk(solve_checked(rules, lights, route, threads=threads, progress=progress),
+                                       token, threads, progress, time_limit)
+        best = minimal_solution(solve_checked(rules, lights, route, threads=threads, progress=progress),
+                                executor=pool, progress=progress, threads=threads, token=token, checkpoint=saved)
+    except BoardTooLargeError as error:
+        bracket = _shipped_bracket(rules)
+        if bracket is None:
+            raise
+        raise BoardTooLargeError(f"{error}. The shipped bracket of this board is [{bracket[0]}, {bracket[1]}] "
+                                 f"(lightsout.bracketed_fewest_presses())") from error
     weight = int(best.presses.sum(dtype=np.int64))
     if not best.proven_minimal:
         raise MinimumNotProvenError(
@@ -227,13 +238,22 @@ def _fewest_by_graywalk(solution: Solution, token: CancelToken, threads: Optiona
     return found.weight
 
 
+def _open_square(rules: Rules) -> Optional[int]:
+    """n for the rules of an open n x n square under today's rule (the shipped tables' boards), else None."""
+    nrows, ncols = rules.shape if len(rules.shape) == 2 else (0, 1)
+    return nrows if nrows == ncols and rules.is_plain_grid and not any(rules.wraps) else None
+
+
 def _shipped_fewest(rules: Rules) -> Optional[int]:
     """The fewest presses of an all-lit open square from the shipped table, or None when it has none."""
-    nrows, ncols = rules.shape if len(rules.shape) == 2 else (0, 1)
-    if nrows != ncols or not rules.is_plain_grid or any(rules.wraps):
-        return None
-    row = _proven_table().get(nrows)
+    row = _proven_table().get(_open_square(rules) or 0)
     return None if row is None else int(row["fewest"])
+
+
+def _shipped_bracket(rules: Rules) -> Optional[tuple[int, int]]:
+    """The shipped bracket (lower, upper) of an all-lit open square past the proven table, or None."""
+    row = _bracket_table().get(_open_square(rules) or 0)
+    return None if row is None else (int(row["lower"]), int(row["upper"]))
 
 
 def _refuse_before_solving(rules: Rules, threads: Optional[int], time_limit: Optional[float]) -> Route:
@@ -313,6 +333,44 @@ def proven_fewest_presses() -> dict[int, dict[str, Union[int, float, str]]]:
         [61, 65, 119, 185, 197]
     """
     return {n: dict(row) for n, row in _proven_table().items()}
+
+
+def bracketed_fewest_presses() -> dict[int, dict[str, Union[int, float, str, np.ndarray]]]:
+    """Proven brackets on the fewest presses of the all-lit n x n boards that the proven table lacks.
+
+    Every n <= 200 of nullity above 46 (n = 79, 95, 123, 125, 126, 128, 129, 131, 135, 159 and
+    191), as computed by ``python bench/fewest_brackets.py``: ``solve(all-lit).minimal(time_limit=...)``
+    on one machine.  These are bounds, not values: the fewest presses lie in
+    ``[lower, upper]``.  Each entry holds ``nullity``, ``lower`` (proven:
+    :ref:`section 8 <algebra-8>`), ``upper`` and ``presses``, a solution of that many presses (an (n, n) bool
+    array, replayed when the table was written; replay it again with :func:`lightsout.press`),
+    the ``seconds`` spent and the ``machine``.
+
+    Example:
+        >>> import numpy as np
+        >>> from lightsout import bracketed_fewest_presses, press
+        >>> row = bracketed_fewest_presses()[79]
+        >>> row["nullity"], row["lower"] < row["upper"] == int(row["presses"].sum())
+        (64, True)
+        >>> bool(press(np.ones((79, 79), bool), row["presses"]).any())     # the upper bound clears the board
+        False
+    """
+    out: dict[int, dict[str, Union[int, float, str, np.ndarray]]] = {}
+    for n, row in _bracket_table().items():
+        entry: dict[str, Union[int, float, str, np.ndarray]] = {k: v for k, v in row.items() if k != "presses"}
+        bits = np.unpackbits(np.frombuffer(base64.b64decode(str(row["presses"])), dtype=np.uint8))
+        entry["presses"] = bits[:n * n].reshape(n, n).astype(bool)
+        out[n] = entry
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _bracket_table() -> dict[int, dict[str, Union[int, float, str]]]:
+    """The shipped brackets, read once."""
+    text = resources.files("lightsout").joinpath(BRACKET_TABLE).read_text(encoding="utf-8")
+    return {int(row["n"]): {"nullity": int(row["nullity"]), "lower": int(row["lower"]), "upper": int(row["upper"]),
+                            "seconds": float(row["seconds"]), "machine": row["machine"], "presses": row["presses"]}
+            for row in csv.DictReader(io.StringIO(text))}
 
 
 @functools.lru_cache(maxsize=1)

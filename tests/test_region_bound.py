@@ -14,16 +14,10 @@ import lightsout
 import oracle
 from lightsout._core.runner import CancelToken
 from lightsout._search.regionbound import corner_regions, region_bound
+from test_fewest_bounds import brute_weights
 
 PLUS = [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)]
 SIGMA = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-
-
-def brute_minimum(particular: np.ndarray, basis: np.ndarray) -> int:
-    d = basis.shape[0]
-    combos = (np.arange(1 << d, dtype=np.int64)[:, None] >> np.arange(d, dtype=np.int64)) & 1
-    elements = (combos @ basis.astype(np.int64) + particular.astype(np.int64)) % 2
-    return int(elements.sum(axis=1).min())
 
 
 def checked_coset(board: np.ndarray, self_toggle: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -57,7 +51,7 @@ def test_the_region_bound_never_passes_the_brute_force_minimum(seed):
             must_change &= rng.random(board.shape) < 0.5
         reach = PLUS if self_toggle else SIGMA
         bound = region_bound(particular, basis, board.astype(bool), must_change, reach, len(reach), 2.0)
-        assert 0 <= bound <= brute_minimum(particular, basis), (rows, cols, self_toggle)
+        assert 0 <= bound <= int(brute_weights(particular, basis).min()), (rows, cols, self_toggle)
 
 
 @pytest.mark.parametrize("n", [9, 16, 19, 23, 30, 33, 40, 44])
@@ -106,3 +100,22 @@ def test_a_nullity_past_the_search_is_bracketed_with_a_time_limit_and_refused_wi
         lightsout.fewest_presses(123)
     with pytest.raises(lightsout.BoardTooLargeError, match="time_limit"):
         lightsout.solve(np.ones((123, 123), np.uint8)).minimal()
+
+
+def test_the_shipped_brackets_hold_real_solutions_and_proven_bounds():
+    table = lightsout.bracketed_fewest_presses()
+    proven = lightsout.proven_fewest_presses()
+    assert sorted(table) == [79, 95, 123, 125, 126, 128, 129, 131, 135, 159, 191]
+    for n, row in table.items():
+        presses = row["presses"]
+        assert n not in proven and row["nullity"] == lightsout.nullity(n) > 46
+        assert -(-n * n // 5) < row["lower"] < row["upper"] == int(presses.sum())
+        assert presses.shape == (n, n) and oracle.clears(np.ones((n, n), np.uint8), presses)
+    table[79]["presses"][0, 0] ^= True      # a caller's copy: the next call reads the table afresh
+    assert oracle.clears(np.ones((79, 79), np.uint8), lightsout.bracketed_fewest_presses()[79]["presses"])
+
+
+def test_a_refused_bracketed_size_names_its_shipped_bracket():
+    row = lightsout.bracketed_fewest_presses()[79]
+    with pytest.raises(lightsout.BoardTooLargeError, match=rf"\[{row['lower']}, {row['upper']}\]"):
+        lightsout.fewest_presses(79)

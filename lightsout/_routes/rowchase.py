@@ -213,7 +213,7 @@ def _proof(plan: RowChase, equations: npt.NDArray[np.uint64], lights: U8, stenci
                                      plan.pair, None, -1, 0, init, None, 0, weights)
     assert nonzero is not None  # no cancel flag: Ctrl-C raises
     y = plan.back(np.ascontiguousarray(weights[0].reshape(plan.nrows, plan.ncols)[::-1]).reshape(-1))
-    delta = np.argwhere(stencil.weights != 0).astype(np.int64) - np.array(stencil.centre, dtype=np.int64)
+    delta = np.array([offset for offset, _ in stencil.offsets()], dtype=np.int64).reshape(-1, 2)
     ones = np.ones(delta.shape[0], dtype=np.uint8)
     columns = kernels.stencilchase.apply(np.array(lights.shape, dtype=np.int64), np.zeros(2, np.uint8),
                                          np.ascontiguousarray(delta), ones, np.ones(y.size, np.uint8), y, 2, True)

@@ -265,14 +265,22 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
                     weight_bound(problem.cells, frontier.lower(best.sum)))
 
 
+#: A time-limited search whose coset would take this many times its time gives the local search
+#: ``HOPELESS_SHARE`` of it (the exact search that follows sees too little of the coset to do better).
+HOPELESS_FACTOR = 1000.0
+HOPELESS_SHARE = 0.5
+
+
 def _seeded(problem: SearchProblem, token: CancelToken) -> SearchProblem:
     """The problem started from the local search's best point (lightsout/_search/localsearch.py) when
     the search is time-limited and too large to cover: a good solution from the first seconds."""
     left = token.remaining()
     if left is None or problem.nullity < LOCAL_SEARCH_MIN_NULLITY:
         return problem
-    total, index = local_search(problem.forms, problem.values, problem.nullity,
-                                min(LOCAL_SEARCH_SECONDS, LOCAL_SEARCH_SHARE * left), expired=token.expired)
+    seconds = min(LOCAL_SEARCH_SECONDS, LOCAL_SEARCH_SHARE * left)
+    if search_seconds(problem.nullity, problem.forms.size) > HOPELESS_FACTOR * left:
+        seconds = HOPELESS_SHARE * left     # the scan would see a sliver of the coset: descents do better
+    total, index = local_search(problem.forms, problem.values, problem.nullity, seconds, expired=token.expired)
     if (total, index) < (problem.bound, problem.start):
         return problem._replace(bound=total, start=index)
     return problem
