@@ -189,10 +189,10 @@ def fewest_presses(n: Union[int, Sequence[int]], m: Optional[int] = None, *, tor
                                 executor=pool, progress=progress, threads=threads, token=token, checkpoint=saved)
     except BoardTooLargeError as error:
         bracket = _shipped_bracket(rules)
-        if bracket is None:
-            raise
-        raise BoardTooLargeError(f"{error}. The shipped bracket of this board is [{bracket[0]}, {bracket[1]}] "
-                                 f"(lightsout.bracketed_fewest_presses())") from error
+        if bracket is not None:    # the refusal, which names its limit, also says what is known
+            error.args = (f"{error}. The shipped bracket of this board is [{bracket[0]}, {bracket[1]}] "
+                          f"(lightsout.bracketed_fewest_presses())",)
+        raise
     weight = int(best.presses.sum(dtype=np.int64))
     if not best.proven_minimal:
         raise MinimumNotProvenError(

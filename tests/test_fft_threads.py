@@ -13,8 +13,6 @@ from __future__ import annotations
 import os
 import random
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType as Gf2PolyModule
 
@@ -24,6 +22,7 @@ import pytest
 from conftest import interrupt_after_start, stops_at_ctrl_c
 from polyref import ref_divmod, ref_gcd, ref_mul
 from test_gf2fft import convolution_product, operand, value, words
+from test_halfgcd import thresholds
 
 import lightsout
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
@@ -35,15 +34,6 @@ THREADS = (1, 2, 3, 4)
 @pytest.fixture
 def poly(simd_level: str) -> Gf2PolyModule:
     return load("gf2poly", simd_level)
-
-
-@contextmanager
-def thresholds(poly: Gf2PolyModule, **values: int) -> Iterator[None]:
-    old = poly.set_thresholds(**values)
-    try:
-        yield
-    finally:
-        poly.set_thresholds(**old)
 
 
 def os_threads() -> int:

@@ -9,45 +9,24 @@ sides whose scratch cannot be held, before any allocation.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import numpy as np
 import oracle
 import pytest
 from conftest import AWKWARD_BITS
 from polyref import ref_divmod, ref_mul, ref_u
+from test_halfgcd import operand, thresholds, value, words
 
 import lightsout
 from lightsout._base.errors import InvalidTypeError
 from lightsout._kernels import load, selected_level
 
 
-def words(x: int) -> np.ndarray:
-    n = max(1, (x.bit_length() + 63) // 64)
-    return np.array([(x >> (64 * i)) & (2**64 - 1) for i in range(n)], dtype=np.uint64)
-
-
-def value(a: np.ndarray) -> int:
-    return sum(int(w) << (64 * i) for i, w in enumerate(a))
-
-
-def operand(rng: random.Random, nbits: int) -> int:
-    return rng.getrandbits(nbits) | (1 << (nbits - 1))
 
 
 @pytest.fixture
 def poly(simd_level):
     return load("gf2poly", simd_level)
-
-
-@contextmanager
-def thresholds(poly, **values: int) -> Iterator[None]:
-    old = poly.set_thresholds(**values)
-    try:
-        yield
-    finally:
-        poly.set_thresholds(**old)
 
 
 @pytest.mark.parametrize("nbits", AWKWARD_BITS + (3000,))

@@ -234,7 +234,9 @@ def _fewest(solution: lightsout.Solution, minimal: bool, time_limit: float) -> t
     if not minimal:
         return None, "the fewest presses were not asked for (minimal: false)"
     try:  # the search's own refusal, asked before any work: not an error of the request
-        refuse_minimal(solution.nullity, solution.count, solution.states, solution.board.shape, time_limit=time_limit)
+        # two states: as without a time limit, since a nullity past the exhaustive search is only bracketed
+        refuse_minimal(solution.nullity, solution.count, solution.states, solution.board.shape,
+                       time_limit=None if solution.states == 2 else time_limit)
     except LightsOutError as exc:
         return None, f"the fewest-press search was refused: {exc}"
     if solution.states == 2:
