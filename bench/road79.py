@@ -31,18 +31,12 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-import lightsout
-from lightsout import _kernels as kernels
-from lightsout._core.runner import Pace
-from lightsout._search.cosetform import SearchProblem, histogram, reduce_coset, search_problem, task_layout
-from lightsout._search.jobs import default_split
-from lightsout._search.orbitcut import prepare_cut, representatives
-from lightsout._search.symmetry import box_symmetries
-from lightsout._search.tasksearch import run_task_range
+if TYPE_CHECKING:   # the package is imported inside the functions: the gate's reference side is an older one
+    from lightsout._search.cosetform import SearchProblem
 
 BOARDS = ((119, 119), (119, 159), (79, 79))
 
@@ -62,6 +56,12 @@ class Road(NamedTuple):
 
 def problems(shape: tuple[int, int]) -> tuple[SearchProblem, SearchProblem, int]:
     """The plain problem, the cut problem and the jobs' split, as the search builds them."""
+    import lightsout
+    from lightsout._search.cosetform import histogram, reduce_coset, search_problem, task_layout
+    from lightsout._search.jobs import default_split
+    from lightsout._search.orbitcut import prepare_cut
+    from lightsout._search.symmetry import box_symmetries
+
     s = lightsout.solve(np.ones(shape, dtype=np.uint8))
     cells = s.board.size
     particular = s.presses.reshape(cells).astype(np.uint8)
@@ -78,6 +78,9 @@ def problems(shape: tuple[int, int]) -> tuple[SearchProblem, SearchProblem, int]
 def timed_tasks(problem: SearchProblem, layout: tuple[int, int, int], starts: np.ndarray,
                 seconds: float) -> tuple[int, float]:
     """Tasks covered and CPU seconds spent, running from each start in turn for about ``seconds`` in all."""
+    from lightsout._core.runner import Pace
+    from lightsout._search.tasksearch import run_task_range
+
     covered, spent = 0, 0.0
     share = seconds / len(starts)
     for start in starts:
@@ -96,6 +99,10 @@ def timed_tasks(problem: SearchProblem, layout: tuple[int, int, int], starts: np
 
 
 def measure(shape: tuple[int, int], seconds: float, rng: np.random.Generator) -> Road:
+    from lightsout import _kernels as kernels
+    from lightsout._search.cosetform import task_layout
+    from lightsout._search.orbitcut import representatives
+
     plain, problem, split = problems(shape)
     plain_layout = task_layout(plain, split)
     starts = rng.integers(0, (1 << plain_layout[2]) - 4096, size=8, dtype=np.uint64)
@@ -127,6 +134,9 @@ def measure(shape: tuple[int, int], seconds: float, rng: np.random.Generator) ->
 
 
 def main() -> None:
+    import lightsout
+    from lightsout import _kernels as kernels
+
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=10.0, help="kernel seconds a board (half plain, half cut)")
     parser.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)), help="cores of the cluster")
