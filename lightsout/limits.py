@@ -38,6 +38,7 @@ from lightsout._routes import general as _general
 from lightsout._routes import nd as _nd
 from lightsout._routes import poly as _poly
 from lightsout._routes import stencilchase as _stencilchase
+from lightsout._search import cosetform as _cosetform
 from lightsout._search import distance as _distance
 from lightsout._search import minweight as _minweight
 from lightsout._search import modsearch as _modsearch
@@ -136,7 +137,7 @@ MAX_TABLE_SECONDS = _solve.MAX_TABLE_SECONDS
 # Fewest presses -------------------------------------------------------------------------------
 
 #: Nullity of a two-state fewest-press search, time limit or not (64; a cell's form is one word).
-MAX_NULLITY = _minweight.MAX_NULLITY
+MAX_NULLITY = _cosetform.MAX_NULLITY
 #: Nullity of a search without time_limit (44, 2**44 solutions; about 20 minutes on two cores);
 #: a symmetry group of order 2**j adds j.
 MAX_UNTIMED_NULLITY = _minweight.MAX_UNTIMED_NULLITY

@@ -14,12 +14,12 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from lightsout._base.errors import InvalidBoardError, InvalidTypeError
+from lightsout._base.errors import BoardTooLargeError, InvalidBoardError, InvalidTypeError
 from lightsout._base.validate import zero_one
 from lightsout import _kernels as kernels
 from lightsout._search.orbitcut import TaskOrbits
 
-__all__ = ["CosetMinimum", "ReducedCoset", "SearchProblem", "TASK_BYTES", "checked_coset", "coset_element", "histogram",
+__all__ = ["MAX_NULLITY", "CosetMinimum", "ReducedCoset", "SearchProblem", "TASK_BYTES", "checked_coset", "coset_element", "histogram",
            "reduce_coset", "search_problem", "task_layout", "zero_one_array"]
 
 
@@ -85,11 +85,16 @@ def zero_one_array(array: object, name: str, ndim: int) -> np.ndarray:
     return np.ascontiguousarray(zero_one(array, name, states_hint=False), dtype=np.uint8)
 
 
-def checked_coset(particular: object, basis: object) -> tuple[np.ndarray, np.ndarray]:
-    """A coset's arguments checked: ``particular`` (cells,) and ``basis`` (d, cells), 0/1, as uint8.
+#: Forms are 64-bit words: no search of a GF(2) coset beyond this nullity, time limit or not.
+MAX_NULLITY = 64
+
+
+def checked_coset(particular: object, basis: object, search: str) -> tuple[np.ndarray, np.ndarray]:
+    """A coset's arguments checked: ``particular`` (cells,) and ``basis`` (d, cells), 0/1, as uint8, and
+    d at most :data:`MAX_NULLITY` (``search`` names the search in the refusal).
 
     Example:
-        >>> particular, basis = checked_coset(np.array([1, 0]), np.array([[True, True]]))
+        >>> particular, basis = checked_coset(np.array([1, 0]), np.array([[True, True]]), "the search")
         >>> particular.dtype, basis.tolist()
         (dtype('uint8'), [[1, 1]])
     """
@@ -97,6 +102,9 @@ def checked_coset(particular: object, basis: object) -> tuple[np.ndarray, np.nda
     basis = zero_one_array(basis, "basis", 2)
     if basis.shape[1] != particular.shape[0]:
         raise InvalidBoardError(f"basis rows have {basis.shape[1]} cells, particular has {particular.shape[0]}")
+    if basis.shape[0] > MAX_NULLITY:
+        raise BoardTooLargeError(f"{search} handles nullity up to {MAX_NULLITY} (lightsout.limits.MAX_NULLITY); "
+                                 f"this coset has nullity {basis.shape[0]}")
     return particular, basis
 
 

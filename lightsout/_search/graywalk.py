@@ -32,7 +32,7 @@ from lightsout._base.types import Progress
 from lightsout._base.validate import thread_count, time_limit_seconds
 from lightsout._core.runner import CALL_SECONDS, CancelToken, Pace, default_threads, run_chunks
 from lightsout._search.cosetform import CosetMinimum, ReducedCoset, checked_coset, coset_element, reduce_coset
-from lightsout._search.minweight import MAX_NULLITY, MAX_UNTIMED_NULLITY
+from lightsout._search.minweight import MAX_UNTIMED_NULLITY
 
 __all__ = ["LOW_BITS", "WalkLayout", "graywalk_min_weight", "walk_layout"]
 
@@ -138,13 +138,10 @@ def graywalk_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit
         >>> best.weight, best.proven, best.presses.reshape(5, 5).tolist()[0]
         (15, True, [0, 0, 0, 1, 1])
     """
-    particular, basis = checked_coset(particular, basis)
+    particular, basis = checked_coset(particular, basis, "the Gray-code walk")
     limit = time_limit_seconds(time_limit)
     token = (CancelToken() if token is None else token).within(limit)
     d = basis.shape[0]
-    if d > MAX_NULLITY:
-        raise BoardTooLargeError(f"the Gray-code walk handles nullity up to {MAX_NULLITY} "
-                                 f"(lightsout.limits.MAX_NULLITY); this coset has nullity {d}")
     if token.deadline is None and d > MAX_UNTIMED_NULLITY:
         raise BoardTooLargeError(f"the Gray-code walk over a nullity-{d} coset (2^{d} solutions) is limited to "
                                  f"nullity {MAX_UNTIMED_NULLITY} without time_limit "

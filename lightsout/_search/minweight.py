@@ -46,8 +46,8 @@ from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoa
 from lightsout._base.types import Progress
 from lightsout._base.validate import thread_count, time_limit_seconds
 from lightsout._core.runner import CancelToken, default_threads
-from lightsout._search.cosetform import (CosetMinimum, ReducedCoset, SearchProblem, checked_coset, coset_element,
-                                         histogram, reduce_coset, search_problem, task_layout)
+from lightsout._search.cosetform import (MAX_NULLITY, CosetMinimum, ReducedCoset, SearchProblem, checked_coset,
+                                         coset_element, histogram, reduce_coset, search_problem, task_layout)
 from lightsout._search.cost import search_seconds
 from lightsout._search.frontier import (BOUND_DEPTH, BOUND_SECONDS, Frontier, accepts_bounds, bounded_progress,
                                        deadline_in, weight_bound)
@@ -70,10 +70,6 @@ MAX_UNTIMED_NULLITY = 44
 #: Without ``time_limit`` and without an executor, it also refuses a search estimated to
 #: take longer than this many seconds on the usable cores (see :func:`lightsout._search.cost.search_seconds`).
 MAX_UNTIMED_SECONDS = 3600.0
-
-
-#: Forms are 64-bit words: no search beyond this nullity, time limit or not.
-MAX_NULLITY = 64
 
 
 def _check_limits(problem: SearchProblem, deadline: Optional[float], executor: object, threads: int,
@@ -195,13 +191,10 @@ def coset_min_weight(particular: np.ndarray, basis: np.ndarray, *, time_limit: O
         >>> best.presses.reshape(5, 5).tolist()[0]
         [0, 0, 0, 1, 1]
     """
-    particular, basis = checked_coset(particular, basis)
+    particular, basis = checked_coset(particular, basis, "the fewest-presses search")
     time_limit = time_limit_seconds(time_limit)
     token = (CancelToken() if token is None else token).within(time_limit)
     d = basis.shape[0]
-    if d > MAX_NULLITY:
-        raise BoardTooLargeError(f"the fewest-presses search handles nullity up to {MAX_NULLITY} "
-                                 f"(lightsout.limits.MAX_NULLITY); this coset has nullity {d}")
     nthreads = thread_count(threads) or default_threads()
     images = None if symmetry is None else _permutations(symmetry, particular.shape[0])
     _check_prune(prune, images, executor)
