@@ -304,11 +304,17 @@ def test_square_symmetry_of_the_minimum():
             assert int(image.sum()) == result.weight
 
 
-def test_wide_counters_beyond_32767_cells():
+@pytest.mark.parametrize("pressed, wide", [(0.5, False), (0.97, True)])
+def test_counters_beyond_32767_cells(pressed, wide):
+    # 40,000 cells in 2^7 forms: half of them pressed, a form's cells nearly cancel in g (sum |g|
+    # about 1,800: 16-bit counters); nearly all pressed, sum |g| is about 37,600 (32-bit counters)
     rng = np.random.default_rng(11)
     cells, d = 40_000, 7
     basis = (rng.random((d, cells)) < 0.5).astype(np.uint8)
-    particular = (rng.random(cells) < 0.5).astype(np.uint8)
+    particular = (rng.random(cells) < pressed).astype(np.uint8)
+    problem = cosetform.search_problem(cosetform.reduce_coset(particular, basis))
+    assert problem.wide == wide
+    assert (int(np.abs(problem.values.astype(np.int64)).sum()) > load("walsh", "generic").MAX_SUM16) == wide
     result = coset_min_weight(particular, basis)
     check_result(result, particular, basis)
     # brute force, vectorised over cells: all 2^7 weights

@@ -59,7 +59,7 @@ class SearchProblem(NamedTuple):
     nullity: int           # d
     cells: int             # N
     bound: int             # S at c = 0 (the reduced particular): the minimum is <= it
-    wide: bool             # 32-bit counters (N above the 16-bit range)
+    wide: bool             # 32-bit counters (sum |g| above the 16-bit range)
     orbits: Optional[TaskOrbits] = None  # the symmetric cut: run only the least task of each orbit
     start: int = 0         # the coordinate whose sum is ``bound`` (0, or a seed of the local search)
 
@@ -175,8 +175,11 @@ def histogram(rows: np.ndarray, reduced: np.ndarray, orbits: Optional[TaskOrbits
     distinct, inverse = np.unique(forms, return_inverse=True)
     values = np.bincount(inverse.ravel(), weights=signs, minlength=distinct.size).astype(np.int64)
     keep = values != 0
+    # every sum S(c) and partial sum lies within +-sum |g| (at most N: cells of one form cancel), so
+    # 16-bit counters, twice the lanes, serve up to there (the all-lit 185 x 185: 13,621 for 34,225 cells)
+    wide = int(np.abs(values[keep]).sum()) > kernels.walsh.MAX_SUM16
     return SearchProblem(np.ascontiguousarray(distinct[keep]), values[keep].astype(np.int32), d, n,
-                    int(signs.sum()), n > kernels.walsh.MAX_SUM16, orbits)
+                    int(signs.sum()), wide, orbits)
 
 
 def task_layout(problem: SearchProblem, split_bits: int) -> tuple[int, int, int]:

@@ -14,8 +14,8 @@ never holds 2^d counters: the coordinates split as ``c = [task | lane | low]``; 
 fixes the top bits, puts the next 3-5 in the lanes of a SIMD vector (their signs come
 from a small table, no transform work) and transforms the low m bits (m about 13, so a
 task's counters stay in the L2 cache), folding the last levels straight into the minimum.
-Memory is therefore a few hundred KiB per thread for any nullity (16-bit counters up to
-32,766 cells, 32-bit ones beyond), far inside any per-task memory budget.
+Memory is therefore a few hundred KiB per thread for any nullity (16-bit counters while
+``sum |g|`` is at most 32,766, 32-bit ones beyond), far inside any per-task memory budget.
 Tasks are independent: they run in chunks of tens of milliseconds, on the usable cores
 (threads: the kernel releases the GIL) or, grouped by the top ``split_bits`` coordinates
 into jobs, on any ``concurrent.futures.Executor`` (a process pool, or a Dask cluster
