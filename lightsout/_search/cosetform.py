@@ -23,8 +23,10 @@ __all__ = ["MAX_NULLITY", "CosetMinimum", "ReducedCoset", "SearchProblem", "TASK
            "reduce_coset", "search_problem", "task_layout", "zero_one_array"]
 
 
-# A task's counters are kept to this many bytes (half the L2 cache of one core).
-TASK_BYTES = 1 << 19
+# A task's counters are kept to this many bytes (the L2 cache of one core of the development
+# machine's EPYC: 2^14 vectors of 64 bytes ran 1.06-1.15x the rate of 2^13 at n = 65, 119, 185,
+# bench/fewest_rate.py; 2^15 was slower again).
+TASK_BYTES = 1 << 20
 
 
 @dataclass(frozen=True, eq=False)  # holds an array: == would be ambiguous (and raises on Python 3.13)
@@ -185,15 +187,15 @@ def histogram(rows: np.ndarray, reduced: np.ndarray, orbits: Optional[TaskOrbits
 def task_layout(problem: SearchProblem, split_bits: int) -> tuple[int, int, int]:
     """(lane bits, array bits m, task bits t) for this build, with t >= split_bits.
 
-    m is the smallest size whose transform outweighs the scatter of the entries
-    (2^m about twice the number of entries), capped so a task fits TASK_BYTES.
+    m is the smallest size whose transform well outweighs the scatter of the entries
+    (2^m about four times the number of entries), capped so a task fits TASK_BYTES.
     """
     d = problem.nullity
     module = kernels.walsh
     lane_max = module.LANE_BITS32 if problem.wide else module.LANE_BITS16
     lanes = min(lane_max, d - split_bits)
     cap = max(0, int(math.log2(TASK_BYTES // module.VEC_BYTES)))
-    want = max(6, int(math.ceil(math.log2(len(problem.forms) + 1))) + 1)
+    want = max(6, int(math.ceil(math.log2(len(problem.forms) + 1))) + 2)
     m = max(0, min(d - split_bits - lanes, cap, want))
     return lanes, m, d - lanes - m
 

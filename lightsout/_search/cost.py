@@ -35,7 +35,7 @@ def search_seconds(nullity: int, entries: int) -> float:
         >>> 0.1 < search_seconds(32, 4000) < 5 < search_seconds(36, 4000)
         True
     """
-    m = max(6, min(13, int(math.ceil(math.log2(entries + 1))) + 1))
+    m = max(6, min(14, int(math.ceil(math.log2(entries + 1))) + 2))   # as cosetform.task_layout's
     tasks = 2.0 ** max(0, nullity - 5 - m)
     return float(2.0 ** nullity * SECONDS_PER_ELEMENT + tasks * entries * SECONDS_PER_SCATTER)
 
