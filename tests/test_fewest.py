@@ -505,6 +505,43 @@ def test_kernel_levels_agree_with_brute_force(simd_level):
         assert min((s, c) for found, s, c in parts if found) == brute_sums(forms, values, d)
 
 
+def dense_walsh_sums(forms, values, d):
+    """S(c) for every c by a dense fast Walsh-Hadamard transform in numpy (2^d int64 counters)."""
+    g = np.zeros(1 << d, np.int64)
+    np.add.at(g, forms.astype(np.int64), values.astype(np.int64))
+    h = 1
+    while h < g.size:
+        pairs = g.reshape(-1, 2, h)
+        g = np.stack([pairs[:, 0] + pairs[:, 1], pairs[:, 0] - pairs[:, 1]], axis=1).reshape(-1)
+        h *= 2
+    return g
+
+
+@pytest.mark.parametrize("d, m, entries", [(14, 14, 40), (17, 13, 3000), (18, 16, 900), (17, 15, 20000)])
+def test_kernel_large_tasks_agree_with_a_dense_transform(simd_level, d, m, entries):
+    # tasks of 2^13 to 2^16 vectors: the transform's L1 blocks and the pass over the chunks above
+    # them, the final levels zeroing as they go (several tasks in one call), ties to the smaller c
+    kernel = load("walsh", simd_level)
+    rng = np.random.default_rng(d * 1000 + m)
+    forms = rng.integers(0, 1 << d, size=entries, dtype=np.uint64)
+    values = rng.choice(np.array([-1, 1], np.int32), size=entries)
+    sums = dense_walsh_sums(forms, values, d)
+    target = int(sums.min())
+    first = int(np.flatnonzero(sums == target)[0])
+    for lanes, wide in ((0, False), (min(kernel.LANE_BITS16, d - m), False), (min(kernel.LANE_BITS32, d - m), True)):
+        tasks = 1 << (d - lanes - m)
+        assert kernel.search_tasks(forms, values, d, m, lanes, 0, tasks, 10**6, wide) == (True, target, first)
+        assert kernel.search_tasks(forms, values, d, m, lanes, 0, tasks, target, wide) == (True, target, first)
+        assert kernel.search_tasks(forms, values, d, m, lanes, 0, tasks, target - 1, wide) == (False, target - 1, 0)
+        order = np.arange(tasks, dtype=np.uint64)[::-1].copy()
+        found, total, index, task_sums = kernel.search_task_list(forms, values, d, m, lanes, order, 10**6, wide)
+        assert (found, total, index) == (True, target, first)
+        per_task = sums.reshape(tasks, -1).min(axis=1)[::-1]
+        running = np.minimum.accumulate(per_task)    # a task reports its minimum when it is <= every earlier one
+        assert task_sums.tolist() == [int(v) if v <= r else np.iinfo(np.int64).max
+                                      for v, r in zip(per_task, np.concatenate([[10**6], running[:-1]]))]
+
+
 def test_kernel_bound_and_validation(simd_level):
     kernel = load("walsh", simd_level)
     forms = np.array([1, 2, 3], dtype=np.uint64)

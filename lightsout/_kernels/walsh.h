@@ -11,19 +11,21 @@
  *   1. scatter: G[low_e] += val_e * (-1)^{top_e . task} * P[mid_e], where P[mid] is the
  *      lane vector ((-1)^{mid . lane})_lane, so lane coordinates cost no transform work;
  *   2. transform: an in-place Walsh-Hadamard transform of G over its m-bit index, done as
- *      register-blocked radix-2^r passes on cache-sized chunks (levels 0..b-1), and
- *   3. final levels (the top f = m - b) fused with the minimum: 2^f vectors at stride
- *      2^b (+ one vector of padding, so they fall in different cache sets) are loaded,
- *      transformed in registers, the last level as min(x + y, x - y) = x - |y|, and
- *      folded into a running lane-wise minimum; only zeros are stored back, which
- *      leaves the array clear for the next task's scatter.  Every SEGMENT groups the
- *      running minimum is compared with the best sum so far; only when some lane may
- *      match or beat it is the segment recomputed and scanned lane by lane (rare: a
- *      few times per search).
+ *      register-blocked radix-2^r passes: the low levels on blocks of WALSH_BLOCK_BYTES,
+ *      which stay in the L1 cache from one pass to the next, the levels above them over
+ *      each chunk (levels 0..b-1), and
+ *   3. final levels (the top f = m - b) fused with the minimum: each group of 2^f vectors
+ *      at stride 2^b (+ one vector of padding, so they fall in different cache sets) is
+ *      loaded and zeroed at once (which leaves the array clear for the next task's
+ *      scatter), transformed in registers, the last level as min(x + y, x - y) = x - |y|,
+ *      and its lane-wise minimum compared with the best sum; only a group where some lane
+ *      may match or beat it is offered lane by lane (rare: a few times per search).
  *
- * Speed (AMD EPYC, one core, CPU time): about 3.2 ns per 64-byte vector of 32 sums at
- * m = 13 with AVX-512, i.e. 0.1 ns per coset element; scatter 0.6, in-chunk passes 1.7,
- * final pass 0.9 ns.  The all-lit 67 x 67 board (nullity 32) takes 0.46 s of CPU.
+ * Speed (AMD EPYC 4th generation, one core, CPU time, shared machine): about 0.125 ns per coset
+ * element at n = 65 (d = 42, m = 14) with AVX-512, 4 ns per 64-byte vector of 32 sums: the
+ * L1 blocks' passes about half, the pass over the chunks and the final pass a sixth and a
+ * quarter, the scatter a tenth.  Before the blocks and the fused zeroing (a separate pass of
+ * stores), 0.16 ns.
  *
  * A vector holds LANES counters (int16 or int32) of WALSH_VEC_BYTES bytes: 64 with
  * AVX-512BW, 32 with AVX2, 16 otherwise; the code below uses GCC/Clang vector types, so
@@ -71,8 +73,10 @@
 #define WALSH_UNROLL
 #endif
 
-/* Groups of the final pass between two comparisons with the best sum. */
-#define WALSH_SEGMENT 16
+/* The in-chunk transform's low levels run on blocks of this many bytes (half an L1 cache). */
+#ifndef WALSH_BLOCK_BYTES
+#define WALSH_BLOCK_BYTES 16384
+#endif
 /* Vectors of padding between chunks of the task array. */
 #define WALSH_PAD 1
 

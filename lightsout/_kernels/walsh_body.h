@@ -75,9 +75,10 @@ WALSH_PASS(4)
 #endif
 #undef WALSH_PASS
 
-/* Levels 0..levels-1 of the transform of one chunk of n = 2^levels vectors. */
-static void WN(transform_chunk)(V *a, ptrdiff_t n, int levels) {
-    ptrdiff_t h = 1;
+/* Levels lo..hi-1 of the transform of n vectors (n a multiple of 2^hi), in radix-2^r passes. */
+static void WN(transform_levels)(V *a, ptrdiff_t n, int lo, int hi) {
+    ptrdiff_t h = (ptrdiff_t)1 << lo;
+    int levels = hi - lo;
     while (levels > 0) {
         int r = levels < WALSH_MAX_RADIX_BITS ? levels : WALSH_MAX_RADIX_BITS;
         switch (r) {
@@ -93,96 +94,69 @@ static void WN(transform_chunk)(V *a, ptrdiff_t n, int levels) {
     }
 }
 
-/* The final F levels of one group: 2^F vectors at stride `stride` from a + p, into x. */
-#define WALSH_GROUP(F)                                                                  \
-WALSH_INLINE void WN(group##F)(const V *WALSH_RESTRICT a, ptrdiff_t p, ptrdiff_t stride, V *x) { \
-    WALSH_UNROLL for (int k = 0; k < (1 << F); k++) x[k] = a[p + k * stride];          \
-    WALSH_UNROLL for (int l = 0; l < F; l++)                                           \
-        WALSH_UNROLL for (int k = 0; k < (1 << F); k++)                                \
-            if (!(k & (1 << l))) BF(x[k], x[k | (1 << l)]);                            \
+/* Levels 0..levels-1 of the transform of one chunk of n = 2^levels vectors: the low levels
+ * block by block of WALSH_BLOCK_BYTES, so that every pass after a block's first finds it in
+ * the L1 cache, then the levels above over the whole chunk. */
+static void WN(transform_chunk)(V *a, ptrdiff_t n, int levels) {
+    int inner = 0;
+    while (inner < levels && ((size_t)2 << inner) * sizeof(V) <= WALSH_BLOCK_BYTES) inner++;
+    for (ptrdiff_t q = 0; q < n; q += (ptrdiff_t)1 << inner)
+        WN(transform_levels)(a + q, (ptrdiff_t)1 << inner, 0, inner);
+    WN(transform_levels)(a, n, inner, levels);
 }
-WALSH_GROUP(0)
-WALSH_GROUP(1)
-WALSH_GROUP(2)
-WALSH_GROUP(3)
-#if WALSH_MAX_RADIX_BITS >= 4
-WALSH_GROUP(4)
-#endif
-#undef WALSH_GROUP
 
-/* The lane-wise minimum of the 2^F outputs of one group (F >= 1): the last level's pair
- * (x + y, x - y) has minimum x - |y|, and the halves are reduced as a tree. */
-#define WALSH_GROUPMIN(F)                                                               \
-WALSH_INLINE V WN(groupmin##F)(const V *WALSH_RESTRICT a, ptrdiff_t p, ptrdiff_t stride) { \
-    V x[1 << F];                                                                       \
-    WALSH_UNROLL for (int k = 0; k < (1 << F); k++) x[k] = a[p + k * stride];          \
-    WALSH_UNROLL for (int l = 0; l < F - 1; l++)                                       \
-        WALSH_UNROLL for (int k = 0; k < (1 << F); k++)                                \
-            if (!(k & (1 << l))) BF(x[k], x[k | (1 << l)]);                            \
-    WALSH_UNROLL for (int k = 0; k < (1 << (F - 1)); k++)                              \
-        x[k] = VSUB(x[k], VABS(x[k + (1 << (F - 1))]));                                \
-    WALSH_UNROLL for (int h = (1 << F) >> 2; h >= 1; h >>= 1)                          \
-        WALSH_UNROLL for (int k = 0; k < h; k++) x[k] = VMIN(x[k], x[k + h]);          \
-    return x[0];                                                                       \
-}
-WALSH_INLINE V WN(groupmin0)(const V *WALSH_RESTRICT a, ptrdiff_t p, ptrdiff_t stride) {
-    (void)stride;
-    return a[p];
-}
-WALSH_GROUPMIN(1)
-WALSH_GROUPMIN(2)
-WALSH_GROUPMIN(3)
-#if WALSH_MAX_RADIX_BITS >= 4
-WALSH_GROUPMIN(4)
-#endif
-#undef WALSH_GROUPMIN
-
-/* Scan groups [p0, p1) lane by lane and offer every sum <= best to `best`.  Group p's
- * vector k sits at a[p + k * stride] and holds coordinates low = p + k * chunk;
- * c = base | lane << m | low, lanes below nlanes only. */
-static void WN(scan_groups)(const V *a, ptrdiff_t p0, ptrdiff_t p1, ptrdiff_t stride, ptrdiff_t chunk,
-                            int f, int m, int nlanes, uint64_t base, walsh_best *best) {
+/* Offer every sum <= the best of one group to `best`, lane by lane (the cold path: a group
+ * whose minimum may match or beat the best).  x: the group's 2^f vectors with all but the last
+ * level done; vector k holds coordinates low = p + k * chunk, c = base | lane << m | low,
+ * lanes below nlanes only. */
+static void WN(offer_group)(const V *x_in, int f, ptrdiff_t p, ptrdiff_t chunk, int m, int nlanes,
+                            uint64_t base, walsh_best *best) {
     V x[1 << WALSH_MAX_RADIX_BITS];
     memset(x, 0, sizeof x);   /* (a cold path: keeps the compiler sure x is set) */
-    for (ptrdiff_t p = p0; p < p1; p++) {
-        switch (f) {
-#if WALSH_MAX_RADIX_BITS >= 4
-        case 4: WN(group4)(a, p, stride, x); break;
-#endif
-        case 3: WN(group3)(a, p, stride, x); break;
-        case 2: WN(group2)(a, p, stride, x); break;
-        case 1: WN(group1)(a, p, stride, x); break;
-        default: WN(group0)(a, p, stride, x); break;
+    for (int k = 0; k < (1 << f); k++) x[k] = x_in[k];
+    if (f > 0)
+        for (int k = 0; k < (1 << (f - 1)); k++) BF(x[k], x[k + (1 << (f - 1))]);
+    for (int k = 0; k < (1 << f); k++)
+        for (int lane = 0; lane < nlanes; lane++) {
+            int64_t s = VLANE(x[k], lane);
+            if (s <= best->sum)
+                walsh_offer(best, s, base | ((uint64_t)lane << m) | (uint64_t)(p + k * chunk));
         }
-        for (int k = 0; k < (1 << f); k++)
-            for (int lane = 0; lane < nlanes; lane++) {
-                int64_t s = VLANE(x[k], lane);
-                if (s <= best->sum)
-                    walsh_offer(best, s, base | ((uint64_t)lane << m) | (uint64_t)(p + k * chunk));
-            }
-    }
 }
 
-/* The final F levels fused with the minimum over the 2^m x nlanes sums of one task.
- * The array holds 2^F chunks of `groups` vectors, `stride` apart.  Each segment's
- * vectors are zeroed once it is done, so the array is clear for the next task. */
+/* The final F levels fused with the minimum over the 2^m x nlanes sums of one task.  The
+ * array holds 2^F chunks of `groups` vectors, `stride` apart; group p is vector p of each
+ * chunk.  Each group is loaded once, zeroed at once (so the array is clear for the next
+ * task), transformed in registers with the last level as min(x + y, x - y) = x - |y|, and
+ * compared with the best sum; only a group with some lane that may match or beat it is
+ * offered lane by lane (rare: a few times a search). */
 #define WALSH_FINAL(F)                                                                  \
-static void WN(final##F)(V *a, ptrdiff_t groups, ptrdiff_t stride, int m, int nlanes,  \
+static void WN(final##F)(V *WALSH_RESTRICT a, ptrdiff_t groups, ptrdiff_t stride, int m, int nlanes, \
                          uint64_t base, walsh_best *best) {                            \
     const WT big = (WT)WALSH_T_MAX;                                                     \
     const V zero = WN(vsplat)(0);                                                       \
     V thr = WN(vsplat)((WT)(best->sum < big ? best->sum : big));                        \
-    for (ptrdiff_t p0 = 0; p0 < groups; p0 += WALSH_SEGMENT) {                          \
-        ptrdiff_t p1 = p0 + WALSH_SEGMENT < groups ? p0 + WALSH_SEGMENT : groups;       \
-        V vm = WN(groupmin##F)(a, p0, stride);                                          \
-        for (ptrdiff_t p = p0 + 1; p < p1; p++)                                         \
-            vm = VMIN(vm, WN(groupmin##F)(a, p, stride));                               \
+    for (ptrdiff_t p = 0; p < groups; p++) {                                            \
+        V x[1 << F], y[(1 << F) / 2 > 0 ? (1 << F) / 2 : 1];                            \
+        WALSH_UNROLL for (int k = 0; k < (1 << F); k++) {                               \
+            x[k] = a[p + k * stride];                                                   \
+            a[p + k * stride] = zero;                                                   \
+        }                                                                               \
+        WALSH_UNROLL for (int l = 0; l + 1 < F; l++)                                    \
+            WALSH_UNROLL for (int k = 0; k < (1 << F); k++)                             \
+                if (!(k & (1 << l))) BF(x[k], x[k | (1 << l)]);                         \
+        V vm = x[0];                                                                    \
+        if (F > 0) {                                                                    \
+            WALSH_UNROLL for (int k = 0; k < (1 << F) / 2; k++)                         \
+                y[k] = VSUB(x[k], VABS(x[k + (1 << F) / 2]));                           \
+            WALSH_UNROLL for (int h = (1 << F) >> 2; h >= 1; h >>= 1)                   \
+                WALSH_UNROLL for (int k = 0; k < h; k++) y[k] = VMIN(y[k], y[k + h]);   \
+            vm = y[0];                                                                  \
+        }                                                                               \
         if (WN(vany_le)(vm, thr)) {                                                     \
-            WN(scan_groups)(a, p0, p1, stride, groups, F, m, nlanes, base, best);       \
+            WN(offer_group)(x, F, p, groups, m, nlanes, base, best);                    \
             thr = WN(vsplat)((WT)(best->sum < big ? best->sum : big));                  \
         }                                                                               \
-        for (int k = 0; k < (1 << F); k++)                                              \
-            for (ptrdiff_t p = p0; p < p1; p++) a[p + k * stride] = zero;               \
     }                                                                                   \
 }
 WALSH_FINAL(0)
