@@ -12,10 +12,12 @@ __all__ = ["SECONDS_PER_ELEMENT", "SECONDS_PER_SCATTER", "SECONDS_PER_SOLUTION_C
 
 
 # Measured on the development machine (AMD EPYC, AVX-512 build, CPU time of one core): the
-# search's transform costs about 0.09 ns per coset element, and each (entry, task) scatter
-# 1.5 ns, where a task is 2^18 elements (2^13 vectors of 32 lanes).  The all-lit 67 x 67 board
-# (nullity 32, 3872 forms) takes 0.47 s of CPU.
-SECONDS_PER_ELEMENT = 0.09e-9
+# search's transform costs about 0.07 ns per coset element, and each (entry, task) scatter
+# 1.5 ns, where a task is 2^19 elements (2^14 vectors of 32 lanes).  The all-lit 67 x 67 board
+# (nullity 32, 3872 forms) took 0.47 s of CPU with the kernel before L1 blocks and 2^13-vector
+# tasks; bench/fewest_rate.py --whole ran the present one 1.3x as fast beside it (7.0e9 against
+# 5.4e9 elements a core-second on the loaded machine).
+SECONDS_PER_ELEMENT = 0.07e-9
 SECONDS_PER_SCATTER = 1.5e-9
 # The k-state search walks every solution (lightsout/_search/modsearch.py), a pass over the cells a
 # step: 3^12 solutions of 1024 cells take 19 ms (AVX-512), 21 ms (AVX2), 38 ms (portable build) on
