@@ -322,6 +322,18 @@ def test_counters_beyond_32767_cells(pressed, wide):
     assert result.weight == min(weights)
 
 
+@pytest.mark.parametrize("n", [188, pytest.param(199, marks=pytest.mark.thorough)])
+def test_boards_past_32767_cells_on_16_bit_counters_match_the_shipped_table(n):
+    # 35,344 and 39,601 cells (nullity 24 and 32): the shipped rows were proven with 32-bit counters
+    particular, basis = all_lit_coset(n)
+    problem = cosetform.search_problem(cosetform.reduce_coset(particular, basis))
+    assert problem.cells > load("walsh", "generic").MAX_SUM16 and not problem.wide
+    result = coset_min_weight(particular, basis, prune=False)
+    check_result(result, particular, basis)
+    assert oracle.clears(np.ones((n, n), np.uint8), result.presses.reshape(n, n))
+    assert result.proven and result.weight == lightsout.proven_fewest_presses()[n]["fewest"]
+
+
 # ---------------------------------------------------------------------------------------
 # Splitting, threads and executors give the same answer
 
