@@ -92,33 +92,57 @@ cdef enum:
     SIGNAL_WORK = 1 << 22
 
 
-cdef struct Graph:
-    Py_ssize_t n
-    const int64_t* indptr
-    const int32_t* indices
-    bint self_toggle
+# One set of loops serves both kinds of system.  An Incidence holds the two lists:
+# equation e's variables and variable u's equations.  On an undirected graph both are the
+# neighbour list (the adjacency is symmetric), and under the plus rule each vertex is in its
+# own equation: `self_loop` adds it at the end of every list without storing it.  The
+# one-way rules of section 5 store both lists and set no self loop.
+
+cdef struct Incidence:
+    Py_ssize_t neq, nvar
+    const int64_t* eq_ptr      # equation e's stored variables: eq_var[eq_ptr[e]:eq_ptr[e + 1]]
+    const int32_t* eq_var
+    const int64_t* var_ptr     # variable u's stored equations: var_eq[var_ptr[u]:var_ptr[u + 1]]
+    const int32_t* var_eq
+    Py_ssize_t self_loop       # 1: equation v also holds variable v (the plus rule on a graph)
 
 
-cdef inline Py_ssize_t nsize(const Graph* g, Py_ssize_t v) noexcept nogil:
-    """|N[v]|: the number of variables in v's equation (= equations containing x_v)."""
-    return g.indptr[v + 1] - g.indptr[v] + (1 if g.self_toggle else 0)
+cdef inline Py_ssize_t eq_size(const Incidence* a, Py_ssize_t e) noexcept nogil:
+    """The number of variables in equation e."""
+    return a.eq_ptr[e + 1] - a.eq_ptr[e] + a.self_loop
 
 
-cdef inline int32_t nitem(const Graph* g, Py_ssize_t v, Py_ssize_t i) noexcept nogil:
-    """The i-th member of N[v] (its neighbours in order, then v itself under the plus rule)."""
-    cdef int64_t at = g.indptr[v] + i
-    if at < g.indptr[v + 1]:
-        return g.indices[at]
-    return <int32_t>v
+cdef inline int32_t eq_item(const Incidence* a, Py_ssize_t e, Py_ssize_t i) noexcept nogil:
+    """The i-th variable of equation e (the stored ones in order, then e itself with a self loop)."""
+    cdef int64_t at = a.eq_ptr[e] + i
+    if at < a.eq_ptr[e + 1]:
+        return a.eq_var[at]
+    return <int32_t>e
 
 
-cdef Graph make_graph(const int64_t[::1] indptr, const int32_t[::1] indices, bint self_toggle):
-    cdef Graph g
-    g.n = indptr.shape[0] - 1
-    g.indptr = &indptr[0]
-    g.indices = &indices[0] if indices.shape[0] else NULL
-    g.self_toggle = self_toggle
-    return g
+cdef inline Py_ssize_t var_size(const Incidence* a, Py_ssize_t u) noexcept nogil:
+    """The number of equations holding variable u."""
+    return a.var_ptr[u + 1] - a.var_ptr[u] + a.self_loop
+
+
+cdef inline int32_t var_item(const Incidence* a, Py_ssize_t u, Py_ssize_t i) noexcept nogil:
+    """The i-th equation holding variable u."""
+    cdef int64_t at = a.var_ptr[u] + i
+    if at < a.var_ptr[u + 1]:
+        return a.var_eq[at]
+    return <int32_t>u
+
+
+cdef Incidence make_graph(const int64_t[::1] indptr, const int32_t[::1] indices, bint self_toggle) except *:
+    """The incidence of an undirected graph's equations: N[v] both ways."""
+    cdef Incidence a
+    a.neq = a.nvar = indptr.shape[0] - 1
+    if a.neq < 0:
+        raise InvalidBoardError("indptr must have at least one entry")
+    a.eq_ptr = a.var_ptr = &indptr[0]
+    a.eq_var = a.var_eq = &indices[0] if indices.shape[0] else NULL
+    a.self_loop = 1 if self_toggle else 0
+    return a
 
 
 # ---------------------------------------------------------------------------
@@ -157,9 +181,9 @@ cdef inline void bucket_remove(PlanState* s, int32_t e, int32_t c) noexcept nogi
         s.prv[s.nxt[e]] = s.prv[e]
 
 
-cdef void plan_determine(const Graph* g, PlanState* s, int32_t u, int32_t eq) noexcept nogil:
+cdef void plan_determine(const Incidence* a, PlanState* s, int32_t u, int32_t eq) noexcept nogil:
     """Record that x_u is known (from equation eq, or free when eq < 0) and update the counts."""
-    cdef Py_ssize_t i, j, size_u = nsize(g, u), size_f
+    cdef Py_ssize_t i, j, size_u = var_size(a, u)
     cdef int32_t f, v
     s.steps_var[s.nsteps] = u
     s.steps_eq[s.nsteps] = eq
@@ -171,7 +195,7 @@ cdef void plan_determine(const Graph* g, PlanState* s, int32_t u, int32_t eq) no
         if s.live > s.peak:
             s.peak = s.live
     for i in range(size_u):
-        f = nitem(g, u, i)
+        f = var_item(a, u, i)
         if not s.used[f]:
             bucket_remove(s, f, s.cnt[f])
         s.cnt[f] -= 1
@@ -179,9 +203,8 @@ cdef void plan_determine(const Graph* g, PlanState* s, int32_t u, int32_t eq) no
             if not s.used[f]:
                 s.final_eqs[s.nfinal] = f
                 s.nfinal += 1
-            size_f = nsize(g, f)
-            for j in range(size_f):
-                v = nitem(g, f, j)
+            for j in range(eq_size(a, f)):
+                v = eq_item(a, f, j)
                 s.ref[v] -= 1
                 if s.ref[v] == 0:
                     s.live -= 1
@@ -189,19 +212,19 @@ cdef void plan_determine(const Graph* g, PlanState* s, int32_t u, int32_t eq) no
             bucket_push(s, f, s.cnt[f])
 
 
-cdef int plan_run(const Graph* g, PlanState* s, Py_ssize_t maxc, Poll* p) noexcept nogil:
-    cdef Py_ssize_t n = g.n, i, size_e, c, freed, scan = 0
+cdef int plan_run(const Incidence* a, PlanState* s, Py_ssize_t maxc, Poll* p) noexcept nogil:
+    cdef Py_ssize_t i, size_e, c, freed, scan = 0
     cdef int32_t e, w = -1
     cdef int status
-    for e in range(n):
-        size_e = nsize(g, e)
+    for e in range(a.neq):
+        size_e = eq_size(a, e)
         s.cnt[e] = <int32_t>size_e
         if size_e == 0:
             s.final_eqs[s.nfinal] = e      # an empty equation: 0 = b_e
             s.nfinal += 1
         else:
             bucket_push(s, e, <int32_t>size_e)
-    while s.nsteps < n:
+    while s.nsteps < a.nvar:
         status = poll_work(p, 16)
         if status != STOP_NONE:
             return status
@@ -209,36 +232,73 @@ cdef int plan_run(const Graph* g, PlanState* s, Py_ssize_t maxc, Poll* p) noexce
         if e >= 0:
             bucket_remove(s, e, 1)
             s.used[e] = 1
-            size_e = nsize(g, e)
-            for i in range(size_e):
-                w = nitem(g, e, i)
+            for i in range(eq_size(a, e)):
+                w = eq_item(a, e, i)
                 if not s.det[w]:
                     break
-            plan_determine(g, s, w, e)
+            plan_determine(a, s, w, e)
             continue
         while s.lo <= maxc and s.head[s.lo] < 0:
             s.lo += 1
         if s.lo > maxc:
-            # Every remaining variable is in no equation at all: free.
-            while scan < n:
+            # Every remaining variable is in no unfinished equation, so in none at all: free.
+            while scan < a.nvar:
                 if not s.det[scan]:
-                    plan_determine(g, s, <int32_t>scan, -1)
+                    plan_determine(a, s, <int32_t>scan, -1)
                     s.nfree += 1
                 scan += 1
             break
         c = s.lo
         e = s.head[c]
-        size_e = nsize(g, e)
         freed = 0
-        for i in range(size_e):
+        for i in range(eq_size(a, e)):
             if freed == c - 1:
                 break
-            w = nitem(g, e, i)
+            w = eq_item(a, e, i)
             if not s.det[w]:
-                plan_determine(g, s, w, -1)
+                plan_determine(a, s, w, -1)
                 s.nfree += 1
                 freed += 1
     return 0
+
+
+cdef tuple _plan(const Incidence* a):
+    """forcing_plan and sparse_plan: ``(steps_var, steps_eq, final_eqs, peak)``."""
+    cdef Py_ssize_t e, maxc = 0, neq = max(a.neq, 1), nvar = max(a.nvar, 1)
+    for e in range(a.neq):
+        maxc = max(maxc, eq_size(a, e))
+    cnt = np.zeros(neq, dtype=np.int32)
+    used = np.zeros(neq, dtype=np.uint8)
+    det = np.zeros(nvar, dtype=np.uint8)
+    ref = np.zeros(nvar, dtype=np.int32)
+    links = np.full((2, neq), -1, dtype=np.int32)
+    head = np.full(maxc + 2, -1, dtype=np.int32)
+    steps = np.zeros((2, nvar), dtype=np.int32)
+    final = np.zeros(neq, dtype=np.int32)
+    cdef int32_t[::1] cnt_v = cnt, ref_v = ref, head_v = head, final_v = final
+    cdef uint8_t[::1] used_v = used, det_v = det
+    cdef int32_t[:, ::1] links_v = links, steps_v = steps
+    cdef PlanState s
+    cdef Poll p = make_poll(None, SIGNAL_WORK)
+    cdef int status
+    s.cnt = &cnt_v[0]
+    s.used = &used_v[0]
+    s.det = &det_v[0]
+    s.ref = &ref_v[0]
+    s.nxt = &links_v[0, 0]
+    s.prv = &links_v[1, 0]
+    s.head = &head_v[0]
+    s.steps_var = &steps_v[0, 0]
+    s.steps_eq = &steps_v[1, 0]
+    s.final_eqs = &final_v[0]
+    s.nsteps = s.nfinal = s.nfree = s.live = s.peak = 0
+    s.lo = maxc + 1
+    with nogil:
+        status = plan_run(a, &s, maxc, &p)
+    raise_if_interrupted(status)
+    if s.nsteps != a.nvar or s.nfinal - s.nfree != a.neq - a.nvar:  # cannot happen: each forced press uses one equation
+        raise AssertionError(f"forcing plan: {s.nsteps} steps, {s.nfinal} final equations, {s.nfree} free")
+    return steps[0, :a.nvar].copy(), steps[1, :a.nvar].copy(), final[:s.nfinal].copy(), int(s.peak)
 
 
 def forcing_plan(const int64_t[::1] indptr not None, const int32_t[::1] indices not None, bint self_toggle):
@@ -265,45 +325,8 @@ def forcing_plan(const int64_t[::1] indptr not None, const int32_t[::1] indices 
         >>> len(final), sorted(sv.tolist())
         (1, [0, 1, 2])
     """
-    cdef Graph g = make_graph(indptr, indices, self_toggle)
-    cdef Py_ssize_t n = g.n, v, maxc = 0
-    if n < 0:
-        raise InvalidBoardError("indptr must have at least one entry")
-    for v in range(n):
-        maxc = max(maxc, nsize(&g, v))
-    cnt = np.zeros(n, dtype=np.int32)
-    flags = np.zeros((2, n), dtype=np.uint8)
-    ref = np.zeros(n, dtype=np.int32)
-    links = np.full((2, n), -1, dtype=np.int32)
-    head = np.full(maxc + 2, -1, dtype=np.int32)
-    steps = np.zeros((2, n), dtype=np.int32)
-    final = np.zeros(n, dtype=np.int32)
-    cdef int32_t[::1] cnt_v = cnt, ref_v = ref, head_v = head, final_v = final
-    cdef uint8_t[:, ::1] flags_v = flags
-    cdef int32_t[:, ::1] links_v = links, steps_v = steps
-    cdef PlanState s
-    cdef Poll p = make_poll(None, SIGNAL_WORK)
-    cdef int status
-    if n == 0:
-        return steps[0], steps[1], final, 0
-    s.cnt = &cnt_v[0]
-    s.used = &flags_v[0, 0]
-    s.det = &flags_v[1, 0]
-    s.ref = &ref_v[0]
-    s.nxt = &links_v[0, 0]
-    s.prv = &links_v[1, 0]
-    s.head = &head_v[0]
-    s.steps_var = &steps_v[0, 0]
-    s.steps_eq = &steps_v[1, 0]
-    s.final_eqs = &final_v[0]
-    s.nsteps = s.nfinal = s.nfree = s.live = s.peak = 0
-    s.lo = maxc + 1
-    with nogil:
-        status = plan_run(&g, &s, maxc, &p)
-    raise_if_interrupted(status)
-    if s.nsteps != n or s.nfinal != s.nfree:  # cannot happen: the counting argument of the header
-        raise AssertionError(f"forcing plan: {s.nsteps} steps, {s.nfinal} final equations, {s.nfree} free")
-    return steps[0].copy(), steps[1].copy(), final[:s.nfinal].copy(), int(s.peak)
+    cdef Incidence a = make_graph(indptr, indices, self_toggle)
+    return _plan(&a)
 
 
 # ---------------------------------------------------------------------------
@@ -323,17 +346,16 @@ cdef inline int32_t take_slot(Replay* r) noexcept nogil:
     return r.free_slots[r.nfree_slots]
 
 
-cdef inline void release_vars(const Graph* g, Replay* r, int32_t f) noexcept nogil:
+cdef inline void release_vars(const Incidence* a, Replay* r, int32_t f) noexcept nogil:
     """Equation f is complete: its variables lose one reference; free the slots that reach 0."""
     cdef Py_ssize_t j
     cdef int32_t v
-    for j in range(nsize(g, f)):
-        v = nitem(g, f, j)
+    for j in range(eq_size(a, f)):
+        v = eq_item(a, f, j)
         r.ref[v] -= 1
         if r.ref[v] == 0:
             r.free_slots[r.nfree_slots] = r.slot_of[v]
             r.nfree_slots += 1
-
 
 # Rows are generic over the ring (gridchase.pyx does the same): GF(2) rows are packed bits
 # in uint64 words, Z/k rows one byte a value; the four operations below are all that differ.
@@ -374,19 +396,20 @@ cdef inline Py_ssize_t row_elements(elem_t* kind, Py_ssize_t ncols) noexcept nog
         return ncols
 
 
-cdef int replay_system(const Graph* g, Replay* r, const int32_t* steps_var, const int32_t* steps_eq,
+
+cdef int replay_system(const Incidence* a, Replay* r, const int32_t* steps_var, const int32_t* steps_eq,
                        const uint8_t* lit, elem_t* slots, elem_t* system, Py_ssize_t nz,
                        unsigned k, Poll* p) noexcept nogil:
     """Fill the system [C | d] (constant in column nz): the presses solve the board iff C z + d = 0."""
-    cdef Py_ssize_t s, i, j, zj = 0, size_u, n = g.n, stride = row_elements(<elem_t*>NULL, nz + 1)
+    cdef Py_ssize_t s, i, j, zj = 0, size_u, stride = row_elements(<elem_t*>NULL, nz + 1)
     cdef int32_t u, e, f, v, slot, row
     cdef elem_t* x
     cdef elem_t* out
     cdef int status
-    for s in range(n):
+    for s in range(a.nvar):
         u = steps_var[s]
         e = steps_eq[s]
-        size_u = nsize(g, u)
+        size_u = var_size(a, u)
         if size_u > 0:
             slot = take_slot(r)
             r.slot_of[u] = slot
@@ -398,60 +421,55 @@ cdef int replay_system(const Graph* g, Replay* r, const int32_t* steps_var, cons
             else:
                 # x_u = -(b_e + sum of the other variables of equation e)
                 add_at(x, nz, lit[e], k)
-                for i in range(nsize(g, e)):
-                    v = nitem(g, e, i)
+                for i in range(eq_size(a, e)):
+                    v = eq_item(a, e, i)
                     if v != u:
                         add_row(x, slots + r.slot_of[v] * stride, stride, k)
                 negate(x, stride, k)
-                status = poll_work(p, nsize(g, e) * stride)
+                status = poll_work(p, eq_size(a, e) * stride)
                 if status != STOP_NONE:
                     return status
         if e < 0:
             zj += 1
         for i in range(size_u):
-            f = nitem(g, u, i)
+            f = var_item(a, u, i)
             r.cnt[f] -= 1
             if r.cnt[f] == 0:
                 row = r.row_of_eq[f]
                 if row >= 0:
                     out = system + row * stride
                     add_at(out, nz, lit[f], k)
-                    for j in range(nsize(g, f)):
-                        add_row(out, slots + r.slot_of[nitem(g, f, j)] * stride, stride, k)
-                    status = poll_work(p, nsize(g, f) * stride)
+                    for j in range(eq_size(a, f)):
+                        add_row(out, slots + r.slot_of[eq_item(a, f, j)] * stride, stride, k)
+                    status = poll_work(p, eq_size(a, f) * stride)
                     if status != STOP_NONE:
                         return status
-                release_vars(g, r, f)
+                release_vars(a, r, f)
     return 0
 
 
-cdef tuple _replay_setup(const Graph* g, const int32_t[::1] final_eqs, Py_ssize_t peak):
-    """Arrays for a replay: counts, references, slot bookkeeping, final rows (see Replay)."""
-    n = g.n
-    cnt = np.empty(n, dtype=np.int32)
-    cdef int32_t[::1] cnt_v = cnt
-    cdef Py_ssize_t v
-    for v in range(n):
-        cnt_v[v] = <int32_t>nsize(g, v)
-    row_of_eq = np.full(n, -1, dtype=np.int32)
-    row_of_eq[np.asarray(final_eqs)] = np.arange(final_eqs.shape[0], dtype=np.int32)
-    free_slots = np.arange(max(peak, 1) - 1, -1, -1, dtype=np.int32)
-    return cnt, np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32), free_slots, row_of_eq
-
-
-cdef object _forcing_system(elem_t* kind, const int64_t[::1] indptr, const int32_t[::1] indices,
-                            bint self_toggle, const int32_t[::1] steps_var, const int32_t[::1] steps_eq,
-                            const int32_t[::1] final_eqs, Py_ssize_t peak, const uint8_t[::1] lit,
-                            int modulus):
-    """forcing_system_gf2 (elem_t uint64_t) and forcing_system_mod (uint8_t): `kind` is NULL."""
-    cdef Graph g = make_graph(indptr, indices, self_toggle)
-    cdef Py_ssize_t nz = final_eqs.shape[0], stride = row_elements(<elem_t*>NULL, nz + 1), v
-    _check_plan(&g, steps_var, steps_eq, lit)
-    cnt, ref, slot_of, free_slots, row_of_eq = _replay_setup(&g, final_eqs, peak)
+cdef object _system(elem_t* kind, const Incidence* a, const int32_t[::1] steps_var, const int32_t[::1] steps_eq,
+                    const int32_t[::1] final_eqs, Py_ssize_t peak, const uint8_t[::1] lit, int modulus):
+    """The forcing_system_* and sparse_system_* kernels (elem_t uint64_t over GF(2), uint8_t mod k): `kind`
+    is NULL and only selects the ring."""
+    _check_plan(a, steps_var, steps_eq, lit)
+    cdef Py_ssize_t nz = int(np.count_nonzero(np.asarray(steps_eq) < 0)), e
+    cdef Py_ssize_t nrows = final_eqs.shape[0], stride = row_elements(<elem_t*>NULL, nz + 1)
     dtype = np.uint64 if elem_t is uint64_t else np.uint8
+    system = np.zeros((nrows, stride), dtype=dtype)
+    if nrows == 0:
+        return system
+    cnt = np.empty(a.neq, dtype=np.int32)
+    cdef int32_t[::1] cnt_v = cnt
+    for e in range(a.neq):
+        cnt_v[e] = <int32_t>eq_size(a, e)
+    row_of_eq = np.full(a.neq, -1, dtype=np.int32)
+    row_of_eq[np.asarray(final_eqs)] = np.arange(nrows, dtype=np.int32)
+    free_slots = np.arange(max(peak, 1) - 1, -1, -1, dtype=np.int32)
+    ref = np.zeros(max(a.nvar, 1), dtype=np.int32)
+    slot_of = np.zeros(max(a.nvar, 1), dtype=np.int32)
     slots = np.empty((max(peak, 1), stride), dtype=dtype)
-    system = np.zeros((nz, stride), dtype=dtype)
-    cdef int32_t[::1] cnt_v = cnt, ref_v = ref, slot_v = slot_of, free_v = free_slots, row_v = row_of_eq
+    cdef int32_t[::1] ref_v = ref, slot_v = slot_of, free_v = free_slots, row_v = row_of_eq
     cdef elem_t[:, ::1] slots_v = slots
     cdef elem_t[:, ::1] sys_v = system
     cdef Replay r
@@ -459,16 +477,13 @@ cdef object _forcing_system(elem_t* kind, const int64_t[::1] indptr, const int32
     r.nfree_slots = free_slots.shape[0]
     cdef Poll p = make_poll(None, SIGNAL_WORK)
     cdef int status = 0
-    cdef elem_t* sys_ptr = &sys_v[0, 0] if nz else NULL
-    if g.n == 0:
-        return system
+    cdef const int32_t* sv = &steps_var[0] if a.nvar else NULL
+    cdef const int32_t* se = &steps_eq[0] if a.nvar else NULL
     with nogil:
-        # the empty equations (isolated vertices of the sigma game) are complete from the start
-        for v in range(g.n):
-            if nsize(&g, v) == 0 and r.row_of_eq[v] >= 0:
-                add_at(sys_ptr + r.row_of_eq[v] * stride, nz, lit[v], <unsigned>modulus)
-        status = replay_system(&g, &r, &steps_var[0], &steps_eq[0], &lit[0], &slots_v[0, 0], sys_ptr,
-                               nz, <unsigned>modulus, &p)
+        for e in range(a.neq):     # the empty equations (isolated vertices of the sigma game) are complete at once
+            if eq_size(a, e) == 0 and r.row_of_eq[e] >= 0:
+                add_at(&sys_v[0, 0] + r.row_of_eq[e] * stride, nz, lit[e], <unsigned>modulus)
+        status = replay_system(a, &r, sv, se, &lit[0], &slots_v[0, 0], &sys_v[0, 0], nz, <unsigned>modulus, &p)
     raise_if_interrupted(status)
     return system
 
@@ -497,8 +512,8 @@ def forcing_system_gf2(const int64_t[::1] indptr not None, const int32_t[::1] in
         >>> forcing_system_gf2(indptr, indices, True, *plan, np.ones(3, np.uint8)).shape
         (1, 1)
     """
-    return _forcing_system(<uint64_t*>NULL, indptr, indices, self_toggle, steps_var, steps_eq, final_eqs,
-                           peak, lit, 2)
+    cdef Incidence a = make_graph(indptr, indices, self_toggle)
+    return _system(<uint64_t*>NULL, &a, steps_var, steps_eq, final_eqs, peak, lit, 2)
 
 
 def forcing_system_mod(const int64_t[::1] indptr not None, const int32_t[::1] indices not None,
@@ -524,8 +539,8 @@ def forcing_system_mod(const int64_t[::1] indptr not None, const int32_t[::1] in
         (1, 2)
     """
     _check_modulus(modulus)
-    return _forcing_system(<uint8_t*>NULL, indptr, indices, self_toggle, steps_var, steps_eq, final_eqs,
-                           peak, lit, modulus)
+    cdef Incidence a = make_graph(indptr, indices, self_toggle)
+    return _system(<uint8_t*>NULL, &a, steps_var, steps_eq, final_eqs, peak, lit, modulus)
 
 
 cdef _check_modulus(int modulus):
@@ -533,24 +548,24 @@ cdef _check_modulus(int modulus):
         raise InvalidBoardError(f"modulus must be in 2..255, got {modulus}")
 
 
-cdef _check_plan(const Graph* g, const int32_t[::1] steps_var, const int32_t[::1] steps_eq,
+cdef _check_plan(const Incidence* a, const int32_t[::1] steps_var, const int32_t[::1] steps_eq,
                  const uint8_t[::1] lit):
-    if steps_var.shape[0] != g.n or steps_eq.shape[0] != g.n or lit.shape[0] != g.n:
-        raise InvalidBoardError(f"plan and lights must have one entry per vertex ({g.n}); got "
-                                f"{steps_var.shape[0]}, {steps_eq.shape[0]}, {lit.shape[0]}")
+    if steps_var.shape[0] != a.nvar or steps_eq.shape[0] != a.nvar or lit.shape[0] != a.neq:
+        raise InvalidBoardError(f"the plan needs one step per variable ({a.nvar}) and the lights one entry per "
+                                f"equation ({a.neq}); got {steps_var.shape[0]}, {steps_eq.shape[0]}, {lit.shape[0]}")
 
 
 # ---------------------------------------------------------------------------
 # 4. Expansion to every vertex.
 
-cdef int replay_values(const Graph* g, const int32_t* steps_var, const int32_t* steps_eq, const uint8_t* lit,
+cdef int replay_values(const Incidence* a, const int32_t* steps_var, const int32_t* steps_eq, const uint8_t* lit,
                        const elem_t* zvals, elem_t* vals, Py_ssize_t stride, unsigned k, Poll* p) noexcept nogil:
-    """Every vertex's row of values (vector j in entry j) from the free unknowns' rows `zvals`."""
+    """Every variable's row of values (vector j in entry j) from the free unknowns' rows `zvals`."""
     cdef Py_ssize_t s, i, zj = 0
     cdef int32_t u, e, v
     cdef elem_t* x
     cdef int status
-    for s in range(g.n):
+    for s in range(a.nvar):
         u = steps_var[s]
         e = steps_eq[s]
         x = vals + u * stride
@@ -559,39 +574,37 @@ cdef int replay_values(const Graph* g, const int32_t* steps_var, const int32_t* 
             zj += 1
             continue
         add_at(x, 0, lit[e], k)                # vector 0, the particular solution, carries the lights
-        for i in range(nsize(g, e)):
-            v = nitem(g, e, i)
+        for i in range(eq_size(a, e)):
+            v = eq_item(a, e, i)
             if v != u:
                 add_row(x, vals + v * stride, stride, k)
         negate(x, stride, k)
-        status = poll_work(p, nsize(g, e) * stride)
+        status = poll_work(p, eq_size(a, e) * stride)
         if status != STOP_NONE:
             return status
     return 0
 
 
-cdef object _forcing_expand(const int64_t[::1] indptr, const int32_t[::1] indices, bint self_toggle,
-                            const int32_t[::1] steps_var, const int32_t[::1] steps_eq, const uint8_t[::1] lit,
-                            const elem_t[:, ::1] zvals, str zname, int modulus):
-    """forcing_expand_gf2 (elem_t uint64_t) and forcing_expand_mod (uint8_t)."""
-    cdef Graph g = make_graph(indptr, indices, self_toggle)
-    _check_plan(&g, steps_var, steps_eq, lit)
+cdef object _expand(const Incidence* a, const int32_t[::1] steps_var, const int32_t[::1] steps_eq,
+                    const uint8_t[::1] lit, const elem_t[:, ::1] zvals, str zname, int modulus):
+    """The forcing_expand_* and sparse_expand_* kernels (elem_t uint64_t over GF(2), uint8_t mod k)."""
+    _check_plan(a, steps_var, steps_eq, lit)
     cdef Py_ssize_t stride = zvals.shape[1], nfree = int(np.count_nonzero(np.asarray(steps_eq) < 0))
     if zvals.shape[0] != nfree:
         raise InvalidBoardError(f"{zname} must have one row per free unknown ({nfree}), got {zvals.shape[0]}")
-    vals = np.zeros((g.n, stride), dtype=np.uint64 if elem_t is uint64_t else np.uint8)
-    if g.n == 0 or stride == 0:
+    vals = np.zeros((a.nvar, stride), dtype=np.uint64 if elem_t is uint64_t else np.uint8)
+    if a.nvar == 0 or stride == 0:
         return vals
     cdef elem_t[:, ::1] vals_v = vals
     cdef const elem_t* zptr = &zvals[0, 0] if nfree else NULL
+    cdef const uint8_t* lptr = &lit[0] if a.neq else NULL
     cdef Poll p = make_poll(None, SIGNAL_WORK)
     cdef int status
     with nogil:
-        status = replay_values(&g, &steps_var[0], &steps_eq[0], &lit[0], zptr, &vals_v[0, 0], stride,
+        status = replay_values(a, &steps_var[0], &steps_eq[0], lptr, zptr, &vals_v[0, 0], stride,
                                <unsigned>modulus, &p)
     raise_if_interrupted(status)
     return vals
-
 
 def forcing_expand_gf2(const int64_t[::1] indptr not None, const int32_t[::1] indices not None,
                        bint self_toggle, const int32_t[::1] steps_var not None,
@@ -618,7 +631,8 @@ def forcing_expand_gf2(const int64_t[::1] indptr not None, const int32_t[::1] in
         >>> forcing_expand_gf2(indptr, indices, True, sv, se, np.ones(3, np.uint8), z).shape
         (3, 1)
     """
-    return _forcing_expand(indptr, indices, self_toggle, steps_var, steps_eq, lit, zrows, "zrows", 2)
+    cdef Incidence a = make_graph(indptr, indices, self_toggle)
+    return _expand(&a, steps_var, steps_eq, lit, zrows, "zrows", 2)
 
 
 def forcing_expand_mod(const int64_t[::1] indptr not None, const int32_t[::1] indices not None,
@@ -645,7 +659,8 @@ def forcing_expand_mod(const int64_t[::1] indptr not None, const int32_t[::1] in
         (3, 2)
     """
     _check_modulus(modulus)
-    return _forcing_expand(indptr, indices, self_toggle, steps_var, steps_eq, lit, zvals, "zvals", modulus)
+    cdef Incidence a = make_graph(indptr, indices, self_toggle)
+    return _expand(&a, steps_var, steps_eq, lit, zvals, "zvals", modulus)
 
 
 # ---------------------------------------------------------------------------
@@ -662,8 +677,8 @@ def effect_matrix_gf2(const int64_t[::1] indptr not None, const int32_t[::1] ind
         >>> effect_matrix_gf2(indptr, indices, True, np.ones(3, np.uint8)).ravel().tolist()
         [11, 15, 14]
     """
-    cdef Graph g = make_graph(indptr, indices, self_toggle)
-    cdef Py_ssize_t n = g.n, nwords = (n + 1 + 63) // 64, v, i
+    cdef Incidence g = make_graph(indptr, indices, self_toggle)
+    cdef Py_ssize_t n = g.neq, nwords = (n + 1 + 63) // 64, v, i
     cdef int32_t u
     if lit.shape[0] != n:
         raise InvalidBoardError(f"lit must have one entry per vertex ({n}), got {lit.shape[0]}")
@@ -673,8 +688,8 @@ def effect_matrix_gf2(const int64_t[::1] indptr not None, const int32_t[::1] ind
     cdef uint64_t[:, ::1] a = aug
     with nogil:
         for v in range(n):
-            for i in range(nsize(&g, v)):
-                u = nitem(&g, v, i)
+            for i in range(eq_size(&g, v)):
+                u = eq_item(&g, v, i)
                 a[v, u >> 6] |= (<uint64_t>1) << (u & 63)
             if lit[v] & 1:
                 a[v, n >> 6] |= (<uint64_t>1) << (n & 63)
@@ -739,7 +754,6 @@ def dict_neighbour_numbers(list neighbours not None, dict position, Py_ssize_t t
         raise InvalidBoardError(f"the adjacency dicts hold {k} neighbours, expected {total}")
     return out
 
-
 # ---------------------------------------------------------------------------
 # 5. Forcing on a system that need not be symmetric: one-way rules and masks.
 #
@@ -748,23 +762,16 @@ def dict_neighbour_numbers(list neighbours not None, dict position, Py_ssize_t t
 # reads  sum_{u in var_of(e)} x_u + b_e = 0 (mod k): its variables are the presses that
 # reach light e (its predecessors, and e itself under the plus rule, when pressable);
 # the equations holding x_u are the lights u reaches (eqs_of(u)).  Every weight is 1, a
-# unit mod any k, so sections 1, 2 and 4 carry over with the two lists in place of the
-# one symmetric list: the plan forces a variable from an unused equation that has one
+# unit mod any k, so the loops of sections 1, 2 and 4 run unchanged on an Incidence that
+# stores the two lists: the plan forces a variable from an unused equation that has one
 # undetermined variable left; the numbers of free unknowns and of final equations now
 # differ (the reduced system is nfinal x nfree).  lift_proof_sparse walks the plan
 # backwards to carry a left-kernel vector of the reduced system to every equation.
 
-cdef struct Sparse:
-    Py_ssize_t neq, nvar
-    const int64_t* eq_ptr      # equation e's variables: eq_var[eq_ptr[e]:eq_ptr[e + 1]]
-    const int32_t* eq_var
-    const int64_t* var_ptr     # variable u's equations: var_eq[var_ptr[u]:var_ptr[u + 1]]
-    const int32_t* var_eq
-
-
-cdef Sparse make_sparse(const int64_t[::1] eq_ptr, const int32_t[::1] eq_var, const int64_t[::1] var_ptr,
-                        const int32_t[::1] var_eq) except *:
-    cdef Sparse a
+cdef Incidence make_sparse(const int64_t[::1] eq_ptr, const int32_t[::1] eq_var, const int64_t[::1] var_ptr,
+                           const int32_t[::1] var_eq) except *:
+    """The incidence of a system given by both lists (no self loop)."""
+    cdef Incidence a
     a.neq = eq_ptr.shape[0] - 1
     a.nvar = var_ptr.shape[0] - 1
     if a.neq < 0 or a.nvar < 0:
@@ -776,96 +783,8 @@ cdef Sparse make_sparse(const int64_t[::1] eq_ptr, const int32_t[::1] eq_var, co
     a.eq_var = &eq_var[0] if eq_var.shape[0] else NULL
     a.var_ptr = &var_ptr[0]
     a.var_eq = &var_eq[0] if var_eq.shape[0] else NULL
+    a.self_loop = 0
     return a
-
-
-cdef inline Py_ssize_t eq_size(const Sparse* a, Py_ssize_t e) noexcept nogil:
-    return a.eq_ptr[e + 1] - a.eq_ptr[e]
-
-
-cdef inline Py_ssize_t var_size(const Sparse* a, Py_ssize_t u) noexcept nogil:
-    return a.var_ptr[u + 1] - a.var_ptr[u]
-
-
-cdef void sparse_determine(const Sparse* a, PlanState* s, int32_t u, int32_t eq) noexcept nogil:
-    """plan_determine with the two lists: x_u known (from equation eq, or free when eq < 0)."""
-    cdef Py_ssize_t i, j, size_u = var_size(a, u)
-    cdef int32_t f, v
-    s.steps_var[s.nsteps] = u
-    s.steps_eq[s.nsteps] = eq
-    s.nsteps += 1
-    s.det[u] = 1
-    if size_u > 0:
-        s.ref[u] = <int32_t>size_u
-        s.live += 1
-        if s.live > s.peak:
-            s.peak = s.live
-    for i in range(size_u):
-        f = a.var_eq[a.var_ptr[u] + i]
-        if not s.used[f]:
-            bucket_remove(s, f, s.cnt[f])
-        s.cnt[f] -= 1
-        if s.cnt[f] == 0:
-            if not s.used[f]:
-                s.final_eqs[s.nfinal] = f
-                s.nfinal += 1
-            for j in range(a.eq_ptr[f], a.eq_ptr[f + 1]):
-                v = a.eq_var[j]
-                s.ref[v] -= 1
-                if s.ref[v] == 0:
-                    s.live -= 1
-        elif not s.used[f]:
-            bucket_push(s, f, s.cnt[f])
-
-
-cdef int sparse_plan_run(const Sparse* a, PlanState* s, Py_ssize_t maxc, Poll* p) noexcept nogil:
-    cdef Py_ssize_t i, size_e, c, freed, scan = 0
-    cdef int32_t e, w = -1
-    cdef int status
-    for e in range(a.neq):
-        size_e = eq_size(a, e)
-        s.cnt[e] = <int32_t>size_e
-        if size_e == 0:
-            s.final_eqs[s.nfinal] = e      # an empty equation: 0 = b_e
-            s.nfinal += 1
-        else:
-            bucket_push(s, e, <int32_t>size_e)
-    while s.nsteps < a.nvar:
-        status = poll_work(p, 16)
-        if status != STOP_NONE:
-            return status
-        e = s.head[1]
-        if e >= 0:
-            bucket_remove(s, e, 1)
-            s.used[e] = 1
-            for i in range(a.eq_ptr[e], a.eq_ptr[e + 1]):
-                w = a.eq_var[i]
-                if not s.det[w]:
-                    break
-            sparse_determine(a, s, w, e)
-            continue
-        while s.lo <= maxc and s.head[s.lo] < 0:
-            s.lo += 1
-        if s.lo > maxc:
-            # Every remaining variable is in no unfinished equation, so in none at all: free.
-            while scan < a.nvar:
-                if not s.det[scan]:
-                    sparse_determine(a, s, <int32_t>scan, -1)
-                    s.nfree += 1
-                scan += 1
-            break
-        c = s.lo
-        e = s.head[c]
-        freed = 0
-        for i in range(a.eq_ptr[e], a.eq_ptr[e + 1]):
-            if freed == c - 1:
-                break
-            w = a.eq_var[i]
-            if not s.det[w]:
-                sparse_determine(a, s, w, -1)
-                s.nfree += 1
-                freed += 1
-    return 0
 
 
 def sparse_plan(const int64_t[::1] eq_ptr not None, const int32_t[::1] eq_var not None,
@@ -889,144 +808,8 @@ def sparse_plan(const int64_t[::1] eq_ptr not None, const int32_t[::1] eq_var no
         >>> sv.tolist(), se.tolist(), final.tolist()
         ([0, 1, 2], [0, 1, 2], [])
     """
-    cdef Sparse a = make_sparse(eq_ptr, eq_var, var_ptr, var_eq)
-    cdef Py_ssize_t e, maxc = 0, n = max(a.neq, a.nvar)
-    for e in range(a.neq):
-        maxc = max(maxc, eq_size(&a, e))
-    cnt = np.zeros(max(a.neq, 1), dtype=np.int32)
-    used = np.zeros(max(a.neq, 1), dtype=np.uint8)
-    det = np.zeros(max(a.nvar, 1), dtype=np.uint8)
-    ref = np.zeros(max(a.nvar, 1), dtype=np.int32)
-    links = np.full((2, max(a.neq, 1)), -1, dtype=np.int32)
-    head = np.full(maxc + 2, -1, dtype=np.int32)
-    steps = np.zeros((2, max(a.nvar, 1)), dtype=np.int32)
-    final = np.zeros(max(a.neq, 1), dtype=np.int32)
-    cdef int32_t[::1] cnt_v = cnt, ref_v = ref, head_v = head, final_v = final
-    cdef uint8_t[::1] used_v = used, det_v = det
-    cdef int32_t[:, ::1] links_v = links, steps_v = steps
-    cdef PlanState s
-    cdef Poll p = make_poll(None, SIGNAL_WORK)
-    cdef int status
-    s.cnt = &cnt_v[0]
-    s.used = &used_v[0]
-    s.det = &det_v[0]
-    s.ref = &ref_v[0]
-    s.nxt = &links_v[0, 0]
-    s.prv = &links_v[1, 0]
-    s.head = &head_v[0]
-    s.steps_var = &steps_v[0, 0]
-    s.steps_eq = &steps_v[1, 0]
-    s.final_eqs = &final_v[0]
-    s.nsteps = s.nfinal = s.nfree = s.live = s.peak = 0
-    s.lo = maxc + 1
-    with nogil:
-        status = sparse_plan_run(&a, &s, maxc, &p)
-    raise_if_interrupted(status)
-    if s.nsteps != a.nvar or s.nfinal - s.nfree != a.neq - a.nvar:  # cannot happen: each forced press uses one equation
-        raise AssertionError(f"sparse forcing plan: {s.nsteps} steps, {s.nfinal} final equations, {s.nfree} free")
-    return (steps[0, :a.nvar].copy(), steps[1, :a.nvar].copy(), final[:s.nfinal].copy(), int(s.peak))
-
-
-cdef int sparse_replay_system(const Sparse* a, Replay* r, const int32_t* steps_var, const int32_t* steps_eq,
-                              const uint8_t* lit, elem_t* slots, elem_t* system, Py_ssize_t nz,
-                              unsigned k, Poll* p) noexcept nogil:
-    """replay_system with the two lists: fill [C | d] (constant in column nz)."""
-    cdef Py_ssize_t s, i, j, zj = 0, size_u, stride = row_elements(<elem_t*>NULL, nz + 1)
-    cdef int32_t u, e, f, v, slot, row
-    cdef elem_t* x
-    cdef elem_t* out
-    cdef int status
-    for s in range(a.nvar):
-        u = steps_var[s]
-        e = steps_eq[s]
-        size_u = var_size(a, u)
-        if size_u > 0:
-            slot = take_slot(r)
-            r.slot_of[u] = slot
-            r.ref[u] = <int32_t>size_u
-            x = slots + slot * stride
-            memset(x, 0, stride * sizeof(elem_t))
-            if e < 0:
-                add_at(x, zj, 1, k)
-            else:
-                # x_u = -(b_e + sum of the other variables of equation e)
-                add_at(x, nz, lit[e], k)
-                for i in range(a.eq_ptr[e], a.eq_ptr[e + 1]):
-                    v = a.eq_var[i]
-                    if v != u:
-                        add_row(x, slots + r.slot_of[v] * stride, stride, k)
-                negate(x, stride, k)
-                status = poll_work(p, eq_size(a, e) * stride)
-                if status != STOP_NONE:
-                    return status
-        if e < 0:
-            zj += 1
-        for i in range(a.var_ptr[u], a.var_ptr[u + 1]):
-            f = a.var_eq[i]
-            r.cnt[f] -= 1
-            if r.cnt[f] == 0:
-                row = r.row_of_eq[f]
-                if row >= 0:
-                    out = system + row * stride
-                    add_at(out, nz, lit[f], k)
-                    for j in range(a.eq_ptr[f], a.eq_ptr[f + 1]):
-                        add_row(out, slots + r.slot_of[a.eq_var[j]] * stride, stride, k)
-                    status = poll_work(p, eq_size(a, f) * stride)
-                    if status != STOP_NONE:
-                        return status
-                for j in range(a.eq_ptr[f], a.eq_ptr[f + 1]):
-                    v = a.eq_var[j]
-                    r.ref[v] -= 1
-                    if r.ref[v] == 0:
-                        r.free_slots[r.nfree_slots] = r.slot_of[v]
-                        r.nfree_slots += 1
-    return 0
-
-
-cdef _check_sparse_plan(const Sparse* a, const int32_t[::1] steps_var, const int32_t[::1] steps_eq,
-                        const uint8_t[::1] lit):
-    if steps_var.shape[0] != a.nvar or steps_eq.shape[0] != a.nvar or lit.shape[0] != a.neq:
-        raise InvalidBoardError(f"the plan needs one step per variable ({a.nvar}) and the lights one entry per "
-                                f"equation ({a.neq}); got {steps_var.shape[0]}, {steps_eq.shape[0]}, {lit.shape[0]}")
-
-
-cdef object _sparse_system(elem_t* kind, const int64_t[::1] eq_ptr, const int32_t[::1] eq_var,
-                           const int64_t[::1] var_ptr, const int32_t[::1] var_eq,
-                           const int32_t[::1] steps_var, const int32_t[::1] steps_eq,
-                           const int32_t[::1] final_eqs, Py_ssize_t peak, const uint8_t[::1] lit, int modulus):
-    cdef Sparse a = make_sparse(eq_ptr, eq_var, var_ptr, var_eq)
-    _check_sparse_plan(&a, steps_var, steps_eq, lit)
-    cdef Py_ssize_t nz = int(np.count_nonzero(np.asarray(steps_eq) < 0)), e
-    cdef Py_ssize_t nrows = final_eqs.shape[0], stride = row_elements(<elem_t*>NULL, nz + 1)
-    dtype = np.uint64 if elem_t is uint64_t else np.uint8
-    system = np.zeros((nrows, stride), dtype=dtype)
-    if nrows == 0:
-        return system
-    cnt = np.diff(np.asarray(eq_ptr)).astype(np.int32)
-    row_of_eq = np.full(a.neq, -1, dtype=np.int32)
-    row_of_eq[np.asarray(final_eqs)] = np.arange(nrows, dtype=np.int32)
-    free_slots = np.arange(max(peak, 1) - 1, -1, -1, dtype=np.int32)
-    ref = np.zeros(max(a.nvar, 1), dtype=np.int32)
-    slot_of = np.zeros(max(a.nvar, 1), dtype=np.int32)
-    slots = np.empty((max(peak, 1), stride), dtype=dtype)
-    cdef int32_t[::1] cnt_v = cnt, ref_v = ref, slot_v = slot_of, free_v = free_slots, row_v = row_of_eq
-    cdef elem_t[:, ::1] slots_v = slots
-    cdef elem_t[:, ::1] sys_v = system
-    cdef Replay r
-    r.cnt, r.ref, r.slot_of, r.free_slots, r.row_of_eq = &cnt_v[0], &ref_v[0], &slot_v[0], &free_v[0], &row_v[0]
-    r.nfree_slots = free_slots.shape[0]
-    cdef Poll p = make_poll(None, SIGNAL_WORK)
-    cdef int status = 0
-    cdef const int32_t* sv = &steps_var[0] if a.nvar else NULL
-    cdef const int32_t* se = &steps_eq[0] if a.nvar else NULL
-    with nogil:
-        for e in range(a.neq):     # the empty equations are complete from the start
-            if eq_size(&a, e) == 0 and r.row_of_eq[e] >= 0:
-                add_at(&sys_v[0, 0] + r.row_of_eq[e] * stride, nz, lit[e], <unsigned>modulus)
-        status = sparse_replay_system(&a, &r, sv, se, &lit[0], &slots_v[0, 0], &sys_v[0, 0], nz,
-                                      <unsigned>modulus, &p)
-    raise_if_interrupted(status)
-    return system
+    cdef Incidence a = make_sparse(eq_ptr, eq_var, var_ptr, var_eq)
+    return _plan(&a)
 
 
 def sparse_system_gf2(const int64_t[::1] eq_ptr not None, const int32_t[::1] eq_var not None,
@@ -1047,8 +830,8 @@ def sparse_system_gf2(const int64_t[::1] eq_ptr not None, const int32_t[::1] eq_
         >>> sparse_system_gf2(eq_ptr, eq_var, var_ptr, var_eq, *plan, np.array([1, 1], np.uint8)).tolist()
         [[0]]
     """
-    return _sparse_system(<uint64_t*>NULL, eq_ptr, eq_var, var_ptr, var_eq, steps_var, steps_eq, final_eqs,
-                          peak, lit, 2)
+    cdef Incidence a = make_sparse(eq_ptr, eq_var, var_ptr, var_eq)
+    return _system(<uint64_t*>NULL, &a, steps_var, steps_eq, final_eqs, peak, lit, 2)
 
 
 def sparse_system_mod(const int64_t[::1] eq_ptr not None, const int32_t[::1] eq_var not None,
@@ -1067,58 +850,8 @@ def sparse_system_mod(const int64_t[::1] eq_ptr not None, const int32_t[::1] eq_
         [[0]]
     """
     _check_modulus(modulus)
-    return _sparse_system(<uint8_t*>NULL, eq_ptr, eq_var, var_ptr, var_eq, steps_var, steps_eq, final_eqs,
-                          peak, lit, modulus)
-
-
-cdef int sparse_replay_values(const Sparse* a, const int32_t* steps_var, const int32_t* steps_eq,
-                              const uint8_t* lit, const elem_t* zvals, elem_t* vals, Py_ssize_t stride,
-                              unsigned k, Poll* p) noexcept nogil:
-    cdef Py_ssize_t s, i, zj = 0
-    cdef int32_t u, e, v
-    cdef elem_t* x
-    cdef int status
-    for s in range(a.nvar):
-        u = steps_var[s]
-        e = steps_eq[s]
-        x = vals + u * stride
-        if e < 0:
-            memcpy(x, zvals + zj * stride, stride * sizeof(elem_t))
-            zj += 1
-            continue
-        add_at(x, 0, lit[e], k)                # vector 0, the particular solution, carries the lights
-        for i in range(a.eq_ptr[e], a.eq_ptr[e + 1]):
-            v = a.eq_var[i]
-            if v != u:
-                add_row(x, vals + v * stride, stride, k)
-        negate(x, stride, k)
-        status = poll_work(p, eq_size(a, e) * stride)
-        if status != STOP_NONE:
-            return status
-    return 0
-
-
-cdef object _sparse_expand(const int64_t[::1] eq_ptr, const int32_t[::1] eq_var, const int64_t[::1] var_ptr,
-                           const int32_t[::1] var_eq, const int32_t[::1] steps_var, const int32_t[::1] steps_eq,
-                           const uint8_t[::1] lit, const elem_t[:, ::1] zvals, int modulus):
-    cdef Sparse a = make_sparse(eq_ptr, eq_var, var_ptr, var_eq)
-    _check_sparse_plan(&a, steps_var, steps_eq, lit)
-    cdef Py_ssize_t stride = zvals.shape[1], nfree = int(np.count_nonzero(np.asarray(steps_eq) < 0))
-    if zvals.shape[0] != nfree:
-        raise InvalidBoardError(f"the free values need one row per free unknown ({nfree}), got {zvals.shape[0]}")
-    vals = np.zeros((a.nvar, stride), dtype=np.uint64 if elem_t is uint64_t else np.uint8)
-    if a.nvar == 0 or stride == 0:
-        return vals
-    cdef elem_t[:, ::1] vals_v = vals
-    cdef const elem_t* zptr = &zvals[0, 0] if nfree else NULL
-    cdef const uint8_t* lptr = &lit[0] if a.neq else NULL
-    cdef Poll p = make_poll(None, SIGNAL_WORK)
-    cdef int status
-    with nogil:
-        status = sparse_replay_values(&a, &steps_var[0], &steps_eq[0], lptr, zptr, &vals_v[0, 0], stride,
-                                      <unsigned>modulus, &p)
-    raise_if_interrupted(status)
-    return vals
+    cdef Incidence a = make_sparse(eq_ptr, eq_var, var_ptr, var_eq)
+    return _system(<uint8_t*>NULL, &a, steps_var, steps_eq, final_eqs, peak, lit, modulus)
 
 
 def sparse_expand_gf2(const int64_t[::1] eq_ptr not None, const int32_t[::1] eq_var not None,
@@ -1139,7 +872,8 @@ def sparse_expand_gf2(const int64_t[::1] eq_ptr not None, const int32_t[::1] eq_
         >>> sparse_expand_gf2(eq_ptr, eq_var, var_ptr, var_eq, sv, se, np.ones(3, np.uint8), z).ravel().tolist()
         [1, 0, 1]
     """
-    return _sparse_expand(eq_ptr, eq_var, var_ptr, var_eq, steps_var, steps_eq, lit, zrows, 2)
+    cdef Incidence a = make_sparse(eq_ptr, eq_var, var_ptr, var_eq)
+    return _expand(&a, steps_var, steps_eq, lit, zrows, "zrows", 2)
 
 
 def sparse_expand_mod(const int64_t[::1] eq_ptr not None, const int32_t[::1] eq_var not None,
@@ -1158,7 +892,8 @@ def sparse_expand_mod(const int64_t[::1] eq_ptr not None, const int32_t[::1] eq_
         [2, 0, 2]
     """
     _check_modulus(modulus)
-    return _sparse_expand(eq_ptr, eq_var, var_ptr, var_eq, steps_var, steps_eq, lit, zvals, modulus)
+    cdef Incidence a = make_sparse(eq_ptr, eq_var, var_ptr, var_eq)
+    return _expand(&a, steps_var, steps_eq, lit, zvals, "zvals", modulus)
 
 
 def lift_proof_sparse(const int64_t[::1] var_ptr not None, const int32_t[::1] var_eq not None,
