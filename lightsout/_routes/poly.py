@@ -27,7 +27,7 @@ from typing import Callable, Iterator, Optional
 
 import numpy as np
 
-from lightsout._base.errors import BoardTooLargeError
+from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError
 from lightsout._base.packing import pack_row, unpack_row, unpack_rows, words_for_bits
 from lightsout._base.types import Progress
 from lightsout._base.validate import board_size, packed_matrix
@@ -35,7 +35,8 @@ from lightsout._core.coset import Coset
 from lightsout._core.orientation import first_column_of_chase, transpose_packed
 from lightsout import _kernels as kernels
 
-__all__ = ["MAX_POLY_BYTES", "MAX_POLY_NULLITY_BYTES", "poly_scratch_bytes", "refuse_poly", "solve_grid_poly", "nullity_poly", "nullity_table"]
+__all__ = ["MAX_POLY_BYTES", "MAX_POLY_NULLITY_BYTES", "poly_scratch_bytes", "refuse_poly", "solve_grid_poly",
+           "all_lit_first_row_words", "nullity_poly", "nullity_table"]
 
 
 #: Largest polynomial-route scratch a call may allocate: 8 GiB (a side of about 2 * 10^9).
@@ -234,6 +235,37 @@ def solve_grid_poly(
         >>> s.solvable, s.nullity
         (True, 2)
     """
+    found, _ = _solve_grid(nrows, ncols, board_words, kernel=kernel, progress=progress, packed_row=False)
+    return found
+
+
+def all_lit_first_row_words(nrows: int, ncols: int, progress: Progress = None) -> tuple[np.ndarray, Coset]:
+    """The all-lit ``nrows`` x ``ncols`` board's canonical first row, packed, for ``ncols <= nrows``.
+
+    The row comes as ``words_for_bits(ncols)`` uint64 words (bit j = column j), and the coset
+    as :func:`solve_grid_poly` gives it but without its bool ``first_row``: no byte-a-bit row
+    is made here (at 10^9 columns that would be 1 GB beside the route's buffers).  Every
+    polynomial of the route is dead when this returns, but the quiet basis's one when the
+    nullity is not 0 (``Coset.kernel_words`` makes its rows).
+
+    Example:
+        >>> words, found = all_lit_first_row_words(5, 5)
+        >>> words.tolist(), found.nullity, found.first_row is None
+        ([23], 2, True)
+    """
+    nrows = board_size(nrows, "nrows")
+    ncols = board_size(ncols, "ncols")
+    if ncols > nrows:
+        raise InvalidBoardError(f"all_lit_first_row_words solves boards no wider than tall, got {nrows} x {ncols}")
+    found, words = _solve_grid(nrows, ncols, None, kernel=False, progress=progress, packed_row=True)
+    if words is None:   # Sutner's theorem: the all-lit board is always solvable
+        raise InternalError(f"the polynomial route found the all-lit {nrows} x {ncols} board unsolvable")
+    return words, found
+
+
+def _solve_grid(nrows: int, ncols: int, board_words: Optional[np.ndarray], *, kernel: bool, progress: Progress,
+                packed_row: bool) -> tuple[Coset, Optional[np.ndarray]]:
+    """solve_grid_poly's work; with ``packed_row`` (no transpose), the first row packed beside a coset without it."""
     nrows = board_size(nrows, "nrows")
     ncols = board_size(ncols, "ncols")
     if board_words is not None:
@@ -271,7 +303,7 @@ def solve_grid_poly(
     del chi, g, _
     divide_step()
 
-    first_row = None
+    first_row = row_words = None
     if solvable:
         # s u = g (mod chi)  =>  s (u/g) = 1 (mod chi/g); the solution of degree
         # < deg(chi/g) is then F0 = (C^/g) s mod (chi/g).
@@ -286,7 +318,9 @@ def solve_grid_poly(
         divide_step()
         f_words = poly.phi_image(f0, cols, progress)
         del f0
-        if transposed:
+        if packed_row and not transposed:
+            row_words = mirrored_words(f_words, cols)
+        elif transposed:
             # The original top row is the working solution's first column.
             column_progress = None
             if progress is not None:
@@ -313,9 +347,12 @@ def solve_grid_poly(
         for i, v in enumerate(kernel_words()):
             packed[i] = v
         kernel_rows = unpack_rows(packed, cols)
-    return Coset(bool(solvable), nullity, 2**nullity, "poly", canonical=not transposed, grid=(nrows, ncols),
-                 first_row=first_row, transposed=transposed, kernel_first_rows=kernel_rows,
-                 kernel_words=kernel_words if nullity else None)
+    if not nullity:
+        del chi_over_g  # the quiet basis's one polynomial: without a basis, nothing is left alive
+    found = Coset(bool(solvable), nullity, 2**nullity, "poly", canonical=not transposed, grid=(nrows, ncols),
+                  first_row=first_row, transposed=transposed, kernel_first_rows=kernel_rows,
+                  kernel_words=kernel_words if nullity else None)
+    return found, row_words
 
 
 def _mirror_row(words: np.ndarray, nbits: int) -> np.ndarray:
@@ -346,6 +383,36 @@ def mirrored_bits(words: np.ndarray, nbits: int) -> np.ndarray:
     backwards = words.astype("<u8", copy=False).view(np.uint8)[::-1]
     row: np.ndarray = np.unpackbits(backwards, count=nbits, bitorder="big").view(np.bool_)
     return row
+
+
+#: Each byte's bits in the opposite order: mirrored_words reverses a row a byte at a time.
+_BYTE_MIRROR = np.array([int(f"{value:08b}"[::-1], 2) for value in range(256)], dtype=np.uint8)
+
+
+def mirrored_words(words: np.ndarray, nbits: int) -> np.ndarray:
+    """The packed row of ``nbits`` bits reversed, packed: bit i of the result = bit ``nbits - 1 - i``.
+
+    The packed twin of :func:`mirrored_bits` (never one byte a bit): the words are shifted so
+    that the row ends at the last bit, then their bytes are read backwards, each byte's bits
+    reversed by a table.  Bits past ``nbits`` are zero.
+
+    Example:
+        >>> mirrored_words(np.array([0b0011], dtype=np.uint64), 5).tolist()
+        [24]
+    """
+    nwords = words_for_bits(nbits)
+    words = np.asarray(words, dtype=np.uint64)[:nwords]
+    if words.shape[0] < nwords:
+        words = np.concatenate([words, np.zeros(nwords - words.shape[0], dtype=np.uint64)])
+    pad = 64 * nwords - nbits
+    if pad:
+        shifted = words << np.uint64(pad)
+        shifted[1:] |= words[:-1] >> np.uint64(64 - pad)
+        words = shifted
+    out = np.empty(nwords, dtype="<u8")
+    backwards = words.astype("<u8", copy=False).view(np.uint8)[::-1]
+    np.take(_BYTE_MIRROR, backwards, out=out.view(np.uint8))
+    return out.astype(np.uint64, copy=False)
 
 
 def nullity_poly(nrows: int, ncols: int) -> int:
