@@ -199,8 +199,15 @@ def first_row_packed(n: int, m: Optional[int] = None, *, torus: TorusArg = False
     :func:`first_row` and their row packed.
 
     Args:
-        n, m, torus, self_toggle, method, threads, progress, verify: as for :func:`first_row`
-            (two states; no stencil or masks).
+        n: rows (positive int).
+        m: columns (positive int); None for a square board.
+        torus: True/False, or (rows wrap, columns wrap), as for :func:`first_row`.
+        self_toggle: False for the sigma game, where a press skips its own cell.
+        method: the route, as for :func:`first_row` ("auto" takes the polynomial route where it applies).
+        threads: the most threads this call works on, as for :func:`first_row`.
+        progress: None, or ``progress(stage, done, total)`` called between chunks of work.
+        verify: check the row before returning it, as ``first_row(..., verify=True)`` does
+            (today's rule, no wrap); raises InternalError if the check fails.
 
     Returns:
         A uint64 array of ``(m + 63) // 64`` words; bits past column m are zero.

@@ -251,7 +251,7 @@ def all_lit_first_row_words(nrows: int, ncols: int, progress: Progress = None) -
     Example:
         >>> words, found = all_lit_first_row_words(5, 5)
         >>> words.tolist(), found.nullity, found.first_row is None
-        ([23], 2, True)
+        ([24], 2, True)
     """
     nrows = board_size(nrows, "nrows")
     ncols = board_size(ncols, "ncols")
