@@ -315,3 +315,34 @@ def test_first_row_packed_refuses_before_allocating():
         lightsout.first_row_packed("5")  # type: ignore[arg-type]
     with pytest.raises(lightsout.InvalidBoardError):
         lightsout.first_row_packed(5, torus=True, verify=True)
+
+
+@pytest.mark.parametrize("nwords", [1, 2, 3, 5, 17, 64, 65, 1000, 4097])
+def test_mod_in_windows_is_one_division(monkeypatch, nwords):
+    from lightsout import _kernels as kernels
+    from lightsout._routes import poly as route
+
+    monkeypatch.setattr(route, "MOD_WINDOWS_FROM_WORDS", 1)   # every dividend in windows
+    rng = np.random.default_rng(nwords)
+    for mwords in sorted({1, 2, 3, max(1, nwords // 2), nwords // 2 + 1, nwords}):
+        dividend = rng.integers(0, 2**64, size=nwords, dtype=np.uint64)
+        modulus = rng.integers(0, 2**64, size=mwords, dtype=np.uint64)
+        modulus[-1] |= np.uint64(1 << int(rng.integers(0, 64)))
+        expect = kernels.gf2poly.poly_mod(dividend, modulus)     # a copy: one division
+        got = route._mod_in_windows(dividend, modulus)
+        assert np.array_equal(got, expect), (nwords, mwords)
+        assert not dividend[mwords:].any()                       # reduced in its own words
+
+
+@pytest.mark.parametrize("n, m", [(4100, 4100), (5000, 4097), (4099, None), (6000, 3001)])
+def test_first_rows_with_windowed_divisions_are_the_same(monkeypatch, n, m):
+    from lightsout._base.packing import unpack_row
+    from lightsout._routes import poly as route
+
+    m = n if m is None else m
+    before, _ = route.all_lit_first_row_words(n, m)
+    monkeypatch.setattr(route, "MOD_WINDOWS_FROM_WORDS", 1)   # both reductions of the route in windows
+    words, _ = route.all_lit_first_row_words(n, m)
+    assert np.array_equal(words, before)
+    _, lights = oracle.chase_fast(np.ones((n, m), bool), unpack_row(words, m))
+    assert not lights[0, -1].any() and not lights.any()

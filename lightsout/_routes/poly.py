@@ -112,6 +112,44 @@ def refuse_poly(side: int, *, nullity_shape: Optional[tuple[int, int]] = None) -
             f"machine's {have / 2**30:.3g} GiB of memory (lightsout.limits.{name} allows {limit / 2**30:.0f} GiB)")
 
 
+#: Dividends of at least this many words (a product of two sides of about 6.7 * 10^7 bits or more)
+#: are reduced in two windows by :func:`_mod_in_windows`.
+MOD_WINDOWS_FROM_WORDS = 1 << 21
+
+
+def _mod_in_windows(dividend: np.ndarray, modulus: np.ndarray) -> np.ndarray:
+    """``dividend mod modulus``, worked out in the dividend's own words (it is dead afterwards).
+
+    A dividend of twice the modulus's length is reduced as two windows, top first, each of a
+    quotient half as long, in place: Newton's inverse, its products and their transforms are
+    then half the size, where one division holds about 13 polynomials of the modulus's degree
+    in scratch (measured at 6.25 * 10^7 bits: 12.7 -> 8.6 polynomials above the dividend and
+    modulus; 15.4 -> 10.7 at 10^8, in the same time).  Below ``MOD_WINDOWS_FROM_WORDS`` words,
+    one division.  The remainder is unique, so the bits are those of one division.
+
+    Example:
+        >>> a = np.array([0b1011, 0, 0b1], dtype=np.uint64)         # t^128 + t^3 + t + 1
+        >>> ref = kernels.gf2poly.poly_mod(a, np.array([0b111], dtype=np.uint64))
+        >>> bool((_mod_in_windows(a.copy(), np.array([0b111], dtype=np.uint64)) == ref).all())
+        True
+    """
+    poly = kernels.gf2poly
+    nwords, mwords = dividend.shape[0], modulus.shape[0]
+    if nwords < MOD_WINDOWS_FROM_WORDS or nwords <= mwords + 1:
+        return poly.poly_mod_overwrite(dividend, modulus)
+    step = -(-(nwords - mwords) // 2)       # quotient words a window
+    top = nwords
+    while True:
+        # Every word from top up is zero: the window [low, top) reduced in place leaves its
+        # remainder (under mwords words) at low, and the dividend congruent to what it was.
+        low = max(0, top - mwords - step)
+        remainder = poly.poly_mod_overwrite(dividend[low:top], modulus)
+        if low == 0:
+            return remainder
+        del remainder
+        top = low + mwords
+
+
 def _chase_residue(board: Optional[np.ndarray], nrows: int, ncols: int, progress: Progress) -> np.ndarray:
     """r_{R+1} with first row 0: the lights left below the board (docs/algebra.md section 1)."""
     first = np.zeros(words_for_bits(ncols), dtype=np.uint64)
@@ -191,7 +229,7 @@ def _all_lit_residue_poly(rows: int, cols: int, chi: np.ndarray,
     product = poly.poly_mul(u_sum, w_sum)
     del u_sum, w_sum
     step()
-    residue = poly.poly_mod_overwrite(product, chi)  # the product is dead: reduced in its own words
+    residue = _mod_in_windows(product, chi)  # the product is dead: reduced in its own words
     step()
     return residue
 
@@ -313,7 +351,7 @@ def _solve_grid(nrows: int, ncols: int, board_words: Optional[np.ndarray], *, ke
         product = poly.poly_mul(c_over_g, s_reduced)
         del c_over_g, s_reduced
         divide_step()
-        f0 = poly.poly_mod_overwrite(product, chi_over_g)
+        f0 = _mod_in_windows(product, chi_over_g)
         del product
         divide_step()
         f_words = poly.phi_image(f0, cols, progress)
