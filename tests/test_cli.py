@@ -954,6 +954,6 @@ def test_first_row_chunks_report_progress_and_stop_at_ctrl_c(monkeypatch):
     monkeypatch.setattr(cli, "WRITE_WORDS", 1 << 10)
     cli._emit_packed_row(args, words[:4], 200, "bits", lambda *report: reports.append(report))
     assert reports[0] == ("write", 0, 200) and reports[-1] == ("write", 200, 200)
-    monkeypatch.setattr(cli, "WRITE_WORDS", 1 << 4)     # 131,072 chunks: the signal lands among them
+    monkeypatch.setattr(cli, "WRITE_WORDS", 1)          # 2^21 chunks of a word: the signal lands among them
     for fmt in ("bits", "hex"):
         stops_at_ctrl_c(lambda: cli._emit_packed_row(args, words, 64 * len(words), fmt, None), f"first-row {fmt}")
