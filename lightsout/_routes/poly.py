@@ -112,20 +112,21 @@ def refuse_poly(side: int, *, nullity_shape: Optional[tuple[int, int]] = None) -
             f"machine's {have / 2**30:.3g} GiB of memory (lightsout.limits.{name} allows {limit / 2**30:.0f} GiB)")
 
 
-#: Dividends of at least this many words (a product of two sides of about 6.7 * 10^7 bits or more)
-#: are reduced in two windows by :func:`_mod_in_windows`.
-MOD_WINDOWS_FROM_WORDS = 1 << 21
+#: Dividends of at least this many words (a product of two sides of about 2.7 * 10^8 bits or more)
+#: are reduced in two windows by :func:`_mod_in_windows`: the windows take 3-4 % more CPU than
+#: one division (10^8, same process, alternated), so only sides whose memory counts pay it.
+MOD_WINDOWS_FROM_WORDS = 1 << 23
 
 
 def _mod_in_windows(dividend: np.ndarray, modulus: np.ndarray) -> np.ndarray:
     """``dividend mod modulus``, worked out in the dividend's own words (it is dead afterwards).
 
     A dividend of twice the modulus's length is reduced as two windows, top first, each of a
-    quotient half as long, in place: Newton's inverse, its products and their transforms are
-    then half the size, where one division holds about 13 polynomials of the modulus's degree
-    in scratch (measured at 6.25 * 10^7 bits: 12.7 -> 8.6 polynomials above the dividend and
-    modulus; 15.4 -> 10.7 at 10^8, in the same time).  Below ``MOD_WINDOWS_FROM_WORDS`` words,
-    one division.  The remainder is unique, so the bits are those of one division.
+    quotient half as long, in place: Newton's inverse and the quotient's product are half the
+    size, where one division holds about 13 polynomials of the modulus's degree in scratch
+    (measured at 6.25 * 10^7 bits: 12.7 -> 8.6 polynomials above the dividend and modulus;
+    15.4 -> 10.7 at 10^8; first_row(10**9) 2.14 -> 1.75 GB).  Below ``MOD_WINDOWS_FROM_WORDS``
+    words, one division.  The remainder is unique, so the bits are those of one division.
 
     Example:
         >>> a = np.array([0b1011, 0, 0b1], dtype=np.uint64)         # t^128 + t^3 + t + 1
