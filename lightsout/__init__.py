@@ -31,7 +31,7 @@ try:  # another distribution's lightsout/board.py (python-lightsout installs one
     from lightsout._io.boardmarks import MarkedBoard
     from lightsout._search.symmetry import board_symmetries
     from lightsout._solve import (
-        METHODS, Solution, first_row, is_solvable, nullity, nullity_table, solve, verify_first_row,
+        METHODS, Solution, first_row, first_row_packed, is_solvable, nullity, nullity_table, solve, verify_first_row,
     )
     from lightsout.board import all_lit, chase, format_board, parse_board, press
     from lightsout.fewest import (bracketed_fewest_presses, distance_distribution, fewest_presses, fewest_presses_table,
@@ -53,7 +53,7 @@ except ImportError as _exc:
 from lightsout._version import __version__
 
 __all__ = [
-    "first_row", "verify_first_row", "nullity", "nullity_table", "solve", "is_solvable", "solve_graph", "Solution",
+    "first_row", "first_row_packed", "verify_first_row", "nullity", "nullity_table", "solve", "is_solvable", "solve_graph", "Solution",
     "fewest_presses", "fewest_presses_table", "proven_fewest_presses", "bracketed_fewest_presses",
     "distance_distribution", "MinimumNotProvenError",
     "solve_many", "ManySolutions", "board_symmetries",

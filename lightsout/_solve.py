@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, UnsolvableError, unsolvable_error
-from lightsout._base.packing import pack_row, pack_rows
+from lightsout._base.packing import pack_row, pack_rows, unpack_row
 from lightsout._base.types import Progress
 from lightsout._base.validate import (
     MAX_AXES, MAX_BOARD_CELLS, bit_row, board_shape, board_size, flag, grid_shape, progress_callback,
@@ -52,7 +52,7 @@ from lightsout._core.verify import first_row_clears
 from lightsout._routes.crossrows import cross_first_rows
 from lightsout._routes.poly import nullity_poly as _nullity_poly
 from lightsout._routes.poly import nullity_table as _nullity_table
-from lightsout._routes.poly import refuse_poly
+from lightsout._routes.poly import all_lit_first_row_words, refuse_poly
 from lightsout._routes.polysigma import open_sigma, sigma_first_row
 from lightsout._routes.polytorus import poly_rules_nullity, poly_rules_take, refuse_poly_rules
 from lightsout._routes.registry import METHODS, Route
@@ -62,7 +62,7 @@ from lightsout._solution.fromcoset import _left_kernel_unsolvable as left_kernel
 from lightsout import board as _board
 from lightsout.board import StencilArg, TorusArg
 
-__all__ = ["first_row", "nullity", "nullity_table", "solve", "is_solvable", "Solution", "UnsolvableError", "METHODS"]
+__all__ = ["first_row", "first_row_packed", "nullity", "nullity_table", "solve", "is_solvable", "Solution", "UnsolvableError", "METHODS"]
 
 def route_for(method: object, rules: Rules, *, solving: bool, board_given: bool = False) -> Route:
     """The route for a board (the registry's :func:`~lightsout._routes.registry.route_for`), asked once,
@@ -181,6 +181,56 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
         >>> bool(press(np.ones((6, 6)), chase(np.ones((6, 6)), rows, stencil=plus2), stencil=plus2).any())
         False
     """
+    return _first_row(n, m, torus=torus, self_toggle=self_toggle, states=states, method=method, threads=threads,
+                      progress=progress, stencil=stencil, holes=holes, unpressable=unpressable,
+                      free_lights=free_lights, verify=verify, packed=False)
+
+
+def first_row_packed(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_toggle: bool = True,
+                     method: str = "auto", threads: Optional[int] = None, progress: Progress = None,
+                     verify: bool = False) -> npt.NDArray[np.uint64]:
+    """:func:`first_row` of a two-state board, packed: ``words_for_bits(m)`` uint64 words, column j at bit j.
+
+    The layout is :mod:`lightsout.packed`'s (``lightsout.packed.unpack(words, m)`` gives
+    ``first_row(n, m)``; the words' bytes are ``np.packbits(row, bitorder="little")`` padded
+    to whole words).  On an open board of today's rule no wider than tall, the row never
+    exists one byte a bit: ``first_row_packed(10**9)`` returns 125 MB where the bool row is
+    1 GB, and holds nothing else when it returns.  Other boards are solved as by
+    :func:`first_row` and their row packed.
+
+    Args:
+        n: rows (positive int).
+        m: columns (positive int); None for a square board.
+        torus: True/False, or (rows wrap, columns wrap), as for :func:`first_row`.
+        self_toggle: False for the sigma game, where a press skips its own cell.
+        method: the route, as for :func:`first_row` ("auto" takes the polynomial route where it applies).
+        threads: the most threads this call works on, as for :func:`first_row`.
+        progress: None, or ``progress(stage, done, total)`` called between chunks of work.
+        verify: check the row before returning it, as ``first_row(..., verify=True)`` does
+            (today's rule, no wrap); raises InternalError if the check fails.
+
+    Returns:
+        A uint64 array of ``(m + 63) // 64`` words; bits past column m are zero.
+
+    Raises:
+        As :func:`first_row`.
+
+    Example:
+        >>> import lightsout
+        >>> words = lightsout.first_row_packed(5)
+        >>> words.tolist(), lightsout.packed.unpack(words, 5).astype(int).tolist()
+        ([24], [0, 0, 0, 1, 1])
+    """
+    return _first_row(n, m, torus=torus, self_toggle=self_toggle, states=2, method=method, threads=threads,
+                      progress=progress, stencil=None, holes=None, unpressable=None, free_lights=None,
+                      verify=verify, packed=True)
+
+
+def _first_row(n: int, m: Optional[int], *, torus: TorusArg, self_toggle: bool, states: int, method: str,
+               threads: Optional[int], progress: Progress, stencil: StencilArg, holes: Optional[npt.ArrayLike],
+               unpressable: Optional[npt.ArrayLike], free_lights: Optional[npt.ArrayLike], verify: bool,
+               packed: bool) -> np.ndarray:
+    """:func:`first_row`, or with ``packed`` (two states, r = 1) :func:`first_row_packed`."""
     nrows, ncols = grid_shape(n, m)
     if flag(verify, "verify"):
         _refuse_unverifiable_rules(torus=torus, self_toggle=self_toggle, states=states, stencil=stencil,
@@ -198,18 +248,32 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
         progress_callback(progress)
         sigma_row = sigma_first_row(nrows, ncols)
         if sigma_row is not None:  # else unsolvable: the route below builds the proof, or refuses
-            return sigma_row
+            return pack_row(sigma_row) if packed else sigma_row
     route = route_for(method, rules, solving=True)
     threads = thread_count(threads)
     progress_callback(progress)
+    if route.name == "poly" and ncols <= nrows and rules.is_classic and not any(rules.wraps) \
+            and rules.self_toggle and rules.states == 2:
+        # The route's buffers are all freed before the row is unpacked (10^9: 125 MB packed, 1 GB bool).
+        words = _poly_first_row_words(nrows, ncols, progress, verify)
+        return words if packed else unpack_row(words, ncols)
     # the all-lit board is never built; the N-D route builds its canonical solution alone, never
     # the quiet patterns (a 10,000 x 10,000 torus has 128 of them, 13 GB)
     found = route.solve(rules, None, threads=threads, progress=progress, kernel=True)
     if not found.solvable:
         raise _all_lit_unsolvable(found, rules)
+    row = _canonical_first_row(found, rules)
     if verify:
-        return _verified(_canonical_first_row(found, rules), found, nrows, ncols)
-    return _canonical_first_row(found, rules)
+        _verified(pack_row(row), found, nrows, ncols)
+    return pack_row(row) if packed else row
+
+
+def _poly_first_row_words(nrows: int, ncols: int, progress: Progress, verify: bool) -> np.ndarray:
+    """The canonical first row of the all-lit board (ncols <= nrows), packed, by the polynomial route."""
+    words, found = all_lit_first_row_words(nrows, ncols, progress)
+    if verify:
+        _verified(words, found, nrows, ncols)
+    return words
 
 
 def _canonical_first_row(found: Coset, rules: Rules) -> np.ndarray:
@@ -234,17 +298,16 @@ def _refuse_unverifiable_rules(**options: Any) -> None:
                                 f"no wrap, no stencil or masks; drop {', '.join(other)} or verify=True")
 
 
-def _verified(row: np.ndarray, found: Coset, nrows: int, ncols: int) -> np.ndarray:
-    """``row``, once verify_first_row's check has passed (InternalError if it fails); ``found`` gives the quiet rows."""
+def _verified(words: np.ndarray, found: Coset, nrows: int, ncols: int) -> None:
+    """Raise InternalError unless the packed row passes verify_first_row's check; ``found`` gives the quiet rows."""
     def quiet_rows() -> np.ndarray:     # a square is never transposed: the working rows are the caller's
         return pack_rows(found.quiet_first_rows()) if found.transposed else \
             np.array(list(found.iter_kernel_words()), dtype=np.uint64)
 
-    if not first_row_clears(pack_row(row), nrows, ncols, lambda n: found.nullity, quiet_rows,
+    if not first_row_clears(words, nrows, ncols, lambda n: found.nullity, quiet_rows,
                             known_nullity=found.nullity if nrows == ncols else None):
         raise InternalError(f"first_row({nrows}, {ncols}): the returned row does not clear the all-lit board "
                             f"(docs/algebra.md section 15)")
-    return row
 
 
 def verify_first_row(row: npt.ArrayLike, n: int, m: Optional[int] = None, *, seed: Optional[int] = None) -> bool:

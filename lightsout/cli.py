@@ -53,7 +53,7 @@ from lightsout._core.stencil import STENCIL_NAMES, Stencil
 from lightsout._io.boardfile import decode_text, read_board, write_board
 from lightsout._io.boardmarks import MarkedBoard
 from lightsout._io.boardtext import board_from_text, marked_board_from_text
-from lightsout._solve import METHODS, UnsolvableError, first_row, nullity, nullity_table, solve
+from lightsout._solve import METHODS, UnsolvableError, first_row, first_row_packed, nullity, nullity_table, solve
 from lightsout.board import COMMENT, all_lit, format_board
 
 EXIT_OK, EXIT_UNSOLVABLE, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 1, 2, 130, 141
@@ -536,13 +536,22 @@ def _cmd_first_row(args: argparse.Namespace, progress: Any) -> int:
     if fmt == "hex" and args.states != 2:
         raise UsageError("--format hex writes two-state rows; use bits or npy with --states")
     rules = _rules(args)
+    # One two-state row as bits or hex: written from its packed words (never one byte a column).
+    packed = fmt in ("bits", "hex") and args.states == 2 and "stencil" not in rules
     try:
-        row = first_row(args.n, args.m, progress=progress, verify=args.verify, **rules)
+        if packed:
+            words = first_row_packed(args.n, args.m, progress=progress, verify=args.verify,
+                                     **{key: value for key, value in rules.items() if key != "states"})
+        else:
+            row = first_row(args.n, args.m, progress=progress, verify=args.verify, **rules)
     except _errors.InternalError as exc:
         _fail(f"not verified: {exc}")
         return EXIT_NOT_VERIFIED
     if args.verify:
         _summary(args, f"verified: this row clears the all-lit {args.n} x {args.m or args.n} board")
+    if packed:
+        _emit_packed_row(args, words, args.m or args.n, fmt, progress)
+        return EXIT_OK
     rows = row.reshape(-1, row.shape[-1])  # one row, or the top r rows of a stencil that chases r rows
     if fmt == "npy":
         _emit_npy(args, row)
@@ -573,6 +582,43 @@ def _emit_digits(args: argparse.Namespace, row: np.ndarray, progress: Any) -> No
             if progress is not None:
                 progress("write", start, len(row))
             yield (row[start:start + DIGIT_CHUNK].astype(np.uint8) + ord("0")).tobytes().decode("ascii")
+        yield "\n"
+
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.writelines(pieces())
+    else:
+        _stdout().writelines(pieces())
+
+
+#: Words of a packed row turned into text at a time: 2^24 columns as bits, 4 MB of hex.
+WRITE_WORDS = 1 << 18
+
+
+def _emit_packed_row(args: argparse.Namespace, words: np.ndarray, ncols: int, fmt: str, progress: Any) -> None:
+    """A packed two-state row of ``ncols`` columns as one line of bits or hex, in chunks of WRITE_WORDS words.
+
+    Each chunk is made from its words alone, so the row never exists one byte a column (at 10^9
+    columns 1 GB) nor as one string; progress is reported as stage ``write`` and Ctrl-C stops the
+    output between two chunks (tens of milliseconds each).
+    """
+    nbytes = (ncols + 7) // 8
+    raw = words.astype("<u8", copy=False).view(np.uint8)[:nbytes]   # column j: bit j % 8 of byte j // 8
+    step = 8 * WRITE_WORDS
+
+    def pieces() -> Iterator[str]:
+        for start in range(0, nbytes, step):
+            if progress is not None:
+                progress("write", 8 * start, ncols)
+            chunk = raw[start:start + step]
+            if fmt == "hex":
+                yield chunk.tobytes().hex()
+            else:
+                digits = np.unpackbits(chunk, count=min(8 * len(chunk), ncols - 8 * start), bitorder="little")
+                digits += ord("0")
+                yield digits.tobytes().decode("ascii")
+        if progress is not None:
+            progress("write", ncols, ncols)
         yield "\n"
 
     if args.output:

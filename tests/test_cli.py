@@ -103,7 +103,10 @@ def test_interrupt_is_one_line_and_130(monkeypatch, capsys):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli, "first_row", interrupted)
+    monkeypatch.setattr(cli, "first_row_packed", interrupted)
     assert main(["first-row", "5"]) == 130
+    assert _one_line(capsys.readouterr().err) == "lightsout: interrupted"
+    assert main(["first-row", "5", "--format", "npy", "-o", os.devnull]) == 130
     assert _one_line(capsys.readouterr().err) == "lightsout: interrupted"
 
 
@@ -527,7 +530,11 @@ def test_quiet_and_progress_reach_the_solver(monkeypatch, capsys):
         seen.append(progress)
         return np.ones(n if m is None else m, dtype=bool)
 
+    def first_row_packed(n, m=None, progress=None, **kwargs):
+        return lightsout.packed.pack(first_row(n, m, progress))
+
     monkeypatch.setattr(cli, "first_row", first_row)
+    monkeypatch.setattr(cli, "first_row_packed", first_row_packed)
 
     class Terminal(io.StringIO):
         def isatty(self):
@@ -915,3 +922,38 @@ def test_pictures_of_a_masked_board(tmp_path, capsys):
     assert main(["solve", str(path), "--svg", str(svg), "--png", str(tmp_path / "b.png"), "-q"]) == 0
     background = "#%02x%02x%02x" % lightsout.picture.BACKGROUND
     assert background in svg.read_text() and (tmp_path / "b.png").stat().st_size > 0
+
+
+# --- first-row written in chunks from the packed row (issue 31) ---
+
+@pytest.mark.parametrize("write_words", [1, 2, 3])
+@pytest.mark.parametrize("n, m", [(1, None), (63, None), (64, None), (65, None), (129, None), (300, 200),
+                                  (200, 300), (257, None)])
+def test_first_row_chunks_equal_the_row(monkeypatch, capsys, tmp_path, write_words, n, m):
+    monkeypatch.setattr(cli, "WRITE_WORDS", write_words)   # chunks of 64 to 192 columns: every boundary crossed
+    row = lightsout.first_row(n, m)
+    expect = {"bits": "".join("1" if v else "0" for v in row) + "\n",
+              "hex": np.packbits(row, bitorder="little").tobytes().hex() + "\n"}
+    size = [str(n)] + ([] if m is None else [str(m)])
+    for fmt, text in expect.items():
+        assert main(["first-row", *size, "--format", fmt]) == 0
+        assert capsys.readouterr().out == text, fmt
+        path = tmp_path / f"row.{fmt}"
+        assert main(["first-row", *size, "--format", fmt, "-o", str(path), "--verify"]) == 0
+        assert path.read_text() == text, fmt
+    _, lights = oracle.chase_fast(np.ones((n, m or n), bool), row)
+    assert not lights.any()
+
+
+def test_first_row_chunks_report_progress_and_stop_at_ctrl_c(monkeypatch):
+    from conftest import stops_at_ctrl_c
+
+    reports = []
+    words = np.random.default_rng(3).integers(0, 2**63, size=1 << 21, dtype=np.uint64)   # 134M columns
+    args = cli.build_parser().parse_args(["first-row", "5", "-o", os.devnull])
+    monkeypatch.setattr(cli, "WRITE_WORDS", 1 << 10)
+    cli._emit_packed_row(args, words[:4], 200, "bits", lambda *report: reports.append(report))
+    assert reports[0] == ("write", 0, 200) and reports[-1] == ("write", 200, 200)
+    monkeypatch.setattr(cli, "WRITE_WORDS", 1)          # 2^21 chunks of a word: the signal lands among them
+    for fmt in ("bits", "hex"):
+        stops_at_ctrl_c(lambda: cli._emit_packed_row(args, words, 64 * len(words), fmt, None), f"first-row {fmt}")

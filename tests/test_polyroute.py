@@ -250,3 +250,99 @@ def test_mirrored_bits_reads_the_row_right_to_left(nbits):
     assert (row == bits[::-1]).all()
     # longer word arrays (a polynomial's spare words) read the same
     assert (mirrored_bits(np.concatenate([words, np.zeros(2, np.uint64)]), nbits) == bits[::-1]).all()
+
+
+# --- The first row packed (issue 31: first_row(10**9) without the bool row beside the route) ---
+
+AWKWARD_BITS = [1, 2, 7, 8, 9, 63, 64, 65, 127, 128, 129, 255, 257, 1000]
+
+
+@pytest.mark.parametrize("nbits", AWKWARD_BITS)
+def test_mirrored_words_reverses_the_row(nbits):
+    from lightsout._base.packing import pack_row, unpack_row
+    from lightsout._routes.poly import mirrored_words
+
+    bits = np.random.default_rng(nbits).integers(0, 2, nbits).astype(bool)
+    mirrored = mirrored_words(pack_row(bits), nbits)
+    assert mirrored.dtype == np.uint64 and mirrored.shape == ((nbits + 63) // 64,)
+    assert np.array_equal(unpack_row(mirrored, nbits), bits[::-1])
+    if nbits % 64:   # bits past the row stay zero
+        assert int(mirrored[-1]) >> (nbits % 64) == 0
+
+
+@pytest.mark.parametrize("n", AWKWARD_BITS[:-1] + [200])
+def test_packed_first_row_clears_the_board_and_equals_the_bool_row(n):
+    from lightsout._base.packing import unpack_row
+    from lightsout._routes.poly import all_lit_first_row_words
+
+    for m in sorted({n, max(1, n - 1), max(1, n // 2)}):
+        words, found = all_lit_first_row_words(n, m)
+        assert found.first_row is None and words.shape == ((m + 63) // 64,)
+        row = unpack_row(words, m)
+        assert np.array_equal(row, solve_grid_poly(n, m).first_row)      # the bool path, as before
+        _, lights = oracle.chase_fast(np.ones((n, m), bool), row)
+        assert not lights.any(), (n, m)
+
+
+def test_packed_first_row_is_the_canonical_one_of_the_dense_route():
+    import lightsout
+
+    for n in (4, 5, 9, 16, 19, 33, 64, 65):   # several with nullity > 0: the canonical choice shows
+        assert np.array_equal(lightsout.packed.unpack(lightsout.first_row_packed(n), n),
+                              lightsout.first_row(n, method="dense"))
+
+
+def test_first_row_packed_on_every_board_it_takes():
+    import lightsout
+
+    for n, m, options in [(7, 9, {}), (9, 7, {}), (6, None, {"torus": True}), (5, 4, {"torus": (True, False)}),
+                          (6, None, {"self_toggle": False}), (300, 200, {}), (300, None, {"verify": True}),
+                          (200, 300, {"method": "dense"})]:
+        row = lightsout.first_row(n, m, **{k: v for k, v in options.items() if k != "verify"})
+        words = lightsout.first_row_packed(n, m, **options)
+        assert words.dtype == np.uint64 and words.shape == ((row.shape[0] + 63) // 64,)
+        assert np.array_equal(lightsout.packed.unpack(words, row.shape[0]), row), (n, m, options)
+
+
+def test_first_row_packed_refuses_before_allocating():
+    import lightsout
+
+    with pytest.raises(lightsout.BoardTooLargeError):
+        lightsout.first_row_packed(10**11)
+    with pytest.raises(lightsout.InvalidBoardError):
+        lightsout.first_row_packed(0)
+    with pytest.raises(lightsout.InvalidTypeError):
+        lightsout.first_row_packed("5")  # type: ignore[arg-type]
+    with pytest.raises(lightsout.InvalidBoardError):
+        lightsout.first_row_packed(5, torus=True, verify=True)
+
+
+@pytest.mark.parametrize("nwords", [1, 2, 3, 5, 17, 64, 65, 1000, 4097])
+def test_mod_in_windows_is_one_division(monkeypatch, nwords):
+    from lightsout import _kernels as kernels
+    from lightsout._routes import poly as route
+
+    monkeypatch.setattr(route, "MOD_WINDOWS_FROM_WORDS", 1)   # every dividend in windows
+    rng = np.random.default_rng(nwords)
+    for mwords in sorted({1, 2, 3, max(1, nwords // 2), nwords // 2 + 1, nwords}):
+        dividend = rng.integers(0, 2**64, size=nwords, dtype=np.uint64)
+        modulus = rng.integers(0, 2**64, size=mwords, dtype=np.uint64)
+        modulus[-1] |= np.uint64(1 << int(rng.integers(0, 64)))
+        expect = kernels.gf2poly.poly_mod(dividend, modulus)     # a copy: one division
+        got = route._mod_in_windows(dividend, modulus)
+        assert np.array_equal(got, expect), (nwords, mwords)
+        assert not dividend[mwords:].any()                       # reduced in its own words
+
+
+@pytest.mark.parametrize("n, m", [(4100, 4100), (5000, 4097), (4099, None), (6000, 3001)])
+def test_first_rows_with_windowed_divisions_are_the_same(monkeypatch, n, m):
+    from lightsout._base.packing import unpack_row
+    from lightsout._routes import poly as route
+
+    m = n if m is None else m
+    before, _ = route.all_lit_first_row_words(n, m)
+    monkeypatch.setattr(route, "MOD_WINDOWS_FROM_WORDS", 1)   # both reductions of the route in windows
+    words, _ = route.all_lit_first_row_words(n, m)
+    assert np.array_equal(words, before)
+    _, lights = oracle.chase_fast(np.ones((n, m), bool), unpack_row(words, m))
+    assert not lights[0, -1].any() and not lights.any()

@@ -27,7 +27,7 @@ from typing import Callable, Iterator, Optional
 
 import numpy as np
 
-from lightsout._base.errors import BoardTooLargeError
+from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError
 from lightsout._base.packing import pack_row, unpack_row, unpack_rows, words_for_bits
 from lightsout._base.types import Progress
 from lightsout._base.validate import board_size, packed_matrix
@@ -35,7 +35,8 @@ from lightsout._core.coset import Coset
 from lightsout._core.orientation import first_column_of_chase, transpose_packed
 from lightsout import _kernels as kernels
 
-__all__ = ["MAX_POLY_BYTES", "MAX_POLY_NULLITY_BYTES", "poly_scratch_bytes", "refuse_poly", "solve_grid_poly", "nullity_poly", "nullity_table"]
+__all__ = ["MAX_POLY_BYTES", "MAX_POLY_NULLITY_BYTES", "poly_scratch_bytes", "refuse_poly", "solve_grid_poly",
+           "all_lit_first_row_words", "nullity_poly", "nullity_table"]
 
 
 #: Largest polynomial-route scratch a call may allocate: 8 GiB (a side of about 2 * 10^9).
@@ -109,6 +110,45 @@ def refuse_poly(side: int, *, nullity_shape: Optional[tuple[int, int]] = None) -
         raise BoardTooLargeError(
             f"a {side}-cell side needs about {need / 2**30:.3g} GiB of polynomial scratch, more than this "
             f"machine's {have / 2**30:.3g} GiB of memory (lightsout.limits.{name} allows {limit / 2**30:.0f} GiB)")
+
+
+#: Dividends of at least this many words (a product of two sides of about 2.7 * 10^8 bits or more)
+#: are reduced in two windows by :func:`_mod_in_windows`: the windows take 3-4 % more CPU than
+#: one division (10^8, same process, alternated), so only sides whose memory counts pay it.
+MOD_WINDOWS_FROM_WORDS = 1 << 23
+
+
+def _mod_in_windows(dividend: np.ndarray, modulus: np.ndarray) -> np.ndarray:
+    """``dividend mod modulus``, worked out in the dividend's own words (it is dead afterwards).
+
+    A dividend of twice the modulus's length is reduced as two windows, top first, each of a
+    quotient half as long, in place: Newton's inverse and the quotient's product are half the
+    size, where one division holds about 13 polynomials of the modulus's degree in scratch
+    (measured at 6.25 * 10^7 bits: 12.7 -> 8.6 polynomials above the dividend and modulus;
+    15.4 -> 10.7 at 10^8; first_row(10**9) 2.14 -> 1.75 GB).  Below ``MOD_WINDOWS_FROM_WORDS``
+    words, one division.  The remainder is unique, so the bits are those of one division.
+
+    Example:
+        >>> a = np.array([0b1011, 0, 0b1], dtype=np.uint64)         # t^128 + t^3 + t + 1
+        >>> ref = kernels.gf2poly.poly_mod(a, np.array([0b111], dtype=np.uint64))
+        >>> bool((_mod_in_windows(a.copy(), np.array([0b111], dtype=np.uint64)) == ref).all())
+        True
+    """
+    poly = kernels.gf2poly
+    nwords, mwords = dividend.shape[0], modulus.shape[0]
+    if nwords < MOD_WINDOWS_FROM_WORDS or nwords <= mwords + 1:
+        return poly.poly_mod_overwrite(dividend, modulus)
+    step = -(-(nwords - mwords) // 2)       # quotient words a window
+    top = nwords
+    while True:
+        # Every word from top up is zero: the window [low, top) reduced in place leaves its
+        # remainder (under mwords words) at low, and the dividend congruent to what it was.
+        low = max(0, top - mwords - step)
+        remainder = poly.poly_mod_overwrite(dividend[low:top], modulus)
+        if low == 0:
+            return remainder
+        del remainder
+        top = low + mwords
 
 
 def _chase_residue(board: Optional[np.ndarray], nrows: int, ncols: int, progress: Progress) -> np.ndarray:
@@ -190,7 +230,7 @@ def _all_lit_residue_poly(rows: int, cols: int, chi: np.ndarray,
     product = poly.poly_mul(u_sum, w_sum)
     del u_sum, w_sum
     step()
-    residue = poly.poly_mod_overwrite(product, chi)  # the product is dead: reduced in its own words
+    residue = _mod_in_windows(product, chi)  # the product is dead: reduced in its own words
     step()
     return residue
 
@@ -234,6 +274,37 @@ def solve_grid_poly(
         >>> s.solvable, s.nullity
         (True, 2)
     """
+    found, _ = _solve_grid(nrows, ncols, board_words, kernel=kernel, progress=progress, packed_row=False)
+    return found
+
+
+def all_lit_first_row_words(nrows: int, ncols: int, progress: Progress = None) -> tuple[np.ndarray, Coset]:
+    """The all-lit ``nrows`` x ``ncols`` board's canonical first row, packed, for ``ncols <= nrows``.
+
+    The row comes as ``words_for_bits(ncols)`` uint64 words (bit j = column j), and the coset
+    as :func:`solve_grid_poly` gives it but without its bool ``first_row``: no byte-a-bit row
+    is made here (at 10^9 columns that would be 1 GB beside the route's buffers).  Every
+    polynomial of the route is dead when this returns, but the quiet basis's one when the
+    nullity is not 0 (``Coset.kernel_words`` makes its rows).
+
+    Example:
+        >>> words, found = all_lit_first_row_words(5, 5)
+        >>> words.tolist(), found.nullity, found.first_row is None
+        ([24], 2, True)
+    """
+    nrows = board_size(nrows, "nrows")
+    ncols = board_size(ncols, "ncols")
+    if ncols > nrows:
+        raise InvalidBoardError(f"all_lit_first_row_words solves boards no wider than tall, got {nrows} x {ncols}")
+    found, words = _solve_grid(nrows, ncols, None, kernel=False, progress=progress, packed_row=True)
+    if words is None:   # Sutner's theorem: the all-lit board is always solvable
+        raise InternalError(f"the polynomial route found the all-lit {nrows} x {ncols} board unsolvable")
+    return words, found
+
+
+def _solve_grid(nrows: int, ncols: int, board_words: Optional[np.ndarray], *, kernel: bool, progress: Progress,
+                packed_row: bool) -> tuple[Coset, Optional[np.ndarray]]:
+    """solve_grid_poly's work; with ``packed_row`` (no transpose), the first row packed beside a coset without it."""
     nrows = board_size(nrows, "nrows")
     ncols = board_size(ncols, "ncols")
     if board_words is not None:
@@ -271,7 +342,7 @@ def solve_grid_poly(
     del chi, g, _
     divide_step()
 
-    first_row = None
+    first_row = row_words = None
     if solvable:
         # s u = g (mod chi)  =>  s (u/g) = 1 (mod chi/g); the solution of degree
         # < deg(chi/g) is then F0 = (C^/g) s mod (chi/g).
@@ -281,12 +352,14 @@ def solve_grid_poly(
         product = poly.poly_mul(c_over_g, s_reduced)
         del c_over_g, s_reduced
         divide_step()
-        f0 = poly.poly_mod_overwrite(product, chi_over_g)
+        f0 = _mod_in_windows(product, chi_over_g)
         del product
         divide_step()
         f_words = poly.phi_image(f0, cols, progress)
         del f0
-        if transposed:
+        if packed_row and not transposed:
+            row_words = mirrored_words(f_words, cols)
+        elif transposed:
             # The original top row is the working solution's first column.
             column_progress = None
             if progress is not None:
@@ -313,9 +386,12 @@ def solve_grid_poly(
         for i, v in enumerate(kernel_words()):
             packed[i] = v
         kernel_rows = unpack_rows(packed, cols)
-    return Coset(bool(solvable), nullity, 2**nullity, "poly", canonical=not transposed, grid=(nrows, ncols),
-                 first_row=first_row, transposed=transposed, kernel_first_rows=kernel_rows,
-                 kernel_words=kernel_words if nullity else None)
+    if not nullity:
+        del chi_over_g  # the quiet basis's one polynomial: without a basis, nothing is left alive
+    found = Coset(bool(solvable), nullity, 2**nullity, "poly", canonical=not transposed, grid=(nrows, ncols),
+                  first_row=first_row, transposed=transposed, kernel_first_rows=kernel_rows,
+                  kernel_words=kernel_words if nullity else None)
+    return found, row_words
 
 
 def _mirror_row(words: np.ndarray, nbits: int) -> np.ndarray:
@@ -346,6 +422,36 @@ def mirrored_bits(words: np.ndarray, nbits: int) -> np.ndarray:
     backwards = words.astype("<u8", copy=False).view(np.uint8)[::-1]
     row: np.ndarray = np.unpackbits(backwards, count=nbits, bitorder="big").view(np.bool_)
     return row
+
+
+#: Each byte's bits in the opposite order: mirrored_words reverses a row a byte at a time.
+_BYTE_MIRROR = np.array([int(f"{value:08b}"[::-1], 2) for value in range(256)], dtype=np.uint8)
+
+
+def mirrored_words(words: np.ndarray, nbits: int) -> np.ndarray:
+    """The packed row of ``nbits`` bits reversed, packed: bit i of the result = bit ``nbits - 1 - i``.
+
+    The packed twin of :func:`mirrored_bits` (never one byte a bit): the words are shifted so
+    that the row ends at the last bit, then their bytes are read backwards, each byte's bits
+    reversed by a table.  Bits past ``nbits`` are zero.
+
+    Example:
+        >>> mirrored_words(np.array([0b0011], dtype=np.uint64), 5).tolist()
+        [24]
+    """
+    nwords = words_for_bits(nbits)
+    words = np.asarray(words, dtype=np.uint64)[:nwords]
+    if words.shape[0] < nwords:
+        words = np.concatenate([words, np.zeros(nwords - words.shape[0], dtype=np.uint64)])
+    pad = 64 * nwords - nbits
+    if pad:
+        shifted = words << np.uint64(pad)
+        shifted[1:] |= words[:-1] >> np.uint64(64 - pad)
+        words = shifted
+    out = np.empty(nwords, dtype="<u8")
+    backwards = words.astype("<u8", copy=False).view(np.uint8)[::-1]
+    np.take(_BYTE_MIRROR, backwards, out=out.view(np.uint8))
+    return out.astype(np.uint64, copy=False)
 
 
 def nullity_poly(nrows: int, ncols: int) -> int:
