@@ -67,10 +67,44 @@ def _square_identity(level: str):
     return lambda: load("gf2ext", level).square_residues(row, n, np.array([3, 5], dtype=np.uint64))
 
 
+# The polynomial route's conversions at 2^30 bits (128 MiB rows): each is dozens of passes over its row.
+CONVERSION_BITS = 1 << 30
+
+
+def _chebyshev_sum(level: str):
+    return lambda: load("polybasis", level).chebyshev_u_sum(CONVERSION_BITS)
+
+
+def _w_combination(level: str):
+    row = np.ones(CONVERSION_BITS // 64, dtype=np.uint64)
+    return lambda: load("polybasis", level).w_combination(row, CONVERSION_BITS)
+
+
+def _phi_image(level: str):
+    return lambda: load("polybasis", level).phi_image(np.array([0b10], np.uint64), CONVERSION_BITS)
+
+
+def _dickson(level: str):
+    row = np.ones(CONVERSION_BITS // 64, dtype=np.uint64)
+    return lambda: load("polybasis", level).monomial_to_dickson(row)
+
+
+def _taylor_shift(level: str):
+    row = np.ones(CONVERSION_BITS // 64, dtype=np.uint64)
+    return lambda: load("gf2poly", level).poly_taylor_shift(row)
+
+
+def _chebyshev_u(level: str):
+    return lambda: load("gf2poly", level).chebyshev_u(CONVERSION_BITS)
+
+
 LONG_KERNELS = {"chase.ab_reduce": _ab_reduce, "gridchase.chase_bits": _chase_bits,
                 "gridchase.chase_bytes": _chase_bytes, "modelim.echelon_inplace": _echelon,
                 "gf2elim.rref_inplace": _rref, "rowchase.chase": _row_chase,
-                "gf2ext.square_residues": _square_identity}
+                "gf2ext.square_residues": _square_identity, "polybasis.chebyshev_u_sum": _chebyshev_sum,
+                "polybasis.w_combination": _w_combination, "polybasis.phi_image": _phi_image,
+                "polybasis.monomial_to_dickson": _dickson, "gf2poly.poly_taylor_shift": _taylor_shift,
+                "gf2poly.chebyshev_u": _chebyshev_u}
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),

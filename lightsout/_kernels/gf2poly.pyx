@@ -49,6 +49,7 @@ from libc.stdlib cimport calloc, free
 from lightsout._kernels.bitrow cimport (
     apply_T, copy_row, highest_set_bit, tail_mask, words_for_bits, xor_into, zero_row,
 )
+from lightsout._kernels.cancel cimport Poll, make_poll, raise_if_interrupted
 from lightsout._kernels.polyword cimport (
     LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, divide_inplace, lead,
     KARATSUBA_WORDS, lehmer_matrix, quotient_window, sub_multiple_shifted, taylor_shift_inplace, xor_shifted,
@@ -330,8 +331,11 @@ def poly_taylor_shift(a):
     """
     out = _poly_arg(a, "a").copy()
     cdef uint64_t[::1] ov = out
+    cdef Poll poll = make_poll(None, 1 << 20)    # Ctrl-C looked for about every millisecond
+    cdef int status
     with nogil:
-        taylor_shift_inplace(&ov[0], ov.shape[0])
+        status = taylor_shift_inplace(&ov[0], ov.shape[0], &poll)
+    raise_if_interrupted(status)
     return _copy_trimmed_arr(out)
 
 
@@ -346,8 +350,11 @@ def chebyshev_u(Py_ssize_t k):
         raise InvalidBoardError(f"chebyshev_u: k must be >= 0, got {k}")
     out = np.zeros(max(1, words_for_bits(k)), dtype=np.uint64)
     cdef uint64_t[::1] ov = out
+    cdef Poll poll = make_poll(None, 1 << 20)
+    cdef int status
     with nogil:
-        chebyshev_u_into(&ov[0], k)
+        status = chebyshev_u_into(&ov[0], k, &poll)
+    raise_if_interrupted(status)
     return out
 
 

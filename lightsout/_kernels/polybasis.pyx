@@ -12,6 +12,7 @@
 from libc.stdint cimport uint64_t
 
 from lightsout._kernels.bitrow cimport apply_T, copy_row, highest_set_bit, tail_mask, words_for_bits
+from lightsout._kernels.cancel cimport STOP_NONE, Poll, make_poll, raise_if_interrupted
 from lightsout._kernels.polyconvert cimport basis_to_monomial_inplace, fill_fold_tables, monomial_to_basis_inplace
 from lightsout._kernels.polyword cimport taylor_shift_inplace
 
@@ -47,6 +48,11 @@ fill_fold_tables(_FOLD_DOWN, 1)
 fill_fold_tables(_FOLD_UP, 0)
 
 
+# Word operations between two looks for Ctrl-C: a millisecond or so (each conversion is a
+# few dozen passes over its row, 0.1-0.3 s at 10^8 bits).
+cdef Py_ssize_t POLL_WORDS = 1 << 20
+
+
 cdef Py_ssize_t _power_of_two_words(Py_ssize_t nbits):
     """The fewest words, a power of two, that hold nbits bits (at least one)."""
     cdef Py_ssize_t n = 1
@@ -77,11 +83,14 @@ cdef object _change_basis(object a, bint to_monomial):
     out = np.zeros(n, dtype=np.uint64)
     out[: a.shape[0]] = a
     cdef uint64_t[::1] ov = out
+    cdef Poll poll = make_poll(None, POLL_WORDS)
+    cdef int status
     with nogil:
         if to_monomial:
-            basis_to_monomial_inplace(&ov[0], n, _FOLD_DOWN)
+            status = basis_to_monomial_inplace(&ov[0], n, _FOLD_DOWN, &poll)
         else:
-            monomial_to_basis_inplace(&ov[0], n, _FOLD_UP)
+            status = monomial_to_basis_inplace(&ov[0], n, _FOLD_UP, &poll)
+    raise_if_interrupted(status)
     return _trimmed(out)
 
 
@@ -124,12 +133,16 @@ def w_combination(c, Py_ssize_t ncols, progress=None):
     cdef Py_ssize_t n = _power_of_two_words(ncols + 2), nc = words_for_bits(ncols)
     work = np.zeros(n, dtype=np.uint64)
     cdef uint64_t[::1] wv = work
+    cdef Poll poll = make_poll(None, POLL_WORDS)
+    cdef int status
     with nogil:
         copy_row(&wv[0], &cv[0], nc)
         _shift_up_one(&wv[0], n)               # a_j = c_j at bit j, j = 1..ncols
-        basis_to_monomial_inplace(&wv[0], n, _FOLD_DOWN)  # P(s) = s * sum_j c_j U_j(s)
-        _shift_down_one(&wv[0], n)             # P(0) = 0: divide by s
-        taylor_shift_inplace(&wv[0], n)        # s = t + 1
+        status = basis_to_monomial_inplace(&wv[0], n, _FOLD_DOWN, &poll)  # P(s) = s * sum_j c_j U_j(s)
+        if status == STOP_NONE:
+            _shift_down_one(&wv[0], n)         # P(0) = 0: divide by s
+            status = taylor_shift_inplace(&wv[0], n, &poll)   # s = t + 1
+    raise_if_interrupted(status)
     if progress is not None:
         progress("convert", ncols, ncols)
     return _trimmed(work)
@@ -154,12 +167,17 @@ def phi_image(f, Py_ssize_t ncols, progress=None):
     cdef Py_ssize_t n = _power_of_two_words(ncols + 2), nc = words_for_bits(ncols)
     work = np.zeros(n, dtype=np.uint64)
     cdef uint64_t[::1] wv = work
+    cdef Poll poll = make_poll(None, POLL_WORDS)
+    cdef int status
     with nogil:
         copy_row(&wv[0], &fv[0], words_for_bits(d + 1))
-        taylor_shift_inplace(&wv[0], n)        # Q(s) = F(s + 1)
-        _shift_up_one(&wv[0], n)               # s Q(s) = sum_j f_j D_j(s)
-        monomial_to_basis_inplace(&wv[0], n, _FOLD_UP)
-        _shift_down_one(&wv[0], n)             # bit j - 1 = f_j
+        status = taylor_shift_inplace(&wv[0], n, &poll)   # Q(s) = F(s + 1)
+        if status == STOP_NONE:
+            _shift_up_one(&wv[0], n)           # s Q(s) = sum_j f_j D_j(s)
+            status = monomial_to_basis_inplace(&wv[0], n, _FOLD_UP, &poll)
+        if status == STOP_NONE:
+            _shift_down_one(&wv[0], n)         # bit j - 1 = f_j
+    raise_if_interrupted(status)
     if progress is not None:
         progress("horner", ncols, ncols)
     out = work[:nc].copy()
@@ -187,9 +205,13 @@ def chebyshev_u_sum(Py_ssize_t k):
             work[(k + 1) // 64] = np.uint64((<uint64_t>1 << ((k + 1) % 64)) - 1)
         work[0] &= np.uint64(0xFFFFFFFFFFFFFFFE)
     cdef uint64_t[::1] wv = work
+    cdef Poll poll = make_poll(None, POLL_WORDS)
+    cdef int status
     with nogil:
-        basis_to_monomial_inplace(&wv[0], n, _FOLD_DOWN)
-        _shift_down_one(&wv[0], n)
+        status = basis_to_monomial_inplace(&wv[0], n, _FOLD_DOWN, &poll)
+        if status == STOP_NONE:
+            _shift_down_one(&wv[0], n)
+    raise_if_interrupted(status)
     return _trimmed(work)
 
 

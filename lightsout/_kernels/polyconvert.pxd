@@ -20,6 +20,8 @@
 
 from libc.stdint cimport uint64_t
 
+from lightsout._kernels.cancel cimport STOP_NONE, Poll, poll_work
+
 
 cdef extern from *:
     """
@@ -88,25 +90,35 @@ cdef inline void fold_block_words(uint64_t* low, const uint64_t* high, Py_ssize_
         prev = rev
 
 
-cdef inline void basis_to_monomial_inplace(uint64_t* a, Py_ssize_t n, const uint64_t* tables) noexcept nogil:
+cdef inline int basis_to_monomial_inplace(uint64_t* a, Py_ssize_t n, const uint64_t* tables,
+                                          Poll* poll) noexcept nogil:
     """sum_j a_j B_j(s) -> monomial coefficients in s, in place; n words, a power of two.
 
-    tables: the top-down in-word tables (fill_fold_tables(tables, 1)).
+    tables: the top-down in-word tables (fill_fold_tables(tables, 1)).  A nonzero stop
+    status when `poll` (or NULL) says stop between two levels (the row is then half done).
     """
     cdef Py_ssize_t h = n // 2, blk, i
+    cdef int status
     while h >= 1:
         blk = 0
         while blk < n:
             fold_block_words(a + blk, a + blk + h, h)
             blk += 2 * h
         h //= 2
+        if poll != NULL:
+            status = poll_work(poll, n)
+            if status != STOP_NONE:
+                return status
     for i in range(n):
         a[i] = fold_word(tables, a[i])
+    return STOP_NONE
 
 
-cdef inline void monomial_to_basis_inplace(uint64_t* a, Py_ssize_t n, const uint64_t* tables) noexcept nogil:
-    """The inverse of basis_to_monomial_inplace; tables: fill_fold_tables(tables, 0)."""
+cdef inline int monomial_to_basis_inplace(uint64_t* a, Py_ssize_t n, const uint64_t* tables,
+                                          Poll* poll) noexcept nogil:
+    """The inverse of basis_to_monomial_inplace; tables: fill_fold_tables(tables, 0); `poll` as there."""
     cdef Py_ssize_t h = 1, blk, i
+    cdef int status
     for i in range(n):
         a[i] = fold_word(tables, a[i])
     while h < n:
@@ -115,3 +127,8 @@ cdef inline void monomial_to_basis_inplace(uint64_t* a, Py_ssize_t n, const uint
             fold_block_words(a + blk, a + blk + h, h)
             blk += 2 * h
         h *= 2
+        if poll != NULL:
+            status = poll_work(poll, n)
+            if status != STOP_NONE:
+                return status
+    return STOP_NONE

@@ -14,6 +14,7 @@
 
 from libc.stdint cimport uint64_t
 
+from lightsout._kernels.cancel cimport STOP_NONE, Poll, poll_work
 from lightsout._kernels.bitrow cimport (
     apply_T, clz64, copy_row, get_bit, highest_set_bit, up_word, words_for_bits, xor_into, zero_row,
 )
@@ -285,8 +286,8 @@ cdef inline void apply_mat2(Mat2 m, uint64_t** x, uint64_t** y, uint64_t** spare
     zero_row(spare_y[0], n + 1)
 
 
-cdef inline void taylor_shift_inplace(uint64_t* a, Py_ssize_t n) noexcept nogil:
-    """a(t) <- a(t + 1) in place over n words.
+cdef inline int taylor_shift_inplace(uint64_t* a, Py_ssize_t n, Poll* poll) noexcept nogil:
+    """a(t) <- a(t + 1) in place over n words; a nonzero stop status when `poll` (or NULL) says stop.
 
     Over GF(2), (t + 1)^m = t^m + 1 for m a power of two, so with
     a = lo + t^m hi (deg lo, deg hi < m): a(t+1) = [lo(t+1) + hi(t+1)] + t^m hi(t+1).
@@ -297,6 +298,7 @@ cdef inline void taylor_shift_inplace(uint64_t* a, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t i, h, blk, top
     cdef int lvl, m
     cdef uint64_t w
+    cdef int status
     masks[0] = 0x5555555555555555ULL
     masks[1] = 0x3333333333333333ULL
     masks[2] = 0x0F0F0F0F0F0F0F0FULL
@@ -318,17 +320,30 @@ cdef inline void taylor_shift_inplace(uint64_t* a, Py_ssize_t n) noexcept nogil:
             xor_into(a + blk, a + blk + h, top)
             blk += 2 * h
         h <<= 1
+        if poll != NULL:       # a level is n / 2 word XORs: a look about every POLL_WORDS of them
+            status = poll_work(poll, n)
+            if status != STOP_NONE:
+                return status
+    return STOP_NONE
 
 
-cdef inline void chebyshev_u_into(uint64_t* out, Py_ssize_t k) noexcept nogil:
+cdef inline int chebyshev_u_into(uint64_t* out, Py_ssize_t k, Poll* poll) noexcept nogil:
     """out |= U_k(t) over GF(2) (U_0 = 0, U_1 = 1, U_{k+1} = t U_k + U_{k-1}); out needs
-    words_for_bits(k) zero words.
+    words_for_bits(k) zero words.  A nonzero stop status when `poll` (or NULL) says stop.
 
     By Lucas' theorem the coefficient of t^(k-1-2i) is binom(k-1-i, i) mod 2,
     which is 1 exactly when i and k-1-2i share no set bit.
     """
-    cdef Py_ssize_t i, j
-    for i in range((k - 1) // 2 + 1 if k > 0 else 0):
-        j = k - 1 - 2 * i
-        if (i & j) == 0:
-            out[j >> 6] |= (<uint64_t>1) << (j & 63)
+    cdef Py_ssize_t i, j, start, stop, terms = (k - 1) // 2 + 1 if k > 0 else 0
+    cdef int status
+    for start in range(0, terms, 1 << 16):          # 2^16 terms span 2^11 words
+        stop = min(start + (1 << 16), terms)
+        for i in range(start, stop):
+            j = k - 1 - 2 * i
+            if (i & j) == 0:
+                out[j >> 6] |= (<uint64_t>1) << (j & 63)
+        if poll != NULL:
+            status = poll_work(poll, 1 << 11)
+            if status != STOP_NONE:
+                return status
+    return STOP_NONE

@@ -115,11 +115,11 @@ def probe_divide(uint64_t[::1] r, Py_ssize_t nr, uint64_t[::1] b, Py_ssize_t nb,
 
 
 def probe_taylor_shift(uint64_t[::1] a, Py_ssize_t n):
-    taylor_shift_inplace(_row(a, n), n)
+    taylor_shift_inplace(_row(a, n), n, NULL)
 
 
 def probe_chebyshev_u(uint64_t[::1] out, Py_ssize_t k):
     """out (words_for_bits(k) words) |= U_k(t)."""
-    chebyshev_u_into(_row(out, words_for_bits(k)), k)
+    chebyshev_u_into(_row(out, words_for_bits(k)), k, NULL)
 
 
