@@ -672,10 +672,64 @@ static inline void fft_last3_level(uint64_t* g, int k, uint64_t lam, const int i
     }
 }
 
+#if defined(FFT_WIDE) && FFT_WIDE == 8
+/* The last three levels with a group of 8 elements in one AVX-512 register.  Level k pairs
+ * element i with i + 2^k: swap(x, k) brings each partner into its place, and the twiddle
+ * vector holds a block's lam in the low word of each 128-bit lane of its lower half (0 in the
+ * upper half, whose lanes thus get no product), so u += lam v is one product of swap(x) and
+ * v += u one masked XOR.  Level 0's partners share a lane: the twiddles sit in the low words
+ * and pair with swap(x)'s low words (fft_vmul), the high words with zeros. */
+FFT_WIDE_TARGET static inline __m512i fft_last3_swap(__m512i x, const int k) {
+    if (k == 0) return _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0x4E); /* words 1 0 3 2 ... */
+    if (k == 1) return _mm512_shuffle_i64x2(x, x, 0xB1);             /* lanes 1 0 3 2 */
+    return _mm512_shuffle_i64x2(x, x, 0x4E);                         /* lanes 2 3 0 1 */
+}
+FFT_WIDE_TARGET static inline __m512i fft_last3_wide_level(__m512i x, const int k, __m512i lamv, const int inverse) {
+    const __mmask8 upper = k == 0 ? 0xAA : (k == 1 ? 0xCC : 0xF0);
+    if (inverse) x = _mm512_mask_xor_epi64(x, upper, x, fft_last3_swap(x, k));
+    __m512i s = fft_last3_swap(x, k);
+    x = _mm512_xor_si512(x, k == 0 ? fft_vmul(s, lamv) : fft_vmul_const(s, lamv));
+    if (!inverse) x = _mm512_mask_xor_epi64(x, upper, x, fft_last3_swap(x, k));
+    return x;
+}
+FFT_WIDE_TARGET static void fft_last3_wide(uint64_t* f, size_t q0, size_t n8, const int inverse) {
+    const long long b1 = (long long)fft_beta[1], b2 = (long long)fft_beta[2];
+    const __m512i c1 = _mm512_set_epi64(0, 0, 0, b1, 0, 0, 0, 0);
+    const __m512i c0 = _mm512_set_epi64(0, b1 ^ b2, 0, b2, 0, b1, 0, 0);
+    for (size_t j = 0; j < n8; j++) {
+        uint64_t* g = f + 8 * j;
+        size_t q = q0 + j;
+        __m512i v2 = _mm512_maskz_set1_epi64(0x05, (long long)fft_omega(2 * q));
+        __m512i v1 = _mm512_xor_si512(_mm512_maskz_set1_epi64(0x11, (long long)fft_omega(4 * q)), c1);
+        __m512i v0 = _mm512_xor_si512(_mm512_maskz_set1_epi64(0x55, (long long)fft_omega(8 * q)), c0);
+        __m512i x = _mm512_loadu_si512((const void*)g);
+        if (inverse) {
+            x = fft_last3_wide_level(x, 0, v0, 1);
+            x = fft_last3_wide_level(x, 1, v1, 1);
+            x = fft_last3_wide_level(x, 2, v2, 1);
+        } else {
+            x = fft_last3_wide_level(x, 2, v2, 0);
+            x = fft_last3_wide_level(x, 1, v1, 0);
+            x = fft_last3_wide_level(x, 0, v0, 0);
+        }
+        _mm512_storeu_si512((void*)g, x);
+    }
+}
+#endif
+
 /* The last three levels of the transform (forward, or its inverse) on n8 groups of 8 elements,
  * the first being group q0: one pass instead of three, with the twiddles from three table
- * lookups per group. */
+ * lookups per group (in one AVX-512 register per group where the wide loops run). */
 static inline void fft_last3(uint64_t* f, size_t q0, size_t n8, const int inverse) {
+#if defined(FFT_WIDE) && FFT_WIDE == 8
+    if (fft_wide_on) {
+        if (inverse)
+            fft_last3_wide(f, q0, n8, 1);
+        else
+            fft_last3_wide(f, q0, n8, 0);
+        return;
+    }
+#endif
     for (size_t j = 0; j < n8; j++) {
         uint64_t* g = f + 8 * j;
         size_t q = q0 + j;
