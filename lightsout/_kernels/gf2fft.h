@@ -823,6 +823,31 @@ static int fft_operand(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_p
     return fft_forward(dst, K, 2 * na, poll, ps);
 }
 
+/* fa, fb = fft_operand of a and b (2^K words each), with one basis change for both: a piece
+ * has 32 bits and the change acts on every bit of the elements alike (it is XORs of whole
+ * elements), so a's pieces ride in the low and b's in the high halves of fa's words through
+ * fft_to_novel, which thus reads and writes half the words of two calls. */
+static int fft_operand_pair(uint64_t* fa, uint64_t* fb, const uint64_t* a, size_t na, const uint64_t* b,
+                            size_t nb, int K, fft_poll_fn poll, void* ps) {
+    const uint64_t low = 0xFFFFFFFFu;
+    size_t n = (size_t)1 << K, m = na > nb ? na : nb;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t x = i < na ? a[i] : 0, y = i < nb ? b[i] : 0;
+        fa[2 * i] = (x & low) | (y << 32);
+        fa[2 * i + 1] = (x >> 32) | (y & ~low);
+    }
+    memset(fa + 2 * m, 0, (n - 2 * m) * sizeof(uint64_t));
+    if (fft_to_novel(fa, K, 1, 2 * m, NULL, poll, ps)) return -2;
+    /* the change is triangular: a's elements from 2 na on and b's from 2 nb on stay zero */
+    for (size_t j = 0; j < 2 * m; j++) {
+        fb[j] = fa[j] >> 32;
+        fa[j] &= low;
+    }
+    memset(fb + 2 * m, 0, (n - 2 * m) * sizeof(uint64_t));
+    if (fft_forward(fa, K, 2 * na, poll, ps)) return -2;
+    return fft_forward(fb, K, 2 * nb, poll, ps);
+}
+
 /* out[0 : nout) ^= the polynomial whose values f holds (destroyed), pieces overlapped by 32 bits. */
 static int fft_result(uint64_t* out, size_t nout, uint64_t* f, int K, fft_poll_fn poll, void* ps) {
     size_t n = (size_t)1 << K, pieces = 2 * nout < n ? 2 * nout : n;
@@ -1297,8 +1322,7 @@ static int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint
         free(fb);
         return st;
     }
-    st = fft_operand(fa, a, na, K, poll, ps);
-    if (st == 0) st = fft_operand(fb, b, nb, K, poll, ps);
+    st = fft_operand_pair(fa, fb, a, na, b, nb, K, poll, ps);
     if (st == 0) {
         fft_pointwise(fa, fb, (size_t)1 << K);
         free(fb);
