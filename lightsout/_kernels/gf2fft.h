@@ -692,10 +692,101 @@ FFT_WIDE_TARGET static inline __m512i fft_last3_wide_level(__m512i x, const int 
     if (!inverse) x = _mm512_mask_xor_epi64(x, upper, x, fft_last3_swap(x, k));
     return x;
 }
+/* r[0 .. 8) as an 8 x 8 matrix of words, transposed in place (its own inverse). */
+FFT_WIDE_TARGET static inline void fft_transpose8(__m512i* r) {
+    const __m512i ia = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), ib = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    const __m512i ic = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), id = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+    __m512i t[8], u[8];
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = _mm512_unpacklo_epi64(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_epi64(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 8; i += 4) {
+        u[i] = _mm512_permutex2var_epi64(t[i], ia, t[i + 2]);
+        u[i + 2] = _mm512_permutex2var_epi64(t[i], ib, t[i + 2]);
+        u[i + 1] = _mm512_permutex2var_epi64(t[i + 1], ia, t[i + 3]);
+        u[i + 3] = _mm512_permutex2var_epi64(t[i + 1], ib, t[i + 3]);
+    }
+    for (int i = 0; i < 4; i++) {
+        r[i] = _mm512_permutex2var_epi64(u[i], ic, u[i + 4]);
+        r[i + 4] = _mm512_permutex2var_epi64(u[i], id, u[i + 4]);
+    }
+}
+/* One butterfly on whole registers, a twiddle per lane (see fft_butterfly). */
+FFT_WIDE_TARGET static inline void fft_vbutterfly(__m512i* u, __m512i* v, __m512i lam, const int inverse) {
+    if (inverse) {
+        *v = _mm512_xor_si512(*v, *u);
+        *u = _mm512_xor_si512(*u, fft_vmul(*v, lam));
+    } else {
+        *u = _mm512_xor_si512(*u, fft_vmul(*v, lam));
+        *v = _mm512_xor_si512(*v, *u);
+    }
+}
+/* Eight groups at a time, transposed: register e holds element e of each group, so every
+ * butterfly is eight full-width products; the twiddles of group q0 + g (q0 a multiple of 8)
+ * are those of q0 plus those of g (w_i is linear in the bits of i), three lookups for all. */
+FFT_WIDE_TARGET static size_t fft_last3_wide8(uint64_t* f, size_t q0, size_t n8, const int inverse) {
+    if (q0 & 7) return 0;
+    const __m512i b1 = _mm512_set1_epi64((long long)fft_beta[1]), b2 = _mm512_set1_epi64((long long)fft_beta[2]);
+    __m512i c2, c1, c0;
+    {
+        uint64_t o2[8], o1[8], o0[8];
+        for (int g = 0; g < 8; g++) {
+            o2[g] = fft_omega(2 * (uint64_t)g);
+            o1[g] = fft_omega(4 * (uint64_t)g);
+            o0[g] = fft_omega(8 * (uint64_t)g);
+        }
+        c2 = _mm512_loadu_si512((const void*)o2);
+        c1 = _mm512_loadu_si512((const void*)o1);
+        c0 = _mm512_loadu_si512((const void*)o0);
+    }
+    size_t j = 0;
+    for (; j + 8 <= n8; j += 8) {
+        uint64_t* g = f + 8 * j;
+        size_t q = q0 + j;
+        __m512i r[8];
+        __m512i l2 = _mm512_xor_si512(_mm512_set1_epi64((long long)fft_omega(2 * q)), c2);
+        __m512i l1 = _mm512_xor_si512(_mm512_set1_epi64((long long)fft_omega(4 * q)), c1);
+        __m512i l0 = _mm512_xor_si512(_mm512_set1_epi64((long long)fft_omega(8 * q)), c0);
+        __m512i l1b = _mm512_xor_si512(l1, b1);
+        __m512i l0b1 = _mm512_xor_si512(l0, b1), l0b2 = _mm512_xor_si512(l0, b2);
+        __m512i l0b3 = _mm512_xor_si512(l0b1, b2);
+        for (int e = 0; e < 8; e++) r[e] = _mm512_loadu_si512((const void*)(g + 8 * e));
+        fft_transpose8(r);
+        if (inverse) {
+            fft_vbutterfly(&r[0], &r[1], l0, 1);
+            fft_vbutterfly(&r[2], &r[3], l0b1, 1);
+            fft_vbutterfly(&r[4], &r[5], l0b2, 1);
+            fft_vbutterfly(&r[6], &r[7], l0b3, 1);
+            fft_vbutterfly(&r[0], &r[2], l1, 1);
+            fft_vbutterfly(&r[1], &r[3], l1, 1);
+            fft_vbutterfly(&r[4], &r[6], l1b, 1);
+            fft_vbutterfly(&r[5], &r[7], l1b, 1);
+            for (int e = 0; e < 4; e++) fft_vbutterfly(&r[e], &r[e + 4], l2, 1);
+        } else {
+            for (int e = 0; e < 4; e++) fft_vbutterfly(&r[e], &r[e + 4], l2, 0);
+            fft_vbutterfly(&r[0], &r[2], l1, 0);
+            fft_vbutterfly(&r[1], &r[3], l1, 0);
+            fft_vbutterfly(&r[4], &r[6], l1b, 0);
+            fft_vbutterfly(&r[5], &r[7], l1b, 0);
+            fft_vbutterfly(&r[0], &r[1], l0, 0);
+            fft_vbutterfly(&r[2], &r[3], l0b1, 0);
+            fft_vbutterfly(&r[4], &r[5], l0b2, 0);
+            fft_vbutterfly(&r[6], &r[7], l0b3, 0);
+        }
+        fft_transpose8(r);
+        for (int e = 0; e < 8; e++) _mm512_storeu_si512((void*)(g + 8 * e), r[e]);
+    }
+    return j;
+}
 FFT_WIDE_TARGET static void fft_last3_wide(uint64_t* f, size_t q0, size_t n8, const int inverse) {
     const long long b1 = (long long)fft_beta[1], b2 = (long long)fft_beta[2];
     const __m512i c1 = _mm512_set_epi64(0, 0, 0, b1, 0, 0, 0, 0);
     const __m512i c0 = _mm512_set_epi64(0, b1 ^ b2, 0, b2, 0, b1, 0, 0);
+    size_t done = fft_last3_wide8(f, q0, n8, inverse);
+    f += 8 * done;
+    q0 += done;
+    n8 -= done;
     for (size_t j = 0; j < n8; j++) {
         uint64_t* g = f + 8 * j;
         size_t q = q0 + j;
