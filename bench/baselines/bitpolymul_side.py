@@ -69,7 +69,18 @@ def load_bitpolymul(path: str) -> Callable[[np.ndarray, np.ndarray, np.ndarray],
 
 
 def load_gf2poly_build(path: str) -> ModuleType:
-    """A gf2poly kernel module from another build, loaded beside this tree's (not put in sys.modules)."""
+    """A gf2poly kernel module from another build, loaded beside this tree's (not put in sys.modules).
+
+    This tree's modules are imported first: loaded the other way round, the
+    dynamic loader handed the first build to both names.
+    """
+    from lightsout import _kernels
+
+    for level in ("avx512", "avx2", "generic"):
+        try:
+            _kernels.load("gf2poly", level)
+        except ImportError:  # a level this machine or build lacks
+            pass
     name = f"lightsout._kernels.{os.path.basename(path).split('.')[0]}"
     loader = importlib.machinery.ExtensionFileLoader(name, path)
     spec = importlib.util.spec_from_file_location(name, path, loader=loader)

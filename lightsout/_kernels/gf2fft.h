@@ -882,6 +882,53 @@ static inline void fft_inverse_block(uint64_t* f, int B, size_t c) {
         fft_level(g, k, c << (B - 1 - k), (size_t)1 << (B - 1 - k), 1);
 }
 
+/* Levels k and k - 1 in one pass over nblocks blocks of 2^(k+1) elements (the first block
+ * number 0), forward or with `inverse` its inverse: each block's quarters q0..q3 are read and
+ * written once for both levels (the top levels run out of the cache, so this halves their
+ * memory traffic).  Level k pairs q0, q2 and q1, q3 (twiddle w_(2 b)), level k - 1 q0, q1
+ * (w_(4 b)) and q2, q3 (w_(4 b + 2)), as fft_level's blocks.  0 where the wide loops are off. */
+#if defined(FFT_WIDE)
+FFT_WIDE_TARGET static int fft_level_pair_wide(uint64_t* f, int k, size_t nblocks, const int inverse) {
+    size_t h = (size_t)1 << (k - 1);
+    if (!fft_wide_on || h % FFT_WIDE) return 0;
+    for (size_t b = 0; b < nblocks; b++) {
+        uint64_t* q = f + 4 * h * b;
+        fft_vec l1 = fft_vset1(fft_omega(2 * b)), la = fft_vset1(fft_omega(4 * b)), lb = fft_vset1(fft_omega(4 * b + 2));
+        for (size_t i = 0; i < h; i += FFT_WIDE) {
+            fft_vec x0 = fft_vload(q + i), x1 = fft_vload(q + h + i);
+            fft_vec x2 = fft_vload(q + 2 * h + i), x3 = fft_vload(q + 3 * h + i);
+            if (inverse) {
+                x1 = fft_vxor(x1, x0);
+                x0 = fft_vxor(x0, fft_vmul_const(x1, la));
+                x3 = fft_vxor(x3, x2);
+                x2 = fft_vxor(x2, fft_vmul_const(x3, lb));
+                x2 = fft_vxor(x2, x0);
+                x0 = fft_vxor(x0, fft_vmul_const(x2, l1));
+                x3 = fft_vxor(x3, x1);
+                x1 = fft_vxor(x1, fft_vmul_const(x3, l1));
+            } else {
+                x0 = fft_vxor(x0, fft_vmul_const(x2, l1));
+                x2 = fft_vxor(x2, x0);
+                x1 = fft_vxor(x1, fft_vmul_const(x3, l1));
+                x3 = fft_vxor(x3, x1);
+                x0 = fft_vxor(x0, fft_vmul_const(x1, la));
+                x1 = fft_vxor(x1, x0);
+                x2 = fft_vxor(x2, fft_vmul_const(x3, lb));
+                x3 = fft_vxor(x3, x2);
+            }
+            fft_vstore(q + i, x0);
+            fft_vstore(q + h + i, x1);
+            fft_vstore(q + 2 * h + i, x2);
+            fft_vstore(q + 3 * h + i, x3);
+        }
+    }
+    return 1;
+}
+#define FFT_LEVEL_PAIR(f, k, nblocks, inverse) fft_level_pair_wide((f), (k), (nblocks), (inverse))
+#else
+#define FFT_LEVEL_PAIR(f, k, nblocks, inverse) 0
+#endif
+
 /* Values at w_0 .. w_(2^K - 1) of f = sum_i f[i] X_i, in place; f[i] = 0 for i >= nz.
  * While nz <= 2^k, every block of level k has a zero upper half, and its butterflies
  * copy the lower half into it. */
@@ -895,7 +942,10 @@ static int fft_forward(uint64_t* f, int K, size_t nz, fft_poll_fn poll, void* ps
             memcpy(f + 2 * h * b + h, f + 2 * h * b, nz * sizeof(uint64_t));
     }
     for (; k >= B; k--) {
-        fft_level(f, k, 0, (size_t)1 << (K - 1 - k), 0);
+        if (k > B && FFT_LEVEL_PAIR(f, k, (size_t)1 << (K - 1 - k), 0))
+            k--;
+        else
+            fft_level(f, k, 0, (size_t)1 << (K - 1 - k), 0);
         if (fft_poll_now(poll, ps)) return -2;
     }
     for (size_t c = 0; c < ((size_t)1 << (K - B)); c++) {
@@ -914,7 +964,10 @@ static int fft_inverse(uint64_t* f, int K, fft_poll_fn poll, void* ps) {
         if ((c & 63) == 63 && fft_poll_now(poll, ps)) return -2;
     }
     for (int k = B; k < K; k++) {
-        fft_level(f, k, 0, (size_t)1 << (K - 1 - k), 1);
+        if (k + 1 < K && FFT_LEVEL_PAIR(f, k + 1, (size_t)1 << (K - 2 - k), 1))
+            k++;
+        else
+            fft_level(f, k, 0, (size_t)1 << (K - 1 - k), 1);
         if (fft_poll_now(poll, ps)) return -2;
     }
     return 0;
