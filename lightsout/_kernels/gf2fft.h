@@ -26,7 +26,14 @@
  * sum_m g_m(y) y_L^m with deg g_m < 2^L (one pass per level).  Since
  * X_(m 2^L + i)(y) = X_i(y) X_m(y_L), the g_m and then the columns (g_m)_i
  * for each i are changed on their own, recursively.  Blocks of 2^16 words
- * stay in the cache for most of the passes.
+ * stay in the cache for most of the passes.  The change acts on every bit of
+ * the elements alike, so a product changes both operands' 32-bit pieces in one
+ * array (fft_operand_pair), and its 16-element leaves are a matrix.
+ *
+ * The levels of the transform above its cached blocks go two at a time (four
+ * quarters read and written once), and its last three levels in one pass, eight
+ * groups of 8 elements transposed into eight AVX-512 registers where the wide
+ * loops run, so that every vector product is full.
  *
  * The field products run eight (AVX-512) or four (AVX2) at a time with VPCLMULQDQ
  * where the CPU has it (fft_wide_on, decided at run time), else two per SSE register
