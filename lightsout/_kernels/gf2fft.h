@@ -57,6 +57,9 @@
 #include <wmmintrin.h>
 #endif
 #include "fftcrew.h"
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #if defined(_MSC_VER)
 #define FFT_RESTRICT __restrict
 #else
@@ -1463,8 +1466,21 @@ static int fft_matmul_member(fft_crew* crew, int tid) {
     return 0;
 }
 
+/* Transforms from this many bytes up sit on 2 MiB pages where Linux allows it (madvise): their
+ * passes stride across megabytes, and a fresh transform faults 512 times fewer. */
+#define FFT_HUGE_BYTES ((size_t)1 << 21)
+
 static uint64_t* fft_alloc(int K) {
-    return (uint64_t*)malloc(((size_t)1 << K) * sizeof(uint64_t));
+    size_t bytes = ((size_t)1 << K) * sizeof(uint64_t);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= FFT_HUGE_BYTES) {
+        void* p = NULL;
+        if (posix_memalign(&p, FFT_HUGE_BYTES, bytes) != 0) return NULL;
+        madvise(p, bytes, MADV_HUGEPAGE); /* advice only: a refusal leaves small pages */
+        return (uint64_t*)p;
+    }
+#endif
+    return (uint64_t*)malloc(bytes);
 }
 
 /* out[0 : na + nb) ^= a b; a and b nonempty; on nthreads threads (fftcrew.h) when more than one. */
