@@ -152,6 +152,29 @@ def test_a_million_bits_against_a_float_convolution() -> None:
         assert np.array_equal(poly.poly_mul(a, b), expected)
 
 
+@pytest.mark.parametrize("na, nb", ((17_000, 15_000), (20_000, 13_000), (30_000, 1_200)))
+def test_shared_basis_change_and_paired_levels_against_a_float_convolution(
+        poly: Gf2PolyModule, na: int, nb: int) -> None:
+    """Transforms of 2^16 and 2^17 elements at every build, wide loops on and off: the operands'
+    one basis change (a in the low, b in the high halves) with lengths that differ, the levels
+    above the cached blocks two at a time (one pair, then a pair and one level), the last three
+    levels eight groups at a time; the third shape is cut into pieces with a shorter last one."""
+    rng = np.random.default_rng(na + nb)
+    a = rng.integers(0, 2**64, na, dtype=np.uint64)
+    b = rng.integers(0, 2**64, nb, dtype=np.uint64)
+    a[-1] >>= np.uint64(9)
+    expected = convolution_product(a, b)
+    old = poly.set_fft_wide(True)
+    try:
+        for wide in (True, False):
+            poly.set_fft_wide(wide)
+            with fft_from(poly, 1):
+                assert np.array_equal(poly.poly_mul(a, b, threads=1), expected), wide
+                assert np.array_equal(poly.poly_mul(b, a, threads=1), expected), wide
+    finally:
+        poly.set_fft_wide(old)
+
+
 @pytest.mark.parametrize("nbits", (100_000, 333_333, 2_000_000))
 def test_the_fft_and_toom3_agree(nbits: int) -> None:
     poly = load("gf2poly", selected_level())

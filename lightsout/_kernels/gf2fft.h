@@ -26,7 +26,14 @@
  * sum_m g_m(y) y_L^m with deg g_m < 2^L (one pass per level).  Since
  * X_(m 2^L + i)(y) = X_i(y) X_m(y_L), the g_m and then the columns (g_m)_i
  * for each i are changed on their own, recursively.  Blocks of 2^16 words
- * stay in the cache for most of the passes.
+ * stay in the cache for most of the passes.  The change acts on every bit of
+ * the elements alike, so a product changes both operands' 32-bit pieces in one
+ * array (fft_operand_pair), and its 16-element leaves are a matrix.
+ *
+ * The levels of the transform above its cached blocks go two at a time (four
+ * quarters read and written once), and its last three levels in one pass, eight
+ * groups of 8 elements transposed into eight AVX-512 registers where the wide
+ * loops run, so that every vector product is full.
  *
  * The field products run eight (AVX-512) or four (AVX2) at a time with VPCLMULQDQ
  * where the CPU has it (fft_wide_on, decided at run time), else two per SSE register
@@ -50,6 +57,9 @@
 #include <wmmintrin.h>
 #endif
 #include "fftcrew.h"
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #if defined(_MSC_VER)
 #define FFT_RESTRICT __restrict
 #else
@@ -68,6 +78,8 @@ static uint64_t fft_omega_table[4][256];
 /* The change of basis on 2^FFT_SMALL_LOG elements as a matrix (see fft_small_change). */
 #define FFT_SMALL_LOG 4
 static uint16_t fft_small_to[16], fft_small_from[16];
+/* The same maps by columns: bit j of fft_small_to_cols[i] when element i feeds element j. */
+static uint16_t fft_small_to_cols[16], fft_small_from_cols[16];
 static int fft_small_ready = 0;
 
 /* x^64 = x^4 + x^3 + x + 1: fold the high word of a carry-less product. */
@@ -168,8 +180,14 @@ static int fft_init(void) {
         /* column i of each map: element i feeds element j */
         for (int j = 0; j < 16; j++) {
             if (j == i) continue;
-            if (to[j]) fft_small_to[j] |= (uint16_t)(1u << i);
-            if (from[j]) fft_small_from[j] |= (uint16_t)(1u << i);
+            if (to[j]) {
+                fft_small_to[j] |= (uint16_t)(1u << i);
+                fft_small_to_cols[i] |= (uint16_t)(1u << j);
+            }
+            if (from[j]) {
+                fft_small_from[j] |= (uint16_t)(1u << i);
+                fft_small_from_cols[i] |= (uint16_t)(1u << j);
+            }
         }
         if (!to[i] || !from[i]) return -3;
     }
@@ -272,17 +290,36 @@ static void fft_small_change(uint64_t* f, int K, const uint16_t* mask) {
     for (int j = 0; j < n; j++) {
         unsigned m = mask[j];
         uint64_t x = f[j];
-        for (int i = j + 1; i < n; i++)
-            if ((m >> i) & 1u) x ^= f[i];
+        for (int i = j + 1; i < n; i++) x ^= f[i] & ((uint64_t)0 - ((m >> i) & 1u));
         f[j] = x;
     }
 }
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+/* fft_small_change on 16 elements in two AVX-512 registers: each old element, broadcast, is
+ * XORed into the new elements its column names (masked), 16 steps without a branch. */
+static void fft_small_change16(uint64_t* f, const uint16_t* cols) {
+    __m512i lo = _mm512_loadu_si512((const void*)f), hi = _mm512_loadu_si512((const void*)(f + 8));
+    for (int i = 0; i < 16; i++) {
+        __m512i x = _mm512_set1_epi64((long long)f[i]);
+        lo = _mm512_mask_xor_epi64(lo, (__mmask8)(cols[i] & 0xFFu), lo, x);
+        hi = _mm512_mask_xor_epi64(hi, (__mmask8)(cols[i] >> 8), hi, x);
+    }
+    _mm512_storeu_si512((void*)f, lo);
+    _mm512_storeu_si512((void*)(f + 8), hi);
+}
+#define FFT_SMALL_CHANGE(f, K, rows, cols) \
+    ((K) == FFT_SMALL_LOG ? fft_small_change16((f), (cols)) : fft_small_change((f), (K), (rows)))
+#else
+#define FFT_SMALL_CHANGE(f, K, rows, cols) fft_small_change((f), (K), (rows))
+#endif
 
 /* Monomial coefficients -> coefficients on X, in place; elements from nz on are zero. */
 static int fft_to_novel(uint64_t* f, int K, size_t w, size_t nz, const fft_slice* sl, fft_poll_fn poll, void* ps) {
     if (K <= 1 || nz == 0) return 0;
     if (K <= FFT_SMALL_LOG && w == 1 && sl == NULL && fft_small_ready) {
-        fft_small_change(f, K, fft_small_to);
+        FFT_SMALL_CHANGE(f, K, fft_small_to, fft_small_to_cols);
         return 0;
     }
     int L = fft_split_log(K);
@@ -299,7 +336,7 @@ static int fft_to_novel(uint64_t* f, int K, size_t w, size_t nz, const fft_slice
 static int fft_from_novel(uint64_t* f, int K, size_t w, const fft_slice* sl, fft_poll_fn poll, void* ps) {
     if (K <= 1) return 0;
     if (K <= FFT_SMALL_LOG && w == 1 && sl == NULL && fft_small_ready) {
-        fft_small_change(f, K, fft_small_from);
+        FFT_SMALL_CHANGE(f, K, fft_small_from, fft_small_from_cols);
         return 0;
     }
     int L = fft_split_log(K);
@@ -672,10 +709,155 @@ static inline void fft_last3_level(uint64_t* g, int k, uint64_t lam, const int i
     }
 }
 
+#if defined(FFT_WIDE) && FFT_WIDE == 8
+/* The last three levels with a group of 8 elements in one AVX-512 register.  Level k pairs
+ * element i with i + 2^k: swap(x, k) brings each partner into its place, and the twiddle
+ * vector holds a block's lam in the low word of each 128-bit lane of its lower half (0 in the
+ * upper half, whose lanes thus get no product), so u += lam v is one product of swap(x) and
+ * v += u one masked XOR.  Level 0's partners share a lane: the twiddles sit in the low words
+ * and pair with swap(x)'s low words (fft_vmul), the high words with zeros. */
+FFT_WIDE_TARGET static inline __m512i fft_last3_swap(__m512i x, const int k) {
+    if (k == 0) return _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0x4E); /* words 1 0 3 2 ... */
+    if (k == 1) return _mm512_shuffle_i64x2(x, x, 0xB1);             /* lanes 1 0 3 2 */
+    return _mm512_shuffle_i64x2(x, x, 0x4E);                         /* lanes 2 3 0 1 */
+}
+FFT_WIDE_TARGET static inline __m512i fft_last3_wide_level(__m512i x, const int k, __m512i lamv, const int inverse) {
+    const __mmask8 upper = k == 0 ? 0xAA : (k == 1 ? 0xCC : 0xF0);
+    if (inverse) x = _mm512_mask_xor_epi64(x, upper, x, fft_last3_swap(x, k));
+    __m512i s = fft_last3_swap(x, k);
+    x = _mm512_xor_si512(x, k == 0 ? fft_vmul(s, lamv) : fft_vmul_const(s, lamv));
+    if (!inverse) x = _mm512_mask_xor_epi64(x, upper, x, fft_last3_swap(x, k));
+    return x;
+}
+/* r[0 .. 8) as an 8 x 8 matrix of words, transposed in place (its own inverse). */
+FFT_WIDE_TARGET static inline void fft_transpose8(__m512i* r) {
+    const __m512i ia = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), ib = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    const __m512i ic = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), id = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+    __m512i t[8], u[8];
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = _mm512_unpacklo_epi64(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_epi64(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 8; i += 4) {
+        u[i] = _mm512_permutex2var_epi64(t[i], ia, t[i + 2]);
+        u[i + 2] = _mm512_permutex2var_epi64(t[i], ib, t[i + 2]);
+        u[i + 1] = _mm512_permutex2var_epi64(t[i + 1], ia, t[i + 3]);
+        u[i + 3] = _mm512_permutex2var_epi64(t[i + 1], ib, t[i + 3]);
+    }
+    for (int i = 0; i < 4; i++) {
+        r[i] = _mm512_permutex2var_epi64(u[i], ic, u[i + 4]);
+        r[i + 4] = _mm512_permutex2var_epi64(u[i], id, u[i + 4]);
+    }
+}
+/* One butterfly on whole registers, a twiddle per lane (see fft_butterfly). */
+FFT_WIDE_TARGET static inline void fft_vbutterfly(__m512i* u, __m512i* v, __m512i lam, const int inverse) {
+    if (inverse) {
+        *v = _mm512_xor_si512(*v, *u);
+        *u = _mm512_xor_si512(*u, fft_vmul(*v, lam));
+    } else {
+        *u = _mm512_xor_si512(*u, fft_vmul(*v, lam));
+        *v = _mm512_xor_si512(*v, *u);
+    }
+}
+/* Eight groups at a time, transposed: register e holds element e of each group, so every
+ * butterfly is eight full-width products; the twiddles of group q0 + g (q0 a multiple of 8)
+ * are those of q0 plus those of g (w_i is linear in the bits of i), three lookups for all. */
+FFT_WIDE_TARGET static size_t fft_last3_wide8(uint64_t* f, size_t q0, size_t n8, const int inverse) {
+    if (q0 & 7) return 0;
+    const __m512i b1 = _mm512_set1_epi64((long long)fft_beta[1]), b2 = _mm512_set1_epi64((long long)fft_beta[2]);
+    __m512i c2, c1, c0;
+    {
+        uint64_t o2[8], o1[8], o0[8];
+        for (int g = 0; g < 8; g++) {
+            o2[g] = fft_omega(2 * (uint64_t)g);
+            o1[g] = fft_omega(4 * (uint64_t)g);
+            o0[g] = fft_omega(8 * (uint64_t)g);
+        }
+        c2 = _mm512_loadu_si512((const void*)o2);
+        c1 = _mm512_loadu_si512((const void*)o1);
+        c0 = _mm512_loadu_si512((const void*)o0);
+    }
+    size_t j = 0;
+    for (; j + 8 <= n8; j += 8) {
+        uint64_t* g = f + 8 * j;
+        size_t q = q0 + j;
+        __m512i r[8];
+        __m512i l2 = _mm512_xor_si512(_mm512_set1_epi64((long long)fft_omega(2 * q)), c2);
+        __m512i l1 = _mm512_xor_si512(_mm512_set1_epi64((long long)fft_omega(4 * q)), c1);
+        __m512i l0 = _mm512_xor_si512(_mm512_set1_epi64((long long)fft_omega(8 * q)), c0);
+        __m512i l1b = _mm512_xor_si512(l1, b1);
+        __m512i l0b1 = _mm512_xor_si512(l0, b1), l0b2 = _mm512_xor_si512(l0, b2);
+        __m512i l0b3 = _mm512_xor_si512(l0b1, b2);
+        for (int e = 0; e < 8; e++) r[e] = _mm512_loadu_si512((const void*)(g + 8 * e));
+        fft_transpose8(r);
+        if (inverse) {
+            fft_vbutterfly(&r[0], &r[1], l0, 1);
+            fft_vbutterfly(&r[2], &r[3], l0b1, 1);
+            fft_vbutterfly(&r[4], &r[5], l0b2, 1);
+            fft_vbutterfly(&r[6], &r[7], l0b3, 1);
+            fft_vbutterfly(&r[0], &r[2], l1, 1);
+            fft_vbutterfly(&r[1], &r[3], l1, 1);
+            fft_vbutterfly(&r[4], &r[6], l1b, 1);
+            fft_vbutterfly(&r[5], &r[7], l1b, 1);
+            for (int e = 0; e < 4; e++) fft_vbutterfly(&r[e], &r[e + 4], l2, 1);
+        } else {
+            for (int e = 0; e < 4; e++) fft_vbutterfly(&r[e], &r[e + 4], l2, 0);
+            fft_vbutterfly(&r[0], &r[2], l1, 0);
+            fft_vbutterfly(&r[1], &r[3], l1, 0);
+            fft_vbutterfly(&r[4], &r[6], l1b, 0);
+            fft_vbutterfly(&r[5], &r[7], l1b, 0);
+            fft_vbutterfly(&r[0], &r[1], l0, 0);
+            fft_vbutterfly(&r[2], &r[3], l0b1, 0);
+            fft_vbutterfly(&r[4], &r[5], l0b2, 0);
+            fft_vbutterfly(&r[6], &r[7], l0b3, 0);
+        }
+        fft_transpose8(r);
+        for (int e = 0; e < 8; e++) _mm512_storeu_si512((void*)(g + 8 * e), r[e]);
+    }
+    return j;
+}
+FFT_WIDE_TARGET static void fft_last3_wide(uint64_t* f, size_t q0, size_t n8, const int inverse) {
+    const long long b1 = (long long)fft_beta[1], b2 = (long long)fft_beta[2];
+    const __m512i c1 = _mm512_set_epi64(0, 0, 0, b1, 0, 0, 0, 0);
+    const __m512i c0 = _mm512_set_epi64(0, b1 ^ b2, 0, b2, 0, b1, 0, 0);
+    size_t done = fft_last3_wide8(f, q0, n8, inverse);
+    f += 8 * done;
+    q0 += done;
+    n8 -= done;
+    for (size_t j = 0; j < n8; j++) {
+        uint64_t* g = f + 8 * j;
+        size_t q = q0 + j;
+        __m512i v2 = _mm512_maskz_set1_epi64(0x05, (long long)fft_omega(2 * q));
+        __m512i v1 = _mm512_xor_si512(_mm512_maskz_set1_epi64(0x11, (long long)fft_omega(4 * q)), c1);
+        __m512i v0 = _mm512_xor_si512(_mm512_maskz_set1_epi64(0x55, (long long)fft_omega(8 * q)), c0);
+        __m512i x = _mm512_loadu_si512((const void*)g);
+        if (inverse) {
+            x = fft_last3_wide_level(x, 0, v0, 1);
+            x = fft_last3_wide_level(x, 1, v1, 1);
+            x = fft_last3_wide_level(x, 2, v2, 1);
+        } else {
+            x = fft_last3_wide_level(x, 2, v2, 0);
+            x = fft_last3_wide_level(x, 1, v1, 0);
+            x = fft_last3_wide_level(x, 0, v0, 0);
+        }
+        _mm512_storeu_si512((void*)g, x);
+    }
+}
+#endif
+
 /* The last three levels of the transform (forward, or its inverse) on n8 groups of 8 elements,
  * the first being group q0: one pass instead of three, with the twiddles from three table
- * lookups per group. */
+ * lookups per group (in one AVX-512 register per group where the wide loops run). */
 static inline void fft_last3(uint64_t* f, size_t q0, size_t n8, const int inverse) {
+#if defined(FFT_WIDE) && FFT_WIDE == 8
+    if (fft_wide_on) {
+        if (inverse)
+            fft_last3_wide(f, q0, n8, 1);
+        else
+            fft_last3_wide(f, q0, n8, 0);
+        return;
+    }
+#endif
     for (size_t j = 0; j < n8; j++) {
         uint64_t* g = f + 8 * j;
         size_t q = q0 + j;
@@ -710,6 +892,53 @@ static inline void fft_inverse_block(uint64_t* f, int B, size_t c) {
         fft_level(g, k, c << (B - 1 - k), (size_t)1 << (B - 1 - k), 1);
 }
 
+/* Levels k and k - 1 in one pass over nblocks blocks of 2^(k+1) elements (the first block
+ * number 0), forward or with `inverse` its inverse: each block's quarters q0..q3 are read and
+ * written once for both levels (the top levels run out of the cache, so this halves their
+ * memory traffic).  Level k pairs q0, q2 and q1, q3 (twiddle w_(2 b)), level k - 1 q0, q1
+ * (w_(4 b)) and q2, q3 (w_(4 b + 2)), as fft_level's blocks.  0 where the wide loops are off. */
+#if defined(FFT_WIDE)
+FFT_WIDE_TARGET static int fft_level_pair_wide(uint64_t* f, int k, size_t nblocks, const int inverse) {
+    size_t h = (size_t)1 << (k - 1);
+    if (!fft_wide_on || h % FFT_WIDE) return 0;
+    for (size_t b = 0; b < nblocks; b++) {
+        uint64_t* q = f + 4 * h * b;
+        fft_vec l1 = fft_vset1(fft_omega(2 * b)), la = fft_vset1(fft_omega(4 * b)), lb = fft_vset1(fft_omega(4 * b + 2));
+        for (size_t i = 0; i < h; i += FFT_WIDE) {
+            fft_vec x0 = fft_vload(q + i), x1 = fft_vload(q + h + i);
+            fft_vec x2 = fft_vload(q + 2 * h + i), x3 = fft_vload(q + 3 * h + i);
+            if (inverse) {
+                x1 = fft_vxor(x1, x0);
+                x0 = fft_vxor(x0, fft_vmul_const(x1, la));
+                x3 = fft_vxor(x3, x2);
+                x2 = fft_vxor(x2, fft_vmul_const(x3, lb));
+                x2 = fft_vxor(x2, x0);
+                x0 = fft_vxor(x0, fft_vmul_const(x2, l1));
+                x3 = fft_vxor(x3, x1);
+                x1 = fft_vxor(x1, fft_vmul_const(x3, l1));
+            } else {
+                x0 = fft_vxor(x0, fft_vmul_const(x2, l1));
+                x2 = fft_vxor(x2, x0);
+                x1 = fft_vxor(x1, fft_vmul_const(x3, l1));
+                x3 = fft_vxor(x3, x1);
+                x0 = fft_vxor(x0, fft_vmul_const(x1, la));
+                x1 = fft_vxor(x1, x0);
+                x2 = fft_vxor(x2, fft_vmul_const(x3, lb));
+                x3 = fft_vxor(x3, x2);
+            }
+            fft_vstore(q + i, x0);
+            fft_vstore(q + h + i, x1);
+            fft_vstore(q + 2 * h + i, x2);
+            fft_vstore(q + 3 * h + i, x3);
+        }
+    }
+    return 1;
+}
+#define FFT_LEVEL_PAIR(f, k, nblocks, inverse) fft_level_pair_wide((f), (k), (nblocks), (inverse))
+#else
+#define FFT_LEVEL_PAIR(f, k, nblocks, inverse) 0
+#endif
+
 /* Values at w_0 .. w_(2^K - 1) of f = sum_i f[i] X_i, in place; f[i] = 0 for i >= nz.
  * While nz <= 2^k, every block of level k has a zero upper half, and its butterflies
  * copy the lower half into it. */
@@ -723,7 +952,10 @@ static int fft_forward(uint64_t* f, int K, size_t nz, fft_poll_fn poll, void* ps
             memcpy(f + 2 * h * b + h, f + 2 * h * b, nz * sizeof(uint64_t));
     }
     for (; k >= B; k--) {
-        fft_level(f, k, 0, (size_t)1 << (K - 1 - k), 0);
+        if (k > B && FFT_LEVEL_PAIR(f, k, (size_t)1 << (K - 1 - k), 0))
+            k--;
+        else
+            fft_level(f, k, 0, (size_t)1 << (K - 1 - k), 0);
         if (fft_poll_now(poll, ps)) return -2;
     }
     for (size_t c = 0; c < ((size_t)1 << (K - B)); c++) {
@@ -742,7 +974,10 @@ static int fft_inverse(uint64_t* f, int K, fft_poll_fn poll, void* ps) {
         if ((c & 63) == 63 && fft_poll_now(poll, ps)) return -2;
     }
     for (int k = B; k < K; k++) {
-        fft_level(f, k, 0, (size_t)1 << (K - 1 - k), 1);
+        if (k + 1 < K && FFT_LEVEL_PAIR(f, k + 1, (size_t)1 << (K - 2 - k), 1))
+            k++;
+        else
+            fft_level(f, k, 0, (size_t)1 << (K - 1 - k), 1);
         if (fft_poll_now(poll, ps)) return -2;
     }
     return 0;
@@ -767,6 +1002,31 @@ static int fft_operand(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_p
     memset(dst + 2 * na, 0, (((size_t)1 << K) - 2 * na) * sizeof(uint64_t));
     if (fft_to_novel(dst, K, 1, 2 * na, NULL, poll, ps)) return -2;
     return fft_forward(dst, K, 2 * na, poll, ps);
+}
+
+/* fa, fb = fft_operand of a and b (2^K words each), with one basis change for both: a piece
+ * has 32 bits and the change acts on every bit of the elements alike (it is XORs of whole
+ * elements), so a's pieces ride in the low and b's in the high halves of fa's words through
+ * fft_to_novel, which thus reads and writes half the words of two calls. */
+static int fft_operand_pair(uint64_t* fa, uint64_t* fb, const uint64_t* a, size_t na, const uint64_t* b,
+                            size_t nb, int K, fft_poll_fn poll, void* ps) {
+    const uint64_t low = 0xFFFFFFFFu;
+    size_t n = (size_t)1 << K, m = na > nb ? na : nb;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t x = i < na ? a[i] : 0, y = i < nb ? b[i] : 0;
+        fa[2 * i] = (x & low) | (y << 32);
+        fa[2 * i + 1] = (x >> 32) | (y & ~low);
+    }
+    memset(fa + 2 * m, 0, (n - 2 * m) * sizeof(uint64_t));
+    if (fft_to_novel(fa, K, 1, 2 * m, NULL, poll, ps)) return -2;
+    /* the change is triangular: a's elements from 2 na on and b's from 2 nb on stay zero */
+    for (size_t j = 0; j < 2 * m; j++) {
+        fb[j] = fa[j] >> 32;
+        fa[j] &= low;
+    }
+    memset(fb + 2 * m, 0, (n - 2 * m) * sizeof(uint64_t));
+    if (fft_forward(fa, K, 2 * na, poll, ps)) return -2;
+    return fft_forward(fb, K, 2 * nb, poll, ps);
 }
 
 /* out[0 : nout) ^= the polynomial whose values f holds (destroyed), pieces overlapped by 32 bits. */
@@ -1206,8 +1466,21 @@ static int fft_matmul_member(fft_crew* crew, int tid) {
     return 0;
 }
 
+/* Transforms from this many bytes up sit on 2 MiB pages where Linux allows it (madvise): their
+ * passes stride across megabytes, and a fresh transform faults 512 times fewer. */
+#define FFT_HUGE_BYTES ((size_t)1 << 21)
+
 static uint64_t* fft_alloc(int K) {
-    return (uint64_t*)malloc(((size_t)1 << K) * sizeof(uint64_t));
+    size_t bytes = ((size_t)1 << K) * sizeof(uint64_t);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= FFT_HUGE_BYTES) {
+        void* p = NULL;
+        if (posix_memalign(&p, FFT_HUGE_BYTES, bytes) != 0) return NULL;
+        madvise(p, bytes, MADV_HUGEPAGE); /* advice only: a refusal leaves small pages */
+        return (uint64_t*)p;
+    }
+#endif
+    return (uint64_t*)malloc(bytes);
 }
 
 /* out[0 : na + nb) ^= a b; a and b nonempty; on nthreads threads (fftcrew.h) when more than one. */
@@ -1243,8 +1516,7 @@ static int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint
         free(fb);
         return st;
     }
-    st = fft_operand(fa, a, na, K, poll, ps);
-    if (st == 0) st = fft_operand(fb, b, nb, K, poll, ps);
+    st = fft_operand_pair(fa, fb, a, na, b, nb, K, poll, ps);
     if (st == 0) {
         fft_pointwise(fa, fb, (size_t)1 << K);
         free(fb);
