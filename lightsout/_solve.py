@@ -38,6 +38,7 @@ import numpy.typing as npt
 
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, UnsolvableError, unsolvable_error
 from lightsout._base.packing import pack_row, pack_rows, unpack_row
+from lightsout._base.threadlimit import thread_limit
 from lightsout._base.types import Progress
 from lightsout._base.validate import (
     MAX_AXES, MAX_BOARD_CELLS, bit_row, board_shape, board_size, flag, grid_shape, progress_callback,
@@ -122,7 +123,7 @@ def first_row(n: int, m: Optional[int] = None, *, torus: TorusArg = False, self_
             "poly", "dense", "nd", "forcing" or "elimination" (``lightsout.METHODS``); the
             routes are those of :func:`solve`.
         threads: the most threads this call works on, as for :func:`solve`
-            (the polynomial route runs on the calling thread alone).
+            (the polynomial route's products and gcds included).
         progress: None, or ``progress(stage, done, total)`` called between
             chunks of work, as for :func:`solve`.
         stencil: None for today's rule, or a press stencil as for :func:`solve`
@@ -246,7 +247,8 @@ def _first_row(n: int, m: Optional[int], *, torus: TorusArg, self_toggle: bool, 
         refuse_poly_rules(rules)
         thread_count(threads)  # checked as on every route
         progress_callback(progress)
-        sigma_row = sigma_first_row(nrows, ncols)
+        with thread_limit(thread_count(threads)):
+            sigma_row = sigma_first_row(nrows, ncols)
         if sigma_row is not None:  # else unsolvable: the route below builds the proof, or refuses
             return pack_row(sigma_row) if packed else sigma_row
     route = route_for(method, rules, solving=True)
@@ -255,7 +257,8 @@ def _first_row(n: int, m: Optional[int], *, torus: TorusArg, self_toggle: bool, 
     if route.name == "poly" and ncols <= nrows and rules.is_classic and not any(rules.wraps) \
             and rules.self_toggle and rules.states == 2:
         # The route's buffers are all freed before the row is unpacked (10^9: 125 MB packed, 1 GB bool).
-        words = _poly_first_row_words(nrows, ncols, progress, verify)
+        with thread_limit(threads):
+            words = _poly_first_row_words(nrows, ncols, progress, verify)
         return words if packed else unpack_row(words, ncols)
     # the all-lit board is never built; the N-D route builds its canonical solution alone, never
     # the quiet patterns (a 10,000 x 10,000 torus has 128 of them, 13 GB)
@@ -428,7 +431,7 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
         states: number of light states k (2..255).
         method: "auto" or a route of :func:`solve` (one of ``lightsout.METHODS``).
         threads: the most threads this call works on, as for :func:`solve`
-            (the polynomial route runs on the calling thread alone).
+            (the polynomial route's products and gcds included).
         progress: None, or ``progress(stage, done, total)`` called between
             chunks of work, as for :func:`solve` (the polynomial route reports
             none).
@@ -471,7 +474,8 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
     progress_callback(progress)
     if method == "auto" and poly_rules_take(rules):  # the sigma game, wrapping axes: gcds (algebra.md section 7)
         refuse_poly_rules(rules)
-        return poly_rules_nullity(rules)
+        with thread_limit(threads):
+            return poly_rules_nullity(rules)
     return route_for(method, rules, solving=False).nullity(rules, threads=threads, progress=progress)
 
 

@@ -61,6 +61,7 @@ import os
 import numpy as np
 
 from lightsout._base.errors import InvalidBoardError, InvalidTypeError
+from lightsout._base.threadlimit import current_thread_limit
 from lightsout._base.validate import board_size, packed_vector, thread_count
 
 include "polytuning.pxi"
@@ -106,10 +107,13 @@ cdef Py_ssize_t _deg(const uint64_t[::1] a) noexcept:
 
 
 cdef int _threads_of(object threads) except -1:
-    """A threads= argument as the threads this call's large products run on: None means every
-    CPU this process may use (as lightsout._core.runner.default_threads, which this floor cannot
-    import); at most FFT_MAX_THREADS (64), the most a product is split over."""
+    """A threads= argument as the threads this call's large products run on: None means the limit of
+    an entry point's thread_limit block (lightsout._base.threadlimit), else every CPU this process may
+    use (as lightsout._core.runner.default_threads, which this floor cannot import); at most
+    FFT_MAX_THREADS (64), the most a product is split over."""
     n = thread_count(threads)
+    if n is None:
+        n = current_thread_limit()
     if n is None:
         try:
             n = len(os.sched_getaffinity(0))

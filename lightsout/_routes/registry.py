@@ -58,6 +58,7 @@ import numpy as np
 
 from lightsout._base.errors import InvalidBoardError
 from lightsout._base.packing import pack_rows, unpack_rows
+from lightsout._base.threadlimit import thread_limit
 from lightsout._base.types import Progress
 from lightsout._base.validate import method_name
 from lightsout._core.canonical import canonical_coset
@@ -151,13 +152,15 @@ class PolyRoute(_PlainGridRoute):
     def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
         assert isinstance(rules, Rules)
         nrows, ncols = rules.shape
-        return nullity_poly(nrows, ncols)
+        with thread_limit(threads):
+            return nullity_poly(nrows, ncols)
 
     def solve(self, rules: BoardRules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
               threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:
         assert isinstance(rules, Rules)
         nrows, ncols = rules.shape
-        return solve_grid_poly(nrows, ncols, _packed(lights, words), progress=progress)
+        with thread_limit(threads):
+            return solve_grid_poly(nrows, ncols, _packed(lights, words), progress=progress)
 
 
 class DenseRoute(_PlainGridRoute):
