@@ -575,6 +575,15 @@ def _cmd_first_row(args: argparse.Namespace, progress: Any) -> int:
 DIGIT_CHUNK = 1 << 24
 
 
+def _write_pieces(args: argparse.Namespace, pieces: Iterator[str]) -> None:
+    """Text made in pieces, to -o FILE or standard output, a piece at a time."""
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.writelines(pieces)
+    else:
+        _stdout().writelines(pieces)
+
+
 def _emit_digits(args: argparse.Namespace, row: np.ndarray, progress: Any) -> None:
     """A row of states below 10 as one line of digits, to -o FILE or standard output, in chunks."""
     def pieces() -> Iterator[str]:
@@ -584,11 +593,7 @@ def _emit_digits(args: argparse.Namespace, row: np.ndarray, progress: Any) -> No
             yield (row[start:start + DIGIT_CHUNK].astype(np.uint8) + ord("0")).tobytes().decode("ascii")
         yield "\n"
 
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.writelines(pieces())
-    else:
-        _stdout().writelines(pieces())
+    _write_pieces(args, pieces())
 
 
 #: Words of a packed row turned into text at a time: 2^24 columns as bits, 4 MB of hex.
@@ -621,11 +626,7 @@ def _emit_packed_row(args: argparse.Namespace, words: np.ndarray, ncols: int, fm
             progress("write", ncols, ncols)
         yield "\n"
 
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.writelines(pieces())
-    else:
-        _stdout().writelines(pieces())
+    _write_pieces(args, pieces())
 
 
 def _cmd_nullity(args: argparse.Namespace, progress: Any) -> int:

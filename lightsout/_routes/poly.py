@@ -399,6 +399,21 @@ def _mirror_row(words: np.ndarray, nbits: int) -> np.ndarray:
     return pack_row(unpack_row(words, nbits)[::-1])
 
 
+def _ending_at_the_top(words: np.ndarray, nbits: int) -> np.ndarray:
+    """The words of a packed row of ``nbits`` bits shifted up so that its last bit is the top bit of the last
+    word (zeros below its first bit): read backwards, the row then starts at the first bit read."""
+    nwords = words_for_bits(nbits)
+    words = np.asarray(words, dtype=np.uint64)[:nwords]
+    if words.shape[0] < nwords:
+        words = np.concatenate([words, np.zeros(nwords - words.shape[0], dtype=np.uint64)])
+    pad = 64 * nwords - nbits
+    if pad:
+        shifted = words << np.uint64(pad)
+        shifted[1:] |= words[:-1] >> np.uint64(64 - pad)
+        words = shifted
+    return words
+
+
 def mirrored_bits(words: np.ndarray, nbits: int) -> np.ndarray:
     """The packed row of ``nbits`` bits, unpacked right to left: bool, ``out[i]`` = bit ``nbits - 1 - i``.
 
@@ -410,15 +425,7 @@ def mirrored_bits(words: np.ndarray, nbits: int) -> np.ndarray:
         >>> mirrored_bits(np.array([0b0011], dtype=np.uint64), 5).astype(int).tolist()
         [0, 0, 0, 1, 1]
     """
-    nwords = words_for_bits(nbits)
-    words = np.asarray(words, dtype=np.uint64)[:nwords]
-    if words.shape[0] < nwords:
-        words = np.concatenate([words, np.zeros(nwords - words.shape[0], dtype=np.uint64)])
-    pad = 64 * nwords - nbits
-    if pad:
-        shifted = words << np.uint64(pad)
-        shifted[1:] |= words[:-1] >> np.uint64(64 - pad)
-        words = shifted
+    words = _ending_at_the_top(words, nbits)
     backwards = words.astype("<u8", copy=False).view(np.uint8)[::-1]
     row: np.ndarray = np.unpackbits(backwards, count=nbits, bitorder="big").view(np.bool_)
     return row
@@ -439,16 +446,8 @@ def mirrored_words(words: np.ndarray, nbits: int) -> np.ndarray:
         >>> mirrored_words(np.array([0b0011], dtype=np.uint64), 5).tolist()
         [24]
     """
-    nwords = words_for_bits(nbits)
-    words = np.asarray(words, dtype=np.uint64)[:nwords]
-    if words.shape[0] < nwords:
-        words = np.concatenate([words, np.zeros(nwords - words.shape[0], dtype=np.uint64)])
-    pad = 64 * nwords - nbits
-    if pad:
-        shifted = words << np.uint64(pad)
-        shifted[1:] |= words[:-1] >> np.uint64(64 - pad)
-        words = shifted
-    out = np.empty(nwords, dtype="<u8")
+    words = _ending_at_the_top(words, nbits)
+    out = np.empty(len(words), dtype="<u8")
     backwards = words.astype("<u8", copy=False).view(np.uint8)[::-1]
     np.take(_BYTE_MIRROR, backwards, out=out.view(np.uint8))
     return out.astype(np.uint64, copy=False)
