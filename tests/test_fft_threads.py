@@ -246,13 +246,15 @@ def test_a_large_first_row_is_the_same_on_threads() -> None:
     assert np.array_equal(got[0], expected[0]) and got[1] == expected[1]
 
 
-def most_extra_threads_during(call) -> int:
-    """The most OS threads beyond this process's own that were seen while ``call()`` ran."""
-    baseline, peak, done = os_threads(), [0], threading.Event()
+def threads_started_and_ended_during(call) -> int:
+    """The OS threads that appeared while ``call()`` ran and were gone when it returned: the crews it
+    started and joined (threads other tests leave behind, or start meanwhile and keep, do not count)."""
+    before, seen, done, sampler_id = set(os.listdir("/proc/self/task")), set(), threading.Event(), []
 
     def sample() -> None:
+        sampler_id.append(str(threading.get_native_id()))
         while not done.is_set():
-            peak[0] = max(peak[0], os_threads())
+            seen.update(os.listdir("/proc/self/task"))
 
     sampler = threading.Thread(target=sample)
     sampler.start()
@@ -261,7 +263,7 @@ def most_extra_threads_during(call) -> int:
     finally:
         done.set()
         sampler.join()
-    return peak[0] - baseline - 1     # the sampler is one of them
+    return len(seen - before - set(os.listdir("/proc/self/task")) - set(sampler_id))
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads through /proc")
@@ -269,7 +271,8 @@ def test_threads_bounds_the_polynomial_route() -> None:
     """threads=1 keeps the route's products and gcds on the calling thread (2,000,001 columns: 31,251-word
     polynomials, past thread_words); threads=2 puts them on a crew, which the sampler sees."""
     n = 2_000_001
-    assert most_extra_threads_during(lambda: lightsout.first_row(n, threads=1)) == 0
-    assert most_extra_threads_during(lambda: lightsout.nullity(n, threads=1)) == 0
-    assert most_extra_threads_during(lambda: lightsout.solve(np.ones((5, 5), bool), method="poly", threads=1)) == 0
-    assert most_extra_threads_during(lambda: lightsout.first_row(n, threads=2)) >= 1
+    assert threads_started_and_ended_during(lambda: lightsout.first_row(n, threads=1)) == 0
+    assert threads_started_and_ended_during(lambda: lightsout.nullity(n, threads=1)) == 0
+    assert threads_started_and_ended_during(lambda: lightsout.solve(np.ones((5, 5), bool), method="poly",
+                                                                    threads=1)) == 0
+    assert threads_started_and_ended_during(lambda: lightsout.first_row(n, threads=2)) >= 1
