@@ -1484,21 +1484,30 @@ static uint64_t* fft_alloc(int K) {
     return (uint64_t*)malloc(bytes);
 }
 
-/* The scratch arena: transforms of FFT_HUGE_BYTES and more that a product gives back are kept
+/* The scratch arena: transforms of FFT_ARENA_MIN_BYTES and more that a product gives back are kept
  * (FFT_ARENA_SLOTS of them, at most fft_arena_limit bytes in all, and only while the machine's
  * free memory is at least four times what would be held) for the next product of the same
  * size, which then finds its pages mapped instead of faulting and zeroing them afresh (at
- * 2^22-2^23 words a product, 15-20 % of its time).  A request of another size first frees
- * what is held, so the arena never adds to a peak made of transforms; fft_arena_release frees
+ * 2^22-2^23 words a product, 15-20 % of its time; at 2^13-2^15 words, whose transforms glibc
+ * maps afresh or trims off its heap each time, 100-500 page faults a product).  Only a size asked for again is kept: a
+ * product's transforms are kept once the two products before it had that size too (more than
+ * FFT_ARENA_AFTER takes of it in a row), as in a loop of equal products; the polynomial route,
+ * whose sizes change from one product to the next, keeps nothing (first_row(10**8) held 64 MiB
+ * at its peak when every product kept).  A request of another size first frees what is held,
+ * so the arena never adds to a peak made of transforms; fft_arena_release frees
  * all of it, and fft_arena_set_limit(0) turns it off.  Every use overwrites a transform whole
  * (fft_operand, fft_operand_pair and their team versions write or zero all 2^K words), so a
  * kept buffer needs no clearing.  One process-wide arena behind a spin lock held only for a
  * few pointer moves: threads do not each keep their own, and none of it outlives a release. */
 #define FFT_ARENA_SLOTS 2
+#define FFT_ARENA_MIN_BYTES ((size_t)1 << 17) /* 2^14 words: glibc's first mmap threshold */
 static volatile long fft_arena_lock = 0;
 static uint64_t* fft_arena_buf[FFT_ARENA_SLOTS];
 static size_t fft_arena_bytes[FFT_ARENA_SLOTS];
 static size_t fft_arena_limit = (size_t)1 << 29;
+static size_t fft_arena_size = 0; /* the bytes of the latest take */
+static long fft_arena_takes = 0;  /* takes of that size in a row */
+#define FFT_ARENA_AFTER 4
 
 static void fft_arena_enter(void) {
     while (fft_atomic_swap(&fft_arena_lock, 1)) FFT_CPU_RELAX();
@@ -1546,8 +1555,10 @@ static uint64_t* fft_take(int K) {
     size_t bytes = ((size_t)1 << K) * sizeof(uint64_t);
     uint64_t* found = NULL;
     uint64_t* other[FFT_ARENA_SLOTS] = {NULL};
-    if (bytes < FFT_HUGE_BYTES) return fft_alloc(K);
+    if (bytes < FFT_ARENA_MIN_BYTES) return fft_alloc(K);
     fft_arena_enter();
+    fft_arena_takes = fft_arena_size == bytes ? fft_arena_takes + 1 : 1;
+    fft_arena_size = bytes;
     for (int i = 0; i < FFT_ARENA_SLOTS && found == NULL; i++)
         if (fft_arena_buf[i] != NULL && fft_arena_bytes[i] == bytes) {
             found = fft_arena_buf[i];
@@ -1570,19 +1581,21 @@ static int fft_memory_allows(size_t bytes) {
     return 1;
 }
 
-/* Gives back a transform of 2^K words from fft_take (NULL: nothing): kept when the arena has a
- * free slot, stays within its limit and memory allows; else freed. */
+/* Gives back a transform of 2^K words from fft_take (NULL: nothing): kept when its size is the one
+ * asked for more than FFT_ARENA_AFTER times in a row, the arena has a free slot, stays within its
+ * limit and memory allows; else freed. */
 static void fft_give(uint64_t* f, int K) {
     size_t bytes = ((size_t)1 << K) * sizeof(uint64_t), held = 0;
     int slot = -1;
     if (f == NULL) return;
-    if (bytes >= FFT_HUGE_BYTES) {
+    if (bytes >= FFT_ARENA_MIN_BYTES) {
         fft_arena_enter();
         for (int i = 0; i < FFT_ARENA_SLOTS; i++) {
             held += fft_arena_bytes[i];
             if (fft_arena_buf[i] == NULL && slot < 0) slot = i;
         }
-        if (slot >= 0 && held + bytes <= fft_arena_limit) {
+        if (slot >= 0 && held + bytes <= fft_arena_limit && fft_arena_size == bytes &&
+            fft_arena_takes > FFT_ARENA_AFTER) {
             fft_arena_leave();
             int allows = fft_memory_allows(held + bytes);
             fft_arena_enter();
