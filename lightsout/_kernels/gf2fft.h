@@ -1489,13 +1489,13 @@ static uint64_t* fft_alloc(int K) {
  * free memory is at least four times what would be held) for the next product of the same
  * size, which then finds its pages mapped instead of faulting and zeroing them afresh (at
  * 2^22-2^23 words a product, 15-20 % of its time; at 2^13-2^15 words, whose transforms glibc
- * maps afresh or trims off its heap each time, 100-500 page faults a product).  Only a size asked for again is kept: a
- * product's transforms are kept once the two products before it had that size too (more than
- * FFT_ARENA_AFTER takes of it in a row), as in a loop of equal products; the polynomial route,
- * whose sizes change from one product to the next, keeps nothing (first_row(10**8) held 64 MiB
- * at its peak when every product kept).  A request of another size first frees what is held,
- * so the arena never adds to a peak made of transforms; fft_arena_release frees
- * all of it, and fft_arena_set_limit(0) turns it off.  Every use overwrites a transform whole
+ * maps afresh or trims off its heap each time, 100-500 page faults a product).  Only a size
+ * asked for again is kept: a product's transforms are kept once the two products before it had
+ * that size too (more than FFT_ARENA_AFTER takes of it in a row), as in a loop of equal
+ * products; the polynomial route, whose sizes change from one product to the next, keeps
+ * nothing (first_row(10**8) held 64 MiB at its peak when every product kept).  A request of
+ * another size first frees what is held, so the arena never adds to a peak made of transforms;
+ * fft_arena_release frees all of it, and fft_arena_set_limit(0) turns it off.  Every use overwrites a transform whole
  * (fft_operand, fft_operand_pair and their team versions write or zero all 2^K words), so a
  * kept buffer needs no clearing.  One process-wide arena behind a spin lock held only for a
  * few pointer moves: threads do not each keep their own, and none of it outlives a release. */

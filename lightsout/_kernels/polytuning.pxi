@@ -138,12 +138,14 @@ def fft_wide_supported():
 def fft_scratch_limit(nbytes=None):
     """The most bytes of FFT transforms kept between products (see gf2fft.h's arena); sets it when given.
 
-    A product whose transforms are 2 MiB or more gives them back to a scratch arena
-    instead of freeing them, so the next product of the same size skips faulting and
-    zeroing fresh pages (at 2^22-2^23 words 15-20 % of a product).  At most this many
-    bytes are held (default 2**29, the two transforms of a 2^23-word product), only
-    while the machine's free memory is at least four times that, and a product of
-    another size first frees them.  0 keeps nothing (and frees what is held).
+    From the third product of one size in a row (a loop of equal products, not the
+    polynomial route, whose sizes change), a product whose transforms are 128 KiB or
+    more gives them back to a scratch arena instead of freeing them, so the next
+    product of that size skips faulting and zeroing fresh pages (at 2^22-2^23 words
+    15-20 % of a product).  At most this many bytes are held (default 2**29, the two
+    transforms of a 2^23-word product), only while the machine's free memory is at
+    least four times that, and a product of another size first frees them.  0 keeps
+    nothing (and frees what is held).
     Returns the previous limit.
 
     Raises:
