@@ -47,11 +47,13 @@ typedef pthread_t fft_thread;
 static inline long fft_atomic_get(volatile long* p) { return _InterlockedCompareExchange(p, 0, 0); }
 static inline void fft_atomic_set(volatile long* p, long v) { _InterlockedExchange(p, v); }
 static inline long fft_atomic_inc(volatile long* p) { return _InterlockedIncrement(p); }
+static inline long fft_atomic_swap(volatile long* p, long v) { return _InterlockedExchange(p, v); }
 #define FFT_TLS __declspec(thread)
 #else
 static inline long fft_atomic_get(volatile long* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 static inline void fft_atomic_set(volatile long* p, long v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 static inline long fft_atomic_inc(volatile long* p) { return __atomic_add_fetch(p, 1, __ATOMIC_ACQ_REL); }
+static inline long fft_atomic_swap(volatile long* p, long v) { return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL); }
 #define FFT_TLS __thread
 #endif
 

@@ -59,6 +59,7 @@
 #include "fftcrew.h"
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 #if defined(_MSC_VER)
 #define FFT_RESTRICT __restrict
@@ -1483,16 +1484,142 @@ static uint64_t* fft_alloc(int K) {
     return (uint64_t*)malloc(bytes);
 }
 
+/* The scratch arena: transforms of FFT_ARENA_MIN_BYTES and more that a product gives back are kept
+ * (FFT_ARENA_SLOTS of them, at most fft_arena_limit bytes in all, and only while the machine's
+ * free memory is at least four times what would be held) for the next product of the same
+ * size, which then finds its pages mapped instead of faulting and zeroing them afresh (at
+ * 2^22-2^23 words a product, 15-20 % of its time; at 2^13-2^15 words, whose transforms glibc
+ * maps afresh or trims off its heap each time, 100-500 page faults a product).  Only a size
+ * asked for again is kept: a product's transforms are kept once the two products before it had
+ * that size too (more than FFT_ARENA_AFTER takes of it in a row), as in a loop of equal
+ * products; the polynomial route, whose sizes change from one product to the next, keeps
+ * nothing (first_row(10**8) held 64 MiB at its peak when every product kept).  A request of
+ * another size first frees what is held, so the arena never adds to a peak made of transforms;
+ * fft_arena_release frees all of it, and fft_arena_set_limit(0) turns it off.  Every use overwrites a transform whole
+ * (fft_operand, fft_operand_pair and their team versions write or zero all 2^K words), so a
+ * kept buffer needs no clearing.  One process-wide arena behind a spin lock held only for a
+ * few pointer moves: threads do not each keep their own, and none of it outlives a release. */
+#define FFT_ARENA_SLOTS 2
+#define FFT_ARENA_MIN_BYTES ((size_t)1 << 17) /* 2^14 words: glibc's first mmap threshold */
+static volatile long fft_arena_lock = 0;
+static uint64_t* fft_arena_buf[FFT_ARENA_SLOTS];
+static size_t fft_arena_bytes[FFT_ARENA_SLOTS];
+static size_t fft_arena_limit = (size_t)1 << 29;
+static size_t fft_arena_size = 0; /* the bytes of the latest take */
+static long fft_arena_takes = 0;  /* takes of that size in a row */
+#define FFT_ARENA_AFTER 4
+
+static void fft_arena_enter(void) {
+    while (fft_atomic_swap(&fft_arena_lock, 1)) FFT_CPU_RELAX();
+}
+
+static void fft_arena_leave(void) { fft_atomic_set(&fft_arena_lock, 0); }
+
+/* Moves what the arena holds into out[0 : FFT_ARENA_SLOTS) (NULL where empty); under the lock. */
+static void fft_arena_empty_into(uint64_t** out) {
+    for (int i = 0; i < FFT_ARENA_SLOTS; i++) {
+        out[i] = fft_arena_buf[i];
+        fft_arena_buf[i] = NULL;
+        fft_arena_bytes[i] = 0;
+    }
+}
+
+/* Frees every transform the arena holds; returns their bytes. */
+static size_t fft_arena_release(void) {
+    uint64_t* old[FFT_ARENA_SLOTS];
+    size_t held = 0;
+    fft_arena_enter();
+    for (int i = 0; i < FFT_ARENA_SLOTS; i++) held += fft_arena_bytes[i];
+    fft_arena_empty_into(old);
+    fft_arena_leave();
+    for (int i = 0; i < FFT_ARENA_SLOTS; i++) free(old[i]);
+    return held;
+}
+
+/* Sets the most bytes the arena may hold between products (0: none, and frees what it holds
+ * beyond the new limit); returns the previous limit. */
+static size_t fft_arena_set_limit(size_t limit) {
+    size_t old = fft_arena_limit, held = 0;
+    fft_arena_enter();
+    fft_arena_limit = limit;
+    for (int i = 0; i < FFT_ARENA_SLOTS; i++) held += fft_arena_bytes[i];
+    fft_arena_leave();
+    if (held > limit) fft_arena_release();
+    return old;
+}
+
+static size_t fft_arena_get_limit(void) { return fft_arena_limit; }
+
+/* A transform of 2^K words: a kept one of that size when the arena has it, else fft_alloc. */
+static uint64_t* fft_take(int K) {
+    size_t bytes = ((size_t)1 << K) * sizeof(uint64_t);
+    uint64_t* found = NULL;
+    uint64_t* other[FFT_ARENA_SLOTS] = {NULL};
+    if (bytes < FFT_ARENA_MIN_BYTES) return fft_alloc(K);
+    fft_arena_enter();
+    fft_arena_takes = fft_arena_size == bytes ? fft_arena_takes + 1 : 1;
+    fft_arena_size = bytes;
+    for (int i = 0; i < FFT_ARENA_SLOTS && found == NULL; i++)
+        if (fft_arena_buf[i] != NULL && fft_arena_bytes[i] == bytes) {
+            found = fft_arena_buf[i];
+            fft_arena_buf[i] = NULL;
+            fft_arena_bytes[i] = 0;
+        }
+    if (found == NULL) fft_arena_empty_into(other); /* another size: nothing held beside the new */
+    fft_arena_leave();
+    for (int i = 0; i < FFT_ARENA_SLOTS; i++) free(other[i]);
+    return found != NULL ? found : fft_alloc(K);
+}
+
+/* True when the machine's free memory is at least four times bytes (no measure: true). */
+static int fft_memory_allows(size_t bytes) {
+#if defined(__linux__) && defined(_SC_AVPHYS_PAGES) && defined(_SC_PAGESIZE)
+    long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0) return (size_t)pages / 4 >= bytes / (size_t)page;
+#endif
+    (void)bytes;
+    return 1;
+}
+
+/* Gives back a transform of 2^K words from fft_take (NULL: nothing): kept when its size is the one
+ * asked for more than FFT_ARENA_AFTER times in a row, the arena has a free slot, stays within its
+ * limit and memory allows; else freed. */
+static void fft_give(uint64_t* f, int K) {
+    size_t bytes = ((size_t)1 << K) * sizeof(uint64_t), held = 0;
+    int slot = -1;
+    if (f == NULL) return;
+    if (bytes >= FFT_ARENA_MIN_BYTES) {
+        fft_arena_enter();
+        for (int i = 0; i < FFT_ARENA_SLOTS; i++) {
+            held += fft_arena_bytes[i];
+            if (fft_arena_buf[i] == NULL && slot < 0) slot = i;
+        }
+        if (slot >= 0 && held + bytes <= fft_arena_limit && fft_arena_size == bytes &&
+            fft_arena_takes > FFT_ARENA_AFTER) {
+            fft_arena_leave();
+            int allows = fft_memory_allows(held + bytes);
+            fft_arena_enter();
+            if (allows && fft_arena_buf[slot] == NULL) {
+                fft_arena_buf[slot] = f;
+                fft_arena_bytes[slot] = bytes;
+                f = NULL;
+            }
+        }
+        fft_arena_leave();
+    }
+    free(f);
+}
+
 /* out[0 : na + nb) ^= a b; a and b nonempty; on nthreads threads (fftcrew.h) when more than one. */
 static int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint64_t* b, size_t nb,
                          fft_poll_fn poll, void* ps, int nthreads) {
     int K = fft_log_size(na, nb), st;
     if (K > FFT_MAX_LOG) return -1;
-    uint64_t* fa = fft_alloc(K);
-    uint64_t* fb = fft_alloc(K);
+    uint64_t* fa = fft_take(K);
+    uint64_t* fb = fft_take(K);
     if (fa == NULL || fb == NULL) {
-        free(fa);
-        free(fb);
+        fft_give(fa, K);
+        fft_give(fb, K);
         return -1;
     }
     if (nthreads > 1) {
@@ -1512,19 +1639,19 @@ static int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint
         crew.body = fft_mul_member;
         crew.job = &job;
         st = fft_crew_run(&crew, fft_mul_prepare);
-        free(fa);
-        free(fb);
+        fft_give(fa, K);
+        fft_give(fb, K);
         return st;
     }
     st = fft_operand_pair(fa, fb, a, na, b, nb, K, poll, ps);
     if (st == 0) {
         fft_pointwise(fa, fb, (size_t)1 << K);
-        free(fb);
+        fft_give(fb, K);
         fb = NULL;
         st = fft_result(out, na + nb, fa, K, poll, ps);
     }
-    free(fa);
-    free(fb);
+    fft_give(fa, K);
+    fft_give(fb, K);
     return st;
 }
 

@@ -40,6 +40,9 @@ cdef extern from "lightsout/_kernels/gf2fft.h":
                       fft_poll_fn poll, void* ps, int nthreads) noexcept nogil
     int fft_set_threads(int nthreads) noexcept nogil
     int fft_get_threads() noexcept nogil
+    size_t fft_arena_release() noexcept nogil
+    size_t fft_arena_set_limit(size_t limit) noexcept nogil
+    size_t fft_arena_get_limit() noexcept nogil
 
 if fft_init() != 0:
     raise ImportError("the polynomial kernels of this lightsout build are broken: GF(2^64) has no Cantor "

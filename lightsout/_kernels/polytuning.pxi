@@ -133,3 +133,44 @@ def fft_wide_supported():
         True
     """
     return bool(fft_wide_available)
+
+
+def fft_scratch_limit(nbytes=None):
+    """The most bytes of FFT transforms kept between products (see gf2fft.h's arena); sets it when given.
+
+    From the third product of one size in a row (a loop of equal products, not the
+    polynomial route, whose sizes change), a product whose transforms are 128 KiB or
+    more gives them back to a scratch arena instead of freeing them, so the next
+    product of that size skips faulting and zeroing fresh pages (at 2^22-2^23 words
+    15-20 % of a product).  At most this many bytes are held (default 2**29, the two
+    transforms of a 2^23-word product), only while the machine's free memory is at
+    least four times that, and a product of another size first frees them.  0 keeps
+    nothing (and frees what is held).
+    Returns the previous limit.
+
+    Raises:
+        InvalidTypeError: nbytes not None or an int (bools refused).
+        InvalidBoardError: nbytes negative.
+
+    Example:
+        >>> old = fft_scratch_limit(0)
+        >>> fft_scratch_limit(old)
+        0
+    """
+    if nbytes is None:
+        return int(fft_arena_get_limit())
+    if isinstance(nbytes, (bool, np.bool_)) or not isinstance(nbytes, (int, np.integer)):
+        raise InvalidTypeError(f"fft_scratch_limit: nbytes must be an int or None, got {type(nbytes).__name__}")
+    if nbytes < 0:
+        raise InvalidBoardError(f"fft_scratch_limit: nbytes must be >= 0 (0: keep nothing), got {nbytes}")
+    return int(fft_arena_set_limit(<size_t>min(int(nbytes), <object>PY_SSIZE_T_MAX)))
+
+
+def fft_scratch_release():
+    """Free the FFT transforms kept for the next product; returns how many bytes were freed.
+
+    Example:
+        >>> fft_scratch_release() >= 0
+        True
+    """
+    return int(fft_arena_release())
