@@ -131,3 +131,105 @@ def test_the_nullity_alone_has_its_own_budget(monkeypatch):
         lightsout.nullity(10**10)
     monkeypatch.setattr(route, "machine_bytes", lambda: None)     # a platform that does not say
     route.refuse_poly(10**10, nullity_shape=square)
+
+
+def _reverse(x: int, degree: int) -> int:
+    """rev_degree(x) = t^degree x(1/t), as an int (independent of the kernels' bit reversal)."""
+    return int(format(x, f"0{degree + 1}b")[::-1], 2)
+
+
+@pytest.mark.parametrize("nbits", AWKWARD_BITS + (3000,))
+def test_poly_reversed_inverse_inverts_the_reverse(poly, nbits):
+    rng = random.Random(nbits)
+    b = operand(rng, nbits) | 1 if nbits > 1 else 1
+    reverse = _reverse(b, nbits - 1)
+    with thresholds(poly, newton_words=1, fft_words=1):        # Newton's steps through the FFT too
+        for want in (1, 64, 65, 200, max(1, nbits), 2 * nbits + 5):
+            inverse = poly.poly_reversed_inverse(words(b), want)
+            nwords = (want + 63) // 64
+            assert inverse.shape == (nwords,) and inverse.dtype == np.uint64
+            assert ref_mul(value(inverse), reverse) % (1 << (64 * nwords)) == 1, (nbits, want)
+
+
+@pytest.mark.parametrize("setting", [{}, {"newton_words": 1, "fft_words": 1}, {"newton_words": 3}],
+                         ids=["default", "newton-fft", "newton-3"])
+def test_poly_mod_overwrite_reuses_a_given_inverse(poly, setting):
+    """One inverse for several dividends, some with quotients longer than it (then worked out anew)."""
+    rng = random.Random(7 + len(setting))
+    with thresholds(poly, **setting):
+        for mbits in (64, 65, 129, 1000, 5000, 20000):
+            b = operand(rng, mbits)
+            inverse = poly.poly_reversed_inverse(words(b), mbits)
+            for nbits in (mbits, mbits + 1, 2 * mbits - 1, 2 * mbits + 64, 3 * mbits):
+                a = operand(rng, nbits)
+                work = np.concatenate([words(a), np.zeros(1, np.uint64)])
+                got = poly.poly_mod_overwrite(work, words(b), inverse=inverse)
+                assert value(got) == ref_divmod(a, b)[1], (mbits, nbits)
+                assert value(work) == value(got)
+
+
+def test_a_wrong_inverse_or_length_is_refused(poly):
+    b, other = words(operand(random.Random(1), 900)), words(operand(random.Random(2), 900) | 2)
+    inverse = poly.poly_reversed_inverse(other, 900)
+    if (poly.poly_reversed_inverse(b, 64)[0] != inverse[0]):
+        with pytest.raises(lightsout.InvalidBoardError, match="not rev"):
+            poly.poly_mod_overwrite(words(operand(random.Random(3), 1700)), b, inverse=inverse)
+    for bad in (inverse.astype(np.int64), np.zeros(0, np.uint64), inverse[::2], [1]):
+        with pytest.raises(InvalidTypeError, match="poly_reversed_inverse"):
+            poly.poly_mod_overwrite(words(operand(random.Random(3), 1700)), b, inverse=bad)
+    for nbits in (0, -5, (1 << 38) + 1):
+        with pytest.raises(lightsout.InvalidBoardError, match="nbits"):
+            poly.poly_reversed_inverse(b, nbits)
+    with pytest.raises(ZeroDivisionError):
+        poly.poly_reversed_inverse(words(0), 64)
+
+
+class _CountingKernels:
+    """lightsout._kernels with gf2poly's inverse and in-place division counted (for the route)."""
+
+    def __init__(self, kernels, log):
+        self._kernels, self._log = kernels, log
+
+    def __getattr__(self, name):
+        if name != "gf2poly":
+            return getattr(self._kernels, name)
+        poly, log = self._kernels.gf2poly, self._log
+
+        class Counted:
+            def __getattr__(self, attr):
+                return getattr(poly, attr)
+
+            def poly_reversed_inverse(self, b, nbits):
+                log.append(("inverse", nbits))
+                return poly.poly_reversed_inverse(b, nbits)
+
+            def poly_mod_overwrite(self, a, b, inverse=None):
+                quotient_bits = poly.poly_degree(a) - poly.poly_degree(b) + 1
+                log.append(("mod", quotient_bits, None if inverse is None else 64 * inverse.shape[0]))
+                return poly.poly_mod_overwrite(a, b, inverse)
+
+        return Counted()
+
+
+@pytest.mark.parametrize("windows", [False, True])
+@pytest.mark.parametrize("n, m", [(300, 300), (256, 256), (320, 319), (400, 290)])
+def test_the_route_works_out_chi_s_inverse_once(monkeypatch, windows, n, m):
+    """Both reductions by chi (and every window of each) use one inverse, long enough for each."""
+    from lightsout._base.packing import unpack_row
+    from lightsout._routes import poly as route
+
+    log: list[tuple] = []
+    poly = load("gf2poly", selected_level())
+    monkeypatch.setattr(route, "kernels", _CountingKernels(route.kernels, log))
+    if windows:
+        monkeypatch.setattr(route, "MOD_WINDOWS_FROM_WORDS", 1)
+    with thresholds(poly, newton_words=1, fft_words=1, hgcd_words=2, gcd_words=3):
+        words_, found = route.all_lit_first_row_words(n, m)
+    assert [entry[0] for entry in log].count("inverse") == 1
+    mods = [entry for entry in log if entry[0] == "mod"]
+    assert len(mods) == 2 if not windows else len(mods) >= 3   # a short dividend may take one window
+    assert all(inverse is not None and quotient <= inverse for _, quotient, inverse in mods), mods
+    row = unpack_row(words_, m)
+    _, lights = oracle.chase_fast(np.ones((n, m), bool), row)
+    assert not lights.any()
+    assert np.array_equal(row, lightsout.first_row(n, m, method="dense"))

@@ -99,9 +99,15 @@ cdef int inv_series(uint64_t* g, Py_ssize_t K, const uint64_t* h, Py_ssize_t nh,
 
 
 cdef int divmod_newton(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t db, uint64_t* q,
-                       Py_ssize_t nq, void* ps) noexcept nogil:
+                       Py_ssize_t nq, void* ps, const uint64_t* given_inv=NULL,
+                       Py_ssize_t given_words=0) noexcept nogil:
     """r <- r mod b and q ^= r div b (q may be NULL), by Newton's inverse of rev(b); 0, -1 (memory)
     or -2 (interrupted through ps: r and q are then partly updated).
+
+    ``given_inv`` (``given_words`` words), when not NULL and at least as long as the quotient, is
+    rev(b)^-1 mod t^(64 given_words) (poly_reversed_inverse), used instead of working it out: a
+    caller reducing several dividends by one modulus pays for the inverse once.  Only its first
+    quotient-sized words are read, and the bits are the same (the quotient is unique).
 
     Each buffer lives from the step that writes it to the step that last reads it, so no more
     than four quotient-sized ones (besides a product's transform scratch) are ever held: the
@@ -110,16 +116,14 @@ cdef int divmod_newton(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t
     cdef Py_ssize_t da = highest_set_bit(r, nr), k, K, Kw, nb = words_for_bits(db + 1)
     cdef uint64_t* rb = NULL
     cdef uint64_t* inv = NULL
-    cdef uint64_t* ra = NULL
-    cdef uint64_t* qr = NULL
-    cdef uint64_t* qq = NULL
-    cdef uint64_t* prod = NULL
     cdef int st
     if da < db:
         return 0
     k = da - db
     K = k + 1
     Kw = words_for_bits(K)
+    if given_inv != NULL and given_words >= Kw:
+        return _divmod_by_inverse(r, nr, b, nb, da, k, <uint64_t*>given_inv, False, q, nq, ps)
     # The inverse of rev(b) to K coefficients; rev(b) is dead once it is found.
     inv = <uint64_t*>calloc(Kw, sizeof(uint64_t))
     rb = <uint64_t*>calloc(Kw, sizeof(uint64_t))
@@ -133,11 +137,27 @@ cdef int divmod_newton(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t
     if st < 0:
         free(inv)
         return st
+    return _divmod_by_inverse(r, nr, b, nb, da, k, inv, True, q, nq, ps)
+
+
+cdef int _divmod_by_inverse(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb, Py_ssize_t da,
+                            Py_ssize_t k, uint64_t* inv, bint owns_inv, uint64_t* q, Py_ssize_t nq,
+                            void* ps) noexcept nogil:
+    """divmod_newton's quotient and remainder from inv = rev(b)^-1 mod t^(64 Kw) (k = deg r - deg b,
+    Kw = words_for_bits(k + 1); inv is only read).  With owns_inv, inv is freed as soon as it is
+    dead (after the quotient's product, before q b, as the one-call division always did)."""
+    cdef Py_ssize_t K = k + 1, Kw = words_for_bits(k + 1)
+    cdef uint64_t* ra = NULL
+    cdef uint64_t* qr = NULL
+    cdef uint64_t* qq = NULL
+    cdef uint64_t* prod = NULL
+    cdef int st
     # rev(q) = rev(r) inv mod t^K.
     ra = <uint64_t*>calloc(Kw, sizeof(uint64_t))
     qr = <uint64_t*>calloc(2 * Kw, sizeof(uint64_t))
     if ra == NULL or qr == NULL:
-        free(inv)
+        if owns_inv:
+            free(inv)
         free(ra)
         free(qr)
         return -1
@@ -145,7 +165,8 @@ cdef int divmod_newton(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t
     ra[Kw - 1] &= tail_mask(K)
     st = fmul(qr, ra, Kw, inv, Kw, ps)
     free(ra)
-    free(inv)
+    if owns_inv:
+        free(inv)
     if st < 0:
         free(qr)
         return st
@@ -172,15 +193,17 @@ cdef int divmod_newton(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t
 
 
 cdef int divmod_any(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb, uint64_t* q,
-                    Py_ssize_t nq, Py_ssize_t newton_words, void* ps) noexcept nogil:
-    """r <- r mod b, q ^= r div b (q may be NULL; else room for the quotient): Newton or schoolbook."""
+                    Py_ssize_t nq, Py_ssize_t newton_words, void* ps, const uint64_t* given_inv=NULL,
+                    Py_ssize_t given_words=0) noexcept nogil:
+    """r <- r mod b, q ^= r div b (q may be NULL; else room for the quotient): Newton or schoolbook
+    (Newton with a given inverse of rev(b), if any and long enough: see divmod_newton)."""
     cdef Py_ssize_t db = highest_set_bit(b, nb), da = highest_set_bit(r, nr), bw
     cdef uint64_t* tmp
     if da < db:
         return 0
     bw = words_for_bits(db + 1)
     if words_for_bits(da - db + 1) >= newton_words and bw >= newton_words:
-        return divmod_newton(r, nr, b, db, q, nq, ps)
+        return divmod_newton(r, nr, b, db, q, nq, ps, given_inv, given_words)
     tmp = <uint64_t*>calloc(bw + 1, sizeof(uint64_t))
     if tmp == NULL:
         return -1
@@ -189,15 +212,63 @@ cdef int divmod_any(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb
     return 0
 
 
-def poly_mod_overwrite(a, b):
+_MAX_INVERSE_BITS = 1 << 38
+
+
+def poly_reversed_inverse(b, Py_ssize_t nbits, threads=None):
+    """rev(b)^-1 mod t^(64 w), w = words_for_bits(nbits) >= 1, with rev(b) = t^deg(b) b(1/t): the
+    inverse a Newton division by b works out first, for ``poly_mod_overwrite(a, b, inverse=...)``
+    to reuse across dividends (its quotients up to ``64 w`` coefficients).  Returns w words,
+    untrimmed.  Its products run on ``threads`` threads (as in poly_mul).
+
+    Raises:
+        InvalidBoardError: nbits < 1 or above 2^38, refused before allocating.
+        ZeroDivisionError: b = 0.
+
+    Example:
+        >>> inv = poly_reversed_inverse(np.array([0b110], dtype=np.uint64), 64)   # rev(t^2 + t) = 1 + t
+        >>> int(poly_mul(inv, np.array([0b11], dtype=np.uint64))[0])               # (1 + t) inv = 1 mod t^64
+        1
+    """
+    cdef const uint64_t[::1] bv = _poly_arg(b, "b")
+    cdef Py_ssize_t db = _deg(bv), nb, nw
+    cdef int nthreads = _threads_of(threads), old, st
+    if db < 0:
+        raise ZeroDivisionError("poly_reversed_inverse: inverse of the zero polynomial's reverse")
+    if nbits < 1 or nbits > _MAX_INVERSE_BITS:
+        raise InvalidBoardError(f"poly_reversed_inverse: nbits must be from 1 to 2^38 (a 32 GiB inverse), "
+                                f"got {nbits}")
+    nb = words_for_bits(db + 1)
+    nw = words_for_bits(nbits)
+    out = np.zeros(nw, dtype=np.uint64)
+    rb = np.zeros(nw, dtype=np.uint64)
+    cdef uint64_t[::1] ov = out, rv = rb
+    state = _PollState(None)
+    cdef void* ps = <void*>state
+    with nogil:
+        rev_into(&rv[0], nw, &bv[0], nb, db)
+        old = fft_set_threads(nthreads)
+        st = inv_series(&ov[0], nw, &rv[0], nw, ps)
+        fft_set_threads(old)
+    del rb
+    _raise_status(st, state, "poly_reversed_inverse")
+    return out
+
+
+def poly_mod_overwrite(a, b, inverse=None):
     """a mod b worked out in a's own words, which are left holding the remainder (zero above it).
 
     For a dividend that is dead afterwards, such as a product about to be reduced: no copy of
     it is made, where poly_mod copies it first (at 10^9 coefficients a product of two
     remainders is 250 MB).  Returns the remainder trimmed, as poly_mod does (a new array).
+    ``inverse``, poly_reversed_inverse(b, n) of this same b, spares a Newton division its inverse
+    when the quotient has at most n coefficients (else it is worked out as without it); the
+    remainder is unique, so the bits are the same.
 
     Raises:
-        InvalidTypeError: a is not a writable 1-D C-contiguous uint64 array.
+        InvalidTypeError: a is not a writable 1-D C-contiguous uint64 array, or inverse not a
+            1-D C-contiguous uint64 array.
+        InvalidBoardError: inverse is not the inverse of rev(b) (its first word checked).
         ZeroDivisionError: b = 0.
 
     Example:
@@ -216,11 +287,25 @@ def poly_mod_overwrite(a, b):
     if db < 0:
         raise ZeroDivisionError("poly_mod_overwrite: division by the zero polynomial")
     nb = words_for_bits(db + 1)
-    cdef Py_ssize_t newton_words = _newton_words
+    cdef Py_ssize_t newton_words = _newton_words, ninv = 0
+    cdef const uint64_t[::1] iv
+    cdef const uint64_t* inv_ptr = NULL
     cdef int st
+    if inverse is not None:
+        if not (isinstance(inverse, np.ndarray) and inverse.ndim == 1 and inverse.dtype == np.uint64
+                and inverse.flags.c_contiguous and inverse.shape[0] > 0):
+            raise InvalidTypeError("poly_mod_overwrite: inverse must be poly_reversed_inverse(b, n), a non-empty "
+                                   f"C-contiguous 1-D uint64 array, got {type(inverse).__name__} "
+                                   f"{getattr(inverse, 'dtype', '')} {getattr(inverse, 'shape', '')}")
+        iv = inverse
+        if clmul_lo(bit_reverse64(bits64_at(&bv[0], nb, db - 63)), iv[0]) != 1:
+            raise InvalidBoardError("poly_mod_overwrite: inverse is not rev(b)^-1 (its lowest word times rev(b)'s "
+                                    "is not 1 mod t^64); pass poly_reversed_inverse(b, n) of this b")
+        inv_ptr = &iv[0]
+        ninv = iv.shape[0]
     state = _PollState(None)
     cdef void* ps = <void*>state
     with nogil:
-        st = divmod_any(&rv[0], rv.shape[0], &bv[0], nb, NULL, 0, newton_words, ps)
+        st = divmod_any(&rv[0], rv.shape[0], &bv[0], nb, NULL, 0, newton_words, ps, inv_ptr, ninv)
     _raise_status(st, state, "poly_mod_overwrite")
     return _copy_trimmed(&rv[0], min(rv.shape[0], nb))

@@ -9,6 +9,7 @@ working orientation (C = the shorter side):
     C^ = phi^{-1}(c) = sum_j c_j W_j                                (W recurrence)
     g  = gcd(u, chi),  nullity = deg g,  solvable <=> g | C^
     F0 = (C^ / g) * s mod (chi / g),  s * u = g (mod chi)          (extended gcd)
+       = (C^ * s mod chi) / g           (g F0 has degree < deg chi: one inverse of rev(chi) for both reductions)
     first row f = phi(F0) = F0(T) e_1                               (Horner)
 
 Memory is O(C) words beyond the board (plus a transposed copy of the board when
@@ -118,7 +119,8 @@ def refuse_poly(side: int, *, nullity_shape: Optional[tuple[int, int]] = None) -
 MOD_WINDOWS_FROM_WORDS = 1 << 23
 
 
-def _mod_in_windows(dividend: np.ndarray, modulus: np.ndarray) -> np.ndarray:
+def _mod_in_windows(dividend: np.ndarray, modulus: np.ndarray,
+                    inverse: Optional[ReductionInverse] = None) -> np.ndarray:
     """``dividend mod modulus``, worked out in the dividend's own words (it is dead afterwards).
 
     A dividend of twice the modulus's length is reduced as two windows, top first, each of a
@@ -127,6 +129,8 @@ def _mod_in_windows(dividend: np.ndarray, modulus: np.ndarray) -> np.ndarray:
     (measured at 6.25 * 10^7 bits: 12.7 -> 8.6 polynomials above the dividend and modulus;
     15.4 -> 10.7 at 10^8; first_row(10**9) 2.14 -> 1.75 GB).  Below ``MOD_WINDOWS_FROM_WORDS``
     words, one division.  The remainder is unique, so the bits are those of one division.
+    ``inverse`` (a :class:`ReductionInverse` of the modulus), if given, spares each Newton
+    division its inverse.
 
     Example:
         >>> a = np.array([0b1011, 0, 0b1], dtype=np.uint64)         # t^128 + t^3 + t + 1
@@ -137,18 +141,61 @@ def _mod_in_windows(dividend: np.ndarray, modulus: np.ndarray) -> np.ndarray:
     poly = kernels.gf2poly
     nwords, mwords = dividend.shape[0], modulus.shape[0]
     if nwords < MOD_WINDOWS_FROM_WORDS or nwords <= mwords + 1:
-        return poly.poly_mod_overwrite(dividend, modulus)
+        return poly.poly_mod_overwrite(dividend, modulus, None if inverse is None else inverse.words())
     step = -(-(nwords - mwords) // 2)       # quotient words a window
     top = nwords
     while True:
         # Every word from top up is zero: the window [low, top) reduced in place leaves its
         # remainder (under mwords words) at low, and the dividend congruent to what it was.
         low = max(0, top - mwords - step)
-        remainder = poly.poly_mod_overwrite(dividend[low:top], modulus)
+        remainder = poly.poly_mod_overwrite(dividend[low:top], modulus, None if inverse is None else inverse.words())
         if low == 0:
             return remainder
         del remainder
         top = low + mwords
+
+
+class ReductionInverse:
+    """rev(modulus)^-1 for the Newton divisions of :func:`_mod_in_windows` by one modulus, worked
+    out at the first division that needs it and then reused, so several reductions (and the two
+    windows of each) pay for Newton's inverse (a few products' worth) once; :meth:`drop` frees it.
+    It is as long as the divisions of dividends of up to ``dividend_bits`` bits need.
+
+    Example:
+        >>> chi = kernels.gf2poly.poly_taylor_shift(kernels.gf2poly.chebyshev_u(40001))
+        >>> a = kernels.gf2poly.poly_mul(chi, chi)[:-10].copy()
+        >>> ref = kernels.gf2poly.poly_mod(a, chi)
+        >>> inverse = ReductionInverse(chi, 80000)
+        >>> bool((_mod_in_windows(a, chi, inverse) == ref).all()), inverse.words() is not None
+        (True, True)
+        >>> ReductionInverse(chi[:2].copy(), 200).words() is None     # too small for Newton
+        True
+    """
+
+    def __init__(self, modulus: np.ndarray, dividend_bits: int) -> None:
+        self.modulus: Optional[np.ndarray] = modulus
+        self.dividend_bits = dividend_bits
+        self._words: Optional[np.ndarray] = None
+
+    def words(self) -> Optional[np.ndarray]:
+        """The inverse (worked out on the first call), or None when the divisions are too small for Newton."""
+        if self._words is None and self.modulus is not None:
+            poly = kernels.gf2poly
+            mwords = words_for_bits(int(poly.poly_degree(self.modulus)) + 1)
+            nwords = words_for_bits(self.dividend_bits)
+            if min(nwords - mwords + 1, mwords) < poly.thresholds()["newton_words"]:
+                self.modulus = None     # never needed: no Newton division reads it
+                return None
+            quotient_words = nwords - mwords + 1
+            if nwords >= MOD_WINDOWS_FROM_WORDS:
+                quotient_words = -(-(nwords - mwords) // 2) + 1    # a window's, as _mod_in_windows steps
+            self._words = poly.poly_reversed_inverse(self.modulus, 64 * quotient_words)
+            self.modulus = None         # the caller's to free: this holds only the inverse now
+        return self._words
+
+    def drop(self) -> None:
+        """Free the inverse (and forget the modulus): later calls of :meth:`words` give None."""
+        self.modulus = self._words = None
 
 
 def _chase_residue(board: Optional[np.ndarray], nrows: int, ncols: int, progress: Progress) -> np.ndarray:
@@ -208,12 +255,14 @@ class _Steps:
 
 
 def _all_lit_residue_poly(rows: int, cols: int, chi: np.ndarray,
-                          step: Callable[[], None] = lambda: None) -> np.ndarray:
+                          step: Callable[[], None] = lambda: None,
+                          chi_inverse: Optional[ReductionInverse] = None) -> np.ndarray:
     """phi^{-1} of the chase residue of the all-lit R x C board, without chasing.
 
     With every b_k the all-ones row 1, r_{R+1} = sum_{j=1..R} U_j(T) 1, and
     phi^{-1}(1) = sum_{j=1..C} W_j, so the residue is (sum_j U_j)(sum_j W_j) mod chi.
-    ``step()`` is called after each of its four long calls.
+    ``step()`` is called after each of its four long calls; the reduction uses ``chi_inverse``
+    (a :class:`ReductionInverse` of chi), if given.
     """
     poly = kernels.gf2poly
     u_sum = poly.chebyshev_u_sum(rows)
@@ -230,7 +279,7 @@ def _all_lit_residue_poly(rows: int, cols: int, chi: np.ndarray,
     product = poly.poly_mul(u_sum, w_sum)
     del u_sum, w_sum
     step()
-    residue = _mod_in_windows(product, chi)  # the product is dead: reduced in its own words
+    residue = _mod_in_windows(product, chi, chi_inverse)  # the product is dead: reduced in its own words
     step()
     return residue
 
@@ -323,8 +372,12 @@ def _solve_grid(nrows: int, ncols: int, board_words: Optional[np.ndarray], *, ke
     # Without a transpose the route solves the board mirrored left to right, whose solution of
     # least degree is, mirrored back, the canonical one (docs/algebra.md section 9).  Mirroring
     # commutes with chasing, so only the residue row is mirrored; the all-lit board is its own mirror.
+    chi_inverse = None
     if work is None:
-        c_hat = _all_lit_residue_poly(rows, cols, chi, reduce_step)
+        # Both long reductions (the residue's here, F0's below when g = 1, as at 10^9) divide a
+        # product of two remainders by chi: rev(chi)'s inverse is worked out once for both.
+        chi_inverse = ReductionInverse(chi, 2 * cols - 1)
+        c_hat = _all_lit_residue_poly(rows, cols, chi, reduce_step, chi_inverse)
     else:
         residue = _chase_residue(work, rows, cols, progress)
         c_hat = poly.w_combination(residue if transposed else _mirror_row(residue, cols), cols, progress)
@@ -334,26 +387,28 @@ def _solve_grid(nrows: int, ncols: int, board_words: Optional[np.ndarray], *, ke
     divide_step()
     # Each polynomial is dropped as soon as it is dead: at 10^9 one is 125 MB, and the
     # products and divisions below hold several times their operands in scratch.
-    c_over_g, rem = poly.poly_divmod(c_hat, g)
-    del c_hat
-    solvable = poly.poly_degree(rem) < 0
-    del rem
-    chi_over_g, _ = poly.poly_divmod(chi, g)
-    del chi, g, _
+    solvable = poly.poly_degree(poly.poly_mod(c_hat, g)) < 0
     divide_step()
 
     first_row = row_words = None
     if solvable:
-        # s u = g (mod chi)  =>  s (u/g) = 1 (mod chi/g); the solution of degree
-        # < deg(chi/g) is then F0 = (C^/g) s mod (chi/g).
-        s_reduced = poly.poly_mod(s, chi_over_g)
-        del s
+        # s u = g (mod chi)  =>  s (u/g) = 1 (mod chi/g), and the solution of degree
+        # < deg(chi/g) is F0 = (C^/g) s mod (chi/g).  Then g F0 = C^ s (mod chi), and
+        # deg(g F0) < deg chi, so g F0 = C^ s mod chi: the long reduction is by chi, with the
+        # inverse of rev(chi) the residue's reduction worked out, and only g (of degree the
+        # nullity) divides the rest.
         divide_step()
-        product = poly.poly_mul(c_over_g, s_reduced)
-        del c_over_g, s_reduced
+        product = poly.poly_mul(c_hat, s)
+        del c_hat, s
         divide_step()
-        f0 = _mod_in_windows(product, chi_over_g)
-        del product
+        f0 = _mod_in_windows(product, chi, chi_inverse)
+        del product, chi_inverse
+        if nullity:
+            f0, rem = poly.poly_divmod(f0, g)
+            if poly.poly_degree(rem) >= 0:
+                raise InternalError(f"the polynomial route's g = gcd (degree {nullity}) does not divide g F0 "
+                                    f"at {nrows} x {ncols}")
+            del rem
         divide_step()
         f_words = poly.phi_image(f0, cols, progress)
         del f0
@@ -370,7 +425,10 @@ def _solve_grid(nrows: int, ncols: int, board_words: Optional[np.ndarray], *, ke
             first_row = mirrored_bits(f_words, cols)
         del f_words
     else:
-        del s, c_over_g
+        del s, c_hat, chi_inverse
+    # The quiet basis's polynomial (made only when there is a basis).
+    chi_over_g = poly.poly_divmod(chi, g)[0] if nullity else np.zeros(1, dtype=np.uint64)
+    del chi, g
 
     def kernel_words() -> Iterator[np.ndarray]:
         if nullity == 0:
@@ -386,8 +444,6 @@ def _solve_grid(nrows: int, ncols: int, board_words: Optional[np.ndarray], *, ke
         for i, v in enumerate(kernel_words()):
             packed[i] = v
         kernel_rows = unpack_rows(packed, cols)
-    if not nullity:
-        del chi_over_g  # the quiet basis's one polynomial: without a basis, nothing is left alive
     found = Coset(bool(solvable), nullity, 2**nullity, "poly", canonical=not transposed, grid=(nrows, ncols),
                   first_row=first_row, transposed=transposed, kernel_first_rows=kernel_rows,
                   kernel_words=kernel_words if nullity else None)
