@@ -255,7 +255,7 @@ def poly_reversed_inverse(b, Py_ssize_t nbits, threads=None):
     return out
 
 
-def poly_mod_overwrite(a, b, inverse=None):
+def poly_mod_overwrite(a, b, inverse=None, threads=None):
     """a mod b worked out in a's own words, which are left holding the remainder (zero above it).
 
     For a dividend that is dead afterwards, such as a product about to be reduced: no copy of
@@ -263,7 +263,7 @@ def poly_mod_overwrite(a, b, inverse=None):
     remainders is 250 MB).  Returns the remainder trimmed, as poly_mod does (a new array).
     ``inverse``, poly_reversed_inverse(b, n) of this same b, spares a Newton division its inverse
     when the quotient has at most n coefficients (else it is worked out as without it); the
-    remainder is unique, so the bits are the same.
+    remainder is unique, so the bits are the same.  ``threads``: as for :func:`poly_mod`.
 
     Raises:
         InvalidTypeError: a is not a writable 1-D C-contiguous uint64 array, or inverse not a
@@ -290,7 +290,7 @@ def poly_mod_overwrite(a, b, inverse=None):
     cdef Py_ssize_t newton_words = _newton_words, ninv = 0
     cdef const uint64_t[::1] iv
     cdef const uint64_t* inv_ptr = NULL
-    cdef int st
+    cdef int st, old, nthreads = _threads_of(threads)
     if inverse is not None:
         if not (isinstance(inverse, np.ndarray) and inverse.ndim == 1 and inverse.dtype == np.uint64
                 and inverse.flags.c_contiguous and inverse.shape[0] > 0):
@@ -306,6 +306,8 @@ def poly_mod_overwrite(a, b, inverse=None):
     state = _PollState(None)
     cdef void* ps = <void*>state
     with nogil:
+        old = fft_set_threads(nthreads)
         st = divmod_any(&rv[0], rv.shape[0], &bv[0], nb, NULL, 0, newton_words, ps, inv_ptr, ninv)
+        fft_set_threads(old)
     _raise_status(st, state, "poly_mod_overwrite")
     return _copy_trimmed(&rv[0], min(rv.shape[0], nb))
