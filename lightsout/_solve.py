@@ -38,7 +38,6 @@ import numpy.typing as npt
 
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, UnsolvableError, unsolvable_error
 from lightsout._base.packing import pack_row, pack_rows, unpack_row
-from lightsout._base.threadlimit import thread_limit
 from lightsout._base.types import Progress
 from lightsout._base.validate import (
     MAX_AXES, MAX_BOARD_CELLS, bit_row, board_shape, board_size, flag, grid_shape, progress_callback,
@@ -53,7 +52,7 @@ from lightsout._core.verify import first_row_clears
 from lightsout._routes.crossrows import cross_first_rows
 from lightsout._routes.poly import nullity_poly as _nullity_poly
 from lightsout._routes.poly import nullity_table as _nullity_table
-from lightsout._routes.poly import all_lit_first_row_words, refuse_poly
+from lightsout._routes.poly import all_lit_first_row_words, polynomial_work, refuse_poly
 from lightsout._routes.polysigma import open_sigma, sigma_first_row
 from lightsout._routes.polytorus import poly_rules_nullity, poly_rules_take, refuse_poly_rules
 from lightsout._routes.registry import METHODS, Route
@@ -247,7 +246,7 @@ def _first_row(n: int, m: Optional[int], *, torus: TorusArg, self_toggle: bool, 
         refuse_poly_rules(rules)
         thread_count(threads)  # checked as on every route
         progress_callback(progress)
-        with thread_limit(thread_count(threads)):
+        with polynomial_work(thread_count(threads)):
             sigma_row = sigma_first_row(nrows, ncols)
         if sigma_row is not None:  # else unsolvable: the route below builds the proof, or refuses
             return pack_row(sigma_row) if packed else sigma_row
@@ -257,7 +256,7 @@ def _first_row(n: int, m: Optional[int], *, torus: TorusArg, self_toggle: bool, 
     if route.name == "poly" and ncols <= nrows and rules.is_classic and not any(rules.wraps) \
             and rules.self_toggle and rules.states == 2:
         # The route's buffers are all freed before the row is unpacked (10^9: 125 MB packed, 1 GB bool).
-        with thread_limit(threads):
+        with polynomial_work(threads):
             words = _poly_first_row_words(nrows, ncols, progress, verify)
         return words if packed else unpack_row(words, ncols)
     # the all-lit board is never built; the N-D route builds its canonical solution alone, never
@@ -474,7 +473,7 @@ def nullity(n: Union[int, Sequence[int]], m: Optional[int] = None, *, torus: Tor
     progress_callback(progress)
     if method == "auto" and poly_rules_take(rules):  # the sigma game, wrapping axes: gcds (algebra.md section 7)
         refuse_poly_rules(rules)
-        with thread_limit(threads):
+        with polynomial_work(threads):
             return poly_rules_nullity(rules)
     return route_for(method, rules, solving=False).nullity(rules, threads=threads, progress=progress)
 

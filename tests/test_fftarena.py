@@ -153,3 +153,25 @@ def test_a_bad_limit_is_refused_and_changes_nothing(bad: object, error: type) ->
     with pytest.raises(error, match="fft_scratch_limit"):
         poly.fft_scratch_limit(bad)
     assert poly.fft_scratch_limit() == before
+
+
+def test_the_polynomial_route_keeps_no_transform() -> None:
+    """first_row turns the arena off on its thread (a kept transform would raise its peak) and restores it:
+    equal products afterwards are kept again, and the rows are the same as with the arena off."""
+    import lightsout
+    poly = load("gf2poly", selected_level())
+    poly.fft_scratch_release()
+    size = 300_001
+    with_arena = lightsout.first_row(size)
+    assert poly.fft_scratch_release() == 0            # nothing kept by the route
+    old = poly.fft_scratch_limit(0)
+    try:
+        assert np.array_equal(lightsout.first_row(size), with_arena)
+    finally:
+        poly.fft_scratch_limit(old)
+    a = np.ones(1 << 15, dtype=np.uint64)
+    for _ in range(4):
+        poly.poly_mul(a, a)
+    assert poly.fft_scratch_release() > 0             # the thread's setting came back on
+    with pytest.raises(InvalidTypeError):
+        poly.fft_scratch_keep(1)

@@ -1550,6 +1550,17 @@ static size_t fft_arena_set_limit(size_t limit) {
 
 static size_t fft_arena_get_limit(void) { return fft_arena_limit; }
 
+/* Whether this thread's products give their transforms to the arena (1, the default) or free them:
+ * the polynomial route turns it off for its run, whose peak a kept transform would raise. */
+static FFT_TLS int fft_arena_keep_here = 1;
+
+/* Sets whether this thread's products keep their transforms; returns the previous setting. */
+static int fft_arena_set_keep(int keep) {
+    int old = fft_arena_keep_here;
+    fft_arena_keep_here = keep != 0;
+    return old;
+}
+
 /* A transform of 2^K words: a kept one of that size when the arena has it, else fft_alloc. */
 static uint64_t* fft_take(int K) {
     size_t bytes = ((size_t)1 << K) * sizeof(uint64_t);
@@ -1588,7 +1599,7 @@ static void fft_give(uint64_t* f, int K) {
     size_t bytes = ((size_t)1 << K) * sizeof(uint64_t), held = 0;
     int slot = -1;
     if (f == NULL) return;
-    if (bytes >= FFT_ARENA_MIN_BYTES) {
+    if (bytes >= FFT_ARENA_MIN_BYTES && fft_arena_keep_here) {
         fft_arena_enter();
         for (int i = 0; i < FFT_ARENA_SLOTS; i++) {
             held += fft_arena_bytes[i];

@@ -42,6 +42,7 @@ cdef extern from "lightsout/_kernels/gf2fft.h":
     int fft_get_threads() noexcept nogil
     size_t fft_arena_release() noexcept nogil
     size_t fft_arena_set_limit(size_t limit) noexcept nogil
+    int fft_arena_set_keep(int keep) noexcept nogil
     size_t fft_arena_get_limit() noexcept nogil
 
 if fft_init() != 0:

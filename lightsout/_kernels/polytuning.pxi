@@ -166,6 +166,21 @@ def fft_scratch_limit(nbytes=None):
     return int(fft_arena_set_limit(<size_t>min(int(nbytes), <object>PY_SSIZE_T_MAX)))
 
 
+def fft_scratch_keep(keep):
+    """Whether this thread's products give their transforms to the scratch arena (see
+    :func:`fft_scratch_limit`); returns the previous setting.  Per thread: the polynomial route
+    turns it off while it runs, so that no kept transform raises its peak memory.
+
+    Example:
+        >>> old = fft_scratch_keep(False)
+        >>> fft_scratch_keep(old)
+        False
+    """
+    if not isinstance(keep, (bool, np.bool_)):
+        raise InvalidTypeError(f"fft_scratch_keep: keep must be a bool, got {type(keep).__name__}")
+    return bool(fft_arena_set_keep(1 if keep else 0))
+
+
 def fft_scratch_release():
     """Free the FFT transforms kept for the next product; returns how many bytes were freed.
 

@@ -58,7 +58,6 @@ import numpy as np
 
 from lightsout._base.errors import InvalidBoardError
 from lightsout._base.packing import pack_rows, unpack_rows
-from lightsout._base.threadlimit import thread_limit
 from lightsout._base.types import Progress
 from lightsout._base.validate import method_name
 from lightsout._core.canonical import canonical_coset
@@ -69,7 +68,7 @@ from lightsout._routes.dense import refuse_dense, solve_grid_dense
 from lightsout._routes.forcing import refuse_graph, solve_graph_linear, solve_masked
 from lightsout._routes.general import refuse_general, solve_general
 from lightsout._routes.nd import canonical_nd, nullity_nd, quiet_basis_words, refuse_nd
-from lightsout._routes.poly import nullity_poly, refuse_poly, solve_grid_poly
+from lightsout._routes.poly import nullity_poly, polynomial_work, refuse_poly, solve_grid_poly
 from lightsout._routes.rowchase import solve_rowchase
 from lightsout._routes.separable import separable_factors, separable_invertible, solve_separable
 from lightsout._routes.stencilchase import chase_stencil, refuse_chase, wrapped_reach
@@ -152,14 +151,14 @@ class PolyRoute(_PlainGridRoute):
     def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
         assert isinstance(rules, Rules)
         nrows, ncols = rules.shape
-        with thread_limit(threads):
+        with polynomial_work(threads):
             return nullity_poly(nrows, ncols)
 
     def solve(self, rules: BoardRules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
               threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:
         assert isinstance(rules, Rules)
         nrows, ncols = rules.shape
-        with thread_limit(threads):
+        with polynomial_work(threads):
             return solve_grid_poly(nrows, ncols, _packed(lights, words), progress=progress)
 
 
