@@ -244,9 +244,9 @@ def _first_row(n: int, m: Optional[int], *, torus: TorusArg, self_toggle: bool, 
     rules = Rules.of_grid(nrows, ncols, torus, self_toggle, states)
     if method == "auto" and open_sigma(rules):  # the sigma game's congruence (docs/algebra.md section 7)
         refuse_poly_rules(rules)
-        thread_count(threads)  # checked as on every route
+        threads = thread_count(threads)  # checked as on every route
         progress_callback(progress)
-        with polynomial_work(thread_count(threads)):
+        with polynomial_work(threads):
             sigma_row = sigma_first_row(nrows, ncols)
         if sigma_row is not None:  # else unsolvable: the route below builds the proof, or refuses
             return pack_row(sigma_row) if packed else sigma_row

@@ -31,7 +31,7 @@ import numpy as np
 
 from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError
 from lightsout._base.threadlimit import thread_limit
-from lightsout._base.packing import pack_row, unpack_row, unpack_rows, words_for_bits
+from lightsout._base.packing import unpack_rows, words_for_bits
 from lightsout._base.types import Progress
 from lightsout._base.validate import board_size, packed_matrix
 from lightsout._core.coset import Coset
@@ -163,7 +163,7 @@ def _mod_in_windows(dividend: np.ndarray, modulus: np.ndarray,
     nwords, mwords = dividend.shape[0], modulus.shape[0]
     if nwords < MOD_WINDOWS_FROM_WORDS or nwords <= mwords + 1:
         return poly.poly_mod_overwrite(dividend, modulus, None if inverse is None else inverse.words())
-    step = -(-(nwords - mwords) // 2)       # quotient words a window
+    step = _window_quotient_words(nwords, mwords)
     top = nwords
     while True:
         # Every word from top up is zero: the window [low, top) reduced in place leaves its
@@ -174,6 +174,12 @@ def _mod_in_windows(dividend: np.ndarray, modulus: np.ndarray,
             return remainder
         del remainder
         top = low + mwords
+
+
+def _window_quotient_words(nwords: int, mwords: int) -> int:
+    """The quotient words of each of :func:`_mod_in_windows`'s two windows (a dividend of nwords words,
+    a modulus of mwords): half the whole quotient, rounded up."""
+    return -(-(nwords - mwords) // 2)
 
 
 class ReductionInverse:
@@ -209,7 +215,7 @@ class ReductionInverse:
                 return None
             quotient_words = nwords - mwords + 1
             if nwords >= MOD_WINDOWS_FROM_WORDS:
-                quotient_words = -(-(nwords - mwords) // 2) + 1    # a window's, as _mod_in_windows steps
+                quotient_words = _window_quotient_words(nwords, mwords) + 1
             self._words = poly.poly_reversed_inverse(self.modulus, 64 * quotient_words)
             self.modulus = None         # the caller's to free: this holds only the inverse now
         return self._words
@@ -395,13 +401,13 @@ def _solve_grid(nrows: int, ncols: int, board_words: Optional[np.ndarray], *, ke
     # commutes with chasing, so only the residue row is mirrored; the all-lit board is its own mirror.
     chi_inverse = None
     if work is None:
-        # Both long reductions (the residue's here, F0's below when g = 1, as at 10^9) divide a
-        # product of two remainders by chi: rev(chi)'s inverse is worked out once for both.
+        # Both long reductions (the residue's here, F0's below) divide a product of two
+        # remainders by chi: rev(chi)'s inverse is worked out once for both.
         chi_inverse = ReductionInverse(chi, 2 * cols - 1)
         c_hat = _all_lit_residue_poly(rows, cols, chi, reduce_step, chi_inverse)
     else:
         residue = _chase_residue(work, rows, cols, progress)
-        c_hat = poly.w_combination(residue if transposed else _mirror_row(residue, cols), cols, progress)
+        c_hat = poly.w_combination(residue if transposed else mirrored_words(residue, cols), cols, progress)
     g, s = _gcd_and_inverse(rows, cols, chi, progress)
     nullity = int(poly.poly_degree(g))
     divide_step = _Steps(progress, "divide", 4)
@@ -469,11 +475,6 @@ def _solve_grid(nrows: int, ncols: int, board_words: Optional[np.ndarray], *, ke
                   first_row=first_row, transposed=transposed, kernel_first_rows=kernel_rows,
                   kernel_words=kernel_words if nullity else None)
     return found, row_words
-
-
-def _mirror_row(words: np.ndarray, nbits: int) -> np.ndarray:
-    """A packed row of nbits bits, left to right reversed."""
-    return pack_row(unpack_row(words, nbits)[::-1])
 
 
 def _ending_at_the_top(words: np.ndarray, nbits: int) -> np.ndarray:
