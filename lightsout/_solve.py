@@ -256,7 +256,7 @@ def _first_row(n: int, m: Optional[int], *, torus: TorusArg, self_toggle: bool, 
     if route.name == "poly" and ncols <= nrows and rules.is_classic and not any(rules.wraps) \
             and rules.self_toggle and rules.states == 2:
         # The route's buffers are all freed before the row is unpacked (10^9: 125 MB packed, 1 GB bool).
-        with polynomial_work(threads):
+        with polynomial_work(threads, nrows):
             words = _poly_first_row_words(nrows, ncols, progress, verify)
         return words if packed else unpack_row(words, ncols)
     # the all-lit board is never built; the N-D route builds its canonical solution alone, never

@@ -48,7 +48,7 @@ from lightsout._solution import result as _result
 
 __all__ = [
     "MAX_BOARD_CELLS", "MAX_AXES", "MAX_STATES",
-    "MAX_POLY_BYTES", "MAX_POLY_NULLITY_BYTES", "MAX_DENSE_WORD_OPS", "MAX_DENSE_BYTES", "MAX_DENSE_SIDE_BYTES", "MAX_ND_BYTES",
+    "MAX_POLY_BYTES", "MAX_POLY_NULLITY_BYTES", "MAX_POLY_FIRST_ROW_BYTES", "MAX_DENSE_WORD_OPS", "MAX_DENSE_BYTES", "MAX_DENSE_SIDE_BYTES", "MAX_ND_BYTES",
     "MAX_ND_WORD_OPS", "MAX_GENERAL_BYTES", "MAX_GENERAL_WORD_OPS", "MAX_STENCIL_CELLS", "MAX_STENCIL_CHASE_BYTES",
     "MAX_MOD_WORK_BYTES", "MAX_GF2_BYTES", "MAX_GF2_WORD_OPS", "MAX_GRAPH_BYTES", "MAX_GRAPH_VERTICES",
     "MAX_PATTERN_CELLS", "MAX_TABLE_ENTRIES", "MAX_TABLE_SECONDS",
@@ -81,6 +81,9 @@ MAX_POLY_BYTES = _poly.MAX_POLY_BYTES
 #: machine's memory; 16 polynomials of the side on a square, 24 on other rectangles:
 #: nullity(10**10) needs about 18.6 GiB).
 MAX_POLY_NULLITY_BYTES = _poly.MAX_POLY_NULLITY_BYTES
+#: Bytes of polynomial scratch of the all-lit board's first row (20 GiB, and no more than the
+#: machine's memory; 16 polynomials of the side, measured: first_row(10**10) needs about 18.6 GiB).
+MAX_POLY_FIRST_ROW_BYTES = _poly.MAX_POLY_FIRST_ROW_BYTES
 #: Word operations of one dense-route call (2**44, 1.8e13; about ten minutes at the 3.1e10 a
 #: second measured on 64,000 x 64,000); method='poly' takes larger boards.
 MAX_DENSE_WORD_OPS = _dense.MAX_DENSE_WORD_OPS

@@ -19,6 +19,8 @@ from test_halfgcd import operand, thresholds, value, words
 
 import lightsout
 from lightsout._base.errors import InvalidTypeError
+from lightsout._core.rules import Rules
+from lightsout._routes.registry import ROUTES
 from lightsout._kernels import load, selected_level
 
 
@@ -101,17 +103,91 @@ def test_rectangles_through_newton_and_the_fft_match_the_dense_route(shape):
     assert np.array_equal(row, lightsout.first_row(*shape, method="dense"))
 
 
-def test_a_first_row_of_ten_billion_is_refused_before_any_allocation():
+def test_a_first_row_past_its_budget_is_refused_before_any_allocation(monkeypatch):
     import tracemalloc
+
+    from lightsout._routes import poly as route
 
     tracemalloc.start()
     try:
-        with pytest.raises(lightsout.BoardTooLargeError, match=r"37.3 GiB.*lightsout\.limits\.MAX_POLY_BYTES"):
+        with pytest.raises(lightsout.BoardTooLargeError, match=r"186 GiB.*lightsout\.limits\.MAX_POLY_FIRST_ROW_BYTES"):
+            lightsout.first_row(10**11)
+        monkeypatch.setattr(route, "machine_bytes", lambda: 16 << 30)  # ten billion on a machine of 16 GiB
+        with pytest.raises(lightsout.BoardTooLargeError, match="18.6 GiB.*more than this machine's 16 GiB"):
             lightsout.first_row(10**10)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert peak < 1 << 20  # nothing of the run's size was allocated
+
+
+def test_the_first_row_has_its_own_budget_and_a_solve_keeps_the_general_one(monkeypatch):
+    from lightsout._routes import poly as route
+
+    assert lightsout.limits.MAX_POLY_FIRST_ROW_BYTES == route.MAX_POLY_FIRST_ROW_BYTES
+    assert route.poly_scratch_bytes(10**10, first_row=True) < route.MAX_POLY_FIRST_ROW_BYTES
+    monkeypatch.setattr(route, "machine_bytes", lambda: 64 << 30)
+    rules = Rules.of_grid(10**10, 10**10)
+    ROUTES["poly"].refuse(rules, solving=True)                    # the all-lit first row may run
+    with pytest.raises(lightsout.BoardTooLargeError, match="MAX_POLY_BYTES"):
+        ROUTES["poly"].refuse(rules, solving=True, board_given=True)   # a board of that size may not
+    with pytest.raises(lightsout.BoardTooLargeError, match="MAX_POLY_BYTES"):  # nor the transposed all-lit one
+        ROUTES["poly"].refuse(Rules.of_grid(10**9, 10**10), solving=True)
+
+
+@pytest.mark.parametrize("limit", [1, 1 << 13, 1 << 15, 1 << 17])
+def test_products_held_to_a_transform_limit_have_the_same_bits(limit):
+    poly = load("gf2poly", selected_level())
+    rng = random.Random(limit)
+    shapes = [(70, 70), (64, 300), (150, 101), (127, 255), (65, 900), (200, 333)]
+    for na, nb in shapes:
+        a, b = operand(rng, 64 * na - rng.randrange(63)), operand(rng, 64 * nb - rng.randrange(63))
+        with thresholds(poly, fft_words=1 << 40):   # Toom and Karatsuba alone: no transform at all
+            plain = poly.poly_mul(words(a), words(b))
+            plain_gcd = poly.poly_gcd_cofactor(words(a), words(b))
+        with thresholds(poly, fft_words=64, gcd_words=8, hgcd_words=4):
+            old = poly.fft_transform_limit(limit)
+            try:
+                held = poly.poly_mul(words(a), words(b))
+                held_gcd = poly.poly_gcd_cofactor(words(a), words(b))
+            finally:
+                poly.fft_transform_limit(old)
+        assert np.array_equal(held, plain), (na, nb)
+        assert all(np.array_equal(x, y) for x, y in zip(held_gcd, plain_gcd)), (na, nb)
+        if na * nb <= 150 * 101:
+            assert value(held) == ref_mul(a, b)
+
+
+def test_the_transform_limit_is_per_thread_and_refuses_bad_values():
+    import threading
+
+    poly = load("gf2poly", selected_level())
+    old = poly.fft_transform_limit(1 << 20)
+    try:
+        seen = []
+        worker = threading.Thread(target=lambda: seen.append(poly.fft_transform_limit()))
+        worker.start()
+        worker.join()
+        assert seen == [0] and poly.fft_transform_limit() == 1 << 20
+        with pytest.raises(lightsout.InvalidBoardError, match=">= 0"):
+            poly.fft_transform_limit(-1)
+        with pytest.raises(TypeError, match="an int or None"):
+            poly.fft_transform_limit(True)
+    finally:
+        poly.fft_transform_limit(old)
+    assert poly.fft_transform_limit() == old
+
+
+def test_the_route_holds_transforms_to_its_limit_only_on_huge_sides():
+    from lightsout._routes import poly as route
+
+    poly = load("gf2poly", selected_level())
+    assert route.transform_limit(route.TRANSFORM_LIMIT_FROM_SIDE - 1) == 0
+    side = 10**10
+    assert route.transform_limit(side) == route.TRANSFORM_LIMIT_POLYS * 8 * ((side + 64) // 64)
+    with route.polynomial_work(1, side):
+        assert poly.fft_transform_limit() == route.transform_limit(side)
+    assert poly.fft_transform_limit() == 0
 
 
 def test_the_nullity_alone_has_its_own_budget(monkeypatch):

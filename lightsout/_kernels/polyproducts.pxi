@@ -44,6 +44,14 @@ cdef extern from "lightsout/_kernels/gf2fft.h":
     size_t fft_arena_set_limit(size_t limit) noexcept nogil
     int fft_arena_set_keep(int keep) noexcept nogil
     size_t fft_arena_get_limit() noexcept nogil
+    int fft_log_size(size_t na, size_t nb) noexcept nogil
+
+# The most bytes one product's transforms may hold on this thread (0: no limit; fft_transform_limit).
+cdef extern from *:
+    """
+    static FFT_TLS size_t lo_fft_transform_limit = 0;
+    """
+    size_t lo_fft_transform_limit
 
 if fft_init() != 0:
     raise ImportError("the polynomial kernels of this lightsout build are broken: GF(2^64) has no Cantor "
@@ -300,6 +308,65 @@ cdef int fft_mul_balanced(uint64_t* out, const uint64_t* a, Py_ssize_t na, const
     return 0
 
 
+cdef inline bint over_transform_limit(size_t transforms, int K) noexcept nogil:
+    """Whether ``transforms`` transforms of 2^K elements pass this thread's fft_transform_limit."""
+    return lo_fft_transform_limit != 0 and transforms * (<size_t>8 << K) > lo_fft_transform_limit
+
+
+cdef int fmul_within_limit(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
+                           Py_ssize_t nb, void* ps) noexcept nogil:
+    """out[0 : na+nb] ^= a*b (na <= nb, na >= _fft_words) with no product's two transforms above
+    this thread's fft_transform_limit: a longer b is cut into pieces of na words, and a product
+    still over the limit is one Karatsuba step whose three products have half the transforms
+    (about 1.45x the time, for 2 / 3 of the memory with its three scratch halves)."""
+    cdef Py_ssize_t h, off, step, nlo, nhi
+    cdef uint64_t* mem
+    cdef uint64_t* sa
+    cdef uint64_t* sb
+    cdef uint64_t* part
+    cdef int st
+    if not over_transform_limit(2, fft_log_size(na, min(nb, 2 * na))):
+        return fft_mul_balanced(out, a, na, b, nb, ps)
+    if nb > 2 * na:
+        off = 0
+        while off < nb:
+            step = na if nb - off >= 2 * na else nb - off
+            st = fmul(out + off, a, na, b + off, step, ps)
+            if st != 0:
+                return st
+            off += step
+        return 0
+    h = (nb + 1) // 2
+    if na <= h:     # a has no upper half: two products of b's halves
+        st = fmul(out, a, na, b, h, ps)
+        return st if st != 0 else fmul(out + h, a, na, b + h, nb - h, ps)
+    nlo, nhi = na - h, nb - h        # a = a0 + a1 t^h, b = b0 + b1 t^h (h >= nhi >= nlo >= 1)
+    mem = <uint64_t*>calloc(4 * h, sizeof(uint64_t))
+    if mem == NULL:
+        return -1
+    sa, sb, part = mem, mem + h, mem + 2 * h
+    # a b = P0 + (P0 + P1 + P2) t^h + P2 t^(2h), P0 = a0 b0, P2 = a1 b1, P1 = (a0 + a1)(b0 + b1)
+    st = fmul(part, a, h, b, h, ps)
+    if st == 0:
+        xor_into(out, part, 2 * h)
+        xor_into(out + h, part, 2 * h)
+        zero_row(part, 2 * h)
+        st = fmul(part, a + h, nlo, b + h, nhi, ps)
+    if st == 0:
+        xor_into(out + 2 * h, part, nlo + nhi)
+        xor_into(out + h, part, nlo + nhi)
+        zero_row(part, 2 * h)
+        copy_row(sa, a, h)
+        xor_into(sa, a + h, nlo)
+        copy_row(sb, b, h)
+        xor_into(sb, b + h, nhi)
+        st = fmul(part, sa, h, sb, h, ps)
+    if st == 0:
+        xor_into(out + h, part, 2 * h)
+    free(mem)
+    return st
+
+
 cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
               Py_ssize_t nb, void* ps) noexcept nogil:
     """mul_words with Toom-3 above _toom_words words: out[0 : na+nb] ^= a*b; -1 if out of memory,
@@ -316,7 +383,7 @@ cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b
         lo_mul_school2(out, b, nb, a, na)
         return 0
     if na >= _fft_words:
-        return fft_mul_balanced(out, a, na, b, nb, ps)
+        return fmul_within_limit(out, a, na, b, nb, ps)
     off = 0
     while off + na <= nb:
         st = mul_toom3(out + off, a, b + off, na, ps)
@@ -326,6 +393,30 @@ cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b
     if off < nb:
         return fmul(out + off, a, na, b + off, nb - off, ps)
     return 0
+
+
+cdef size_t _matmul_transforms(size_t* ns, size_t* nt, int rows, int cols) noexcept nogil:
+    """The transforms fft_matmul2 holds at once: one per nonzero s, two of t and an accumulator."""
+    cdef size_t n = 3
+    cdef int i
+    for i in range(2 * rows):
+        if ns[i]:
+            n += 1
+    return n
+
+
+cdef int _matmul_log_size(size_t* ns, size_t* nt, int rows, int cols) noexcept nogil:
+    """fft_matmul2's K: 2^K >= 2 (ns + nt) - 1 for its longest term."""
+    cdef size_t big = 0
+    cdef int r, c, k, K = 0
+    for r in range(rows):
+        for c in range(cols):
+            for k in range(2):
+                if ns[2 * r + k] and nt[k * cols + c] and ns[2 * r + k] + nt[k * cols + c] > big:
+                    big = ns[2 * r + k] + nt[k * cols + c]
+    while (<size_t>1 << K) < 2 * big - 1:
+        K += 1
+    return K
 
 
 cdef int fmul_matrix(uint64_t** out, size_t* nout, const uint64_t** s, size_t* ns, const uint64_t** t,
@@ -350,7 +441,8 @@ cdef int fmul_matrix(uint64_t** out, size_t* nout, const uint64_t** s, size_t* n
                     any_term = True
     if not any_term:
         return 0
-    if small >= <size_t>_fft_words:
+    if small >= <size_t>_fft_words and not over_transform_limit(_matmul_transforms(ns, nt, rows, cols),
+                                                                 _matmul_log_size(ns, nt, rows, cols)):
         if ps != NULL:
             poll = <fft_poll_fn>_signal_poll
         return fft_matmul2(out, nout, s, ns, t, nt, rows, cols, poll, ps,

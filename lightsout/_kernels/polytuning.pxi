@@ -181,6 +181,42 @@ def fft_scratch_keep(keep):
     return bool(fft_arena_set_keep(1 if keep else 0))
 
 
+def fft_transform_limit(nbytes=None):
+    """The most bytes the transforms of one product may hold on this thread (0: no limit, the
+    default); sets it when given and returns the previous limit.
+
+    A product whose transforms would pass the limit is cut: a long operand into pieces,
+    then one Karatsuba step at a time, whose three products have half the transforms (the
+    same bits in about 1.45x the time).  A 2x2 matrix product that would pass it runs its
+    terms one product at a time.  The polynomial route sets it from the board's side
+    (lightsout._routes.poly.TRANSFORM_LIMIT_POLYS), so that the largest products of a side
+    just past a power of two do not double its peak memory.
+
+    Raises:
+        InvalidTypeError: nbytes not None or an int (bools refused).
+        InvalidBoardError: nbytes negative.
+
+    Example:
+        >>> old = fft_transform_limit(1 << 16)       # transforms of at most 64 KiB a product
+        >>> a = np.arange(1, 5001, dtype=np.uint64)
+        >>> limited = poly_mul(a, a)                  # 2 x 256 KiB unlimited: cut three times
+        >>> fft_transform_limit(old)
+        65536
+        >>> bool((limited == poly_mul(a, a)).all())
+        True
+    """
+    global lo_fft_transform_limit
+    if nbytes is None:
+        return int(lo_fft_transform_limit)
+    if isinstance(nbytes, (bool, np.bool_)) or not isinstance(nbytes, (int, np.integer)):
+        raise InvalidTypeError(f"fft_transform_limit: nbytes must be an int or None, got {type(nbytes).__name__}")
+    if nbytes < 0:
+        raise InvalidBoardError(f"fft_transform_limit: nbytes must be >= 0 (0: no limit), got {nbytes}")
+    old = int(lo_fft_transform_limit)
+    lo_fft_transform_limit = <size_t>min(int(nbytes), <object>PY_SSIZE_T_MAX)
+    return old
+
+
 def fft_scratch_release():
     """Free the FFT transforms kept for the next product; returns how many bytes were freed.
 

@@ -38,7 +38,7 @@ from lightsout._core.coset import Coset
 from lightsout._core.orientation import first_column_of_chase, transpose_packed
 from lightsout import _kernels as kernels
 
-__all__ = ["MAX_POLY_BYTES", "MAX_POLY_NULLITY_BYTES", "poly_scratch_bytes", "refuse_poly", "solve_grid_poly",
+__all__ = ["MAX_POLY_BYTES", "MAX_POLY_NULLITY_BYTES", "MAX_POLY_FIRST_ROW_BYTES", "poly_scratch_bytes", "refuse_poly", "solve_grid_poly",
            "all_lit_first_row_words", "nullity_poly", "nullity_table"]
 
 
@@ -47,6 +47,10 @@ MAX_POLY_BYTES = 8 << 30
 #: Largest scratch of the nullity alone of an open grid (no cofactor; a square's gcd at half the
 #: degree): 20 GiB, so that nullity(10**10) (about 18.6 GiB) runs on a machine that has the memory.
 MAX_POLY_NULLITY_BYTES = 20 << 30
+#: Largest scratch of the all-lit board's first row (no board, no transpose: the row stays packed
+#: and both long reductions share one inverse): 20 GiB, so that first_row(10**10) (about 18.6 GiB)
+#: runs on a machine that has the memory.
+MAX_POLY_FIRST_ROW_BYTES = 20 << 30
 
 #: Polynomials of the longer side's degree a run holds at its peak, measured (issue 31, peak RSS
 #: with every large block mapped on its own, side 10^7 and 10^8): a solve 30 (the extended gcd
@@ -54,25 +58,54 @@ MAX_POLY_NULLITY_BYTES = 20 << 30
 #: nullity 11.4 at 10^7 and 13.5 at 10^8 (one gcd of degree n / 2 or less, no cofactor; the
 #: transforms' rounding up to a power of two moves it); another rectangle's nullity 21.8.
 POLYS_SOLVE, POLYS_SQUARE_NULLITY, POLYS_NULLITY = 32, 16, 24
+#: The all-lit board's first row (ncols <= nrows), measured: 15.1 at 10^9 (1.89 GB peak RSS,
+#: `lightsout first-row 1000000000 --verify`, 27 Nov 2026), with the products' transforms held
+#: to TRANSFORM_LIMIT_POLYS from TRANSFORM_LIMIT_FROM_SIDE.
+POLYS_FIRST_ROW = 16
+
+#: From sides of this many bits, the route holds each product's transforms to at most
+#: TRANSFORM_LIMIT_POLYS polynomials of the side (gf2poly.fft_transform_limit): a transform is
+#: rounded up to a power of two, and a side just past one (10^10 is 2^27.2 words) would give the
+#: largest products two transforms of 13.7 polynomials, 17 GB of first_row(10**10)'s 24.  A
+#: product over the limit is cut by Karatsuba (about 1.45x its time); below this side nothing is cut.
+TRANSFORM_LIMIT_FROM_SIDE = 1 << 31
+TRANSFORM_LIMIT_POLYS = 12
 
 
 @contextmanager
-def polynomial_work(threads: Optional[int]) -> Iterator[None]:
+def polynomial_work(threads: Optional[int], side: int = 0) -> Iterator[None]:
     """The route's products and gcds on at most ``threads`` threads (None: the cores), keeping no
     transform in the products' scratch arena (kept ones raised first_row(10**8)'s peak from 286 to
-    367 MB).  Both settings are this thread's alone, so concurrent calls keep their own.
+    367 MB), and on a ``side`` of TRANSFORM_LIMIT_FROM_SIDE bits or more no product's transforms
+    above TRANSFORM_LIMIT_POLYS polynomials of the side.  Every setting is this thread's alone, so
+    concurrent calls keep their own.
 
     Example:
-        >>> with polynomial_work(1):
+        >>> with polynomial_work(1, side=5):
         ...     nullity_poly(5, 5)
         2
     """
-    keep = kernels.gf2poly.fft_scratch_keep(False)
+    poly = kernels.gf2poly
+    keep = poly.fft_scratch_keep(False)
+    limit = poly.fft_transform_limit(transform_limit(side))
     try:
         with thread_limit(threads):
             yield
     finally:
-        kernels.gf2poly.fft_scratch_keep(keep)
+        poly.fft_transform_limit(limit)
+        poly.fft_scratch_keep(keep)
+
+
+def transform_limit(side: int) -> int:
+    """The bytes a product's transforms may hold on a side of ``side`` bits (0: no limit).
+
+    Example:
+        >>> transform_limit(10**9), transform_limit(10**10) // 2**20
+        (0, 14305)
+    """
+    if side < TRANSFORM_LIMIT_FROM_SIDE:
+        return 0
+    return TRANSFORM_LIMIT_POLYS * ((side + 64) // 64) * 8
 
 
 def machine_bytes() -> Optional[int]:
@@ -88,30 +121,34 @@ def machine_bytes() -> Optional[int]:
         return None
 
 
-def poly_scratch_bytes(side: int, nullity_shape: Optional[tuple[int, int]] = None) -> int:
+def poly_scratch_bytes(side: int, nullity_shape: Optional[tuple[int, int]] = None, *,
+                       first_row: bool = False) -> int:
     """Bytes the polynomial route holds at its peak on a board whose longer side is ``side``.
 
     ``nullity_shape``: the (rows, columns) of a nullity alone, which needs no cofactor and, on a
-    square, one gcd of half the degree; None for a solve (or a first row).
+    square, one gcd of half the degree; None for a solve.  ``first_row``: the all-lit board's
+    first row with no more columns than rows (no board, no transpose).
 
     Example:
         >>> round(poly_scratch_bytes(10**9) / 2**30, 2), round(poly_scratch_bytes(10**10, (10**10, 10**10)) / 2**30, 2)
         (3.73, 18.63)
+        >>> round(poly_scratch_bytes(10**10, first_row=True) / 2**30, 2)
+        18.63
     """
-    polys = POLYS_SOLVE
+    polys = POLYS_FIRST_ROW if first_row else POLYS_SOLVE
     if nullity_shape is not None:
         rows, cols = nullity_shape
         polys = POLYS_SQUARE_NULLITY if rows == cols or (rows % 2 == 0 and cols % 2 == 0) else POLYS_NULLITY
     return polys * ((side + 64) // 64) * 8
 
 
-def refuse_poly(side: int, *, nullity_shape: Optional[tuple[int, int]] = None) -> None:
+def refuse_poly(side: int, *, nullity_shape: Optional[tuple[int, int]] = None, first_row: bool = False) -> None:
     """Refuse, before any work, a polynomial-route run whose O(side) scratch polynomials would not fit.
 
     ``side`` is the longer side of the board (or the largest of a nullity table);
-    ``nullity_shape`` as for :func:`poly_scratch_bytes`.  The scratch must stay within
-    ``MAX_POLY_BYTES`` (``MAX_POLY_NULLITY_BYTES`` for a nullity alone) and within the
-    machine's physical memory.
+    ``nullity_shape`` and ``first_row`` as for :func:`poly_scratch_bytes`.  The scratch must stay
+    within ``MAX_POLY_BYTES`` (``MAX_POLY_NULLITY_BYTES`` for a nullity alone,
+    ``MAX_POLY_FIRST_ROW_BYTES`` for an all-lit first row) and within the machine's physical memory.
 
     Example:
         >>> refuse_poly(1_000_000)
@@ -120,9 +157,13 @@ def refuse_poly(side: int, *, nullity_shape: Optional[tuple[int, int]] = None) -
         ...
         lightsout.BoardTooLargeError: a 100000000000-cell side needs about 373 GiB of polynomial scratch ...
     """
-    need = poly_scratch_bytes(side, nullity_shape)
-    limit, name = (MAX_POLY_BYTES, "MAX_POLY_BYTES") if nullity_shape is None else \
-        (MAX_POLY_NULLITY_BYTES, "MAX_POLY_NULLITY_BYTES")
+    need = poly_scratch_bytes(side, nullity_shape, first_row=first_row)
+    if nullity_shape is not None:
+        limit, name = MAX_POLY_NULLITY_BYTES, "MAX_POLY_NULLITY_BYTES"
+    elif first_row:
+        limit, name = MAX_POLY_FIRST_ROW_BYTES, "MAX_POLY_FIRST_ROW_BYTES"
+    else:
+        limit, name = MAX_POLY_BYTES, "MAX_POLY_BYTES"
     if need > limit:
         raise BoardTooLargeError(
             f"a {side}-cell side needs about {need / 2**30:.3g} GiB of polynomial scratch "

@@ -146,19 +146,22 @@ class PolyRoute(_PlainGridRoute):
     name = "poly"
 
     def refuse(self, rules: BoardRules, *, solving: bool, board_given: bool = False) -> None:
-        refuse_poly(max(rules.shape), nullity_shape=None if solving else (rules.shape[0], rules.shape[1]))
+        # no board to solve: the all-lit board, whose first row (no wider than tall) has its own budget
+        first_row = solving and not board_given and rules.shape[1] <= rules.shape[0]
+        refuse_poly(max(rules.shape), nullity_shape=None if solving else (rules.shape[0], rules.shape[1]),
+                    first_row=first_row)
 
     def nullity(self, rules: BoardRules, *, threads: Optional[int] = None, progress: Progress = None) -> int:
         assert isinstance(rules, Rules)
         nrows, ncols = rules.shape
-        with polynomial_work(threads):
+        with polynomial_work(threads, max(nrows, ncols)):
             return nullity_poly(nrows, ncols)
 
     def solve(self, rules: BoardRules, lights: Optional[np.ndarray], words: Optional[np.ndarray] = None, *,
               threads: Optional[int] = None, progress: Progress = None, kernel: bool = True) -> Coset:
         assert isinstance(rules, Rules)
         nrows, ncols = rules.shape
-        with polynomial_work(threads):
+        with polynomial_work(threads, max(nrows, ncols)):
             return solve_grid_poly(nrows, ncols, _packed(lights, words), progress=progress)
 
 
