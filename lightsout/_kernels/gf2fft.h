@@ -986,6 +986,38 @@ static int fft_inverse(uint64_t* f, int K, fft_poll_fn poll, void* ps) {
 
 /* --- The product ----------------------------------------------------------- */
 
+/* Transforms of FFT_MAP_BYTES and more are mappings of their own (fft_alloc; glibc maps such
+ * blocks afresh anyway: 32 MiB is its highest mmap threshold), whose pages come from the kernel
+ * zeroed.  A page before the transform holds a head: a magic word tied to the address and a
+ * fresh flag, set while no word has been written.  The operands' writers skip zeroing the
+ * tail of a fresh transform (the kernel did it; memset would fault the pages in only to zero
+ * them again) and clear the flag; every other buffer (smaller, taken from the arena, or not
+ * from fft_alloc at all: the magic does not match) is zeroed as before. */
+#define FFT_MAP_BYTES ((size_t)1 << 25)
+#define FFT_MAP_HEAD ((size_t)4096)
+#define FFT_FRESH_MAGIC ((uint64_t)0x9E3779B97F4A7C15u)
+
+/* Whether f, a transform of 2^K words, is fresh from the kernel (all zero, never written). */
+static int fft_is_fresh(const uint64_t* f, int K) {
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+    if (((size_t)1 << K) * sizeof(uint64_t) >= FFT_MAP_BYTES)
+        return f[-2] == (FFT_FRESH_MAGIC ^ (uint64_t)(uintptr_t)f) && f[-1] == 1;
+#endif
+    (void)f;
+    (void)K;
+    return 0;
+}
+
+/* Marks f (2^K words) as written: no longer known to be zero. */
+static void fft_written(uint64_t* f, int K) {
+    if (fft_is_fresh(f, K)) f[-1] = 0;
+}
+
+/* f[lo : hi) = 0, where `fresh` (fft_is_fresh before any write) does not say it is zero already. */
+static void fft_zero_unless_fresh(uint64_t* f, size_t lo, size_t hi, int fresh) {
+    if (!fresh && hi > lo) memset(f + lo, 0, (hi - lo) * sizeof(uint64_t));
+}
+
 /* The transform size 2^K for a product of na- and nb-word operands. */
 static int fft_log_size(size_t na, size_t nb) {
     size_t pieces = 2 * (na + nb) - 1;
@@ -996,11 +1028,13 @@ static int fft_log_size(size_t na, size_t nb) {
 
 /* dst[0 : 2^K) = the values at w_0 .. w_(2^K - 1) of a[0 : na) cut into 32-bit pieces. */
 static int fft_operand(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_poll_fn poll, void* ps) {
+    int fresh = fft_is_fresh(dst, K);
+    fft_written(dst, K);
     for (size_t i = 0; i < na; i++) {
         dst[2 * i] = a[i] & 0xFFFFFFFFu;
         dst[2 * i + 1] = a[i] >> 32;
     }
-    memset(dst + 2 * na, 0, (((size_t)1 << K) - 2 * na) * sizeof(uint64_t));
+    fft_zero_unless_fresh(dst, 2 * na, (size_t)1 << K, fresh);
     if (fft_to_novel(dst, K, 1, 2 * na, NULL, poll, ps)) return -2;
     return fft_forward(dst, K, 2 * na, poll, ps);
 }
@@ -1013,19 +1047,22 @@ static int fft_operand_pair(uint64_t* fa, uint64_t* fb, const uint64_t* a, size_
                             size_t nb, int K, fft_poll_fn poll, void* ps) {
     const uint64_t low = 0xFFFFFFFFu;
     size_t n = (size_t)1 << K, m = na > nb ? na : nb;
+    int fresh_a = fft_is_fresh(fa, K), fresh_b = fft_is_fresh(fb, K);
+    fft_written(fa, K);
+    fft_written(fb, K);
     for (size_t i = 0; i < m; i++) {
         uint64_t x = i < na ? a[i] : 0, y = i < nb ? b[i] : 0;
         fa[2 * i] = (x & low) | (y << 32);
         fa[2 * i + 1] = (x >> 32) | (y & ~low);
     }
-    memset(fa + 2 * m, 0, (n - 2 * m) * sizeof(uint64_t));
+    fft_zero_unless_fresh(fa, 2 * m, n, fresh_a);
     if (fft_to_novel(fa, K, 1, 2 * m, NULL, poll, ps)) return -2;
     /* the change is triangular: a's elements from 2 na on and b's from 2 nb on stay zero */
     for (size_t j = 0; j < 2 * m; j++) {
         fb[j] = fa[j] >> 32;
         fa[j] &= low;
     }
-    memset(fb + 2 * m, 0, (n - 2 * m) * sizeof(uint64_t));
+    fft_zero_unless_fresh(fb, 2 * m, n, fresh_b);
     if (fft_forward(fa, K, 2 * na, poll, ps)) return -2;
     return fft_forward(fb, K, 2 * nb, poll, ps);
 }
@@ -1305,14 +1342,17 @@ static int fft_from_novel_team(uint64_t* f, int K, fft_team* t) {
 /* fft_operand by a team. */
 static int fft_operand_team(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_team* t) {
     size_t lo, hi;
+    int fresh = fft_is_fresh(dst, K); /* every member reads the flag before the sync; one clears it after */
     fft_share(na, t, 64, &lo, &hi);
     for (size_t i = lo; i < hi; i++) {
         dst[2 * i] = a[i] & 0xFFFFFFFFu;
         dst[2 * i + 1] = a[i] >> 32;
     }
     fft_share(((size_t)1 << K) - 2 * na, t, 64, &lo, &hi);
-    memset(dst + 2 * na + lo, 0, (hi - lo) * sizeof(uint64_t));
-    if (fft_team_sync(t, 0)) return -2;
+    fft_zero_unless_fresh(dst, 2 * na + lo, 2 * na + hi, fresh);
+    int stop = fft_team_sync(t, 0);
+    if (t->tid == 0) fft_written(dst, K);
+    if (stop) return -2;
     if (fft_to_novel_team(dst, K, 2 * na, t)) return -2;
     return fft_forward_team(dst, K, 2 * na, t);
 }
@@ -1471,8 +1511,30 @@ static int fft_matmul_member(fft_crew* crew, int tid) {
  * passes stride across megabytes, and a fresh transform faults 512 times fewer. */
 #define FFT_HUGE_BYTES ((size_t)1 << 21)
 
+/* A transform of 2^K words (fft_free gives it back): from FFT_MAP_BYTES a mapping of its own with
+ * its head (fft_is_fresh) in the page before, 2 MiB-aligned; from FFT_HUGE_BYTES 2 MiB-aligned
+ * memory; smaller ones from malloc. */
 static uint64_t* fft_alloc(int K) {
     size_t bytes = ((size_t)1 << K) * sizeof(uint64_t);
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+    if (bytes >= FFT_MAP_BYTES) {
+        size_t span = bytes + FFT_HUGE_BYTES; /* room for the head page and the alignment */
+        char* base = (char*)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (base == (char*)MAP_FAILED) return NULL;
+        uintptr_t start = ((uintptr_t)base + FFT_MAP_HEAD + FFT_HUGE_BYTES - 1) & ~(uintptr_t)(FFT_HUGE_BYTES - 1);
+        char* head = (char*)start - FFT_MAP_HEAD;
+        char* end = (char*)start + bytes;
+        if (head > base) munmap(base, (size_t)(head - base));
+        if (base + span > end) munmap(end, (size_t)(base + span - end));
+#if defined(MADV_HUGEPAGE)
+        madvise((void*)start, bytes, MADV_HUGEPAGE); /* advice only */
+#endif
+        uint64_t* f = (uint64_t*)start;
+        f[-2] = FFT_FRESH_MAGIC ^ (uint64_t)start;
+        f[-1] = 1;
+        return f;
+    }
+#endif
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     if (bytes >= FFT_HUGE_BYTES) {
         void* p = NULL;
@@ -1483,6 +1545,21 @@ static uint64_t* fft_alloc(int K) {
 #endif
     return (uint64_t*)malloc(bytes);
 }
+
+/* Gives back a transform of `bytes` bytes from fft_alloc (NULL: nothing). */
+static void fft_free_bytes(uint64_t* f, size_t bytes) {
+    if (f == NULL) return;
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+    if (bytes >= FFT_MAP_BYTES) {
+        munmap((char*)f - FFT_MAP_HEAD, bytes + FFT_MAP_HEAD);
+        return;
+    }
+#endif
+    free(f);
+}
+
+/* Gives back a transform of 2^K words from fft_alloc (NULL: nothing). */
+static void fft_free(uint64_t* f, int K) { fft_free_bytes(f, ((size_t)1 << K) * sizeof(uint64_t)); }
 
 /* The scratch arena: transforms of FFT_ARENA_MIN_BYTES and more that a product gives back are kept
  * (FFT_ARENA_SLOTS of them, at most fft_arena_limit bytes in all, and only while the machine's
@@ -1515,10 +1592,12 @@ static void fft_arena_enter(void) {
 
 static void fft_arena_leave(void) { fft_atomic_set(&fft_arena_lock, 0); }
 
-/* Moves what the arena holds into out[0 : FFT_ARENA_SLOTS) (NULL where empty); under the lock. */
-static void fft_arena_empty_into(uint64_t** out) {
+/* Moves what the arena holds into out[0 : FFT_ARENA_SLOTS) (NULL where empty), their bytes into
+ * sizes; under the lock. */
+static void fft_arena_empty_into(uint64_t** out, size_t* sizes) {
     for (int i = 0; i < FFT_ARENA_SLOTS; i++) {
         out[i] = fft_arena_buf[i];
+        sizes[i] = fft_arena_bytes[i];
         fft_arena_buf[i] = NULL;
         fft_arena_bytes[i] = 0;
     }
@@ -1527,12 +1606,12 @@ static void fft_arena_empty_into(uint64_t** out) {
 /* Frees every transform the arena holds; returns their bytes. */
 static size_t fft_arena_release(void) {
     uint64_t* old[FFT_ARENA_SLOTS];
-    size_t held = 0;
+    size_t held = 0, sizes[FFT_ARENA_SLOTS];
     fft_arena_enter();
     for (int i = 0; i < FFT_ARENA_SLOTS; i++) held += fft_arena_bytes[i];
-    fft_arena_empty_into(old);
+    fft_arena_empty_into(old, sizes);
     fft_arena_leave();
-    for (int i = 0; i < FFT_ARENA_SLOTS; i++) free(old[i]);
+    for (int i = 0; i < FFT_ARENA_SLOTS; i++) fft_free_bytes(old[i], sizes[i]);
     return held;
 }
 
@@ -1566,6 +1645,7 @@ static uint64_t* fft_take(int K) {
     size_t bytes = ((size_t)1 << K) * sizeof(uint64_t);
     uint64_t* found = NULL;
     uint64_t* other[FFT_ARENA_SLOTS] = {NULL};
+    size_t sizes[FFT_ARENA_SLOTS] = {0};
     if (bytes < FFT_ARENA_MIN_BYTES) return fft_alloc(K);
     fft_arena_enter();
     fft_arena_takes = fft_arena_size == bytes ? fft_arena_takes + 1 : 1;
@@ -1576,9 +1656,9 @@ static uint64_t* fft_take(int K) {
             fft_arena_buf[i] = NULL;
             fft_arena_bytes[i] = 0;
         }
-    if (found == NULL) fft_arena_empty_into(other); /* another size: nothing held beside the new */
+    if (found == NULL) fft_arena_empty_into(other, sizes); /* another size: nothing held beside the new */
     fft_arena_leave();
-    for (int i = 0; i < FFT_ARENA_SLOTS; i++) free(other[i]);
+    for (int i = 0; i < FFT_ARENA_SLOTS; i++) fft_free_bytes(other[i], sizes[i]);
     return found != NULL ? found : fft_alloc(K);
 }
 
@@ -1599,6 +1679,7 @@ static void fft_give(uint64_t* f, int K) {
     size_t bytes = ((size_t)1 << K) * sizeof(uint64_t), held = 0;
     int slot = -1;
     if (f == NULL) return;
+    fft_written(f, K); /* a kept transform is never taken for a fresh one */
     if (bytes >= FFT_ARENA_MIN_BYTES && fft_arena_keep_here) {
         fft_arena_enter();
         for (int i = 0; i < FFT_ARENA_SLOTS; i++) {
@@ -1618,7 +1699,7 @@ static void fft_give(uint64_t* f, int K) {
         }
         fft_arena_leave();
     }
-    free(f);
+    fft_free(f, K);
 }
 
 /* out[0 : na + nb) ^= a b; a and b nonempty; on nthreads threads (fftcrew.h) when more than one. */
@@ -1716,10 +1797,10 @@ static int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t*
             crew.job = &job;
             st = fft_crew_run(&crew, fft_matmul_prepare);
         }
-        for (int i = 0; i < 4; i++) free(fs[i]);
-        free(ft[0]);
-        free(ft[1]);
-        free(acc);
+        for (int i = 0; i < 4; i++) fft_free(fs[i], K);
+        fft_free(ft[0], K);
+        fft_free(ft[1], K);
+        fft_free(acc, K);
         return st;
     }
     for (int i = 0; i < 2 * rows && st == 0; i++) {
@@ -1731,10 +1812,12 @@ static int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t*
     if (st == 0 && acc == NULL) st = -1;
     for (int c = 0; c < cols && st == 0; c++) {
         for (int k = 0; k < 2 && st == 0; k++) {
-            free(ft[k]);
-            ft[k] = NULL;
-            if (nt[k * cols + c] == 0) continue;
-            ft[k] = fft_alloc(K);
+            if (nt[k * cols + c] == 0) {
+                fft_free(ft[k], K);
+                ft[k] = NULL;
+                continue;
+            }
+            if (ft[k] == NULL) ft[k] = fft_alloc(K); /* a column's transform serves the next */
             st = ft[k] == NULL ? -1 : fft_operand(ft[k], t[k * cols + c], nt[k * cols + c], K, poll, ps);
         }
         for (int r = 0; r < rows && st == 0; r++) {
@@ -1752,10 +1835,10 @@ static int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t*
             if (any) st = fft_result(out[r * cols + c], nout[r * cols + c], acc, K, poll, ps);
         }
     }
-    for (int i = 0; i < 4; i++) free(fs[i]);
-    free(ft[0]);
-    free(ft[1]);
-    free(acc);
+    for (int i = 0; i < 4; i++) fft_free(fs[i], K);
+    fft_free(ft[0], K);
+    fft_free(ft[1], K);
+    fft_free(acc, K);
     return st;
 }
 
