@@ -1507,6 +1507,45 @@ static int fft_matmul_member(fft_crew* crew, int tid) {
     return 0;
 }
 
+/* fft_matmul2's work on a crew for one column (cols = 1: a 2x2 or 1x2 matrix times a vector) in
+ * four transforms instead of seven: ft[0], ft[1] hold the vector's, and each row in turn
+ * transforms its two entries into fs[0] and fs[1], multiplies them in place (fs[0] the sum) and
+ * sums fs[0]'s pieces into its output.  The same transforms, products and sums as
+ * fft_matmul_member, in fewer fresh pages. */
+static int fft_matvec_member(fft_crew* crew, int tid) {
+    fft_matmul_job* job = (fft_matmul_job*)crew->job;
+    fft_team all = fft_whole_team(crew, &job->meet, tid);
+    uint64_t* dst[2];
+    const uint64_t* src[2];
+    size_t len[2], n = (size_t)1 << job->K, lo, hi;
+    int nops = 0, which[2];
+    for (int k = 0; k < 2; k++)
+        if (job->nt[k]) {
+            dst[nops] = job->ft[k];
+            src[nops] = job->t[k];
+            len[nops++] = job->nt[k];
+        }
+    if (fft_operands_team(dst, src, len, nops, job->K, crew, &job->meet, tid)) return -2;
+    fft_share(n, &all, 64, &lo, &hi);
+    for (int r = 0; r < job->rows; r++) {
+        nops = 0;
+        for (int k = 0; k < 2; k++)
+            if (job->ns[2 * r + k] && job->nt[k]) {
+                dst[nops] = job->fs[nops];
+                src[nops] = job->s[2 * r + k];
+                len[nops] = job->ns[2 * r + k];
+                which[nops++] = k;
+            }
+        if (nops == 0) continue;
+        if (fft_operands_team(dst, src, len, nops, job->K, crew, &job->meet, tid)) return -2;
+        fft_pointwise(job->fs[0] + lo, job->ft[which[0]] + lo, hi - lo);
+        if (nops == 2) fft_pointwise_acc(job->fs[0] + lo, job->fs[1] + lo, job->ft[which[1]] + lo, hi - lo);
+        if (fft_team_sync(&all, 0)) return -2;
+        if (fft_result_team(job->out[r], job->nout[r], job->fs[0], job->K, &all)) return -2;
+    }
+    return 0;
+}
+
 /* Transforms from this many bytes up sit on 2 MiB pages where Linux allows it (madvise): their
  * passes stride across megabytes, and a fresh transform faults 512 times fewer. */
 #define FFT_HUGE_BYTES ((size_t)1 << 21)
@@ -1747,6 +1786,43 @@ static int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint
     return st;
 }
 
+/* fft_matmul2 for one column (cols = 1) on this thread, in four transforms instead of seven (as
+ * fft_matvec_member): ft[0], ft[1] hold the vector's; each row transforms its entries into fs[0]
+ * and fs[1] in turn, multiplies them in place (fs[0] the sum) and sums fs[0]'s pieces. */
+static int fft_matvec_alone(uint64_t* const* out, const size_t* nout, const uint64_t* const* s, const size_t* ns,
+                            const uint64_t* const* t, const size_t* nt, int rows, int K, fft_poll_fn poll,
+                            void* ps) {
+    size_t n = (size_t)1 << K;
+    uint64_t* ft[2] = {NULL, NULL};
+    uint64_t* fs[2] = {NULL, NULL};
+    int st = 0;
+    for (int k = 0; k < 2 && st == 0; k++) {
+        if (nt[k] == 0) continue;
+        ft[k] = fft_alloc(K);
+        st = ft[k] == NULL ? -1 : fft_operand(ft[k], t[k], nt[k], K, poll, ps);
+    }
+    for (int r = 0; r < rows && st == 0; r++) {
+        int terms = 0;
+        for (int k = 0; k < 2 && st == 0; k++) {
+            if (ns[2 * r + k] == 0 || ft[k] == NULL) continue;
+            if (fs[terms] == NULL) fs[terms] = fft_alloc(K);
+            st = fs[terms] == NULL ? -1 : fft_operand(fs[terms], s[2 * r + k], ns[2 * r + k], K, poll, ps);
+            if (st != 0) break;
+            if (terms == 0)
+                fft_pointwise(fs[0], ft[k], n);
+            else
+                fft_pointwise_acc(fs[0], fs[1], ft[k], n);
+            terms++;
+        }
+        if (st == 0 && terms > 0) st = fft_result(out[r], nout[r], fs[0], K, poll, ps);
+    }
+    for (int i = 0; i < 2; i++) {
+        fft_free(fs[i], K);
+        fft_free(ft[i], K);
+    }
+    return st;
+}
+
 /* out[r cols + c][0 : nout[..]) ^= s[2 r] t[c] + s[2 r + 1] t[cols + c] for r < rows, c < cols
  * (rows, cols <= 2): a 2x2 (or 1x2) matrix times a 2x2 (or 2x1) one, each operand
  * transformed once.  Operands of no words are zero.  nout bounds each output. */
@@ -1771,11 +1847,12 @@ static int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t*
     if (nthreads > 1) {
         fft_matmul_job job;
         fft_crew crew;
-        for (int i = 0; i < 2 * rows && st == 0; i++)
-            if (ns[i] && (fs[i] = fft_alloc(K)) == NULL) st = -1;
+        int lean = cols == 1; /* fft_matvec_member: four transforms, no acc */
+        for (int i = 0; i < (lean ? 2 : 2 * rows) && st == 0; i++)
+            if ((lean || ns[i]) && (fs[i] = fft_alloc(K)) == NULL) st = -1;
         for (int k = 0; k < 2 && st == 0; k++)
             if ((ft[k] = fft_alloc(K)) == NULL) st = -1;
-        if (st == 0 && (acc = fft_alloc(K)) == NULL) st = -1;
+        if (st == 0 && !lean && (acc = fft_alloc(K)) == NULL) st = -1;
         if (st == 0) {
             job.meet.poll = poll;
             job.meet.ps = ps;
@@ -1793,7 +1870,7 @@ static int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t*
             job.ft[1] = ft[1];
             job.acc = acc;
             crew.nthreads = nthreads;
-            crew.body = fft_matmul_member;
+            crew.body = lean ? fft_matvec_member : fft_matmul_member;
             crew.job = &job;
             st = fft_crew_run(&crew, fft_matmul_prepare);
         }
@@ -1803,6 +1880,7 @@ static int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t*
         fft_free(acc, K);
         return st;
     }
+    if (cols == 1) return fft_matvec_alone(out, nout, s, ns, t, nt, rows, K, poll, ps);
     for (int i = 0; i < 2 * rows && st == 0; i++) {
         if (ns[i] == 0) continue;
         fs[i] = fft_alloc(K);
