@@ -204,3 +204,26 @@ def test_fresh_mapped_transforms_and_kept_ones_give_the_same_products(threads: i
         finally:
             poly.set_thresholds(**old)
         assert poly.fft_scratch_release() == 2 * MAPPED_BYTES  # the products did keep their mapped transforms
+
+
+@pytest.mark.parametrize("threads", (1, 2))
+def test_a_division_whose_two_products_share_their_transforms(threads: int) -> None:
+    """Newton's division holds the quotient product's transforms (4 MiB here) for the remainder's
+    product of the same size: q b + r = a, checked with Toom-3's products (no FFT), and deg r < deg b."""
+    poly = load("gf2poly", selected_level())
+    a, _ = operands(30, 200_000, 1)
+    b, _ = operands(31, 100_000, 1)
+    with fft_from(poly, 1):
+        old = poly.set_thresholds(thread_words=1)
+        try:
+            q, r = poly.poly_divmod(a, b, threads=threads)
+            assert np.array_equal(poly.poly_mod(a, b, threads=threads), r)
+        finally:
+            poly.set_thresholds(**old)
+    with fft_from(poly, 10**9):
+        qb = poly.poly_mul(q, b, threads=1)
+    assert r.size <= b.size and (r.size < b.size or int(r[-1]).bit_length() < int(b[-1]).bit_length())
+    total = np.zeros(max(qb.size, r.size, a.size), dtype=np.uint64)
+    total[:qb.size] ^= qb
+    total[:r.size] ^= r
+    assert np.array_equal(total[:a.size], a) and not total[a.size:].any()

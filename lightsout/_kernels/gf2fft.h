@@ -1679,12 +1679,66 @@ static int fft_arena_set_keep(int keep) {
     return old;
 }
 
-/* A transform of 2^K words: a kept one of that size when the arena has it, else fft_alloc. */
+/* A hold: between fft_hold_begin and fft_hold_end (nested: the outermost end counts) this thread's
+ * products keep the transforms of 2 MiB and more they give back (FFT_HOLD_SLOTS of them, on this
+ * thread alone) for its next product of the same size, and free them when it takes another size
+ * (nothing held beside a new transform) or at the end.  For the few steps whose products follow
+ * one another at one size with no more allocated between than the product itself needs (a
+ * division's quotient and remainder products): the pages are mapped once, and the peak is the
+ * one the second product has anyway.  Outside a hold nothing changes. */
+#define FFT_HOLD_SLOTS 2
+static FFT_TLS int fft_hold_depth = 0;
+static FFT_TLS uint64_t* fft_hold_buf[FFT_HOLD_SLOTS];
+static FFT_TLS size_t fft_hold_bytes[FFT_HOLD_SLOTS];
+
+/* Frees what this thread holds. */
+static void fft_hold_free(void) {
+    for (int i = 0; i < FFT_HOLD_SLOTS; i++) {
+        fft_free_bytes(fft_hold_buf[i], fft_hold_bytes[i]);
+        fft_hold_buf[i] = NULL;
+        fft_hold_bytes[i] = 0;
+    }
+}
+
+static void fft_hold_begin(void) { fft_hold_depth++; }
+
+static void fft_hold_end(void) {
+    if (fft_hold_depth > 0 && --fft_hold_depth == 0) fft_hold_free();
+}
+
+/* A held transform of `bytes` (NULL: none; then what is held, of other sizes, is freed). */
+static uint64_t* fft_hold_take(size_t bytes) {
+    for (int i = 0; i < FFT_HOLD_SLOTS; i++)
+        if (fft_hold_buf[i] != NULL && fft_hold_bytes[i] == bytes) {
+            uint64_t* f = fft_hold_buf[i];
+            fft_hold_buf[i] = NULL;
+            fft_hold_bytes[i] = 0;
+            return f;
+        }
+    fft_hold_free();
+    return NULL;
+}
+
+/* Holds f (`bytes`, written) when a hold is open and a slot is free; nonzero if held. */
+static int fft_hold_keep(uint64_t* f, size_t bytes) {
+    if (fft_hold_depth == 0 || bytes < FFT_HUGE_BYTES) return 0;
+    for (int i = 0; i < FFT_HOLD_SLOTS; i++)
+        if (fft_hold_buf[i] == NULL) {
+            fft_hold_buf[i] = f;
+            fft_hold_bytes[i] = bytes;
+            return 1;
+        }
+    return 0;
+}
+
+/* A transform of 2^K words: a held one of that size (fft_hold_begin) or a kept one when the arena
+ * has it, else fft_alloc. */
 static uint64_t* fft_take(int K) {
     size_t bytes = ((size_t)1 << K) * sizeof(uint64_t);
     uint64_t* found = NULL;
     uint64_t* other[FFT_ARENA_SLOTS] = {NULL};
     size_t sizes[FFT_ARENA_SLOTS] = {0};
+    if (fft_hold_depth > 0 && bytes >= FFT_HUGE_BYTES && (found = fft_hold_take(bytes)) != NULL) return found;
     if (bytes < FFT_ARENA_MIN_BYTES) return fft_alloc(K);
     fft_arena_enter();
     fft_arena_takes = fft_arena_size == bytes ? fft_arena_takes + 1 : 1;
@@ -1719,6 +1773,7 @@ static void fft_give(uint64_t* f, int K) {
     int slot = -1;
     if (f == NULL) return;
     fft_written(f, K); /* a kept transform is never taken for a fresh one */
+    if (fft_hold_keep(f, bytes)) return;
     if (bytes >= FFT_ARENA_MIN_BYTES && fft_arena_keep_here) {
         fft_arena_enter();
         for (int i = 0; i < FFT_ARENA_SLOTS; i++) {

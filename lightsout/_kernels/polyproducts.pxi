@@ -44,6 +44,8 @@ cdef extern from "lightsout/_kernels/gf2fft.h":
     size_t fft_arena_set_limit(size_t limit) noexcept nogil
     int fft_arena_set_keep(int keep) noexcept nogil
     size_t fft_arena_get_limit() noexcept nogil
+    void fft_hold_begin() noexcept nogil
+    void fft_hold_end() noexcept nogil
 
 if fft_init() != 0:
     raise ImportError("the polynomial kernels of this lightsout build are broken: GF(2^64) has no Cantor "
