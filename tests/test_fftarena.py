@@ -1,4 +1,5 @@
-"""The FFT's scratch arena (gf2fft.h): transforms of 2 MiB and more kept for the next product.
+"""The FFT's scratch arena (gf2fft.h): transforms of 2 MiB and more kept for the next product;
+and transforms of 32 MiB and more, mapped fresh from the kernel, whose zero tail is not zeroed again.
 
 Transforms are kept only for a size asked for again: from the third product of one size in a
 row (warm() runs those).  A kept transform still holds the last product's values, so the
@@ -24,6 +25,7 @@ from lightsout._base.errors import InvalidBoardError, InvalidTypeError
 from lightsout._kernels import load, selected_level
 
 TRANSFORM_BYTES = 8 << 18  # the transforms of the products below
+MAPPED_BYTES = 8 << 22     # transforms of 2^22 words: mappings of their own, fresh (zero) when taken
 
 
 @pytest.fixture
@@ -175,3 +177,53 @@ def test_the_polynomial_route_keeps_no_transform() -> None:
     assert poly.fft_scratch_release() > 0             # the thread's setting came back on
     with pytest.raises(InvalidTypeError):
         poly.fft_scratch_keep(1)
+
+
+# Operands of about 1.05 million words in all take transforms of 2^22 words (32 MiB): fresh mappings
+# whose tails the product leaves as the kernel zeroed them.  The first shape fills the most words;
+# the shorter ones after it, at the same size, leave longer tails, which a kept (written) transform
+# must have zeroed; the last is unequal (one piece).
+MAPPED_SHAPES = ((540_000, 540_000), (524_300, 524_289), (600_000, 460_000))
+
+
+@pytest.mark.parametrize("threads", (1, 2))
+def test_fresh_mapped_transforms_and_kept_ones_give_the_same_products(threads: int) -> None:
+    """Products on fresh 32 MiB transforms (tails not zeroed) and then on the same transforms kept by
+    the arena (written: their tails zeroed) equal Toom-3's products (no FFT at all)."""
+    poly = load("gf2poly", selected_level())
+    pairs = [operands(20 + i, na, nb) for i, (na, nb) in enumerate(MAPPED_SHAPES)]
+    with fft_from(poly, 10**9):
+        expected = [poly.poly_mul(a, b, threads=1) for a, b in pairs]
+    with scratch_limit(poly, 1 << 29), fft_from(poly, 1):
+        old = poly.set_thresholds(thread_words=1)
+        try:
+            assert np.array_equal(poly.poly_mul(*pairs[0], threads=threads), expected[0])  # fresh
+            assert np.array_equal(warm(poly, *pairs[0], threads=threads), expected[0])
+            for (a, b), want in zip(pairs[1:], expected[1:]):
+                assert np.array_equal(poly.poly_mul(a, b, threads=threads), want)  # kept, then fresh ones
+        finally:
+            poly.set_thresholds(**old)
+        assert poly.fft_scratch_release() == 2 * MAPPED_BYTES  # the products did keep their mapped transforms
+
+
+@pytest.mark.parametrize("threads", (1, 2))
+def test_a_division_whose_two_products_share_their_transforms(threads: int) -> None:
+    """Newton's division holds the quotient product's transforms (4 MiB here) for the remainder's
+    product of the same size: q b + r = a, checked with Toom-3's products (no FFT), and deg r < deg b."""
+    poly = load("gf2poly", selected_level())
+    a, _ = operands(30, 200_000, 1)
+    b, _ = operands(31, 100_000, 1)
+    with fft_from(poly, 1):
+        old = poly.set_thresholds(thread_words=1)
+        try:
+            q, r = poly.poly_divmod(a, b, threads=threads)
+            assert np.array_equal(poly.poly_mod(a, b, threads=threads), r)
+        finally:
+            poly.set_thresholds(**old)
+    with fft_from(poly, 10**9):
+        qb = poly.poly_mul(q, b, threads=1)
+    assert r.size <= b.size and (r.size < b.size or int(r[-1]).bit_length() < int(b[-1]).bit_length())
+    total = np.zeros(max(qb.size, r.size, a.size), dtype=np.uint64)
+    total[:qb.size] ^= qb
+    total[:r.size] ^= r
+    assert np.array_equal(total[:a.size], a) and not total[a.size:].any()

@@ -986,6 +986,38 @@ static int fft_inverse(uint64_t* f, int K, fft_poll_fn poll, void* ps) {
 
 /* --- The product ----------------------------------------------------------- */
 
+/* Transforms of FFT_MAP_BYTES and more are mappings of their own (fft_alloc; glibc maps such
+ * blocks afresh anyway: 32 MiB is its highest mmap threshold), whose pages come from the kernel
+ * zeroed.  A page before the transform holds a head: a magic word tied to the address and a
+ * fresh flag, set while no word has been written.  The operands' writers skip zeroing the
+ * tail of a fresh transform (the kernel did it; memset would fault the pages in only to zero
+ * them again) and clear the flag; every other buffer (smaller, taken from the arena, or not
+ * from fft_alloc at all: the magic does not match) is zeroed as before. */
+#define FFT_MAP_BYTES ((size_t)1 << 25)
+#define FFT_MAP_HEAD ((size_t)4096)
+#define FFT_FRESH_MAGIC ((uint64_t)0x9E3779B97F4A7C15u)
+
+/* Whether f, a transform of 2^K words, is fresh from the kernel (all zero, never written). */
+static int fft_is_fresh(const uint64_t* f, int K) {
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+    if (((size_t)1 << K) * sizeof(uint64_t) >= FFT_MAP_BYTES)
+        return f[-2] == (FFT_FRESH_MAGIC ^ (uint64_t)(uintptr_t)f) && f[-1] == 1;
+#endif
+    (void)f;
+    (void)K;
+    return 0;
+}
+
+/* Marks f (2^K words) as written: no longer known to be zero. */
+static void fft_written(uint64_t* f, int K) {
+    if (fft_is_fresh(f, K)) f[-1] = 0;
+}
+
+/* f[lo : hi) = 0, where `fresh` (fft_is_fresh before any write) does not say it is zero already. */
+static void fft_zero_unless_fresh(uint64_t* f, size_t lo, size_t hi, int fresh) {
+    if (!fresh && hi > lo) memset(f + lo, 0, (hi - lo) * sizeof(uint64_t));
+}
+
 /* The transform size 2^K for a product of na- and nb-word operands. */
 static int fft_log_size(size_t na, size_t nb) {
     size_t pieces = 2 * (na + nb) - 1;
@@ -996,11 +1028,13 @@ static int fft_log_size(size_t na, size_t nb) {
 
 /* dst[0 : 2^K) = the values at w_0 .. w_(2^K - 1) of a[0 : na) cut into 32-bit pieces. */
 static int fft_operand(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_poll_fn poll, void* ps) {
+    int fresh = fft_is_fresh(dst, K);
+    fft_written(dst, K);
     for (size_t i = 0; i < na; i++) {
         dst[2 * i] = a[i] & 0xFFFFFFFFu;
         dst[2 * i + 1] = a[i] >> 32;
     }
-    memset(dst + 2 * na, 0, (((size_t)1 << K) - 2 * na) * sizeof(uint64_t));
+    fft_zero_unless_fresh(dst, 2 * na, (size_t)1 << K, fresh);
     if (fft_to_novel(dst, K, 1, 2 * na, NULL, poll, ps)) return -2;
     return fft_forward(dst, K, 2 * na, poll, ps);
 }
@@ -1013,19 +1047,22 @@ static int fft_operand_pair(uint64_t* fa, uint64_t* fb, const uint64_t* a, size_
                             size_t nb, int K, fft_poll_fn poll, void* ps) {
     const uint64_t low = 0xFFFFFFFFu;
     size_t n = (size_t)1 << K, m = na > nb ? na : nb;
+    int fresh_a = fft_is_fresh(fa, K), fresh_b = fft_is_fresh(fb, K);
+    fft_written(fa, K);
+    fft_written(fb, K);
     for (size_t i = 0; i < m; i++) {
         uint64_t x = i < na ? a[i] : 0, y = i < nb ? b[i] : 0;
         fa[2 * i] = (x & low) | (y << 32);
         fa[2 * i + 1] = (x >> 32) | (y & ~low);
     }
-    memset(fa + 2 * m, 0, (n - 2 * m) * sizeof(uint64_t));
+    fft_zero_unless_fresh(fa, 2 * m, n, fresh_a);
     if (fft_to_novel(fa, K, 1, 2 * m, NULL, poll, ps)) return -2;
     /* the change is triangular: a's elements from 2 na on and b's from 2 nb on stay zero */
     for (size_t j = 0; j < 2 * m; j++) {
         fb[j] = fa[j] >> 32;
         fa[j] &= low;
     }
-    memset(fb + 2 * m, 0, (n - 2 * m) * sizeof(uint64_t));
+    fft_zero_unless_fresh(fb, 2 * m, n, fresh_b);
     if (fft_forward(fa, K, 2 * na, poll, ps)) return -2;
     return fft_forward(fb, K, 2 * nb, poll, ps);
 }
@@ -1305,14 +1342,17 @@ static int fft_from_novel_team(uint64_t* f, int K, fft_team* t) {
 /* fft_operand by a team. */
 static int fft_operand_team(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_team* t) {
     size_t lo, hi;
+    int fresh = fft_is_fresh(dst, K); /* every member reads the flag before the sync; one clears it after */
     fft_share(na, t, 64, &lo, &hi);
     for (size_t i = lo; i < hi; i++) {
         dst[2 * i] = a[i] & 0xFFFFFFFFu;
         dst[2 * i + 1] = a[i] >> 32;
     }
     fft_share(((size_t)1 << K) - 2 * na, t, 64, &lo, &hi);
-    memset(dst + 2 * na + lo, 0, (hi - lo) * sizeof(uint64_t));
-    if (fft_team_sync(t, 0)) return -2;
+    fft_zero_unless_fresh(dst, 2 * na + lo, 2 * na + hi, fresh);
+    int stop = fft_team_sync(t, 0);
+    if (t->tid == 0) fft_written(dst, K);
+    if (stop) return -2;
     if (fft_to_novel_team(dst, K, 2 * na, t)) return -2;
     return fft_forward_team(dst, K, 2 * na, t);
 }
@@ -1467,12 +1507,73 @@ static int fft_matmul_member(fft_crew* crew, int tid) {
     return 0;
 }
 
+/* fft_matmul2's work on a crew for one column (cols = 1: a 2x2 or 1x2 matrix times a vector) in
+ * four transforms instead of seven: ft[0], ft[1] hold the vector's, and each row in turn
+ * transforms its two entries into fs[0] and fs[1], multiplies them in place (fs[0] the sum) and
+ * sums fs[0]'s pieces into its output.  The same transforms, products and sums as
+ * fft_matmul_member, in fewer fresh pages. */
+static int fft_matvec_member(fft_crew* crew, int tid) {
+    fft_matmul_job* job = (fft_matmul_job*)crew->job;
+    fft_team all = fft_whole_team(crew, &job->meet, tid);
+    uint64_t* dst[2];
+    const uint64_t* src[2];
+    size_t len[2], n = (size_t)1 << job->K, lo, hi;
+    int nops = 0, which[2];
+    for (int k = 0; k < 2; k++)
+        if (job->nt[k]) {
+            dst[nops] = job->ft[k];
+            src[nops] = job->t[k];
+            len[nops++] = job->nt[k];
+        }
+    if (fft_operands_team(dst, src, len, nops, job->K, crew, &job->meet, tid)) return -2;
+    fft_share(n, &all, 64, &lo, &hi);
+    for (int r = 0; r < job->rows; r++) {
+        nops = 0;
+        for (int k = 0; k < 2; k++)
+            if (job->ns[2 * r + k] && job->nt[k]) {
+                dst[nops] = job->fs[nops];
+                src[nops] = job->s[2 * r + k];
+                len[nops] = job->ns[2 * r + k];
+                which[nops++] = k;
+            }
+        if (nops == 0) continue;
+        if (fft_operands_team(dst, src, len, nops, job->K, crew, &job->meet, tid)) return -2;
+        fft_pointwise(job->fs[0] + lo, job->ft[which[0]] + lo, hi - lo);
+        if (nops == 2) fft_pointwise_acc(job->fs[0] + lo, job->fs[1] + lo, job->ft[which[1]] + lo, hi - lo);
+        if (fft_team_sync(&all, 0)) return -2;
+        if (fft_result_team(job->out[r], job->nout[r], job->fs[0], job->K, &all)) return -2;
+    }
+    return 0;
+}
+
 /* Transforms from this many bytes up sit on 2 MiB pages where Linux allows it (madvise): their
  * passes stride across megabytes, and a fresh transform faults 512 times fewer. */
 #define FFT_HUGE_BYTES ((size_t)1 << 21)
 
+/* A transform of 2^K words (fft_free gives it back): from FFT_MAP_BYTES a mapping of its own with
+ * its head (fft_is_fresh) in the page before, 2 MiB-aligned; from FFT_HUGE_BYTES 2 MiB-aligned
+ * memory; smaller ones from malloc. */
 static uint64_t* fft_alloc(int K) {
     size_t bytes = ((size_t)1 << K) * sizeof(uint64_t);
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+    if (bytes >= FFT_MAP_BYTES) {
+        size_t span = bytes + FFT_HUGE_BYTES; /* room for the head page and the alignment */
+        char* base = (char*)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (base == (char*)MAP_FAILED) return NULL;
+        uintptr_t start = ((uintptr_t)base + FFT_MAP_HEAD + FFT_HUGE_BYTES - 1) & ~(uintptr_t)(FFT_HUGE_BYTES - 1);
+        char* head = (char*)start - FFT_MAP_HEAD;
+        char* end = (char*)start + bytes;
+        if (head > base) munmap(base, (size_t)(head - base));
+        if (base + span > end) munmap(end, (size_t)(base + span - end));
+#if defined(MADV_HUGEPAGE)
+        madvise((void*)start, bytes, MADV_HUGEPAGE); /* advice only */
+#endif
+        uint64_t* f = (uint64_t*)start;
+        f[-2] = FFT_FRESH_MAGIC ^ (uint64_t)start;
+        f[-1] = 1;
+        return f;
+    }
+#endif
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     if (bytes >= FFT_HUGE_BYTES) {
         void* p = NULL;
@@ -1483,6 +1584,21 @@ static uint64_t* fft_alloc(int K) {
 #endif
     return (uint64_t*)malloc(bytes);
 }
+
+/* Gives back a transform of `bytes` bytes from fft_alloc (NULL: nothing). */
+static void fft_free_bytes(uint64_t* f, size_t bytes) {
+    if (f == NULL) return;
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+    if (bytes >= FFT_MAP_BYTES) {
+        munmap((char*)f - FFT_MAP_HEAD, bytes + FFT_MAP_HEAD);
+        return;
+    }
+#endif
+    free(f);
+}
+
+/* Gives back a transform of 2^K words from fft_alloc (NULL: nothing). */
+static void fft_free(uint64_t* f, int K) { fft_free_bytes(f, ((size_t)1 << K) * sizeof(uint64_t)); }
 
 /* The scratch arena: transforms of FFT_ARENA_MIN_BYTES and more that a product gives back are kept
  * (FFT_ARENA_SLOTS of them, at most fft_arena_limit bytes in all, and only while the machine's
@@ -1515,10 +1631,12 @@ static void fft_arena_enter(void) {
 
 static void fft_arena_leave(void) { fft_atomic_set(&fft_arena_lock, 0); }
 
-/* Moves what the arena holds into out[0 : FFT_ARENA_SLOTS) (NULL where empty); under the lock. */
-static void fft_arena_empty_into(uint64_t** out) {
+/* Moves what the arena holds into out[0 : FFT_ARENA_SLOTS) (NULL where empty), their bytes into
+ * sizes; under the lock. */
+static void fft_arena_empty_into(uint64_t** out, size_t* sizes) {
     for (int i = 0; i < FFT_ARENA_SLOTS; i++) {
         out[i] = fft_arena_buf[i];
+        sizes[i] = fft_arena_bytes[i];
         fft_arena_buf[i] = NULL;
         fft_arena_bytes[i] = 0;
     }
@@ -1527,12 +1645,12 @@ static void fft_arena_empty_into(uint64_t** out) {
 /* Frees every transform the arena holds; returns their bytes. */
 static size_t fft_arena_release(void) {
     uint64_t* old[FFT_ARENA_SLOTS];
-    size_t held = 0;
+    size_t held = 0, sizes[FFT_ARENA_SLOTS];
     fft_arena_enter();
     for (int i = 0; i < FFT_ARENA_SLOTS; i++) held += fft_arena_bytes[i];
-    fft_arena_empty_into(old);
+    fft_arena_empty_into(old, sizes);
     fft_arena_leave();
-    for (int i = 0; i < FFT_ARENA_SLOTS; i++) free(old[i]);
+    for (int i = 0; i < FFT_ARENA_SLOTS; i++) fft_free_bytes(old[i], sizes[i]);
     return held;
 }
 
@@ -1561,11 +1679,66 @@ static int fft_arena_set_keep(int keep) {
     return old;
 }
 
-/* A transform of 2^K words: a kept one of that size when the arena has it, else fft_alloc. */
+/* A hold: between fft_hold_begin and fft_hold_end (nested: the outermost end counts) this thread's
+ * products keep the transforms of 2 MiB and more they give back (FFT_HOLD_SLOTS of them, on this
+ * thread alone) for its next product of the same size, and free them when it takes another size
+ * (nothing held beside a new transform) or at the end.  For the few steps whose products follow
+ * one another at one size with no more allocated between than the product itself needs (a
+ * division's quotient and remainder products): the pages are mapped once, and the peak is the
+ * one the second product has anyway.  Outside a hold nothing changes. */
+#define FFT_HOLD_SLOTS 2
+static FFT_TLS int fft_hold_depth = 0;
+static FFT_TLS uint64_t* fft_hold_buf[FFT_HOLD_SLOTS];
+static FFT_TLS size_t fft_hold_bytes[FFT_HOLD_SLOTS];
+
+/* Frees what this thread holds. */
+static void fft_hold_free(void) {
+    for (int i = 0; i < FFT_HOLD_SLOTS; i++) {
+        fft_free_bytes(fft_hold_buf[i], fft_hold_bytes[i]);
+        fft_hold_buf[i] = NULL;
+        fft_hold_bytes[i] = 0;
+    }
+}
+
+static void fft_hold_begin(void) { fft_hold_depth++; }
+
+static void fft_hold_end(void) {
+    if (fft_hold_depth > 0 && --fft_hold_depth == 0) fft_hold_free();
+}
+
+/* A held transform of `bytes` (NULL: none; then what is held, of other sizes, is freed). */
+static uint64_t* fft_hold_take(size_t bytes) {
+    for (int i = 0; i < FFT_HOLD_SLOTS; i++)
+        if (fft_hold_buf[i] != NULL && fft_hold_bytes[i] == bytes) {
+            uint64_t* f = fft_hold_buf[i];
+            fft_hold_buf[i] = NULL;
+            fft_hold_bytes[i] = 0;
+            return f;
+        }
+    fft_hold_free();
+    return NULL;
+}
+
+/* Holds f (`bytes`, written) when a hold is open and a slot is free; nonzero if held. */
+static int fft_hold_keep(uint64_t* f, size_t bytes) {
+    if (fft_hold_depth == 0 || bytes < FFT_HUGE_BYTES) return 0;
+    for (int i = 0; i < FFT_HOLD_SLOTS; i++)
+        if (fft_hold_buf[i] == NULL) {
+            fft_hold_buf[i] = f;
+            fft_hold_bytes[i] = bytes;
+            return 1;
+        }
+    return 0;
+}
+
+/* A transform of 2^K words: a held one of that size (fft_hold_begin) or a kept one when the arena
+ * has it, else fft_alloc. */
 static uint64_t* fft_take(int K) {
     size_t bytes = ((size_t)1 << K) * sizeof(uint64_t);
     uint64_t* found = NULL;
     uint64_t* other[FFT_ARENA_SLOTS] = {NULL};
+    size_t sizes[FFT_ARENA_SLOTS] = {0};
+    if (fft_hold_depth > 0 && bytes >= FFT_HUGE_BYTES && (found = fft_hold_take(bytes)) != NULL) return found;
     if (bytes < FFT_ARENA_MIN_BYTES) return fft_alloc(K);
     fft_arena_enter();
     fft_arena_takes = fft_arena_size == bytes ? fft_arena_takes + 1 : 1;
@@ -1576,9 +1749,9 @@ static uint64_t* fft_take(int K) {
             fft_arena_buf[i] = NULL;
             fft_arena_bytes[i] = 0;
         }
-    if (found == NULL) fft_arena_empty_into(other); /* another size: nothing held beside the new */
+    if (found == NULL) fft_arena_empty_into(other, sizes); /* another size: nothing held beside the new */
     fft_arena_leave();
-    for (int i = 0; i < FFT_ARENA_SLOTS; i++) free(other[i]);
+    for (int i = 0; i < FFT_ARENA_SLOTS; i++) fft_free_bytes(other[i], sizes[i]);
     return found != NULL ? found : fft_alloc(K);
 }
 
@@ -1599,6 +1772,8 @@ static void fft_give(uint64_t* f, int K) {
     size_t bytes = ((size_t)1 << K) * sizeof(uint64_t), held = 0;
     int slot = -1;
     if (f == NULL) return;
+    fft_written(f, K); /* a kept transform is never taken for a fresh one */
+    if (fft_hold_keep(f, bytes)) return;
     if (bytes >= FFT_ARENA_MIN_BYTES && fft_arena_keep_here) {
         fft_arena_enter();
         for (int i = 0; i < FFT_ARENA_SLOTS; i++) {
@@ -1618,7 +1793,7 @@ static void fft_give(uint64_t* f, int K) {
         }
         fft_arena_leave();
     }
-    free(f);
+    fft_free(f, K);
 }
 
 /* out[0 : na + nb) ^= a b; a and b nonempty; on nthreads threads (fftcrew.h) when more than one. */
@@ -1666,6 +1841,43 @@ static int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint
     return st;
 }
 
+/* fft_matmul2 for one column (cols = 1) on this thread, in four transforms instead of seven (as
+ * fft_matvec_member): ft[0], ft[1] hold the vector's; each row transforms its entries into fs[0]
+ * and fs[1] in turn, multiplies them in place (fs[0] the sum) and sums fs[0]'s pieces. */
+static int fft_matvec_alone(uint64_t* const* out, const size_t* nout, const uint64_t* const* s, const size_t* ns,
+                            const uint64_t* const* t, const size_t* nt, int rows, int K, fft_poll_fn poll,
+                            void* ps) {
+    size_t n = (size_t)1 << K;
+    uint64_t* ft[2] = {NULL, NULL};
+    uint64_t* fs[2] = {NULL, NULL};
+    int st = 0;
+    for (int k = 0; k < 2 && st == 0; k++) {
+        if (nt[k] == 0) continue;
+        ft[k] = fft_alloc(K);
+        st = ft[k] == NULL ? -1 : fft_operand(ft[k], t[k], nt[k], K, poll, ps);
+    }
+    for (int r = 0; r < rows && st == 0; r++) {
+        int terms = 0;
+        for (int k = 0; k < 2 && st == 0; k++) {
+            if (ns[2 * r + k] == 0 || ft[k] == NULL) continue;
+            if (fs[terms] == NULL) fs[terms] = fft_alloc(K);
+            st = fs[terms] == NULL ? -1 : fft_operand(fs[terms], s[2 * r + k], ns[2 * r + k], K, poll, ps);
+            if (st != 0) break;
+            if (terms == 0)
+                fft_pointwise(fs[0], ft[k], n);
+            else
+                fft_pointwise_acc(fs[0], fs[1], ft[k], n);
+            terms++;
+        }
+        if (st == 0 && terms > 0) st = fft_result(out[r], nout[r], fs[0], K, poll, ps);
+    }
+    for (int i = 0; i < 2; i++) {
+        fft_free(fs[i], K);
+        fft_free(ft[i], K);
+    }
+    return st;
+}
+
 /* out[r cols + c][0 : nout[..]) ^= s[2 r] t[c] + s[2 r + 1] t[cols + c] for r < rows, c < cols
  * (rows, cols <= 2): a 2x2 (or 1x2) matrix times a 2x2 (or 2x1) one, each operand
  * transformed once.  Operands of no words are zero.  nout bounds each output. */
@@ -1690,11 +1902,12 @@ static int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t*
     if (nthreads > 1) {
         fft_matmul_job job;
         fft_crew crew;
-        for (int i = 0; i < 2 * rows && st == 0; i++)
-            if (ns[i] && (fs[i] = fft_alloc(K)) == NULL) st = -1;
+        int lean = cols == 1; /* fft_matvec_member: four transforms, no acc */
+        for (int i = 0; i < (lean ? 2 : 2 * rows) && st == 0; i++)
+            if ((lean || ns[i]) && (fs[i] = fft_alloc(K)) == NULL) st = -1;
         for (int k = 0; k < 2 && st == 0; k++)
             if ((ft[k] = fft_alloc(K)) == NULL) st = -1;
-        if (st == 0 && (acc = fft_alloc(K)) == NULL) st = -1;
+        if (st == 0 && !lean && (acc = fft_alloc(K)) == NULL) st = -1;
         if (st == 0) {
             job.meet.poll = poll;
             job.meet.ps = ps;
@@ -1712,16 +1925,17 @@ static int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t*
             job.ft[1] = ft[1];
             job.acc = acc;
             crew.nthreads = nthreads;
-            crew.body = fft_matmul_member;
+            crew.body = lean ? fft_matvec_member : fft_matmul_member;
             crew.job = &job;
             st = fft_crew_run(&crew, fft_matmul_prepare);
         }
-        for (int i = 0; i < 4; i++) free(fs[i]);
-        free(ft[0]);
-        free(ft[1]);
-        free(acc);
+        for (int i = 0; i < 4; i++) fft_free(fs[i], K);
+        fft_free(ft[0], K);
+        fft_free(ft[1], K);
+        fft_free(acc, K);
         return st;
     }
+    if (cols == 1) return fft_matvec_alone(out, nout, s, ns, t, nt, rows, K, poll, ps);
     for (int i = 0; i < 2 * rows && st == 0; i++) {
         if (ns[i] == 0) continue;
         fs[i] = fft_alloc(K);
@@ -1731,10 +1945,12 @@ static int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t*
     if (st == 0 && acc == NULL) st = -1;
     for (int c = 0; c < cols && st == 0; c++) {
         for (int k = 0; k < 2 && st == 0; k++) {
-            free(ft[k]);
-            ft[k] = NULL;
-            if (nt[k * cols + c] == 0) continue;
-            ft[k] = fft_alloc(K);
+            if (nt[k * cols + c] == 0) {
+                fft_free(ft[k], K);
+                ft[k] = NULL;
+                continue;
+            }
+            if (ft[k] == NULL) ft[k] = fft_alloc(K); /* a column's transform serves the next */
             st = ft[k] == NULL ? -1 : fft_operand(ft[k], t[k * cols + c], nt[k * cols + c], K, poll, ps);
         }
         for (int r = 0; r < rows && st == 0; r++) {
@@ -1752,10 +1968,10 @@ static int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t*
             if (any) st = fft_result(out[r * cols + c], nout[r * cols + c], acc, K, poll, ps);
         }
     }
-    for (int i = 0; i < 4; i++) free(fs[i]);
-    free(ft[0]);
-    free(ft[1]);
-    free(acc);
+    for (int i = 0; i < 4; i++) fft_free(fs[i], K);
+    fft_free(ft[0], K);
+    fft_free(ft[1], K);
+    fft_free(acc, K);
     return st;
 }
 

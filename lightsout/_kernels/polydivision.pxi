@@ -146,6 +146,17 @@ cdef int _divmod_by_inverse(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ss
     """divmod_newton's quotient and remainder from inv = rev(b)^-1 mod t^(64 Kw) (k = deg r - deg b,
     Kw = words_for_bits(k + 1); inv is only read).  With owns_inv, inv is freed as soon as it is
     dead (after the quotient's product, before q b, as the one-call division always did)."""
+    cdef int st
+    fft_hold_begin()  # the two products' transforms: mapped once when their sizes agree (gf2fft.h)
+    st = _divmod_by_inverse_held(r, nr, b, nb, da, k, inv, owns_inv, q, nq, ps)
+    fft_hold_end()
+    return st
+
+
+cdef int _divmod_by_inverse_held(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb, Py_ssize_t da,
+                                 Py_ssize_t k, uint64_t* inv, bint owns_inv, uint64_t* q, Py_ssize_t nq,
+                                 void* ps) noexcept nogil:
+    """_divmod_by_inverse's work, inside its hold."""
     cdef Py_ssize_t K = k + 1, Kw = words_for_bits(k + 1)
     cdef uint64_t* ra = NULL
     cdef uint64_t* qr = NULL

@@ -45,6 +45,8 @@ cdef extern from "lightsout/_kernels/gf2fft.h":
     int fft_arena_set_keep(int keep) noexcept nogil
     size_t fft_arena_get_limit() noexcept nogil
     int fft_log_size(size_t na, size_t nb) noexcept nogil
+    void fft_hold_begin() noexcept nogil
+    void fft_hold_end() noexcept nogil
 
 # The most bytes one product's transforms may hold on this thread (0: no limit; fft_transform_limit).
 cdef extern from *:
@@ -396,9 +398,12 @@ cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b
 
 
 cdef size_t _matmul_transforms(size_t* ns, size_t* nt, int rows, int cols) noexcept nogil:
-    """The transforms fft_matmul2 holds at once: one per nonzero s, two of t and an accumulator."""
+    """The transforms fft_matmul2 holds at once: a matrix times a vector (cols 1) four, the
+    vector's two and two for a row's entries; else one per nonzero s, two of t and an accumulator."""
     cdef size_t n = 3
     cdef int i
+    if cols == 1:
+        return 4
     for i in range(2 * rows):
         if ns[i]:
             n += 1
