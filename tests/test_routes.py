@@ -65,7 +65,9 @@ def test_a_route_refuses_what_it_cannot_take_before_any_work():
     with pytest.raises(BoardTooLargeError, match="dense route.*lightsout.limits.MAX_DENSE_WORD_OPS"):
         ROUTES["dense"].refuse(Rules.of_grid(10**7, 10**7), solving=False)
     with pytest.raises(BoardTooLargeError, match="polynomial scratch.*lightsout.limits.MAX_POLY_BYTES"):
-        ROUTES["poly"].refuse(Rules.of_grid(10**11, 10**11), solving=True)
+        ROUTES["poly"].refuse(Rules.of_grid(10**11, 10**11), solving=True, board_given=True)
+    with pytest.raises(BoardTooLargeError, match="polynomial scratch.*lightsout.limits.MAX_POLY_FIRST_ROW_BYTES"):
+        ROUTES["poly"].refuse(Rules.of_grid(10**11, 10**11), solving=True)   # the all-lit board's first row
     with pytest.raises(BoardTooLargeError, match="polynomial scratch.*lightsout.limits.MAX_POLY_NULLITY_BYTES"):
         ROUTES["poly"].refuse(Rules.of_grid(10**11, 10**11), solving=False)
     with pytest.raises(BoardTooLargeError, match="N-D route.*lightsout.limits.MAX_ND_BYTES"):
