@@ -1841,6 +1841,35 @@ static int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint
     return st;
 }
 
+/* What fft_matmul2 will hold: transforms of 2^K elements, 2^K >= 2 (ns + nt) - 1 for its longest
+ * term, and how many at once (0: no term, nothing to do).  A matrix times a vector (cols 1) holds
+ * four: the vector's two and two for a row's entries; a matrix times a matrix one per nonzero
+ * entry of s, two of t and an accumulator.  The caller's transform limit reads the same plan. */
+typedef struct {
+    int K;
+    size_t transforms;
+} fft_matmul_shape;
+
+static fft_matmul_shape fft_matmul_plan(const size_t* ns, const size_t* nt, int rows, int cols) {
+    fft_matmul_shape plan = {0, 0};
+    size_t big = 0;
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++)
+            for (int k = 0; k < 2; k++)
+                if (ns[2 * r + k] && nt[k * cols + c] && ns[2 * r + k] + nt[k * cols + c] > big)
+                    big = ns[2 * r + k] + nt[k * cols + c];
+    if (big == 0) return plan;
+    while (((size_t)1 << plan.K) < 2 * big - 1) plan.K++;
+    if (cols == 1) {
+        plan.transforms = 4;
+    } else {
+        plan.transforms = 3;
+        for (int i = 0; i < 2 * rows; i++)
+            if (ns[i]) plan.transforms++;
+    }
+    return plan;
+}
+
 /* fft_matmul2 for one column (cols = 1) on this thread, in four transforms instead of seven (as
  * fft_matvec_member): ft[0], ft[1] hold the vector's; each row transforms its entries into fs[0]
  * and fs[1] in turn, multiplies them in place (fs[0] the sum) and sums fs[0]'s pieces. */
@@ -1884,19 +1913,12 @@ static int fft_matvec_alone(uint64_t* const* out, const size_t* nout, const uint
 static int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t* const* s, const size_t* ns,
                        const uint64_t* const* t, const size_t* nt, int rows, int cols,
                        fft_poll_fn poll, void* ps, int nthreads) {
-    size_t big = 0;
-    int K, st = 0;
+    fft_matmul_shape plan = fft_matmul_plan(ns, nt, rows, cols);
+    int K = plan.K, st = 0;
     uint64_t* fs[4] = {NULL, NULL, NULL, NULL};
     uint64_t* ft[2] = {NULL, NULL};
     uint64_t* acc = NULL;
-    for (int r = 0; r < rows; r++)
-        for (int c = 0; c < cols; c++)
-            for (int k = 0; k < 2; k++)
-                if (ns[2 * r + k] && nt[k * cols + c] && ns[2 * r + k] + nt[k * cols + c] > big)
-                    big = ns[2 * r + k] + nt[k * cols + c];
-    if (big == 0) return 0;
-    K = 0;
-    while (((size_t)1 << K) < 2 * big - 1) K++;
+    if (plan.transforms == 0) return 0;
     if (K > FFT_MAX_LOG) return -1;
     size_t n = (size_t)1 << K;
     if (nthreads > 1) {

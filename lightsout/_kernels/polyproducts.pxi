@@ -36,6 +36,10 @@ cdef extern from "lightsout/_kernels/gf2fft.h":
                     const uint64_t* const* t, const size_t* nt, int rows, int cols,
                     fft_poll_fn poll, void* ps, int nthreads) noexcept nogil
     int fft_wide_available
+    ctypedef struct fft_matmul_shape:
+        int K
+        size_t transforms
+    fft_matmul_shape fft_matmul_plan(const size_t* ns, const size_t* nt, int rows, int cols) noexcept nogil
     int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint64_t* b, size_t nb,
                       fft_poll_fn poll, void* ps, int nthreads) noexcept nogil
     int fft_set_threads(int nthreads) noexcept nogil
@@ -397,33 +401,6 @@ cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b
     return 0
 
 
-cdef size_t _matmul_transforms(size_t* ns, size_t* nt, int rows, int cols) noexcept nogil:
-    """The transforms fft_matmul2 holds at once: a matrix times a vector (cols 1) four, the
-    vector's two and two for a row's entries; else one per nonzero s, two of t and an accumulator."""
-    cdef size_t n = 3
-    cdef int i
-    if cols == 1:
-        return 4
-    for i in range(2 * rows):
-        if ns[i]:
-            n += 1
-    return n
-
-
-cdef int _matmul_log_size(size_t* ns, size_t* nt, int rows, int cols) noexcept nogil:
-    """fft_matmul2's K: 2^K >= 2 (ns + nt) - 1 for its longest term."""
-    cdef size_t big = 0
-    cdef int r, c, k, K = 0
-    for r in range(rows):
-        for c in range(cols):
-            for k in range(2):
-                if ns[2 * r + k] and nt[k * cols + c] and ns[2 * r + k] + nt[k * cols + c] > big:
-                    big = ns[2 * r + k] + nt[k * cols + c]
-    while (<size_t>1 << K) < 2 * big - 1:
-        K += 1
-    return K
-
-
 cdef int fmul_matrix(uint64_t** out, size_t* nout, const uint64_t** s, size_t* ns, const uint64_t** t,
                      size_t* nt, int rows, int cols, void* ps) noexcept nogil:
     """out[r cols + c] ^= s[2 r] t[c] + s[2 r + 1] t[cols + c] (rows, cols <= 2; sizes in words, 0 = zero).
@@ -438,6 +415,7 @@ cdef int fmul_matrix(uint64_t** out, size_t* nout, const uint64_t** s, size_t* n
     cdef bint any_term = False
     cdef int r, c, k, st
     cdef fft_poll_fn poll = NULL
+    cdef fft_matmul_shape plan
     for r in range(rows):
         for c in range(cols):
             for k in range(2):
@@ -446,8 +424,8 @@ cdef int fmul_matrix(uint64_t** out, size_t* nout, const uint64_t** s, size_t* n
                     any_term = True
     if not any_term:
         return 0
-    if small >= <size_t>_fft_words and not over_transform_limit(_matmul_transforms(ns, nt, rows, cols),
-                                                                 _matmul_log_size(ns, nt, rows, cols)):
+    plan = fft_matmul_plan(ns, nt, rows, cols)
+    if small >= <size_t>_fft_words and not over_transform_limit(plan.transforms, plan.K):
         if ps != NULL:
             poll = <fft_poll_fn>_signal_poll
         return fft_matmul2(out, nout, s, ns, t, nt, rows, cols, poll, ps,
