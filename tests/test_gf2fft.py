@@ -139,6 +139,33 @@ def test_unbalanced_operands_are_cut(poly: Gf2PolyModule, short: int) -> None:
             assert value(poly.poly_mul(words(b), words(a))) == ref_mul(a, b)
 
 
+@pytest.mark.parametrize("short", (1, 2, 3, 5, 33, 100))
+def test_long_operands_reuse_the_short_ones_transform(poly: Gf2PolyModule, short: int) -> None:
+    """From three times the short operand, the long one goes in pieces that fill the transforms of a
+    product with twice the short one's words (2 (short + piece) - 1 32-bit halves within 2^K): the
+    short operand's transform serves every piece.  Lengths at each piece boundary, on 1 to 4
+    threads, against the plain-integer product."""
+    halves = 2 * (short + 2 * short) - 1
+    size = 1 << (halves - 1).bit_length()
+    piece = size // 2 - short
+    assert piece >= 2 * short
+    rng = random.Random(short + 17)
+    a = operand(rng, 64 * short)
+    with fft_from(poly, 1):
+        for nlong in sorted({3 * short, piece, piece + 1, 2 * piece - 1, 2 * piece, 2 * piece + 1, 5 * piece + 3}):
+            if nlong < 3 * short:
+                continue
+            b = operand(rng, 64 * nlong - 3)
+            expected = ref_mul(a, b)
+            for threads in (1, 2, 3, 4):
+                before = poly.set_thresholds(thread_words=1)
+                try:
+                    assert value(poly.poly_mul(words(a), words(b), threads=threads)) == expected, (nlong, threads)
+                    assert value(poly.poly_mul(words(b), words(a), threads=threads)) == expected, (nlong, threads)
+                finally:
+                    poly.set_thresholds(**before)
+
+
 def test_a_million_bits_against_a_float_convolution() -> None:
     """Independent of the package: numpy's complex FFT of the bit vectors, counts mod 2."""
     poly = load("gf2poly", selected_level())

@@ -1841,6 +1841,97 @@ static int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint
     return st;
 }
 
+/* An unbalanced product on a crew: a's transform (fa) made once and used for every piece of b,
+ * each piece transformed into fb, multiplied in place and summed into its part of out. */
+typedef struct {
+    fft_crew_meeting meet;
+    uint64_t* out;
+    const uint64_t* a;
+    const uint64_t* b;
+    size_t na, nb, piece;
+    uint64_t* fa;
+    uint64_t* fb;
+    int K;
+} fft_pieces_job;
+
+static void fft_pieces_prepare(fft_crew* crew) { fft_meeting_init(&((fft_pieces_job*)crew->job)->meet, crew); }
+
+static int fft_pieces_member(fft_crew* crew, int tid) {
+    fft_pieces_job* job = (fft_pieces_job*)crew->job;
+    fft_team all = fft_whole_team(crew, &job->meet, tid);
+    uint64_t* dst[1] = {job->fa};
+    const uint64_t* src[1] = {job->a};
+    size_t len[1] = {job->na}, lo, hi;
+    if (fft_operands_team(dst, src, len, 1, job->K, crew, &job->meet, tid)) return -2;
+    fft_share((size_t)1 << job->K, &all, 64, &lo, &hi);
+    for (size_t off = 0; off < job->nb; off += job->piece) {
+        size_t step = job->nb - off < job->piece ? job->nb - off : job->piece;
+        dst[0] = job->fb;
+        src[0] = job->b + off;
+        len[0] = step;
+        if (fft_operands_team(dst, src, len, 1, job->K, crew, &job->meet, tid)) return -2;
+        fft_pointwise(job->fb + lo, job->fa + lo, hi - lo);
+        if (fft_team_sync(&all, 0)) return -2;
+        if (fft_result_team(job->out + off, job->na + step, job->fb, job->K, &all)) return -2;
+    }
+    return 0;
+}
+
+/* The longest piece of b that fft_mul_pieces fits beside an na-word a in transforms of 2^K
+ * elements (0: none). */
+static size_t fft_piece_words(size_t na, int K) {
+    size_t room = (size_t)1 << (K - 1); /* 2 (na + piece) - 1 <= 2^K */
+    return room > na ? room - na : 0;
+}
+
+/* out[0 : na + nb) ^= a b for a b much longer than a: b in pieces of fft_piece_words(na, K) words
+ * (at least 1), a transformed once for all of them, so each piece costs two transforms, not
+ * three.  It holds two transforms of 2^K elements, as one product of that size does. */
+static int fft_mul_pieces(uint64_t* out, const uint64_t* a, size_t na, const uint64_t* b, size_t nb, int K,
+                          fft_poll_fn poll, void* ps, int nthreads) {
+    size_t piece = fft_piece_words(na, K);
+    int st = 0;
+    if (K > FFT_MAX_LOG || piece == 0) return -1;
+    uint64_t* fa = fft_take(K);
+    uint64_t* fb = fft_take(K);
+    if (fa == NULL || fb == NULL) {
+        fft_give(fa, K);
+        fft_give(fb, K);
+        return -1;
+    }
+    if (nthreads > 1) {
+        fft_pieces_job job;
+        fft_crew crew;
+        job.out = out;
+        job.a = a;
+        job.b = b;
+        job.na = na;
+        job.nb = nb;
+        job.piece = piece;
+        job.fa = fa;
+        job.fb = fb;
+        job.K = K;
+        job.meet.poll = poll;
+        job.meet.ps = ps;
+        crew.nthreads = nthreads;
+        crew.body = fft_pieces_member;
+        crew.job = &job;
+        st = fft_crew_run(&crew, fft_pieces_prepare);
+    } else {
+        st = fft_operand(fa, a, na, K, poll, ps);
+        for (size_t off = 0; off < nb && st == 0; off += piece) {
+            size_t step = nb - off < piece ? nb - off : piece;
+            st = fft_operand(fb, b + off, step, K, poll, ps);
+            if (st != 0) break;
+            fft_pointwise(fb, fa, (size_t)1 << K);
+            st = fft_result(out + off, na + step, fb, K, poll, ps);
+        }
+    }
+    fft_give(fa, K);
+    fft_give(fb, K);
+    return st;
+}
+
 /* What fft_matmul2 will hold: transforms of 2^K elements, 2^K >= 2 (ns + nt) - 1 for its longest
  * term, and how many at once (0: no term, nothing to do).  A matrix times a vector (cols 1) holds
  * four: the vector's two and two for a row's entries; a matrix times a matrix one per nonzero

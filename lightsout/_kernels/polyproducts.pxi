@@ -49,6 +49,8 @@ cdef extern from "lightsout/_kernels/gf2fft.h":
     int fft_arena_set_keep(int keep) noexcept nogil
     size_t fft_arena_get_limit() noexcept nogil
     int fft_log_size(size_t na, size_t nb) noexcept nogil
+    int fft_mul_pieces(uint64_t* out, const uint64_t* a, size_t na, const uint64_t* b, size_t nb, int K,
+                       fft_poll_fn poll, void* ps, int nthreads) noexcept nogil
     void fft_hold_begin() noexcept nogil
     void fft_hold_end() noexcept nogil
 
@@ -294,15 +296,18 @@ cdef int mul_toom3(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize
 
 cdef int fft_mul_balanced(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
                           Py_ssize_t nb, void* ps) noexcept nogil:
-    """out[0 : na+nb] ^= a*b by the additive FFT, b (the longer) cut into pieces of at most 2 na words;
-    on the calling thread's threads (fft_set_threads, set by the def functions' threads=) when
-    na >= _thread_words."""
+    """out[0 : na+nb] ^= a*b by the additive FFT: one product while b has fewer than 3 na words,
+    else b in pieces as long as the transforms of a 2 na-word one hold, with a's transform made once
+    (gf2fft.h, fft_mul_pieces); on the calling thread's threads (fft_set_threads, set by the def
+    functions' threads=) when na >= _thread_words."""
     cdef Py_ssize_t off = 0, step
     cdef int st
     cdef int nthreads = fft_get_threads() if na >= _thread_words else 1
     cdef fft_poll_fn poll = NULL
     if ps != NULL:
         poll = <fft_poll_fn>_signal_poll
+    if nb >= 3 * na:
+        return fft_mul_pieces(out, a, na, b, nb, fft_log_size(na, 2 * na), poll, ps, nthreads)
     while off < nb:
         step = min(nb - off, 2 * na)
         if nb - off - step < na:
