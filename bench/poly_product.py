@@ -2,7 +2,7 @@
 
 Usage:
     python bench/poly_product.py [--sizes 1e6 1e7 1e8 | --log-words 20 21 22 23] [--repeats 3]
-                                 [--threads 1 2] [--toom] [--gf2x]
+                                 [--threads 1 2] [--toom] [--gf2x] [--long 16]
 
 For each size, two random polynomials of that degree (fixed seed) are multiplied
 by ``poly_mul`` (the FFT from ``fft_words`` words up), and with ``--toom`` by
@@ -11,7 +11,9 @@ bench/baselines/gf2x_mul.c against Debian's libgf2x-dev (the library NTL
 multiplies with) and runs it on the same operands.  ``--threads 1 2`` times
 ``poly_mul(a, b, threads=n)`` for each n (the first is the one the others are
 compared with; default: 1), and ``--log-words 22`` sizes operands at 2^22 words
-(degree 64 * 2^22 - 1) instead of ``--sizes``' degrees.  Every product is compared
+(degree 64 * 2^22 - 1) instead of ``--sizes``' degrees.  ``--long 16`` makes the second
+operand 16 times as long as the first (an unbalanced product: the short one's transform serves
+every piece of the long one).  Every product is compared
 bit for bit with the first thread count's.  Prints the best wall time of ``--repeats`` runs and
 the peak resident memory of this process.  A measurement aid: not run by CI.
 """
@@ -59,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--toom", action="store_true", help="also time the product with the FFT off")
     parser.add_argument("--gf2x", action="store_true", help="also time gf2x (needs libgf2x-dev)")
+    parser.add_argument("--long", type=int, default=1, metavar="R",
+                        help="the second operand R times as long as the first (default 1: balanced)")
     args = parser.parse_args(argv)
     poly = _kernels.gf2poly
     print(f"# level {_kernels.selected_level()}, wide FFT loops {poly.fft_wide_supported()}, "
@@ -72,13 +76,14 @@ def main(argv: list[str] | None = None) -> int:
             bits = int(size)
             nwords = bits // 64 + 1
             a = rng.integers(0, 2**64, nwords, dtype=np.uint64)
-            b = rng.integers(0, 2**64, nwords, dtype=np.uint64)
+            b = rng.integers(0, 2**64, nwords * args.long, dtype=np.uint64)
             top = np.uint64(1 << (bits % 64))
             a[-1] = (a[-1] & (top - np.uint64(1))) | top
             b[-1] = (b[-1] & (top - np.uint64(1))) | top
             first = args.threads[0]
             seconds, product = best_time(lambda: poly.poly_mul(a, b, threads=first), args.repeats)
-            line = f"degree {bits:>11,} ({nwords:,} words): fft {seconds:8.3f} s on {first} thread(s)"
+            shape = f"{nwords:,} words" if args.long == 1 else f"{nwords:,} x {nwords * args.long:,} words"
+            line = f"degree {bits:>11,} ({shape}): fft {seconds:8.3f} s on {first} thread(s)"
             for more in args.threads[1:]:
                 more_seconds, more_product = best_time(lambda: poly.poly_mul(a, b, threads=more), args.repeats)
                 line += (f" | {more} thread(s) {more_seconds:8.3f} s, {seconds / more_seconds:.2f}x, "
