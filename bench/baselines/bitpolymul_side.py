@@ -25,9 +25,12 @@ product is compared bit for bit with bitpolymul's; a difference stops the run.
 change is measured side by side under the same load.  ``--clock cpu`` times the
 CPU seconds of the calling thread (both run on it) instead of the wall clock: on
 a shared machine it leaves out the time the thread waited for a core.  poly_mul keeps the
-transforms of a product for the next one of its size (gf2poly.fft_scratch_limit, the scratch
-arena), so the repeats after the first find their pages mapped; ``--no-scratch`` sets this
-tree's limit to 0 and every product faults fresh pages.  Prints one row per size:
+transforms of a product for the next one of its size from the third in a row
+(gf2poly.fft_scratch_limit, the scratch arena), so the repeats from the fourth find their
+pages mapped: every size runs ``--repeats`` times (at 2^23 words the first three, on fresh
+pages, took 1.6-2.2 s where the later ones took 1.2 s, on a virtual machine whose fresh pages
+cost wall time beyond the CPU's); ``--no-scratch`` sets this tree's limit to 0 and every
+product faults fresh pages.  Prints one row per size:
 the times and the ratios ``poly_mul / bitpolymul`` (issue 31's target: <= 0.8).
 A measurement aid: not run by CI, and bitpolymul is never a dependency.
 """
@@ -139,10 +142,8 @@ def main(argv: list[str] | None = None) -> int:
         a[:] = rng.integers(0, 2**64, nwords, dtype=np.uint64)
         b[:] = rng.integers(0, 2**64, nwords, dtype=np.uint64)
         c = aligned_words(2 * nwords)
-        # from 2^21 words fewer repeats, but at least 3: the scratch arena keeps the third on
-        repeats = args.repeats if k < 21 else max(3, args.repeats // 2)
         best = {"bitpolymul": float("inf")} | {n: float("inf") for n, _ in contenders}
-        for _ in range(repeats):
+        for _ in range(args.repeats):
             best["bitpolymul"] = min(best["bitpolymul"], seconds(lambda: bitpolymul(c, a, b), clock))
             for n, module in contenders:
                 product: np.ndarray | None = None
