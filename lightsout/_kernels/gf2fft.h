@@ -1418,13 +1418,14 @@ static int fft_operands_team(uint64_t* const* dst, const uint64_t* const* src, c
     return fft_team_sync(&all, 0);
 }
 
-/* One product on a crew: out ^= a b through fa and fb (2^K words each). */
+/* One product on a crew: out ^= a b through fa and fb (2^K words each); with piece > 0, b in
+ * pieces of that many words (fft_pieces_member). */
 typedef struct {
     fft_crew_meeting meet;
     uint64_t* out;
     const uint64_t* a;
     const uint64_t* b;
-    size_t na, nb;
+    size_t na, nb, piece;
     uint64_t* fa;
     uint64_t* fb;
     int K;
@@ -1796,68 +1797,10 @@ static void fft_give(uint64_t* f, int K) {
     fft_free(f, K);
 }
 
-/* out[0 : na + nb) ^= a b; a and b nonempty; on nthreads threads (fftcrew.h) when more than one. */
-static int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint64_t* b, size_t nb,
-                         fft_poll_fn poll, void* ps, int nthreads) {
-    int K = fft_log_size(na, nb), st;
-    if (K > FFT_MAX_LOG) return -1;
-    uint64_t* fa = fft_take(K);
-    uint64_t* fb = fft_take(K);
-    if (fa == NULL || fb == NULL) {
-        fft_give(fa, K);
-        fft_give(fb, K);
-        return -1;
-    }
-    if (nthreads > 1) {
-        fft_mul_job job;
-        fft_crew crew;
-        job.out = out;
-        job.a = a;
-        job.b = b;
-        job.na = na;
-        job.nb = nb;
-        job.fa = fa;
-        job.fb = fb;
-        job.K = K;
-        job.meet.poll = poll;
-        job.meet.ps = ps;
-        crew.nthreads = nthreads;
-        crew.body = fft_mul_member;
-        crew.job = &job;
-        st = fft_crew_run(&crew, fft_mul_prepare);
-        fft_give(fa, K);
-        fft_give(fb, K);
-        return st;
-    }
-    st = fft_operand_pair(fa, fb, a, na, b, nb, K, poll, ps);
-    if (st == 0) {
-        fft_pointwise(fa, fb, (size_t)1 << K);
-        fft_give(fb, K);
-        fb = NULL;
-        st = fft_result(out, na + nb, fa, K, poll, ps);
-    }
-    fft_give(fa, K);
-    fft_give(fb, K);
-    return st;
-}
-
-/* An unbalanced product on a crew: a's transform (fa) made once and used for every piece of b,
+/* fft_mul_job's pieces on a crew: a's transform (fa) made once and used for every piece of b,
  * each piece transformed into fb, multiplied in place and summed into its part of out. */
-typedef struct {
-    fft_crew_meeting meet;
-    uint64_t* out;
-    const uint64_t* a;
-    const uint64_t* b;
-    size_t na, nb, piece;
-    uint64_t* fa;
-    uint64_t* fb;
-    int K;
-} fft_pieces_job;
-
-static void fft_pieces_prepare(fft_crew* crew) { fft_meeting_init(&((fft_pieces_job*)crew->job)->meet, crew); }
-
 static int fft_pieces_member(fft_crew* crew, int tid) {
-    fft_pieces_job* job = (fft_pieces_job*)crew->job;
+    fft_mul_job* job = (fft_mul_job*)crew->job;
     fft_team all = fft_whole_team(crew, &job->meet, tid);
     uint64_t* dst[1] = {job->fa};
     const uint64_t* src[1] = {job->a};
@@ -1877,6 +1820,64 @@ static int fft_pieces_member(fft_crew* crew, int tid) {
     return 0;
 }
 
+/* fft_mul_job's pieces on this thread (fft_pieces_member's steps). */
+static int fft_pieces_alone(const fft_mul_job* job, fft_poll_fn poll, void* ps) {
+    int st = fft_operand(job->fa, job->a, job->na, job->K, poll, ps);
+    for (size_t off = 0; off < job->nb && st == 0; off += job->piece) {
+        size_t step = job->nb - off < job->piece ? job->nb - off : job->piece;
+        st = fft_operand(job->fb, job->b + off, step, job->K, poll, ps);
+        if (st != 0) break;
+        fft_pointwise(job->fb, job->fa, (size_t)1 << job->K);
+        st = fft_result(job->out + off, job->na + step, job->fb, job->K, poll, ps);
+    }
+    return st;
+}
+
+/* out[0 : na + nb) ^= a b through two transforms of 2^K elements, taken here and given back:
+ * one product (piece 0), or b in pieces of `piece` words with a transformed once; on nthreads
+ * threads (fftcrew.h) when more than one. */
+static int fft_mul_run(uint64_t* out, const uint64_t* a, size_t na, const uint64_t* b, size_t nb, int K,
+                       size_t piece, fft_poll_fn poll, void* ps, int nthreads) {
+    fft_mul_job job = {.out = out, .a = a, .b = b, .na = na, .nb = nb, .piece = piece, .K = K};
+    int st;
+    if (K > FFT_MAX_LOG) return -1;
+    job.fa = fft_take(K);
+    job.fb = fft_take(K);
+    if (job.fa == NULL || job.fb == NULL) {
+        fft_give(job.fa, K);
+        fft_give(job.fb, K);
+        return -1;
+    }
+    job.meet.poll = poll;
+    job.meet.ps = ps;
+    if (nthreads > 1) {
+        fft_crew crew;
+        crew.nthreads = nthreads;
+        crew.body = piece > 0 ? fft_pieces_member : fft_mul_member;
+        crew.job = &job;
+        st = fft_crew_run(&crew, fft_mul_prepare);
+    } else if (piece > 0) {
+        st = fft_pieces_alone(&job, poll, ps);
+    } else {
+        st = fft_operand_pair(job.fa, job.fb, a, na, b, nb, K, poll, ps);
+        if (st == 0) {
+            fft_pointwise(job.fa, job.fb, (size_t)1 << K);
+            fft_give(job.fb, K); /* the inverse needs one transform: the other goes back first */
+            job.fb = NULL;
+            st = fft_result(out, na + nb, job.fa, K, poll, ps);
+        }
+    }
+    fft_give(job.fa, K);
+    fft_give(job.fb, K);
+    return st;
+}
+
+/* out[0 : na + nb) ^= a b; a and b nonempty; on nthreads threads (fftcrew.h) when more than one. */
+static int fft_mul_words(uint64_t* out, const uint64_t* a, size_t na, const uint64_t* b, size_t nb,
+                         fft_poll_fn poll, void* ps, int nthreads) {
+    return fft_mul_run(out, a, na, b, nb, fft_log_size(na, nb), 0, poll, ps, nthreads);
+}
+
 /* The longest piece of b that fft_mul_pieces fits beside an na-word a in transforms of 2^K
  * elements (0: none). */
 static size_t fft_piece_words(size_t na, int K) {
@@ -1890,46 +1891,7 @@ static size_t fft_piece_words(size_t na, int K) {
 static int fft_mul_pieces(uint64_t* out, const uint64_t* a, size_t na, const uint64_t* b, size_t nb, int K,
                           fft_poll_fn poll, void* ps, int nthreads) {
     size_t piece = fft_piece_words(na, K);
-    int st = 0;
-    if (K > FFT_MAX_LOG || piece == 0) return -1;
-    uint64_t* fa = fft_take(K);
-    uint64_t* fb = fft_take(K);
-    if (fa == NULL || fb == NULL) {
-        fft_give(fa, K);
-        fft_give(fb, K);
-        return -1;
-    }
-    if (nthreads > 1) {
-        fft_pieces_job job;
-        fft_crew crew;
-        job.out = out;
-        job.a = a;
-        job.b = b;
-        job.na = na;
-        job.nb = nb;
-        job.piece = piece;
-        job.fa = fa;
-        job.fb = fb;
-        job.K = K;
-        job.meet.poll = poll;
-        job.meet.ps = ps;
-        crew.nthreads = nthreads;
-        crew.body = fft_pieces_member;
-        crew.job = &job;
-        st = fft_crew_run(&crew, fft_pieces_prepare);
-    } else {
-        st = fft_operand(fa, a, na, K, poll, ps);
-        for (size_t off = 0; off < nb && st == 0; off += piece) {
-            size_t step = nb - off < piece ? nb - off : piece;
-            st = fft_operand(fb, b + off, step, K, poll, ps);
-            if (st != 0) break;
-            fft_pointwise(fb, fa, (size_t)1 << K);
-            st = fft_result(out + off, na + step, fb, K, poll, ps);
-        }
-    }
-    fft_give(fa, K);
-    fft_give(fb, K);
-    return st;
+    return piece == 0 ? -1 : fft_mul_run(out, a, na, b, nb, K, piece, poll, ps, nthreads);
 }
 
 /* What fft_matmul2 will hold: transforms of 2^K elements, 2^K >= 2 (ns + nt) - 1 for its longest
