@@ -300,23 +300,13 @@ cdef int fft_mul_balanced(uint64_t* out, const uint64_t* a, Py_ssize_t na, const
     else b in pieces as long as the transforms of a 2 na-word one hold, with a's transform made once
     (gf2fft.h, fft_mul_pieces); on the calling thread's threads (fft_set_threads, set by the def
     functions' threads=) when na >= _thread_words."""
-    cdef Py_ssize_t off = 0, step
-    cdef int st
     cdef int nthreads = fft_get_threads() if na >= _thread_words else 1
     cdef fft_poll_fn poll = NULL
     if ps != NULL:
         poll = <fft_poll_fn>_signal_poll
     if nb >= 3 * na:
         return fft_mul_pieces(out, a, na, b, nb, fft_log_size(na, 2 * na), poll, ps, nthreads)
-    while off < nb:
-        step = min(nb - off, 2 * na)
-        if nb - off - step < na:
-            step = nb - off
-        st = fft_mul_words(out + off, a, na, b + off, step, poll, ps, nthreads)
-        if st != 0:
-            return st
-        off += step
-    return 0
+    return fft_mul_words(out, a, na, b, nb, poll, ps, nthreads)
 
 
 cdef inline bint over_transform_limit(size_t transforms, int K) noexcept nogil:
