@@ -30,6 +30,10 @@ from types import ModuleType as Gf2PolyModule  # lightsout._kernels.gf2poly at o
 DEEP = {"newton_words": 1, "hgcd_words": 1, "gcd_words": 1, "toom_words": 12, "fft_words": 1}
 #: Small thresholds that differ from each other (leaves, switch-over and division all mixed).
 MIXED = {"newton_words": 2, "hgcd_words": 3, "gcd_words": 5, "toom_words": 13, "fft_words": 4}
+#: DEEP with the half-gcd's independent products paired on two threads from one word (run with threads=2).
+PAIRED = {**DEEP, "pair_words": 1}
+#: MIXED with pairs from two words (run with threads=3: still two threads a pair).
+MIXED_PAIRED = {**MIXED, "pair_words": 2}
 #: The Lehmer gcd and schoolbook division only.
 SLOW = {"newton_words": 10**12, "gcd_words": 10**12, "toom_words": 10**12, "fft_words": 10**12}
 
@@ -76,16 +80,16 @@ def slow_results(poly: Gf2PolyModule, a: int, b: int) -> tuple[int, int, int, in
 def check_pair(poly: Gf2PolyModule, a: int, b: int, *, reference: bool) -> None:
     """Every fast entry point on (a, b) against the slow paths (and polyref when reference)."""
     g_slow, s_slow, q_slow, r_slow = slow_results(poly, a, b)
-    for setting in (DEEP, MIXED):
+    for setting, threads in ((DEEP, 1), (MIXED, 1), (PAIRED, 2), (MIXED_PAIRED, 3)):
         with thresholds(poly, **setting):
-            assert value(poly.poly_gcd(words(a), words(b))) == g_slow, setting
-            g, s = (value(v) for v in poly.poly_gcd_cofactor(words(a), words(b)))
+            assert value(poly.poly_gcd(words(a), words(b), threads=threads)) == g_slow, setting
+            g, s = (value(v) for v in poly.poly_gcd_cofactor(words(a), words(b), threads=threads))
             assert (g, s) == (g_slow, s_slow), setting  # the same Euclid cofactor, not just a valid one
             if b:
-                q, r = (value(v) for v in poly.poly_divmod(words(a), words(b)))
+                q, r = (value(v) for v in poly.poly_divmod(words(a), words(b), threads=threads))
                 assert (q, r) == (q_slow, r_slow), setting
-                assert value(poly.poly_mod(words(a), words(b))) == r_slow
-            gx, sx, tx = (value(v) for v in poly.poly_xgcd(words(a), words(b)))
+                assert value(poly.poly_mod(words(a), words(b), threads=threads)) == r_slow
+            gx, sx, tx = (value(v) for v in poly.poly_xgcd(words(a), words(b), threads=threads))
             assert gx == g_slow and ref_mul(sx, a) ^ ref_mul(tx, b) == gx
     if reference:
         assert g_slow == ref_gcd(a, b)
@@ -99,7 +103,8 @@ def check_pair(poly: Gf2PolyModule, a: int, b: int, *, reference: bool) -> None:
 
 def test_thresholds_settable_and_checked(poly: Gf2PolyModule) -> None:
     before = poly.thresholds()
-    assert set(before) == {"newton_words", "hgcd_words", "gcd_words", "toom_words", "fft_words", "thread_words"}
+    assert set(before) == {"newton_words", "hgcd_words", "gcd_words", "toom_words", "fft_words", "thread_words",
+                           "pair_words"}
     assert all(isinstance(v, int) and v >= 1 for v in before.values())
     with thresholds(poly, newton_words=7):
         assert poly.thresholds() == {**before, "newton_words": 7}
@@ -297,13 +302,21 @@ def progress(stage, done, total):
         print("started", flush=True)
         progress.said = True
 progress.said = False
-poly.poly_gcd_cofactor(a, b, progress)
+poly.poly_gcd_cofactor(a, b, progress, threads=THREADS)
 print("finished", flush=True)
 """
 
 
-def test_ctrl_c_inside_the_recursion(tmp_path) -> None:
-    returncode, out, err = interrupt_after_start(_INTERRUPTIBLE, tmp_path)
+@pytest.mark.parametrize("threads, paired", [(1, "256"), (2, "256"), (2, "1")])
+def test_ctrl_c_inside_the_recursion(tmp_path, threads: int, paired: str) -> None:
+    """Ctrl-C stops the recursion on one thread and on two, whose steps pair up below thread_words
+    (raised past every product here: the pair's second thread runs products of thousands of words,
+    and must stop when the first does)."""
+    script = _INTERRUPTIBLE.replace("THREADS", str(threads))
+    if paired == "1":
+        script = script.replace('poly = load("gf2poly")',
+                                'poly = load("gf2poly")\npoly.set_thresholds(pair_words=1, thread_words=10**12)')
+    returncode, out, err = interrupt_after_start(script, tmp_path)
     assert returncode != 0 and "KeyboardInterrupt" in err, (out, err)
     assert "finished" not in out
 

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* The most threads one call runs on (a larger threads= is treated as this many). */
 #define FFT_MAX_THREADS 64
@@ -185,6 +186,220 @@ static int fft_crew_run(fft_crew* crew, void (*prepare)(fft_crew*)) {
     st = crew->body(crew, 0);
     for (int i = 1; i <= started; i++) fft_thread_join(threads[i]);
     return st;
+}
+
+/* Two independent jobs at once: job0(arg0) on the calling thread and job1(arg1) on a thread
+ * started for them (after job0, on the calling thread, when none starts and job0 succeeded).
+ * With a partner (below) job1 runs there instead, and no thread starts.
+ * Each job owns what it writes; neither may call into Python.  Once job0 fails (a poll said
+ * stop, or memory ran out) job1's polls (fft_pair_poll) say stop too, so the pair ends about
+ * when its first job does.  Returns job0's status, or job1's when job0's is 0. */
+typedef int (*fft_pair_fn)(void* arg);
+
+typedef struct {
+    fft_pair_fn fn[2];
+    void* arg[2];
+    int status[2];
+    volatile long stop; /* set when job0 fails */
+} fft_pair_job;
+
+/* On the thread running a pair's second job: that pair's stop flag (NULL elsewhere). */
+static FFT_TLS volatile long* fft_pair_stop_here = NULL;
+
+/* The poll of a pair's second job: nonzero once the first job has failed (0 off such a job). */
+static int fft_pair_poll(void* unused) {
+    (void)unused;
+    return fft_pair_stop_here != NULL && fft_atomic_get(fft_pair_stop_here) != 0;
+}
+
+static int fft_pair_member(fft_crew* crew, int tid) {
+    fft_pair_job* job = (fft_pair_job*)crew->job;
+    volatile long* outer = fft_pair_stop_here;
+    if (tid == 1) fft_pair_stop_here = &job->stop;
+    job->status[tid] = job->fn[tid](job->arg[tid]);
+    if (tid == 0 && job->status[0] != 0) fft_atomic_set(&job->stop, 1);
+    fft_pair_stop_here = outer;
+    return job->status[tid];
+}
+
+/* --- A partner: one thread kept for a call's many pairs ----------------------------------
+ *
+ * Starting a thread costs tens of microseconds, as much as two products of a few hundred words,
+ * and the half-gcd runs thousands of pairs that small.  A caller with many pairs starts one
+ * partner for the call (fft_partner_start) and makes it this thread's (fft_partner_use):
+ * fft_run_pair then hands the partner its second job, with no thread started.  Between jobs the
+ * partner spins briefly, then yields, then sleeps on a condition variable, so an idle partner
+ * costs no CPU; fft_partner_stop wakes it to leave and joins it.  The partner starts with every
+ * signal blocked (Ctrl-C goes to the caller) and never calls into Python. */
+enum { FFT_PARTNER_IDLE = 0, FFT_PARTNER_GIVEN = 1, FFT_PARTNER_DONE = 2, FFT_PARTNER_LEAVE = 3 };
+
+typedef struct {
+    fft_thread thread;
+    volatile long state;   /* FFT_PARTNER_*: the caller sets GIVEN and LEAVE, the partner DONE */
+    fft_pair_job* job;     /* the pair whose second job it runs (while GIVEN) */
+#if defined(_WIN32)
+    SRWLOCK lock;
+    CONDITION_VARIABLE wake;
+#else
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+#endif
+} fft_partner;
+
+/* The partner of this thread's pairs (NULL: each pair starts a thread of its own). */
+static FFT_TLS fft_partner* fft_partner_here = NULL;
+
+static void fft_partner_lock(fft_partner* p) {
+#if defined(_WIN32)
+    AcquireSRWLockExclusive(&p->lock);
+#else
+    pthread_mutex_lock(&p->lock);
+#endif
+}
+
+static void fft_partner_unlock(fft_partner* p) {
+#if defined(_WIN32)
+    ReleaseSRWLockExclusive(&p->lock);
+#else
+    pthread_mutex_unlock(&p->lock);
+#endif
+}
+
+/* Sets the state under the lock and wakes the partner if it sleeps. */
+static void fft_partner_tell(fft_partner* p, long state) {
+    fft_partner_lock(p);
+    fft_atomic_set(&p->state, state);
+#if defined(_WIN32)
+    WakeConditionVariable(&p->wake);
+#else
+    pthread_cond_signal(&p->wake);
+#endif
+    fft_partner_unlock(p);
+}
+
+/* The partner's life: wait for a job (spin, yield, then sleep), run it, say it is done. */
+static void fft_partner_serve(fft_partner* p) {
+    for (;;) {
+        unsigned spins = 0;
+        long s;
+        while ((s = fft_atomic_get(&p->state)) == FFT_PARTNER_IDLE || s == FFT_PARTNER_DONE) {
+            if (++spins < 4096) {
+                FFT_CPU_RELAX();
+            } else if (spins < 4096 + 64) {
+                fft_yield();
+            } else {
+                fft_partner_lock(p);
+                while ((s = fft_atomic_get(&p->state)) == FFT_PARTNER_IDLE || s == FFT_PARTNER_DONE)
+#if defined(_WIN32)
+                    SleepConditionVariableSRW(&p->wake, &p->lock, INFINITE, 0);
+#else
+                    pthread_cond_wait(&p->wake, &p->lock);
+#endif
+                fft_partner_unlock(p);
+                spins = 0;
+            }
+        }
+        if (s == FFT_PARTNER_LEAVE) return;
+        fft_pair_job* job = p->job;
+        fft_pair_stop_here = &job->stop;
+        job->status[1] = job->fn[1](job->arg[1]);
+        fft_pair_stop_here = NULL;
+        fft_atomic_set(&p->state, FFT_PARTNER_DONE);
+    }
+}
+
+#if defined(_WIN32)
+static unsigned __stdcall fft_partner_thread(void* arg) {
+    fft_partner_serve((fft_partner*)arg);
+    return 0;
+}
+#else
+static void* fft_partner_thread(void* arg) {
+    fft_partner_serve((fft_partner*)arg);
+    return NULL;
+}
+#endif
+
+/* A partner thread, idle (NULL when it cannot start: pairs then start threads of their own). */
+static fft_partner* fft_partner_start(void) {
+    fft_partner* p = (fft_partner*)calloc(1, sizeof(fft_partner));
+    if (p == NULL) return NULL;
+#if defined(_WIN32)
+    InitializeSRWLock(&p->lock);
+    InitializeConditionVariable(&p->wake);
+    uintptr_t h = _beginthreadex(NULL, 0, fft_partner_thread, p, 0, NULL);
+    if (h == 0) {
+        free(p);
+        return NULL;
+    }
+    p->thread = (HANDLE)h;
+#else
+    sigset_t all, old;
+    if (pthread_mutex_init(&p->lock, NULL) != 0) {
+        free(p);
+        return NULL;
+    }
+    if (pthread_cond_init(&p->wake, NULL) != 0) {
+        pthread_mutex_destroy(&p->lock);
+        free(p);
+        return NULL;
+    }
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int err = pthread_create(&p->thread, NULL, fft_partner_thread, p);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err != 0) {
+        pthread_cond_destroy(&p->wake);
+        pthread_mutex_destroy(&p->lock);
+        free(p);
+        return NULL;
+    }
+#endif
+    return p;
+}
+
+/* Ends an idle partner from fft_partner_start (NULL: nothing) and frees it. */
+static void fft_partner_stop(fft_partner* p) {
+    if (p == NULL) return;
+    fft_partner_tell(p, FFT_PARTNER_LEAVE);
+    fft_thread_join(p->thread);
+#if !defined(_WIN32)
+    pthread_cond_destroy(&p->wake);
+    pthread_mutex_destroy(&p->lock);
+#endif
+    free(p);
+}
+
+/* Makes p this thread's partner (NULL: none); returns the previous one. */
+static fft_partner* fft_partner_use(fft_partner* p) {
+    fft_partner* old = fft_partner_here;
+    fft_partner_here = p;
+    return old;
+}
+
+static int fft_run_pair(fft_pair_fn job0, void* arg0, fft_pair_fn job1, void* arg1) {
+    fft_pair_job job = {{job0, job1}, {arg0, arg1}, {0, 0}, 0};
+    fft_partner* p = fft_partner_here;
+    if (p != NULL && fft_atomic_get(&p->state) == FFT_PARTNER_IDLE) {
+        unsigned spins = 0;
+        p->job = &job;
+        fft_partner_tell(p, FFT_PARTNER_GIVEN);
+        job.status[0] = job0(arg0);
+        if (job.status[0] != 0) fft_atomic_set(&job.stop, 1);
+        while (fft_atomic_get(&p->state) != FFT_PARTNER_DONE) {
+            if (++spins < 4096) FFT_CPU_RELAX();
+            else fft_yield();
+        }
+        fft_atomic_set(&p->state, FFT_PARTNER_IDLE);
+    } else {
+        fft_crew crew;
+        crew.nthreads = 2;
+        crew.body = fft_pair_member;
+        crew.job = &job;
+        fft_crew_run(&crew, NULL);
+        if (crew.nthreads < 2 && job.status[0] == 0) job.status[1] = job1(arg1);
+    }
+    return job.status[0] != 0 ? job.status[0] : job.status[1];
 }
 
 #endif

@@ -564,23 +564,95 @@ cdef int hgcd_split(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* 
     pl_free(&c0)
     pl_free(&d0)
     if st == 0:
-        st = mat_lift(&S, &u0, &u1, &b1, &a1, k, c, d, ctx.state)
+        st = lift_and_combine(&S, &u0, &u1, &b1, &a1, k, c, d, M, &R, &q, want, ctx.state)
     pl_free(&u0)
     pl_free(&u1)
     pl_free(&a1)
     pl_free(&b1)
-    # M = S Q R with Q = [[0, 1], [1, q]]: Q R = [[R10, R11], [R00 + q R10, R01 + q R11]].
-    if st == 0 and want != WANT_NONE:
-        st = pl_axpy(&u0, &R.e[0], &q, &R.e[2], ctx.state)
-    if st == 0 and want == WANT_MATRIX:
-        st = pl_axpy(&u1, &R.e[1], &q, &R.e[3], ctx.state)
-    if st == 0 and want != WANT_NONE:
-        st = mat_times_mat(M, &S, &R.e[2], &R.e[3], &u0, &u1, 2 if want == WANT_MATRIX else 1, ctx.state)
-    pl_free(&u0)
-    pl_free(&u1)
     pl_free(&q)
     mat_free(&R)
     mat_free(&S)
+    return st
+
+
+cdef int combine_steps(PMat* M, const PMat* S, const PMat* R, const Pl* q, int want, void* ps) noexcept nogil:
+    """M = S Q R with Q = [[0, 1], [1, q]] (the part of it that want asks for; nothing for WANT_NONE).
+
+    Q R = [[R10, R11], [R00 + q R10, R01 + q R11]].  M's entries are allocated here; the caller
+    frees M on error.
+    """
+    cdef Pl u0, u1
+    cdef int st = 0
+    if want == WANT_NONE:
+        return 0
+    pl_null(&u0)
+    pl_null(&u1)
+    st = pl_axpy(&u0, &R.e[0], q, &R.e[2], ps)
+    if st == 0 and want == WANT_MATRIX:
+        st = pl_axpy(&u1, &R.e[1], q, &R.e[3], ps)
+    if st == 0:
+        st = mat_times_mat(M, S, &R.e[2], &R.e[3], &u0, &u1, 2 if want == WANT_MATRIX else 1, ps)
+    pl_free(&u0)
+    pl_free(&u1)
+    return st
+
+
+cdef struct LiftJob:
+    # mat_lift's arguments (the job of lift_and_combine's calling thread)
+    const PMat* R
+    const Pl* c0
+    const Pl* d0
+    const Pl* x
+    const Pl* y
+    Py_ssize_t m
+    Pl* X
+    Pl* Y
+    void* ps
+
+
+cdef struct CombineJob:
+    # combine_steps' arguments (the job of lift_and_combine's second thread)
+    PMat* M
+    const PMat* S
+    const PMat* R
+    const Pl* q
+    int want
+    ThreadSettings settings
+
+
+cdef int lift_here(void* arg) noexcept nogil:
+    cdef LiftJob* job = <LiftJob*>arg
+    return mat_lift(job.R, job.c0, job.d0, job.x, job.y, job.m, job.X, job.Y, job.ps)
+
+
+cdef int combine_there(void* arg) noexcept nogil:
+    cdef CombineJob* job = <CombineJob*>arg
+    adopt_settings(&job.settings)
+    return combine_steps(job.M, job.S, job.R, job.q, job.want, NULL)
+
+
+cdef int lift_and_combine(const PMat* S, const Pl* u0, const Pl* u1, const Pl* x, const Pl* y, Py_ssize_t k,
+                          Pl* c, Pl* d, PMat* M, const PMat* R, const Pl* q, int want, void* ps) noexcept nogil:
+    """hgcd_split's last two steps, which do not depend on each other: (c, d) = mat_lift of the
+    second half's remainders (u0, u1) and (x, y) through S, and M = S Q R (combine_steps).  They run
+    at once, the lift on this thread (which alone polls ps), when this thread's products have two
+    threads or more and S's entries have from _pair_words to _thread_words words; else one after
+    the other."""
+    cdef LiftJob lift
+    cdef CombineJob combine
+    cdef Py_ssize_t wide = 0
+    cdef int i, st, old
+    for i in range(4):
+        wide = max(wide, pl_nw(&S.e[i]))
+    if want == WANT_NONE or not (_pair_words <= wide < _thread_words) or fft_get_threads() < 2:
+        st = mat_lift(S, u0, u1, x, y, k, c, d, ps)
+        return st if st != 0 else combine_steps(M, S, R, q, want, ps)
+    lift.R, lift.c0, lift.d0, lift.x, lift.y, lift.m, lift.X, lift.Y, lift.ps = S, u0, u1, x, y, k, c, d, ps
+    combine.M, combine.S, combine.R, combine.q, combine.want = M, S, R, q, want
+    combine.settings = these_settings()
+    old = fft_set_threads(1)
+    st = fft_run_pair(lift_here, &lift, combine_there, &combine)
+    fft_set_threads(old)
     return st
 
 

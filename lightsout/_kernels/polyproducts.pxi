@@ -20,10 +20,14 @@ cdef int _signal_poll(void* state) noexcept with gil:
 
 
 cdef inline int size_poll(void* ps, Py_ssize_t n) noexcept nogil:
-    """-2 when a poll state is given, n >= POLL_WORDS and a signal handler raised; else 0."""
-    if ps == NULL or n < POLL_WORDS:
+    """-2 when n >= POLL_WORDS and a signal handler raised (ps a poll state) or, on the second
+    thread of a pair (fft_run_pair, ps NULL), the first job has failed; else 0."""
+    if n < POLL_WORDS:
         return 0
+    if ps == NULL:
+        return -2 if fft_pair_poll(NULL) else 0
     return -2 if _signal_poll(ps) < 0 else 0
+
 
 
 # --- Additive FFT products (gf2fft.h) ---------------------------------------
@@ -53,6 +57,23 @@ cdef extern from "lightsout/_kernels/gf2fft.h":
                        fft_poll_fn poll, void* ps, int nthreads) noexcept nogil
     void fft_hold_begin() noexcept nogil
     void fft_hold_end() noexcept nogil
+
+cdef extern from "lightsout/_kernels/fftcrew.h":
+    ctypedef int (*fft_pair_fn)(void* arg) noexcept nogil
+    int fft_run_pair(fft_pair_fn job0, void* arg0, fft_pair_fn job1, void* arg1) noexcept nogil
+    int fft_pair_poll(void* unused) noexcept nogil
+    ctypedef struct fft_partner:
+        pass
+    fft_partner* fft_partner_start() noexcept nogil
+    void fft_partner_stop(fft_partner* p) noexcept nogil
+    fft_partner* fft_partner_use(fft_partner* p) noexcept nogil
+
+
+cdef inline fft_poll_fn product_poll(void* ps) noexcept nogil:
+    """The poll of an FFT product: _signal_poll with a poll state, else fft_pair_poll (which says
+    stop only on the second thread of a pair whose first job failed)."""
+    return <fft_poll_fn>_signal_poll if ps != NULL else <fft_poll_fn>fft_pair_poll
+
 
 # The most bytes one product's transforms may hold on this thread (0: no limit; fft_transform_limit).
 cdef extern from *:
@@ -301,9 +322,7 @@ cdef int fft_mul_balanced(uint64_t* out, const uint64_t* a, Py_ssize_t na, const
     (gf2fft.h, fft_mul_pieces); on the calling thread's threads (fft_set_threads, set by the def
     functions' threads=) when na >= _thread_words."""
     cdef int nthreads = fft_get_threads() if na >= _thread_words else 1
-    cdef fft_poll_fn poll = NULL
-    if ps != NULL:
-        poll = <fft_poll_fn>_signal_poll
+    cdef fft_poll_fn poll = product_poll(ps)
     if nb >= 3 * na:
         return fft_mul_pieces(out, a, na, b, nb, fft_log_size(na, 2 * na), poll, ps, nthreads)
     return fft_mul_words(out, a, na, b, nb, poll, ps, nthreads)
@@ -400,7 +419,9 @@ cdef int fmul_matrix(uint64_t** out, size_t* nout, const uint64_t** s, size_t* n
                      size_t* nt, int rows, int cols, void* ps) noexcept nogil:
     """out[r cols + c] ^= s[2 r] t[c] + s[2 r + 1] t[cols + c] (rows, cols <= 2; sizes in words, 0 = zero).
 
-    When every nonzero operand has at least _fft_words words, each operand is
+    On two threads at once, one row each, when the calling thread's products have two threads
+    or more and the smallest operand has from _pair_words to _thread_words words.  Else when
+    every nonzero operand has at least _fft_words words, each operand is
     transformed once (gf2fft.h, fft_matmul2): a 2x2 by 2x2 product takes 8
     transforms and 4 inverses where 8 products take 16 and 8, on the calling thread's threads
     (fft_set_threads) when the smallest operand has at least _thread_words words; else fmul per term.
@@ -419,10 +440,11 @@ cdef int fmul_matrix(uint64_t** out, size_t* nout, const uint64_t** s, size_t* n
                     any_term = True
     if not any_term:
         return 0
+    if rows == 2 and <size_t>_pair_words <= small < <size_t>_thread_words and fft_get_threads() > 1:
+        return fmul_matrix_rows_paired(out, nout, s, ns, t, nt, cols, ps)
     plan = fft_matmul_plan(ns, nt, rows, cols)
     if small >= <size_t>_fft_words and not over_transform_limit(plan.transforms, plan.K):
-        if ps != NULL:
-            poll = <fft_poll_fn>_signal_poll
+        poll = product_poll(ps)
         return fft_matmul2(out, nout, s, ns, t, nt, rows, cols, poll, ps,
                            fft_get_threads() if small >= <size_t>_thread_words else 1)
     for r in range(rows):
@@ -433,3 +455,70 @@ cdef int fmul_matrix(uint64_t** out, size_t* nout, const uint64_t** s, size_t* n
                     if st < 0:
                         return st
     return 0
+
+
+# --- Two independent jobs at once (fft_run_pair) ----------------------------
+
+cdef struct ThreadSettings:
+    # What a thread's products read from thread-local settings, carried to the pair's second thread.
+    size_t transform_limit
+    int keep
+
+
+cdef inline ThreadSettings these_settings() noexcept nogil:
+    """This thread's product settings (fft_transform_limit, fft_scratch_keep)."""
+    cdef ThreadSettings here
+    here.transform_limit = lo_fft_transform_limit
+    here.keep = fft_arena_set_keep(1)
+    fft_arena_set_keep(here.keep)
+    return here
+
+
+cdef inline void adopt_settings(const ThreadSettings* given) noexcept nogil:
+    """Take the calling thread's settings on the pair's second thread (one product thread)."""
+    global lo_fft_transform_limit
+    lo_fft_transform_limit = given.transform_limit
+    fft_arena_set_keep(given.keep)
+    fft_set_threads(1)
+
+
+cdef struct MatrixRows:
+    # fmul_matrix's arguments for one row of a 2 x cols product (a job of fmul_matrix_rows_paired)
+    uint64_t** out
+    size_t* nout
+    const uint64_t** s
+    size_t* ns
+    const uint64_t** t
+    size_t* nt
+    int cols
+    void* ps
+    ThreadSettings settings
+
+
+cdef int matrix_row_here(void* arg) noexcept nogil:
+    cdef MatrixRows* job = <MatrixRows*>arg
+    return fmul_matrix(job.out, job.nout, job.s, job.ns, job.t, job.nt, 1, job.cols, job.ps)
+
+
+cdef int matrix_row_there(void* arg) noexcept nogil:
+    cdef MatrixRows* job = <MatrixRows*>arg
+    adopt_settings(&job.settings)
+    return fmul_matrix(job.out, job.nout, job.s, job.ns, job.t, job.nt, 1, job.cols, NULL)
+
+
+cdef int fmul_matrix_rows_paired(uint64_t** out, size_t* nout, const uint64_t** s, size_t* ns,
+                                 const uint64_t** t, size_t* nt, int cols, void* ps) noexcept nogil:
+    """fmul_matrix's two rows at once: the first on this thread (which alone polls ps), the second
+    on a thread of its own (fft_run_pair), each product on one thread."""
+    cdef MatrixRows first, second
+    cdef int old, st
+    first.out, first.nout, first.s, first.ns = out, nout, s, ns
+    first.t, first.nt, first.cols, first.ps = t, nt, cols, ps
+    second = first
+    second.out, second.nout, second.s, second.ns = out + cols, nout + cols, s + 2, ns + 2
+    second.ps = NULL
+    second.settings = these_settings()
+    old = fft_set_threads(1)
+    st = fft_run_pair(matrix_row_here, &first, matrix_row_there, &second)
+    fft_set_threads(old)
+    return st

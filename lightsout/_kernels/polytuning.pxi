@@ -28,11 +28,16 @@ cdef Py_ssize_t _fft_words = 1024    # products: the additive FFT from this many
 # 2-core EPYC (2026-11-27, loaded) the busiest of 2 threads spent 1.4x less CPU than one thread at
 # 2^14 words, 1.9x at 2^16, but none less at 2^13 (the start and the waits at barriers cost as much).
 cdef Py_ssize_t _thread_words = 16384
+# Below _thread_words: the independent products of a half-gcd step (the two rows of a 2x2 matrix
+# product, the remainders' lift beside the matrices' product) run on two threads at once from this
+# many words in the smaller operand, when the call has two threads or more (measured on the
+# 2-core EPYC, 2026-11-28: nullity(10**8) 5.0 s -> 3.9 s with 64-128 words, 4.1 s with 256).
+cdef Py_ssize_t _pair_words = 128
 cdef Py_ssize_t POLL_BITS = 1 << 18  # half-gcd nodes this large check in with Python
 
 
 def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_words=None, fft_words=None,
-                   thread_words=None):
+                   thread_words=None, pair_words=None):
     """Override the fast-path thresholds (in 64-bit words); returns the previous values.
 
     newton_words: poly_divmod / poly_mod use Newton division when the quotient
@@ -47,7 +52,11 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_word
     many words.  thread_words: those FFT products spread over the threads of
     the call (its threads= argument) when the smaller operand has at least
     this many words (below it, starting threads costs more than they save).
-    A huge value turns a fast path off.  The values are
+    pair_words: below thread_words, the half-gcd's independent products (the
+    two rows of a 2x2 matrix product; the lift of the remainders beside the
+    product of the matrices) run on two threads at once, each product on one,
+    when the smaller operand has at least this many words and the call has
+    two threads or more.  A huge value turns a fast path off.  The values are
     module settings (read once at the start of each call); tests use them to
     drive small inputs through the recursion and to call the slow paths.
 
@@ -62,7 +71,7 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_word
         [6]
         >>> _ = set_thresholds(**old)
     """
-    global _newton_words, _hgcd_words, _gcd_words, _toom_words, _fft_words, _thread_words
+    global _newton_words, _hgcd_words, _gcd_words, _toom_words, _fft_words, _thread_words, _pair_words
     old = thresholds()
     newton_words = _threshold("newton_words", newton_words)
     hgcd_words = _threshold("hgcd_words", hgcd_words)
@@ -70,6 +79,7 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_word
     toom_words = _threshold("toom_words", toom_words)
     fft_words = _threshold("fft_words", fft_words)
     thread_words = _threshold("thread_words", thread_words)
+    pair_words = _threshold("pair_words", pair_words)
     # every argument is checked before any is set: a refused call changes nothing
     if newton_words is not None:
         _newton_words = newton_words
@@ -83,6 +93,8 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_word
         _fft_words = fft_words
     if thread_words is not None:
         _thread_words = thread_words
+    if pair_words is not None:
+        _pair_words = pair_words
     return old
 
 
@@ -104,10 +116,11 @@ def thresholds():
 
     Example:
         >>> sorted(thresholds())
-        ['fft_words', 'gcd_words', 'hgcd_words', 'newton_words', 'thread_words', 'toom_words']
+        ['fft_words', 'gcd_words', 'hgcd_words', 'newton_words', 'pair_words', 'thread_words', 'toom_words']
     """
     return {"newton_words": _newton_words, "hgcd_words": _hgcd_words, "gcd_words": _gcd_words,
-            "toom_words": _toom_words, "fft_words": _fft_words, "thread_words": _thread_words}
+            "toom_words": _toom_words, "fft_words": _fft_words, "thread_words": _thread_words,
+            "pair_words": _pair_words}
 
 
 def set_fft_wide(enable):
