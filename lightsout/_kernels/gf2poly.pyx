@@ -269,8 +269,9 @@ cdef object _gcd_on_threads(object a, object b, bint track, object progress, obj
     a = _poly_arg(a, "a")
     b = _poly_arg(b, "b")
     cdef int old = fft_set_threads(nthreads)
-    # one partner thread for the half-gcd's many pairs of independent products (fftcrew.h)
-    cdef bint pairs = nthreads > 1 and max(len(a), len(b)) >= 2 * _pair_words
+    # One partner thread for the half-gcd's many pairs of independent products (fftcrew.h), when
+    # some pair can occur: the entries of a step's matrices have about a quarter of its words.
+    cdef bint pairs = nthreads > 1 and max(len(a), len(b)) >= 4 * _pair_words
     cdef fft_partner* partner = fft_partner_start() if pairs else NULL
     cdef fft_partner* outer = fft_partner_use(partner)
     try:
