@@ -29,7 +29,6 @@ cdef inline int size_poll(void* ps, Py_ssize_t n) noexcept nogil:
     return -2 if _signal_poll(ps) < 0 else 0
 
 
-
 # --- Additive FFT products (gf2fft.h) ---------------------------------------
 
 cdef extern from "lightsout/_kernels/gf2fft.h":
