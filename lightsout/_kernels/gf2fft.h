@@ -894,16 +894,16 @@ static inline void fft_inverse_block(uint64_t* f, int B, size_t c) {
 }
 
 /* Levels k and k - 1 in one pass over nblocks blocks of 2^(k+1) elements (the first block
- * number 0), forward or with `inverse` its inverse: each block's quarters q0..q3 are read and
+ * number b0), forward or with `inverse` its inverse: each block's quarters q0..q3 are read and
  * written once for both levels (the top levels run out of the cache, so this halves their
  * memory traffic).  Level k pairs q0, q2 and q1, q3 (twiddle w_(2 b)), level k - 1 q0, q1
  * (w_(4 b)) and q2, q3 (w_(4 b + 2)), as fft_level's blocks.  0 where the wide loops are off. */
 #if defined(FFT_WIDE)
-FFT_WIDE_TARGET static int fft_level_pair_wide(uint64_t* f, int k, size_t nblocks, const int inverse) {
+FFT_WIDE_TARGET static int fft_level_pair_wide(uint64_t* f, int k, size_t b0, size_t nblocks, const int inverse) {
     size_t h = (size_t)1 << (k - 1);
     if (!fft_wide_on || h % FFT_WIDE) return 0;
-    for (size_t b = 0; b < nblocks; b++) {
-        uint64_t* q = f + 4 * h * b;
+    for (size_t b = b0; b < b0 + nblocks; b++) {
+        uint64_t* q = f + 4 * h * (b - b0);
         fft_vec l1 = fft_vset1(fft_omega(2 * b)), la = fft_vset1(fft_omega(4 * b)), lb = fft_vset1(fft_omega(4 * b + 2));
         for (size_t i = 0; i < h; i += FFT_WIDE) {
             fft_vec x0 = fft_vload(q + i), x1 = fft_vload(q + h + i);
@@ -935,9 +935,9 @@ FFT_WIDE_TARGET static int fft_level_pair_wide(uint64_t* f, int k, size_t nblock
     }
     return 1;
 }
-#define FFT_LEVEL_PAIR(f, k, nblocks, inverse) fft_level_pair_wide((f), (k), (nblocks), (inverse))
+#define FFT_LEVEL_PAIR(f, k, b0, nblocks, inverse) fft_level_pair_wide((f), (k), (b0), (nblocks), (inverse))
 #else
-#define FFT_LEVEL_PAIR(f, k, nblocks, inverse) 0
+#define FFT_LEVEL_PAIR(f, k, b0, nblocks, inverse) 0
 #endif
 
 /* Values at w_0 .. w_(2^K - 1) of f = sum_i f[i] X_i, in place; f[i] = 0 for i >= nz.
@@ -953,7 +953,7 @@ static int fft_forward(uint64_t* f, int K, size_t nz, fft_poll_fn poll, void* ps
             memcpy(f + 2 * h * b + h, f + 2 * h * b, nz * sizeof(uint64_t));
     }
     for (; k >= B; k--) {
-        if (k > B && FFT_LEVEL_PAIR(f, k, (size_t)1 << (K - 1 - k), 0))
+        if (k > B && FFT_LEVEL_PAIR(f, k, 0, (size_t)1 << (K - 1 - k), 0))
             k--;
         else
             fft_level(f, k, 0, (size_t)1 << (K - 1 - k), 0);
@@ -975,7 +975,7 @@ static int fft_inverse(uint64_t* f, int K, fft_poll_fn poll, void* ps) {
         if ((c & 63) == 63 && fft_poll_now(poll, ps)) return -2;
     }
     for (int k = B; k < K; k++) {
-        if (k + 1 < K && FFT_LEVEL_PAIR(f, k + 1, (size_t)1 << (K - 2 - k), 1))
+        if (k + 1 < K && FFT_LEVEL_PAIR(f, k + 1, 0, (size_t)1 << (K - 2 - k), 1))
             k++;
         else
             fft_level(f, k, 0, (size_t)1 << (K - 1 - k), 1);
@@ -1094,8 +1094,9 @@ static int fft_result(uint64_t* out, size_t nout, uint64_t* f, int K, fft_poll_f
  *     two barriers per level), the 2^(K-L) small changes by ranges of m, and the change on
  *     the columns by slices of the words of a row (fft_slice); its inverse backwards;
  *   - the packing of pieces, the pointwise products and the sum of the pieces by ranges.
- * With an even number of threads the two operands go to the two halves of the crew, each
- * transformed by its half alone (two threads: one operand each, no barrier at all).
+ * With an even number of threads two operands share one basis change (fft_operand_pair's
+ * packing) by the whole crew, then go to the two halves of the crew, each transformed by its
+ * half alone (two threads: one operand each, no barrier inside the transforms).
  * Only member 0, the calling thread, calls the caller's poll (it may take the GIL); the
  * others read the crew's stop flag, which member 0 sets when the poll says stop, and
  * every member leaves at the next barrier.  Nothing is allocated by the members.
@@ -1171,15 +1172,21 @@ static int fft_team_depth(int K, const fft_team* t) {
 }
 
 /* Level k of the forward transform (or, with `inverse`, its inverse) on subtree u of 2^(K-S)
- * elements; while every block's upper half is zero (nz <= 2^k, forward only), copies. */
-static void fft_subtree_level(uint64_t* f, int K, int S, size_t u, int k, size_t nz, const int inverse) {
+ * elements, and where `two` allows and the wide loops can, the next level in the same pass
+ * (k - 1 forward, k + 1 inverse); returns the levels done.  While every block's upper half is
+ * zero (nz <= 2^k, forward only), copies. */
+static int fft_subtree_level(uint64_t* f, int K, int S, size_t u, int k, size_t nz, int two, const int inverse) {
     size_t h = (size_t)1 << k, nblocks = (size_t)1 << (K - S - 1 - k);
     uint64_t* g = f + (u << (K - S));
     if (!inverse && nz <= h) {
         for (size_t b = 0; b < nblocks; b++) memcpy(g + 2 * h * b + h, g + 2 * h * b, nz * sizeof(uint64_t));
-        return;
+        return 1;
     }
+    int top = inverse ? k + 1 : k;
+    (void)top; /* unused where FFT_LEVEL_PAIR is 0 */
+    if (two && FFT_LEVEL_PAIR(g, top, u << (K - S - 1 - top), (size_t)1 << (K - S - 1 - top), inverse)) return 2;
     fft_level(g, k, u * nblocks, nblocks, inverse);
+    return 1;
 }
 
 /* fft_forward by a team: the top S levels by ranges, then each member its subtrees. */
@@ -1206,15 +1213,14 @@ static int fft_forward_team(uint64_t* f, int K, size_t nz, fft_team* t) {
     fft_share((size_t)1 << S, t, 1, &lo, &hi);
     for (size_t u = lo; u < hi; u++) {
         size_t c0 = u << (K - S - B), c1 = (u + 1) << (K - S - B);
-        for (k = K - S - 1; k >= B; k--) {
-            fft_subtree_level(f, K, S, u, k, nz, 0);
-            if (fft_team_stopped(t, look)) break;
-        }
-        for (size_t c = c0; c < c1 && k < B; c++) {
+        int stop = 0;
+        for (k = K - S - 1; k >= B && !stop; stop = fft_team_stopped(t, look))
+            k -= fft_subtree_level(f, K, S, u, k, nz, k > B, 0);
+        for (size_t c = c0; c < c1 && !stop; c++) {
             fft_forward_block(f, B, c);
-            if (((c - c0) & 15) == 15 && fft_team_stopped(t, look)) break;
+            if (((c - c0) & 15) == 15) stop = fft_team_stopped(t, look);
         }
-        if (fft_team_stopped(t, look)) break;
+        if (stop || fft_team_stopped(t, look)) break;
     }
     return fft_team_sync(t, look);
 }
@@ -1232,10 +1238,8 @@ static int fft_inverse_team(uint64_t* f, int K, fft_team* t) {
             fft_inverse_block(f, B, c);
             if (((c - c0) & 15) == 15) stop = fft_team_stopped(t, look);
         }
-        for (k = B; k < K - S && !stop; k++) {
-            fft_subtree_level(f, K, S, u, k, 0, 1);
-            stop = fft_team_stopped(t, look);
-        }
+        for (k = B; k < K - S && !stop; stop = fft_team_stopped(t, look))
+            k += fft_subtree_level(f, K, S, u, k, 0, k + 1 < K - S, 1);
     }
     if (fft_team_sync(t, look)) return -2;
     for (k = K - S; k < K; k++) {
@@ -1357,6 +1361,38 @@ static int fft_operand_team(uint64_t* dst, const uint64_t* a, size_t na, int K, 
     return fft_forward_team(dst, K, 2 * na, t);
 }
 
+/* fft_operand_pair by a crew of an even size: the packing and the one basis change for both
+ * operands by the whole crew, then each half the forward transform of its own (the lower half
+ * fa's, the upper half fb's). */
+static int fft_operand_pair_team(uint64_t* fa, uint64_t* fb, const uint64_t* a, size_t na, const uint64_t* b,
+                                 size_t nb, int K, fft_team* all, fft_team* half, int upper) {
+    const uint64_t low = 0xFFFFFFFFu;
+    size_t n = (size_t)1 << K, m = na > nb ? na : nb, lo, hi;
+    int fresh_a = fft_is_fresh(fa, K), fresh_b = fft_is_fresh(fb, K); /* read by all before the sync */
+    fft_share(m, all, 64, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        uint64_t x = i < na ? a[i] : 0, y = i < nb ? b[i] : 0;
+        fa[2 * i] = (x & low) | (y << 32);
+        fa[2 * i + 1] = (x >> 32) | (y & ~low);
+    }
+    fft_share(n - 2 * m, all, 64, &lo, &hi);
+    fft_zero_unless_fresh(fa, 2 * m + lo, 2 * m + hi, fresh_a);
+    fft_zero_unless_fresh(fb, 2 * m + lo, 2 * m + hi, fresh_b);
+    int stop = fft_team_sync(all, 0);
+    if (all->tid == 0) {
+        fft_written(fa, K);
+        fft_written(fb, K);
+    }
+    if (stop || fft_to_novel_team(fa, K, 2 * m, all)) return -2;
+    fft_share(2 * m, all, 64, &lo, &hi);
+    for (size_t j = lo; j < hi; j++) {
+        fb[j] = fa[j] >> 32;
+        fa[j] &= low;
+    }
+    if (fft_team_sync(all, 0)) return -2;
+    return upper ? fft_forward_team(fb, K, 2 * nb, half) : fft_forward_team(fa, K, 2 * na, half);
+}
+
 /* fft_result by a team: each member sums the pieces of its own range of output words. */
 static int fft_result_team(uint64_t* out, size_t nout, uint64_t* f, int K, fft_team* t) {
     size_t n = (size_t)1 << K, pieces = 2 * nout < n ? 2 * nout : n, lo, hi;
@@ -1386,8 +1422,8 @@ static int fft_set_threads(int nthreads) {
 static int fft_get_threads(void) { return fft_threads_here; }
 
 /* The transforms of n operands (dst[i] from src[i] of len[i] > 0 words) by a crew: with an even
- * number of members its two halves take two operands at a time, one each, else (and for an odd
- * last one) the whole crew each in turn.  Every member calls it alike; -2 when the crew stops. */
+ * number of members two operands at a time, their basis change by the whole crew and their
+ * transforms by its two halves, one each, else (and for an odd last one) the whole crew each in turn.  Every member calls it alike; -2 when the crew stops. */
 typedef struct {
     fft_barrier all, half[2];
     fft_poll_fn poll;
@@ -1412,7 +1448,8 @@ static int fft_operands_team(uint64_t* const* dst, const uint64_t* const* src, c
     if (T % 2 == 0) {
         int upper = tid >= T / 2;
         fft_team half = {crew, &m->half[upper], tid - upper * (T / 2), T / 2, tid == 0, m->poll, m->ps};
-        for (; i + 1 < n; i += 2) fft_operand_team(dst[i + upper], src[i + upper], len[i + upper], K, &half);
+        for (; i + 1 < n; i += 2)
+            fft_operand_pair_team(dst[i], dst[i + 1], src[i], len[i], src[i + 1], len[i + 1], K, &all, &half, upper);
     }
     for (; i < n; i++) fft_operand_team(dst[i], src[i], len[i], K, &all);
     return fft_team_sync(&all, 0);
