@@ -130,13 +130,14 @@ static void fft_crew_seated(fft_crew_seat* seat) {
     if (seat->tid < seat->crew->nthreads) seat->crew->body(seat->crew, seat->tid);
 }
 
+/* A thread running entry(arg): the crew's members and the partner below.  On POSIX it starts
+ * with every signal blocked: Ctrl-C goes to the calling thread, whose poll sees it. */
 #if defined(_WIN32)
-static unsigned __stdcall fft_crew_thread(void* arg) {
-    fft_crew_seated((fft_crew_seat*)arg);
-    return 0;
-}
-static int fft_thread_start(fft_thread* t, fft_crew_seat* seat) {
-    uintptr_t h = _beginthreadex(NULL, 0, fft_crew_thread, seat, 0, NULL);
+#define FFT_THREAD_ENTRY(name) static unsigned __stdcall name(void* arg)
+#define FFT_THREAD_RETURN return 0
+typedef unsigned(__stdcall* fft_thread_entry)(void*);
+static int fft_thread_start(fft_thread* t, fft_thread_entry entry, void* arg) {
+    uintptr_t h = _beginthreadex(NULL, 0, entry, arg, 0, NULL);
     if (h == 0) return -1;
     *t = (HANDLE)h;
     return 0;
@@ -146,21 +147,24 @@ static void fft_thread_join(fft_thread t) {
     CloseHandle(t);
 }
 #else
-static void* fft_crew_thread(void* arg) {
-    fft_crew_seated((fft_crew_seat*)arg);
-    return NULL;
-}
-/* Started with every signal blocked: Ctrl-C goes to the calling thread, whose poll sees it. */
-static int fft_thread_start(fft_thread* t, fft_crew_seat* seat) {
+#define FFT_THREAD_ENTRY(name) static void* name(void* arg)
+#define FFT_THREAD_RETURN return NULL
+typedef void* (*fft_thread_entry)(void*);
+static int fft_thread_start(fft_thread* t, fft_thread_entry entry, void* arg) {
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    int err = pthread_create(t, NULL, fft_crew_thread, seat);
+    int err = pthread_create(t, NULL, entry, arg);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return err == 0 ? 0 : -1;
 }
 static void fft_thread_join(fft_thread t) { pthread_join(t, NULL); }
 #endif
+
+FFT_THREAD_ENTRY(fft_crew_thread) {
+    fft_crew_seated((fft_crew_seat*)arg);
+    FFT_THREAD_RETURN;
+}
 
 /* Run crew->body on crew->nthreads members (at most FFT_MAX_THREADS; fewer if threads fail to
  * start: crew->nthreads is then lowered before any body runs); returns member 0's status,
@@ -177,7 +181,7 @@ static int fft_crew_run(fft_crew* crew, void (*prepare)(fft_crew*)) {
     for (int i = 1; i < crew->nthreads; i++) {
         seats[i].crew = crew;
         seats[i].tid = i;
-        if (fft_thread_start(&threads[i], &seats[i]) != 0) break;
+        if (fft_thread_start(&threads[i], fft_crew_thread, &seats[i]) != 0) break;
         started++;
     }
     crew->nthreads = started + 1;
@@ -212,13 +216,26 @@ static int fft_pair_poll(void* unused) {
     return fft_pair_stop_here != NULL && fft_atomic_get(fft_pair_stop_here) != 0;
 }
 
+/* Runs a pair's second job on this thread, its polls watching the pair's stop flag. */
+static void fft_pair_run_second(fft_pair_job* job) {
+    volatile long* outer = fft_pair_stop_here;
+    fft_pair_stop_here = &job->stop;
+    job->status[1] = job->fn[1](job->arg[1]);
+    fft_pair_stop_here = outer;
+}
+
+/* Runs a pair's first job on this thread; when it fails, the second's polls say stop. */
+static void fft_pair_run_first(fft_pair_job* job) {
+    job->status[0] = job->fn[0](job->arg[0]);
+    if (job->status[0] != 0) fft_atomic_set(&job->stop, 1);
+}
+
 static int fft_pair_member(fft_crew* crew, int tid) {
     fft_pair_job* job = (fft_pair_job*)crew->job;
-    volatile long* outer = fft_pair_stop_here;
-    if (tid == 1) fft_pair_stop_here = &job->stop;
-    job->status[tid] = job->fn[tid](job->arg[tid]);
-    if (tid == 0 && job->status[0] != 0) fft_atomic_set(&job->stop, 1);
-    fft_pair_stop_here = outer;
+    if (tid == 1)
+        fft_pair_run_second(job);
+    else
+        fft_pair_run_first(job);
     return job->status[tid];
 }
 
@@ -300,25 +317,15 @@ static void fft_partner_serve(fft_partner* p) {
             }
         }
         if (s == FFT_PARTNER_LEAVE) return;
-        fft_pair_job* job = p->job;
-        fft_pair_stop_here = &job->stop;
-        job->status[1] = job->fn[1](job->arg[1]);
-        fft_pair_stop_here = NULL;
+        fft_pair_run_second(p->job);
         fft_atomic_set(&p->state, FFT_PARTNER_DONE);
     }
 }
 
-#if defined(_WIN32)
-static unsigned __stdcall fft_partner_thread(void* arg) {
+FFT_THREAD_ENTRY(fft_partner_thread) {
     fft_partner_serve((fft_partner*)arg);
-    return 0;
+    FFT_THREAD_RETURN;
 }
-#else
-static void* fft_partner_thread(void* arg) {
-    fft_partner_serve((fft_partner*)arg);
-    return NULL;
-}
-#endif
 
 /* A partner thread, idle (NULL when it cannot start: pairs then start threads of their own). */
 static fft_partner* fft_partner_start(void) {
@@ -327,14 +334,11 @@ static fft_partner* fft_partner_start(void) {
 #if defined(_WIN32)
     InitializeSRWLock(&p->lock);
     InitializeConditionVariable(&p->wake);
-    uintptr_t h = _beginthreadex(NULL, 0, fft_partner_thread, p, 0, NULL);
-    if (h == 0) {
+    if (fft_thread_start(&p->thread, fft_partner_thread, p) != 0) {
         free(p);
         return NULL;
     }
-    p->thread = (HANDLE)h;
 #else
-    sigset_t all, old;
     if (pthread_mutex_init(&p->lock, NULL) != 0) {
         free(p);
         return NULL;
@@ -344,11 +348,7 @@ static fft_partner* fft_partner_start(void) {
         free(p);
         return NULL;
     }
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int err = pthread_create(&p->thread, NULL, fft_partner_thread, p);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (err != 0) {
+    if (fft_thread_start(&p->thread, fft_partner_thread, p) != 0) {
         pthread_cond_destroy(&p->wake);
         pthread_mutex_destroy(&p->lock);
         free(p);
@@ -384,8 +384,7 @@ static int fft_run_pair(fft_pair_fn job0, void* arg0, fft_pair_fn job1, void* ar
         unsigned spins = 0;
         p->job = &job;
         fft_partner_tell(p, FFT_PARTNER_GIVEN);
-        job.status[0] = job0(arg0);
-        if (job.status[0] != 0) fft_atomic_set(&job.stop, 1);
+        fft_pair_run_first(&job);
         while (fft_atomic_get(&p->state) != FFT_PARTNER_DONE) {
             if (++spins < 4096) FFT_CPU_RELAX();
             else fft_yield();
