@@ -316,6 +316,30 @@ static void fft_small_change16(uint64_t* f, const uint16_t* cols) {
 #define FFT_SMALL_CHANGE(f, K, rows, cols) fft_small_change((f), (K), (rows))
 #endif
 
+/* The change on the columns: fft_to_novel (or with `inverse` fft_from_novel) of 2^K rows of
+ * `row` words, nz of them nonzero, on words [lo, hi) of every row, a slice of the words at a
+ * time small enough that its part of the 2^K rows (FFT_COLUMN_BYTES) stays in the cache through
+ * every pass of the recursion: one trip to memory where the whole rows would take one a pass. */
+#ifndef FFT_COLUMN_BYTES
+#define FFT_COLUMN_BYTES ((size_t)1 << 19)
+#endif
+static int fft_columns(uint64_t* f, int K, size_t row, size_t nz, size_t lo, size_t hi, const int inverse,
+                       fft_poll_fn poll, void* ps) {
+    size_t slice = (FFT_COLUMN_BYTES / sizeof(uint64_t)) >> K, count = 0;
+    fft_slice sl;
+    if (slice < 64) slice = 64;
+    sl.row = row;
+    for (sl.lo = lo; sl.lo < hi; sl.lo = sl.hi, count++) {
+        sl.hi = hi - sl.lo > slice ? sl.lo + slice : hi;
+        if ((count & 15) == 15 && fft_poll_now(poll, ps)) return -2;
+        if (inverse)
+            fft_from_novel(f, K, row, &sl, NULL, NULL);
+        else
+            fft_to_novel(f, K, row, nz, &sl, NULL, NULL);
+    }
+    return 0;
+}
+
 /* Monomial coefficients -> coefficients on X, in place; elements from nz on are zero. */
 static int fft_to_novel(uint64_t* f, int K, size_t w, size_t nz, const fft_slice* sl, fft_poll_fn poll, void* ps) {
     if (K <= 1 || nz == 0) return 0;
@@ -330,6 +354,7 @@ static int fft_to_novel(uint64_t* f, int K, size_t w, size_t nz, const fft_slice
         if (fft_to_novel(f + m * block, L, w, nz - m * side < side ? nz - m * side : side, sl, poll, ps)) return -2;
         if ((m & 63) == 63 && block * 64 >= FFT_POLL_WORDS && fft_poll_now(poll, ps)) return -2;
     }
+    if (sl == NULL) return fft_columns(f, K - L, block, (nz + side - 1) / side, 0, block, 0, poll, ps);
     return fft_to_novel(f, K - L, block, (nz + side - 1) / side, sl, poll, ps);
 }
 
@@ -342,7 +367,8 @@ static int fft_from_novel(uint64_t* f, int K, size_t w, const fft_slice* sl, fft
     }
     int L = fft_split_log(K);
     size_t side = (size_t)1 << L, block = side * w;
-    if (fft_from_novel(f, K - L, block, sl, poll, ps)) return -2;
+    if (sl == NULL ? fft_columns(f, K - L, block, 0, 0, block, 1, poll, ps) : fft_from_novel(f, K - L, block, sl, poll, ps))
+        return -2;
     for (size_t m = 0; m < ((size_t)1 << (K - L)); m++) {
         if (fft_from_novel(f + m * block, L, w, sl, poll, ps)) return -2;
         if ((m & 63) == 63 && block * 64 >= FFT_POLL_WORDS && fft_poll_now(poll, ps)) return -2;
@@ -1274,7 +1300,6 @@ static int fft_to_novel_team(uint64_t* f, int K, size_t nz, fft_team* t) {
     }
     int L = fft_split_log(K), look = ((size_t)1 << K) >= FFT_POLL_WORDS;
     size_t side = (size_t)1 << L, lo, hi;
-    fft_slice sl;
     for (int k = K - 1; k >= L; k--) {           /* fft_expand */
         size_t h = (size_t)1 << k, d = h - ((size_t)1 << (k - L)), nblocks = (size_t)1 << (K - 1 - k);
         size_t active = nz > h ? (nz - h + 2 * h - 1) / (2 * h) : 0;   /* blocks with 2 h b + h < nz */
@@ -1292,9 +1317,8 @@ static int fft_to_novel_team(uint64_t* f, int K, size_t nz, fft_team* t) {
         if (fft_to_novel(f + m * side, L, 1, nz - m * side < side ? nz - m * side : side, NULL, fft_team_poll, t))
             break;
     if (fft_team_sync(t, look)) return -2;
-    sl.row = side;
-    fft_share(side, t, 8, &sl.lo, &sl.hi);
-    fft_to_novel(f, K - L, side, nm, &sl, fft_team_poll, t);
+    fft_share(side, t, 8, &lo, &hi);
+    fft_columns(f, K - L, side, nm, lo, hi, 0, fft_team_poll, t);
     return fft_team_sync(t, look);
 }
 
@@ -1308,11 +1332,9 @@ static int fft_from_novel_team(uint64_t* f, int K, fft_team* t) {
     }
     int L = fft_split_log(K), look = ((size_t)1 << K) >= FFT_POLL_WORDS, S = fft_team_depth(K, t), k;
     size_t side = (size_t)1 << L, lo, hi;
-    fft_slice sl;
     if (S > K - L) S = K - L;
-    sl.row = side;
-    fft_share(side, t, 8, &sl.lo, &sl.hi);
-    fft_from_novel(f, K - L, side, &sl, fft_team_poll, t);
+    fft_share(side, t, 8, &lo, &hi);
+    fft_columns(f, K - L, side, 0, lo, hi, 1, fft_team_poll, t);
     if (fft_team_sync(t, look)) return -2;
     fft_share((size_t)1 << S, t, 1, &lo, &hi);
     for (size_t u = lo; u < hi; u++) {
