@@ -255,13 +255,73 @@ static int fft_expand(uint64_t* f, int K, int L, size_t w, size_t nz, const fft_
     return 0;
 }
 
-/* The inverse of fft_expand: the same XORs in the opposite order. */
+/* Levels k and k + 1 of fft_unexpand in one pass over a block g of 4h one-word elements
+ * (h = 2^k, hq = 2^(k - L), h >= 4 hq; save: room for 3 hq words).  Level k adds, in each half,
+ * the upper quarter moved down by h - hq to the lower one, then the upper quarter's last hq
+ * elements to its first hq; level k + 1 does the same on the whole block with 2h and 2 hq.
+ * In the block's quarters q0 .. q3, for 3 hq <= p < h, the two levels together give
+ *     q0[p] += q1[p - hq] + q2[p - 2 hq] + q3[p - 3 hq],  q1[p] += q3[p - 2 hq],  q2[p] += q3[p - hq]
+ * (old values on the right; q3 keeps its own), and the first 3 hq places their own cases,
+ * which read the last hq of q1 and 2 hq of q2 (saved first).  Going down from p = h - 1, every
+ * value read is still the old one: half the passes over memory of two levels. */
+static void fft_unexpand_two(uint64_t* g, size_t h, size_t hq, uint64_t* save) {
+    uint64_t *q0 = g, *q1 = g + h, *q2 = g + 2 * h, *q3 = g + 3 * h;
+    size_t p = h, m = 3 * hq;
+    memcpy(save, q1 + h - hq, hq * sizeof(uint64_t));
+    memcpy(save + hq, q2 + h - 2 * hq, 2 * hq * sizeof(uint64_t));
+    while (p >= m + 8) {
+        uint64_t n0[8], n1[8], n2[8];
+        p -= 8;
+        for (int j = 0; j < 8; j++) n0[j] = q0[p + j] ^ q1[p + j - hq] ^ q2[p + j - 2 * hq] ^ q3[p + j - 3 * hq];
+        for (int j = 0; j < 8; j++) n1[j] = q1[p + j] ^ q3[p + j - 2 * hq];
+        for (int j = 0; j < 8; j++) n2[j] = q2[p + j] ^ q3[p + j - hq];
+        memcpy(q0 + p, n0, sizeof n0);
+        memcpy(q1 + p, n1, sizeof n1);
+        memcpy(q2 + p, n2, sizeof n2);
+    }
+    while (p > m) {
+        p--;
+        uint64_t n0 = q0[p] ^ q1[p - hq] ^ q2[p - 2 * hq] ^ q3[p - 3 * hq], n1 = q1[p] ^ q3[p - 2 * hq];
+        q2[p] ^= q3[p - hq];
+        q0[p] = n0;
+        q1[p] = n1;
+    }
+    while (p > 0) {               /* the first 3 hq places, from the levels' cases */
+        p--;
+        uint64_t a1 = q2[p] ^ (p >= hq ? q3[p - hq] : 0);           /* level k's q2 */
+        uint64_t b1 = q3[p] ^ (p < hq ? q3[h - hq + p] : 0);         /* level k's q3 */
+        uint64_t a0 = q0[p] ^ (p >= hq ? q1[p - hq] : 0);           /* level k's q0 */
+        uint64_t b0 = q1[p] ^ (p < hq ? save[p] : 0);               /* level k's q1 */
+        if (p >= 2 * hq) {
+            size_t x = p - 2 * hq;                                   /* level k's q2, q3 at x */
+            a0 ^= q2[x] ^ (x >= hq ? q3[x - hq] : 0);
+            b0 ^= q3[x] ^ (x < hq ? q3[h - hq + x] : 0);
+        } else {
+            b0 ^= save[hq + p] ^ q3[h - 3 * hq + p];                /* level k's q2 at h - 2 hq + p */
+            a1 ^= q3[h - 2 * hq + p];                                /* level k's q3 there */
+        }
+        q0[p] = a0;
+        q1[p] = b0;
+        q2[p] = a1;
+        q3[p] = b1;
+    }
+}
+
+/* The inverse of fft_expand: the same XORs in the opposite order (two levels to a pass where
+ * fft_unexpand_two can). */
+#define FFT_UNEXPAND_SAVE 768
 static int fft_unexpand(uint64_t* f, int K, int L, size_t w, const fft_slice* sl, fft_poll_fn poll, void* ps) {
     int big = (((size_t)1 << K) * w) >= FFT_POLL_WORDS;
+    uint64_t save[FFT_UNEXPAND_SAVE];
     for (int k = L; k < K; k++) {
         if (big && fft_poll_now(poll, ps)) return -2;
         size_t h = (size_t)1 << k, d = h - ((size_t)1 << (k - L));
         size_t nblocks = (size_t)1 << (K - 1 - k);
+        if (w == 1 && sl == NULL && L >= 2 && k + 1 < K && 3 * (h >> L) <= FFT_UNEXPAND_SAVE) {
+            for (size_t b = 0; b < nblocks / 2; b++) fft_unexpand_two(f + 4 * h * b, h, h >> L, save);
+            k++;
+            continue;
+        }
         for (size_t b = 0; b < nblocks; b++) {
             uint64_t* g = f + 2 * h * b * w;
             size_t s = h;
@@ -1445,7 +1505,11 @@ static int fft_get_threads(void) { return fft_threads_here; }
 
 /* The transforms of n operands (dst[i] from src[i] of len[i] > 0 words) by a crew: with an even
  * number of members two operands at a time, their basis change by the whole crew and their
- * transforms by its two halves, one each, else (and for an odd last one) the whole crew each in turn.  Every member calls it alike; -2 when the crew stops. */
+ * transforms by its two halves, one each (below 2^FFT_SHARED_CHANGE_LOG elements, where the
+ * crew's barriers cost more than the work they share, each half changes its own operand), else
+ * (and for an odd last one) the whole crew each in turn.  Every member calls it alike; -2 when
+ * the crew stops. */
+#define FFT_SHARED_CHANGE_LOG 18
 typedef struct {
     fft_barrier all, half[2];
     fft_poll_fn poll;
@@ -1471,7 +1535,10 @@ static int fft_operands_team(uint64_t* const* dst, const uint64_t* const* src, c
         int upper = tid >= T / 2;
         fft_team half = {crew, &m->half[upper], tid - upper * (T / 2), T / 2, tid == 0, m->poll, m->ps};
         for (; i + 1 < n; i += 2)
-            fft_operand_pair_team(dst[i], dst[i + 1], src[i], len[i], src[i + 1], len[i + 1], K, &all, &half, upper);
+            if (K >= FFT_SHARED_CHANGE_LOG)
+                fft_operand_pair_team(dst[i], dst[i + 1], src[i], len[i], src[i + 1], len[i + 1], K, &all, &half, upper);
+            else
+                fft_operand_team(dst[i + upper], src[i + upper], len[i + upper], K, &half);
     }
     for (; i < n; i++) fft_operand_team(dst[i], src[i], len[i], K, &all);
     return fft_team_sync(&all, 0);
