@@ -18,7 +18,7 @@ from types import ModuleType as Gf2PolyModule  # lightsout._kernels.gf2poly at o
 import numpy as np
 import oracle
 import pytest
-from conftest import interrupt_after_start
+from conftest import interrupt_after_start, stops_at_ctrl_c
 from polyref import ref_mul
 
 import lightsout
@@ -179,6 +179,21 @@ def test_a_million_bits_against_a_float_convolution() -> None:
         assert np.array_equal(poly.poly_mul(a, b), expected)
 
 
+def assert_both_loops_multiply(poly: Gf2PolyModule, a: np.ndarray, b: np.ndarray, expected: np.ndarray,
+                               threads: tuple[int, int]) -> None:
+    """a b and b a (on threads[0] and threads[1] threads) by the FFT from one word are `expected`,
+    with the wide loops on and then off."""
+    old = poly.set_fft_wide(True)
+    try:
+        for wide in (True, False):
+            poly.set_fft_wide(wide)
+            with fft_from(poly, 1):
+                assert np.array_equal(poly.poly_mul(a, b, threads=threads[0]), expected), wide
+                assert np.array_equal(poly.poly_mul(b, a, threads=threads[1]), expected), wide
+    finally:
+        poly.set_fft_wide(old)
+
+
 @pytest.mark.parametrize("na, nb", ((17_000, 15_000), (20_000, 13_000), (30_000, 1_200)))
 def test_shared_basis_change_and_paired_levels_against_a_float_convolution(
         poly: Gf2PolyModule, na: int, nb: int) -> None:
@@ -190,16 +205,34 @@ def test_shared_basis_change_and_paired_levels_against_a_float_convolution(
     a = rng.integers(0, 2**64, na, dtype=np.uint64)
     b = rng.integers(0, 2**64, nb, dtype=np.uint64)
     a[-1] >>= np.uint64(9)
+    assert_both_loops_multiply(poly, a, b, convolution_product(a, b), threads=(1, 1))
+
+
+@pytest.mark.parametrize("slice_words", (64, 4096, 1 << 17))
+def test_passes_in_slices_against_a_float_convolution(poly: Gf2PolyModule, slice_words: int) -> None:
+    """The transform's passes cut into slices with a Ctrl-C check between them (2^21 words each
+    by default, so only products of gigabytes have many): with small slices, transforms of 2^17
+    elements (three levels above the cached blocks: a pair and one) take every way a pass is cut,
+    a quarter of a block at a time, whole blocks, one level by ranges of butterflies; and so do
+    the loops over the array's words (packing, zeroing, the split of the shared basis change,
+    the copies of the top levels, the sum of the pieces); the wide loops on and off."""
+    rng = np.random.default_rng(slice_words)
+    a = rng.integers(0, 2**64, 20_000, dtype=np.uint64)
+    b = rng.integers(0, 2**64, 15_001, dtype=np.uint64)
     expected = convolution_product(a, b)
-    old = poly.set_fft_wide(True)
+    old_slice = poly.set_fft_pass_slice(slice_words)
     try:
-        for wide in (True, False):
-            poly.set_fft_wide(wide)
-            with fft_from(poly, 1):
-                assert np.array_equal(poly.poly_mul(a, b, threads=1), expected), wide
-                assert np.array_equal(poly.poly_mul(b, a, threads=1), expected), wide
+        assert_both_loops_multiply(poly, a, b, expected, threads=(1, 2))
     finally:
-        poly.set_fft_wide(old)
+        poly.set_fft_pass_slice(old_slice)
+
+
+def test_pass_slices_are_checked(poly: Gf2PolyModule) -> None:
+    old = poly.set_fft_pass_slice(1 << 21)
+    for bad in (0, 32, 100, 3 << 10):
+        with pytest.raises(InvalidBoardError, match="power of two"):
+            poly.set_fft_pass_slice(bad)
+    assert poly.set_fft_pass_slice(old) == 1 << 21
 
 
 @pytest.mark.parametrize("nbits", (100_000, 333_333, 2_000_000))
@@ -330,3 +363,17 @@ def test_ctrl_c_inside_a_product(tmp_path: Path) -> None:
     returncode, out, err = interrupt_after_start(_INTERRUPTIBLE, tmp_path)
     assert returncode != 0 and "KeyboardInterrupt" in err, (out, err)
     assert "finished" not in out
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
+                    reason="signal handlers run on the main thread")
+@pytest.mark.parametrize("short", (20, 600))
+def test_ctrl_c_inside_a_long_product_by_a_short_operand(short: int) -> None:
+    """A 2^24-word operand times one of a few words (schoolbook) or a few hundred (Toom-3 pieces):
+    thousands of small products, none long enough to look for Ctrl-C alone, so the loop over the
+    long operand looks every 2^16 words; the product stops before its end."""
+    poly = load("gf2poly", selected_level())
+    rng = np.random.default_rng(short)
+    a = rng.integers(0, 2**64, short, dtype=np.uint64)
+    b = rng.integers(0, 2**64, 1 << 24, dtype=np.uint64)
+    stops_at_ctrl_c(lambda: poly.poly_mul(a, b), f"a product of {short} by 2^24 words")

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 import numpy as np
 import pytest
-from conftest import interrupt_after_start
+from conftest import interrupt_after_start, stops_at_ctrl_c
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from polyref import ref_divmod, ref_gcd, ref_mul, ref_xgcd
@@ -319,6 +319,32 @@ def test_ctrl_c_inside_the_recursion(tmp_path, threads: int, paired: str) -> Non
     returncode, out, err = interrupt_after_start(script, tmp_path)
     assert returncode != 0 and "KeyboardInterrupt" in err, (out, err)
     assert "finished" not in out
+
+
+@pytest.mark.parametrize("nb", (1, 2, 100))
+def test_a_long_quotient_by_a_short_divisor(poly: Gf2PolyModule, nb: int) -> None:
+    """Schoolbook division of 200,000 words by a short divisor goes a few million quotient bits at a
+    time (with a Ctrl-C check between): q b + r = a with deg r < deg b, q b made by the product code."""
+    rng = np.random.default_rng(nb)
+    a = rng.integers(0, 2**64, 200_000, dtype=np.uint64)
+    b = rng.integers(0, 2**64, nb, dtype=np.uint64)
+    b[-1] |= np.uint64(1 << 40)
+    q, r = poly.poly_divmod(a, b)
+    assert poly.poly_degree(r) < poly.poly_degree(b)
+    back = poly.poly_mul(q, b)
+    back[: len(r)] ^= r
+    assert np.array_equal(back[: len(a)], a) and not back[len(a):].any()
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
+                    reason="signal handlers run on the main thread")
+def test_ctrl_c_inside_a_long_schoolbook_division(poly: Gf2PolyModule) -> None:
+    """A 2^23-word polynomial by a one-word one: seconds of quotient words, none a product long
+    enough to look for Ctrl-C; the division looks between its chunks and stops before its end."""
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 2**64, 1 << 23, dtype=np.uint64)
+    b = np.array([0x8000_0000_0000_001B], dtype=np.uint64)
+    stops_at_ctrl_c(lambda: poly.poly_divmod(a, b), "a division by a one-word divisor")
 
 
 def test_threads_share_nothing() -> None:

@@ -985,13 +985,14 @@ static inline void fft_inverse_block(uint64_t* f, int B, size_t c) {
  * memory traffic).  Level k pairs q0, q2 and q1, q3 (twiddle w_(2 b)), level k - 1 q0, q1
  * (w_(4 b)) and q2, q3 (w_(4 b + 2)), as fft_level's blocks.  0 where the wide loops are off. */
 #if defined(FFT_WIDE)
-FFT_WIDE_TARGET static int fft_level_pair_wide(uint64_t* f, int k, size_t b0, size_t nblocks, const int inverse) {
+FFT_WIDE_TARGET static int fft_level_pair_wide(uint64_t* f, int k, size_t b0, size_t nblocks, size_t i0, size_t i1,
+                                                const int inverse) {
     size_t h = (size_t)1 << (k - 1);
     if (!fft_wide_on || h % FFT_WIDE) return 0;
     for (size_t b = b0; b < b0 + nblocks; b++) {
         uint64_t* q = f + 4 * h * (b - b0);
         fft_vec l1 = fft_vset1(fft_omega(2 * b)), la = fft_vset1(fft_omega(4 * b)), lb = fft_vset1(fft_omega(4 * b + 2));
-        for (size_t i = 0; i < h; i += FFT_WIDE) {
+        for (size_t i = i0; i < i1; i += FFT_WIDE) {
             fft_vec x0 = fft_vload(q + i), x1 = fft_vload(q + h + i);
             fft_vec x2 = fft_vload(q + 2 * h + i), x3 = fft_vload(q + 3 * h + i);
             if (inverse) {
@@ -1021,10 +1022,87 @@ FFT_WIDE_TARGET static int fft_level_pair_wide(uint64_t* f, int k, size_t b0, si
     }
     return 1;
 }
-#define FFT_LEVEL_PAIR(f, k, b0, nblocks, inverse) fft_level_pair_wide((f), (k), (b0), (nblocks), (inverse))
+#define FFT_LEVEL_PAIR_PART(f, k, b0, nblocks, i0, i1, inverse) \
+    fft_level_pair_wide((f), (k), (b0), (nblocks), (i0), (i1), (inverse))
 #else
-#define FFT_LEVEL_PAIR(f, k, b0, nblocks, inverse) 0
+#define FFT_LEVEL_PAIR_PART(f, k, b0, nblocks, i0, i1, inverse) \
+    ((void)(f), (void)(k), (void)(b0), (void)(nblocks), (void)(i0), (void)(i1), (void)(inverse), 0)
 #endif
+/* Levels k and k - 1 on whole blocks (places i0 <= i < i1 of each block's quarters with _PART). */
+#define FFT_LEVEL_PAIR(f, k, b0, nblocks, inverse) \
+    FFT_LEVEL_PAIR_PART((f), (k), (b0), (nblocks), 0, (size_t)1 << ((k) - 1), (inverse))
+
+/* Butterflies [lo, hi) of level k (butterfly j: block j >> k, pair j mod 2^k), forward or inverse. */
+static void fft_level_range(uint64_t* f, int k, size_t lo, size_t hi, const int inverse) {
+    size_t h = (size_t)1 << k;
+    while (lo < hi) {
+        size_t b = lo >> k, i = lo & (h - 1), end = (b + 1) << k < hi ? (b + 1) << k : hi;
+        uint64_t lam = fft_omega(2 * b);
+        uint64_t* u = f + 2 * h * b + i;
+        if (lam == 0)
+            fft_xor(u + h, u, end - lo);
+        else if (inverse)
+            fft_pair_inverse(u, u + h, end - lo, lam);
+        else
+            fft_pair_forward(u, u + h, end - lo, lam);
+        lo = end;
+    }
+}
+
+/* A pass of the transform over more words than fft_pass_slice runs in slices of that many, with a
+ * poll between them: Ctrl-C lands within a slice's time (milliseconds) even where one pass covers
+ * gigabytes.  A power of two, at least 64; tests make it small (fft_set_pass_slice). */
+static size_t fft_pass_slice = (size_t)1 << 21;
+
+/* Set fft_pass_slice (a power of two >= 64, else unchanged); returns the previous value. */
+static size_t fft_set_pass_slice(size_t words) {
+    size_t old = fft_pass_slice;
+    if (words >= 64 && (words & (words - 1)) == 0) fft_pass_slice = words;
+    return old;
+}
+
+/* The end of the slice of [s, hi) that starts at s. */
+static inline size_t fft_slice_end(size_t s, size_t hi) {
+    return hi - s < fft_pass_slice ? hi : s + fft_pass_slice;
+}
+
+/* The levels two to a pass of fft_pass over all 2^K elements, in slices; 1 when done, 0 where
+ * the wide loops cannot (nothing done), -2 when the poll says stop. */
+static int fft_pair_pass(uint64_t* f, int K, int top, const int inverse, fft_poll_fn poll, void* ps) {
+    size_t q = (size_t)1 << (top - 1), nblocks = (size_t)1 << (K - 1 - top), slice = fft_pass_slice;
+    if (4 * q <= slice) {   /* whole blocks, slice / 4q of them at a time */
+        size_t group = slice / (4 * q);
+        for (size_t b = 0; b < nblocks; b += group) {
+            size_t count = nblocks - b < group ? nblocks - b : group;
+            if (!FFT_LEVEL_PAIR(f + 4 * q * b, top, b, count, inverse)) return 0;
+            if (fft_poll_now(poll, ps)) return -2;
+        }
+        return 1;
+    }
+    for (size_t b = 0; b < nblocks; b++)     /* a slice of each quarter's places at a time */
+        for (size_t i = 0; i < q; i += slice / 4) {
+            size_t end = q - i < slice / 4 ? q : i + slice / 4;
+            if (!FFT_LEVEL_PAIR_PART(f + 4 * q * b, top, b, 1, i, end, inverse)) return 0;
+            if (fft_poll_now(poll, ps)) return -2;
+        }
+    return 1;
+}
+
+/* One pass of fft_forward (or, with `inverse`, of fft_inverse) over all 2^K elements: level k,
+ * or with `two`, where the wide loops can, levels k and k - 1 (inverse: k and k + 1); returns
+ * the levels done, or -2 when the poll says stop.  Polls after each fft_pass_slice words. */
+static int fft_pass(uint64_t* f, int K, int k, int two, const int inverse, fft_poll_fn poll, void* ps) {
+    size_t half = (size_t)1 << (K - 1), step = fft_pass_slice / 2;
+    if (two) {
+        int st = fft_pair_pass(f, K, inverse ? k + 1 : k, inverse, poll, ps);
+        if (st) return st < 0 ? st : 2;
+    }
+    for (size_t lo = 0; lo < half; lo += step) {
+        fft_level_range(f, k, lo, half - lo < step ? half : lo + step, inverse);
+        if (fft_poll_now(poll, ps)) return -2;
+    }
+    return 1;
+}
 
 /* Values at w_0 .. w_(2^K - 1) of f = sum_i f[i] X_i, in place; f[i] = 0 for i >= nz.
  * While nz <= 2^k, every block of level k has a zero upper half, and its butterflies
@@ -1036,14 +1114,16 @@ static int fft_forward(uint64_t* f, int K, size_t nz, fft_poll_fn poll, void* ps
     for (; k >= B && nz <= ((size_t)1 << k); k--) {
         size_t h = (size_t)1 << k;
         for (size_t b = 0; b < ((size_t)1 << (K - 1 - k)); b++)
-            memcpy(f + 2 * h * b + h, f + 2 * h * b, nz * sizeof(uint64_t));
+            for (size_t s = 0, e; s < nz; s = e) {
+                e = fft_slice_end(s, nz);
+                memcpy(f + 2 * h * b + h + s, f + 2 * h * b + s, (e - s) * sizeof(uint64_t));
+                if (fft_poll_now(poll, ps)) return -2;
+            }
     }
-    for (; k >= B; k--) {
-        if (k > B && FFT_LEVEL_PAIR(f, k, 0, (size_t)1 << (K - 1 - k), 0))
-            k--;
-        else
-            fft_level(f, k, 0, (size_t)1 << (K - 1 - k), 0);
-        if (fft_poll_now(poll, ps)) return -2;
+    while (k >= B) {
+        int done = fft_pass(f, K, k, k > B, 0, poll, ps);
+        if (done < 0) return -2;
+        k -= done;
     }
     for (size_t c = 0; c < ((size_t)1 << (K - B)); c++) {
         fft_forward_block(f, B, c);
@@ -1060,12 +1140,10 @@ static int fft_inverse(uint64_t* f, int K, fft_poll_fn poll, void* ps) {
         fft_inverse_block(f, B, c);
         if ((c & 63) == 63 && fft_poll_now(poll, ps)) return -2;
     }
-    for (int k = B; k < K; k++) {
-        if (k + 1 < K && FFT_LEVEL_PAIR(f, k + 1, 0, (size_t)1 << (K - 2 - k), 1))
-            k++;
-        else
-            fft_level(f, k, 0, (size_t)1 << (K - 1 - k), 1);
-        if (fft_poll_now(poll, ps)) return -2;
+    for (int k = B; k < K;) {
+        int done = fft_pass(f, K, k, k + 1 < K, 1, poll, ps);
+        if (done < 0) return -2;
+        k += done;
     }
     return 0;
 }
@@ -1099,9 +1177,19 @@ static void fft_written(uint64_t* f, int K) {
     if (fft_is_fresh(f, K)) f[-1] = 0;
 }
 
+/* The loops over the words of a transform's array below (packing, zeroing, splitting, copying,
+ * summing) run fft_pass_slice words at a time and check in with the poll between slices, as the
+ * passes of the transform do: at 10^9 bits and up each touches gigabytes of fresh pages.  They
+ * return -2 when the poll says stop, else 0; a team's member gives fft_team_poll and itself. */
 /* f[lo : hi) = 0, where `fresh` (fft_is_fresh before any write) does not say it is zero already. */
-static void fft_zero_unless_fresh(uint64_t* f, size_t lo, size_t hi, int fresh) {
-    if (!fresh && hi > lo) memset(f + lo, 0, (hi - lo) * sizeof(uint64_t));
+static int fft_zero_unless_fresh(uint64_t* f, size_t lo, size_t hi, int fresh, fft_poll_fn poll, void* ps) {
+    if (fresh) return 0;
+    for (size_t s = lo, e; s < hi; s = e) {
+        e = fft_slice_end(s, hi);
+        memset(f + s, 0, (e - s) * sizeof(uint64_t));
+        if (e < hi && fft_poll_now(poll, ps)) return -2;
+    }
+    return 0;
 }
 
 /* The transform size 2^K for a product of na- and nb-word operands. */
@@ -1113,14 +1201,72 @@ static int fft_log_size(size_t na, size_t nb) {
 }
 
 /* dst[0 : 2^K) = the values at w_0 .. w_(2^K - 1) of a[0 : na) cut into 32-bit pieces. */
+/* Words [lo, hi) of a as 32-bit pieces: dst[2 i] the low half of a[i], dst[2 i + 1] the high. */
+static int fft_pack(uint64_t* dst, const uint64_t* a, size_t lo, size_t hi, fft_poll_fn poll, void* ps) {
+    for (size_t s = lo, e; s < hi; s = e) {
+        e = fft_slice_end(s, hi);
+        for (size_t i = s; i < e; i++) {
+            dst[2 * i] = a[i] & 0xFFFFFFFFu;
+            dst[2 * i + 1] = a[i] >> 32;
+        }
+        if (e < hi && fft_poll_now(poll, ps)) return -2;
+    }
+    return 0;
+}
+
+/* Words [lo, hi) of a (na words) and b (nb) as 32-bit pieces in one array, a's in the low and
+ * b's in the high halves of fa's words (zero past either's end). */
+static int fft_pack_pair(uint64_t* fa, const uint64_t* a, size_t na, const uint64_t* b, size_t nb, size_t lo,
+                         size_t hi, fft_poll_fn poll, void* ps) {
+    const uint64_t low = 0xFFFFFFFFu;
+    for (size_t s = lo, e; s < hi; s = e) {
+        e = fft_slice_end(s, hi);
+        for (size_t i = s; i < e; i++) {
+            uint64_t x = i < na ? a[i] : 0, y = i < nb ? b[i] : 0;
+            fa[2 * i] = (x & low) | (y << 32);
+            fa[2 * i + 1] = (x >> 32) | (y & ~low);
+        }
+        if (e < hi && fft_poll_now(poll, ps)) return -2;
+    }
+    return 0;
+}
+
+/* Elements [lo, hi) of fft_pack_pair's array split: b's halves to fb, a's stay in fa. */
+static int fft_split_pair(uint64_t* fa, uint64_t* fb, size_t lo, size_t hi, fft_poll_fn poll, void* ps) {
+    for (size_t s = lo, e; s < hi; s = e) {
+        e = fft_slice_end(s, hi);
+        for (size_t j = s; j < e; j++) {
+            fb[j] = fa[j] >> 32;
+            fa[j] &= 0xFFFFFFFFu;
+        }
+        if (e < hi && fft_poll_now(poll, ps)) return -2;
+    }
+    return 0;
+}
+
+/* Words [lo, hi) of the product: out[w] ^= the sum of the pieces (32 bits apart) that reach it,
+ * from the first `pieces` elements of f. */
+static int fft_sum_pieces(uint64_t* out, const uint64_t* f, size_t pieces, size_t lo, size_t hi, fft_poll_fn poll,
+                          void* ps) {
+    for (size_t s = lo, e; s < hi; s = e) {
+        e = fft_slice_end(s, hi);
+        for (size_t w = s; w < e; w++) {
+            uint64_t x = 0;
+            if (2 * w < pieces) x ^= f[2 * w];
+            if (2 * w + 1 < pieces) x ^= f[2 * w + 1] << 32;
+            if (w > 0 && 2 * w - 1 < pieces) x ^= f[2 * w - 1] >> 32;
+            out[w] ^= x;
+        }
+        if (e < hi && fft_poll_now(poll, ps)) return -2;
+    }
+    return 0;
+}
+
 static int fft_operand(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_poll_fn poll, void* ps) {
     int fresh = fft_is_fresh(dst, K);
     fft_written(dst, K);
-    for (size_t i = 0; i < na; i++) {
-        dst[2 * i] = a[i] & 0xFFFFFFFFu;
-        dst[2 * i + 1] = a[i] >> 32;
-    }
-    fft_zero_unless_fresh(dst, 2 * na, (size_t)1 << K, fresh);
+    if (fft_pack(dst, a, 0, na, poll, ps) || fft_zero_unless_fresh(dst, 2 * na, (size_t)1 << K, fresh, poll, ps))
+        return -2;
     if (fft_to_novel(dst, K, 1, 2 * na, NULL, poll, ps)) return -2;
     return fft_forward(dst, K, 2 * na, poll, ps);
 }
@@ -1131,24 +1277,16 @@ static int fft_operand(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_p
  * fft_to_novel, which thus reads and writes half the words of two calls. */
 static int fft_operand_pair(uint64_t* fa, uint64_t* fb, const uint64_t* a, size_t na, const uint64_t* b,
                             size_t nb, int K, fft_poll_fn poll, void* ps) {
-    const uint64_t low = 0xFFFFFFFFu;
     size_t n = (size_t)1 << K, m = na > nb ? na : nb;
     int fresh_a = fft_is_fresh(fa, K), fresh_b = fft_is_fresh(fb, K);
     fft_written(fa, K);
     fft_written(fb, K);
-    for (size_t i = 0; i < m; i++) {
-        uint64_t x = i < na ? a[i] : 0, y = i < nb ? b[i] : 0;
-        fa[2 * i] = (x & low) | (y << 32);
-        fa[2 * i + 1] = (x >> 32) | (y & ~low);
-    }
-    fft_zero_unless_fresh(fa, 2 * m, n, fresh_a);
+    if (fft_pack_pair(fa, a, na, b, nb, 0, m, poll, ps) || fft_zero_unless_fresh(fa, 2 * m, n, fresh_a, poll, ps))
+        return -2;
     if (fft_to_novel(fa, K, 1, 2 * m, NULL, poll, ps)) return -2;
     /* the change is triangular: a's elements from 2 na on and b's from 2 nb on stay zero */
-    for (size_t j = 0; j < 2 * m; j++) {
-        fb[j] = fa[j] >> 32;
-        fa[j] &= low;
-    }
-    fft_zero_unless_fresh(fb, 2 * m, n, fresh_b);
+    if (fft_split_pair(fa, fb, 0, 2 * m, poll, ps) || fft_zero_unless_fresh(fb, 2 * m, n, fresh_b, poll, ps))
+        return -2;
     if (fft_forward(fa, K, 2 * na, poll, ps)) return -2;
     return fft_forward(fb, K, 2 * nb, poll, ps);
 }
@@ -1159,12 +1297,7 @@ static int fft_result(uint64_t* out, size_t nout, uint64_t* f, int K, fft_poll_f
     int st = fft_inverse(f, K, poll, ps);
     if (st == 0) st = fft_from_novel(f, K, 1, NULL, poll, ps);
     if (st != 0) return st;
-    for (size_t j = 0; j < pieces; j += 2) out[j >> 1] ^= f[j];
-    for (size_t j = 1; j < pieces; j += 2) {
-        out[j >> 1] ^= f[j] << 32;
-        if ((j >> 1) + 1 < nout) out[(j >> 1) + 1] ^= f[j] >> 32;
-    }
-    return 0;
+    return fft_sum_pieces(out, f, pieces, 0, nout, poll, ps);
 }
 
 /* --- Every core: the product spread over a crew of threads (fftcrew.h) -----------
@@ -1180,9 +1313,10 @@ static int fft_result(uint64_t* out, size_t nout, uint64_t* f, int K, fft_poll_f
  *     two barriers per level), the 2^(K-L) small changes by ranges of m, and the change on
  *     the columns by slices of the words of a row (fft_slice); its inverse backwards;
  *   - the packing of pieces, the pointwise products and the sum of the pieces by ranges.
- * With an even number of threads two operands share one basis change (fft_operand_pair's
- * packing) by the whole crew, then go to the two halves of the crew, each transformed by its
- * half alone (two threads: one operand each, no barrier inside the transforms).
+ * With an even number of threads two operands go to the two halves of the crew, each
+ * transformed by its half alone (two threads: one operand each, no barrier inside the
+ * transforms); from 2^FFT_SHARED_CHANGE_LOG elements they first share one basis change
+ * (fft_operand_pair's packing) by the whole crew, below that each half changes its own.
  * Only member 0, the calling thread, calls the caller's poll (it may take the GIL); the
  * others read the crew's stop flag, which member 0 sets when the poll says stop, and
  * every member leaves at the next barrier.  Nothing is allocated by the members.
@@ -1227,23 +1361,6 @@ static inline void fft_share(size_t n, const fft_team* t, size_t grain, size_t* 
     size_t a = units * (size_t)t->tid / (size_t)t->n * grain, b = units * (size_t)(t->tid + 1) / (size_t)t->n * grain;
     *lo = a < n ? a : n;
     *hi = b < n ? b : n;
-}
-
-/* Butterflies [lo, hi) of level k (butterfly j: block j >> k, pair j mod 2^k), forward or inverse. */
-static void fft_level_range(uint64_t* f, int k, size_t lo, size_t hi, const int inverse) {
-    size_t h = (size_t)1 << k;
-    while (lo < hi) {
-        size_t b = lo >> k, i = lo & (h - 1), end = (b + 1) << k < hi ? (b + 1) << k : hi;
-        uint64_t lam = fft_omega(2 * b);
-        uint64_t* u = f + 2 * h * b + i;
-        if (lam == 0)
-            fft_xor(u + h, u, end - lo);
-        else if (inverse)
-            fft_pair_inverse(u, u + h, end - lo, lam);
-        else
-            fft_pair_forward(u, u + h, end - lo, lam);
-        lo = end;
-    }
 }
 
 /* How many levels at the top a team splits by ranges of butterflies (a barrier after each):
@@ -1430,12 +1547,9 @@ static int fft_operand_team(uint64_t* dst, const uint64_t* a, size_t na, int K, 
     size_t lo, hi;
     int fresh = fft_is_fresh(dst, K); /* every member reads the flag before the sync; one clears it after */
     fft_share(na, t, 64, &lo, &hi);
-    for (size_t i = lo; i < hi; i++) {
-        dst[2 * i] = a[i] & 0xFFFFFFFFu;
-        dst[2 * i + 1] = a[i] >> 32;
-    }
+    fft_pack(dst, a, lo, hi, fft_team_poll, t);    /* a stop shows at the sync */
     fft_share(((size_t)1 << K) - 2 * na, t, 64, &lo, &hi);
-    fft_zero_unless_fresh(dst, 2 * na + lo, 2 * na + hi, fresh);
+    fft_zero_unless_fresh(dst, 2 * na + lo, 2 * na + hi, fresh, fft_team_poll, t);
     int stop = fft_team_sync(t, 0);
     if (t->tid == 0) fft_written(dst, K);
     if (stop) return -2;
@@ -1448,18 +1562,13 @@ static int fft_operand_team(uint64_t* dst, const uint64_t* a, size_t na, int K, 
  * fa's, the upper half fb's). */
 static int fft_operand_pair_team(uint64_t* fa, uint64_t* fb, const uint64_t* a, size_t na, const uint64_t* b,
                                  size_t nb, int K, fft_team* all, fft_team* half, int upper) {
-    const uint64_t low = 0xFFFFFFFFu;
     size_t n = (size_t)1 << K, m = na > nb ? na : nb, lo, hi;
     int fresh_a = fft_is_fresh(fa, K), fresh_b = fft_is_fresh(fb, K); /* read by all before the sync */
     fft_share(m, all, 64, &lo, &hi);
-    for (size_t i = lo; i < hi; i++) {
-        uint64_t x = i < na ? a[i] : 0, y = i < nb ? b[i] : 0;
-        fa[2 * i] = (x & low) | (y << 32);
-        fa[2 * i + 1] = (x >> 32) | (y & ~low);
-    }
+    fft_pack_pair(fa, a, na, b, nb, lo, hi, fft_team_poll, all);    /* a stop shows at the sync */
     fft_share(n - 2 * m, all, 64, &lo, &hi);
-    fft_zero_unless_fresh(fa, 2 * m + lo, 2 * m + hi, fresh_a);
-    fft_zero_unless_fresh(fb, 2 * m + lo, 2 * m + hi, fresh_b);
+    fft_zero_unless_fresh(fa, 2 * m + lo, 2 * m + hi, fresh_a, fft_team_poll, all);
+    fft_zero_unless_fresh(fb, 2 * m + lo, 2 * m + hi, fresh_b, fft_team_poll, all);
     int stop = fft_team_sync(all, 0);
     if (all->tid == 0) {
         fft_written(fa, K);
@@ -1467,10 +1576,7 @@ static int fft_operand_pair_team(uint64_t* fa, uint64_t* fb, const uint64_t* a, 
     }
     if (stop || fft_to_novel_team(fa, K, 2 * m, all)) return -2;
     fft_share(2 * m, all, 64, &lo, &hi);
-    for (size_t j = lo; j < hi; j++) {
-        fb[j] = fa[j] >> 32;
-        fa[j] &= low;
-    }
+    fft_split_pair(fa, fb, lo, hi, fft_team_poll, all);
     if (fft_team_sync(all, 0)) return -2;
     return upper ? fft_forward_team(fb, K, 2 * nb, half) : fft_forward_team(fa, K, 2 * na, half);
 }
@@ -1481,13 +1587,7 @@ static int fft_result_team(uint64_t* out, size_t nout, uint64_t* f, int K, fft_t
     if (fft_inverse_team(f, K, t)) return -2;
     if (fft_from_novel_team(f, K, t)) return -2;
     fft_share(nout, t, 64, &lo, &hi);
-    for (size_t w = lo; w < hi; w++) {
-        uint64_t x = 0;
-        if (2 * w < pieces) x ^= f[2 * w];
-        if (2 * w + 1 < pieces) x ^= f[2 * w + 1] << 32;
-        if (w > 0 && 2 * w - 1 < pieces) x ^= f[2 * w - 1] >> 32;
-        out[w] ^= x;
-    }
+    fft_sum_pieces(out, f, pieces, lo, hi, fft_team_poll, t);
     return fft_team_sync(t, 0);
 }
 

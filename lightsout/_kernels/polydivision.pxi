@@ -208,7 +208,7 @@ cdef int divmod_any(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb
                     Py_ssize_t given_words=0) noexcept nogil:
     """r <- r mod b, q ^= r div b (q may be NULL; else room for the quotient): Newton or schoolbook
     (Newton with a given inverse of rev(b), if any and long enough: see divmod_newton)."""
-    cdef Py_ssize_t db = highest_set_bit(b, nb), da = highest_set_bit(r, nr), bw
+    cdef Py_ssize_t db = highest_set_bit(b, nb), da = highest_set_bit(r, nr), bw, stop, chunk
     cdef uint64_t* tmp
     if da < db:
         return 0
@@ -218,7 +218,17 @@ cdef int divmod_any(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb
     tmp = <uint64_t*>calloc(bw + 1, sizeof(uint64_t))
     if tmp == NULL:
         return -1
-    divide_inplace(r, nr, b, bw, q, nq, tmp)
+    # Schoolbook, a chunk of quotient bits (about CHUNK_WORD_OPS word operations) at a time, with
+    # a check for Ctrl-C between chunks: a long quotient by a short divisor takes seconds at 10^9.
+    chunk = 64 * max(1, CHUNK_WORD_OPS // (bw + 64))
+    stop = da
+    while True:
+        stop = max(stop - chunk, db)
+        if divide_inplace(r, nr, b, bw, q, nq, tmp, stop) < db or stop == db:
+            break
+        if size_poll(ps, POLL_WORDS) < 0:
+            free(tmp)
+            return -2
     free(tmp)
     return 0
 

@@ -681,6 +681,8 @@ cdef int fast_euclid(Pl* A, Pl* B, Pl* SA, Pl* SB, bint track, Py_ssize_t gcd_bi
             pl_swap(SA, SB)
         if B.d < 0:
             return 0
+        if track and SB.d >= 0 and pl_nw(SA) >= TAIL_RATIO * pl_nw(A):
+            return euclid_tail(A, B, SA, SB, gcd_bits, ctx)
         if A.d < gcd_bits:
             cols[0] = SA[0]
             cols[1] = SB[0]
@@ -743,6 +745,83 @@ cdef int fast_euclid(Pl* A, Pl* B, Pl* SA, Pl* SB, bint track, Py_ssize_t gcd_bi
         pl_free(&q)
         if st < 0:
             return st
+
+
+cdef int euclid_tail(Pl* A, Pl* B, Pl* SA, Pl* SB, Py_ssize_t gcd_bits, HCtx* ctx) noexcept nogil:
+    """fast_euclid's end once the cofactors outgrow the remainders (deg A >= deg B >= 0): Euclid
+    on (A, B) with cofactors of its own, x (g = x A + y B, y = (g + x A) / B exactly), and then
+    SA = x SA + y SB in one product, where every step left would have multiplied the long
+    cofactors by a short matrix (the Lehmer windows at the very end one word at a time).  The
+    same result: (x, y) is the first row of the product of the steps left.  Replaces A with the
+    gcd, SA with its cofactor, B and SB with zero."""
+    cdef Pl G, Z, X, Y, P, Q, S
+    cdef const uint64_t* terms[2]
+    cdef size_t nterms[2]
+    cdef const uint64_t* cofs[2]
+    cdef size_t ncofs[2]
+    cdef uint64_t* outs[1]
+    cdef size_t nouts[1]
+    cdef uint64_t one = 1
+    cdef int st = 0
+    pl_null(&G)
+    pl_null(&Z)
+    pl_null(&X)
+    pl_null(&Y)
+    pl_null(&P)
+    pl_null(&Q)
+    pl_null(&S)
+    if (pl_copy(&G, A.w, A.d) < 0 or pl_copy(&Z, B.w, B.d) < 0 or pl_copy(&X, &one, 0) < 0
+            or pl_new(&Y, 1) < 0):
+        st = -1
+    if st == 0:
+        st = fast_euclid(&G, &Z, &X, &Y, True, gcd_bits, ctx)
+    # y = (g + x A) / B: P = x A + g, divided by B with no remainder.
+    if st == 0 and pl_new(&P, max(pl_nw(&X) + pl_nw(A), pl_nw(&G))) < 0:
+        st = -1
+    if st == 0:
+        st = fmul(P.w, X.w, pl_nw(&X), A.w, pl_nw(A), ctx.state)
+    if st == 0:
+        xor_into(P.w, G.w, pl_nw(&G))
+        pl_fix(&P)
+        if pl_new(&Q, words_for_bits(max(P.d - B.d, 0) + 1)) < 0:
+            st = -1
+    if st == 0 and P.d >= B.d:
+        st = divmod_any(P.w, P.n, B.w, pl_nw(B), Q.w, Q.n, ctx.newton_words, ctx.state)
+    if st == 0:
+        pl_fix(&P)
+        pl_fix(&Q)
+        if P.d >= 0:
+            st = -3
+    # SA = x SA + y SB
+    if st == 0:
+        terms[0], nterms[0], terms[1], nterms[1] = X.w, <size_t>pl_nw(&X), Q.w, <size_t>pl_nw(&Q)
+        cofs[0], ncofs[0], cofs[1], ncofs[1] = SA.w, <size_t>pl_nw(SA), SB.w, <size_t>pl_nw(SB)
+        nouts[0] = max(nterms[0] + ncofs[0], nterms[1] + ncofs[1], <size_t>1)
+        if pl_new(&S, <Py_ssize_t>nouts[0]) < 0:
+            st = -1
+    if st == 0:
+        outs[0] = S.w
+        st = fmul_matrix(outs, nouts, terms, nterms, cofs, ncofs, 1, 1, ctx.state)
+    if st == 0:
+        pl_fix(&S)
+        pl_free(A)
+        pl_free(SA)
+        pl_free(B)
+        pl_free(SB)
+        A[0] = G
+        SA[0] = S
+        pl_null(&G)
+        pl_null(&S)
+        if pl_new(B, 1) < 0 or pl_new(SB, 1) < 0:
+            st = -1
+    pl_free(&G)
+    pl_free(&Z)
+    pl_free(&X)
+    pl_free(&Y)
+    pl_free(&P)
+    pl_free(&Q)
+    pl_free(&S)
+    return st
 
 
 class _PollState:

@@ -6,6 +6,9 @@
 # Products of at least POLL_WORDS words a side (a few milliseconds each) check for Ctrl-C
 # through _signal_poll when their caller gave a poll state (a _PollState; NULL: never).
 cdef Py_ssize_t POLL_WORDS = 1 << 13
+# A long operand multiplied by a short one (below the FFT) is taken this many words at a time,
+# with a signal check between (a few milliseconds each at most).
+cdef Py_ssize_t SLICE_WORDS = 1 << 16
 
 
 cdef int _signal_poll(void* state) noexcept with gil:
@@ -35,6 +38,7 @@ cdef extern from "lightsout/_kernels/gf2fft.h":
     ctypedef int (*fft_poll_fn)(void*) noexcept nogil
     int fft_init() noexcept nogil
     int fft_set_wide(int on) noexcept nogil
+    size_t fft_set_pass_slice(size_t words) noexcept nogil
     int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t* const* s, const size_t* ns,
                     const uint64_t* const* t, const size_t* nt, int rows, int cols,
                     fft_poll_fn poll, void* ps, int nthreads) noexcept nogil
@@ -391,15 +395,21 @@ cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b
     """mul_words with Toom-3 above _toom_words words: out[0 : na+nb] ^= a*b; -1 if out of memory,
     -2 if a signal handler raised (checked every POLL_WORDS-word block when ps is a poll state)."""
     cdef const uint64_t* tp
-    cdef Py_ssize_t tn, off
+    cdef Py_ssize_t tn, off, since_poll = 0
     cdef int st
     if na > nb:
         tp = a; a = b; b = tp
         tn = na; na = nb; nb = tn
     if na == 0:
         return 0
-    if na < KARATSUBA_WORDS:
-        lo_mul_school2(out, b, nb, a, na)
+    if na < KARATSUBA_WORDS:     # b a slice at a time: the slice of out stays in the cache
+        off = 0
+        while off < nb:
+            tn = min(nb - off, SLICE_WORDS)
+            lo_mul_school2(out + off, b + off, tn, a, na)
+            off += tn
+            if off < nb and size_poll(ps, POLL_WORDS) < 0:
+                return -2
         return 0
     if na >= _fft_words:
         return fmul_within_limit(out, a, na, b, nb, ps)
@@ -409,6 +419,11 @@ cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b
         if st < 0:
             return st
         off += na
+        since_poll += na
+        if since_poll >= SLICE_WORDS:      # a long b behind a short a: many products, each too small to poll
+            since_poll = 0
+            if size_poll(ps, POLL_WORDS) < 0:
+                return -2
     if off < nb:
         return fmul(out + off, a, na, b + off, nb - off, ps)
     return 0

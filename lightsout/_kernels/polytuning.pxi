@@ -34,6 +34,9 @@ cdef Py_ssize_t _thread_words = 16384
 # 2-core EPYC, 2026-11-28: nullity(10**8) 5.0 s -> 3.9 s with 64-128 words, 4.1 s with 256).
 cdef Py_ssize_t _pair_words = 128
 cdef Py_ssize_t POLL_BITS = 1 << 18  # half-gcd nodes this large check in with Python
+# Cofactor runs: once the cofactor has TAIL_RATIO times the remainder's words, the rest of Euclid runs
+# with short cofactors of its own, applied to the long ones in one product (polygcd.pxi, euclid_tail).
+cdef Py_ssize_t TAIL_RATIO = 2
 
 
 def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_words=None, fft_words=None,
@@ -136,6 +139,26 @@ def set_fft_wide(enable):
         False
     """
     return bool(fft_set_wide(1 if enable else 0))
+
+
+def set_fft_pass_slice(words):
+    """Run the transform's passes over memory in slices of ``words`` words (a power of two, at
+    least 64; 2^21 by default), with a Ctrl-C check between slices.  For tests, which make the
+    slices small so that transforms of a few thousand words take every sliced path.  Returns
+    the previous value.
+
+    Raises:
+        InvalidBoardError: words is not a power of two from 64 up.
+
+    Example:
+        >>> old = set_fft_pass_slice(64)
+        >>> set_fft_pass_slice(old)
+        64
+    """
+    words = int(words)
+    if words < 64 or words > 1 << 40 or words & (words - 1):
+        raise InvalidBoardError(f"set_fft_pass_slice needs a power of two from 64 to 2^40 words, got {words}")
+    return int(fft_set_pass_slice(<size_t>words))
 
 
 def fft_wide_supported():

@@ -197,8 +197,10 @@ cdef inline void sub_multiple_shifted(uint64_t* dst, Py_ssize_t ndst, const uint
 
 
 cdef inline Py_ssize_t divide_inplace(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb,
-                               uint64_t* q, Py_ssize_t nq, uint64_t* tmp) noexcept nogil:
-    """r <- r mod b, and q ^= r div b when q is not NULL; returns deg r.
+                               uint64_t* q, Py_ssize_t nq, uint64_t* tmp, Py_ssize_t stop=0) noexcept nogil:
+    """r <- r mod b, and q ^= r div b when q is not NULL; returns deg r.  With stop > 0, only
+    the steps while deg r >= stop: called again with a lower stop, the division goes on
+    where it left off (its caller can look for Ctrl-C between such calls).
 
     b must be nonzero; tmp is scratch of nb + 1 words; q needs room for the
     quotient's deg r - deg b + 1 bits.  Each pass clears up to 64 leading
@@ -211,7 +213,7 @@ cdef inline Py_ssize_t divide_inplace(uint64_t* r, Py_ssize_t nr, const uint64_t
     cdef int nbits
     cdef uint64_t qw
     zero_row(tmp, nbw + 1)
-    while dr >= db:
+    while dr >= db and dr >= stop:
         k = dr - db
         nbits = 64 if k >= 63 else <int>(k + 1)
         qw = quotient_window(bits64_at(r, nr, dr - 63), bw, nbits)
