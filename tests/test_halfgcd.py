@@ -321,14 +321,15 @@ def test_ctrl_c_inside_the_recursion(tmp_path, threads: int, paired: str) -> Non
     assert "finished" not in out
 
 
-@pytest.mark.parametrize("nb", (1, 2, 100))
+@pytest.mark.parametrize("nb", (0, 1, 2, 100))
 def test_a_long_quotient_by_a_short_divisor(poly: Gf2PolyModule, nb: int) -> None:
     """Schoolbook division of 200,000 words by a short divisor goes a few million quotient bits at a
-    time (with a Ctrl-C check between): q b + r = a with deg r < deg b, q b made by the product code."""
+    time (with a Ctrl-C check between), and by the constant 1 (nb = 0) at once: q b + r = a with
+    deg r < deg b, q b made by the product code."""
     rng = np.random.default_rng(nb)
     a = rng.integers(0, 2**64, 200_000, dtype=np.uint64)
-    b = rng.integers(0, 2**64, nb, dtype=np.uint64)
-    b[-1] |= np.uint64(1 << 40)
+    b = rng.integers(0, 2**64, nb, dtype=np.uint64) if nb else np.ones(1, dtype=np.uint64)
+    b[-1] |= np.uint64(1 << 40) if nb else np.uint64(0)
     q, r = poly.poly_divmod(a, b)
     assert poly.poly_degree(r) < poly.poly_degree(b)
     back = poly.poly_mul(q, b)

@@ -212,6 +212,11 @@ cdef int divmod_any(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb
     cdef uint64_t* tmp
     if da < db:
         return 0
+    if db == 0:     # b = 1 (a gcd of 1, often): the quotient is r itself
+        if q != NULL:
+            xor_into(q, r, min(nq, words_for_bits(da + 1)))
+        zero_row(r, nr)
+        return 0
     bw = words_for_bits(db + 1)
     if words_for_bits(da - db + 1) >= newton_words and bw >= newton_words:
         return divmod_newton(r, nr, b, db, q, nq, ps, given_inv, given_words)
