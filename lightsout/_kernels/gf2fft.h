@@ -1200,7 +1200,6 @@ static int fft_log_size(size_t na, size_t nb) {
     return K;
 }
 
-/* dst[0 : 2^K) = the values at w_0 .. w_(2^K - 1) of a[0 : na) cut into 32-bit pieces. */
 /* Words [lo, hi) of a as 32-bit pieces: dst[2 i] the low half of a[i], dst[2 i + 1] the high. */
 static int fft_pack(uint64_t* dst, const uint64_t* a, size_t lo, size_t hi, fft_poll_fn poll, void* ps) {
     for (size_t s = lo, e; s < hi; s = e) {
@@ -1262,6 +1261,7 @@ static int fft_sum_pieces(uint64_t* out, const uint64_t* f, size_t pieces, size_
     return 0;
 }
 
+/* dst[0 : 2^K) = the values at w_0 .. w_(2^K - 1) of a[0 : na) cut into 32-bit pieces. */
 static int fft_operand(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_poll_fn poll, void* ps) {
     int fresh = fft_is_fresh(dst, K);
     fft_written(dst, K);
