@@ -28,6 +28,12 @@ cdef extern from *:
     #include <emmintrin.h>
     #include <wmmintrin.h>
     #define LO_HAVE_PCLMUL 1
+    /* The 127-bit carry-less product x y: the low word returned, the high one in *hi. */
+    static inline uint64_t lo_clmul64(uint64_t x, uint64_t y, uint64_t* hi) {
+        __m128i p = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)x), _mm_cvtsi64_si128((long long)y), 0x00);
+        *hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(p, p));
+        return (uint64_t)_mm_cvtsi128_si64(p);
+    }
     /* dst[0 .. n] ^= src[0 .. n-1] * m  (n + 1 words written). */
     static void lo_mul_row_xor(uint64_t* dst, const uint64_t* src, ptrdiff_t n, uint64_t m) {
         __m128i vm = _mm_cvtsi64_si128((long long)m);
@@ -88,6 +94,11 @@ cdef extern from *:
         *hi = h;
         return l;
     }
+    static inline uint64_t lo_clmul64(uint64_t x, uint64_t y, uint64_t* hi) {
+        lo_clmul_table t;
+        lo_table_init(&t, y);
+        return lo_table_mul(&t, x, hi);
+    }
     static void lo_mul_row_xor(uint64_t* dst, const uint64_t* src, ptrdiff_t n, uint64_t m) {
         lo_clmul_table t;
         uint64_t carry = 0, hi, lo;
@@ -113,6 +124,7 @@ cdef extern from *:
     #endif
     """
     int LO_HAVE_PCLMUL
+    uint64_t lo_clmul64(uint64_t x, uint64_t y, uint64_t* hi) noexcept nogil
     void lo_mul_row_xor(uint64_t* dst, const uint64_t* src, Py_ssize_t n, uint64_t m) noexcept nogil
     void lo_apply_matrix(uint64_t* oa, uint64_t* ob, const uint64_t* a, const uint64_t* b,
                          Py_ssize_t n, uint64_t m00, uint64_t m01, uint64_t m10,
@@ -184,6 +196,23 @@ cdef inline uint64_t quotient_window(uint64_t aw, uint64_t bw, int nbits) noexce
     return q
 
 
+cdef inline uint64_t quotient_inverse(uint64_t bw) noexcept nogil:
+    """mu = t^126 div bw for a window bw of b's top coefficients (bit 63 set), for quotient_by_inverse."""
+    return quotient_window(<uint64_t>1 << 63, bw, 64)
+
+
+cdef inline uint64_t quotient_by_inverse(uint64_t aw, uint64_t mu, int nbits) noexcept nogil:
+    """quotient_window(aw, bw, nbits) by one carry-less product, mu = quotient_inverse(bw).
+
+    The window's quotient is Q = (aw t^63) div bw, and Q = (aw mu) div t^63 exactly (Barrett):
+    with t^126 = mu bw + rho (deg rho < 63) and aw mu = D1 t^63 + D0 (deg D0 < 63),
+    aw t^63 + D1 bw = (D0 bw + aw rho) / t^63 has degree < 63 = deg bw.
+    """
+    cdef uint64_t hi
+    cdef uint64_t lo = lo_clmul64(aw, mu, &hi)
+    return ((hi << 1) | (lo >> 63)) >> (64 - nbits)
+
+
 cdef inline void sub_multiple_shifted(uint64_t* dst, Py_ssize_t ndst, const uint64_t* src,
                                      Py_ssize_t nsrc, uint64_t qw, Py_ssize_t off,
                                      uint64_t* tmp) noexcept nogil:
@@ -204,11 +233,12 @@ cdef inline Py_ssize_t divide_inplace(uint64_t* r, Py_ssize_t nr, const uint64_t
 
     b must be nonzero; tmp is scratch of nb + 1 words; q needs room for the
     quotient's deg r - deg b + 1 bits.  Each pass clears up to 64 leading
-    coefficients of r with one carry-less product of b by a quotient word.
+    coefficients of r with one carry-less product of b by a quotient word, the
+    word itself one product by the inverse of b's top window (quotient_by_inverse).
     """
     cdef Py_ssize_t db = highest_set_bit(b, nb)
     cdef Py_ssize_t nbw = words_for_bits(db + 1)
-    cdef uint64_t bw = bits64_at(b, nbw, db - 63)
+    cdef uint64_t mu = quotient_inverse(bits64_at(b, nbw, db - 63))
     cdef Py_ssize_t dr = highest_set_bit(r, nr), k, off
     cdef int nbits
     cdef uint64_t qw
@@ -216,7 +246,7 @@ cdef inline Py_ssize_t divide_inplace(uint64_t* r, Py_ssize_t nr, const uint64_t
     while dr >= db and dr >= stop:
         k = dr - db
         nbits = 64 if k >= 63 else <int>(k + 1)
-        qw = quotient_window(bits64_at(r, nr, dr - 63), bw, nbits)
+        qw = quotient_by_inverse(bits64_at(r, nr, dr - 63), mu, nbits)
         off = k - nbits + 1
         sub_multiple_shifted(r, words_for_bits(dr + 1), b, nbw, qw, off, tmp)
         if q != NULL:
