@@ -201,6 +201,21 @@ def test_poly_products(probe, nbits):
     assert row_value(probe, ob) == clmul(a, ms[2]) ^ clmul(b, ms[3])
 
 
+def test_quotient_words_by_the_bit_loop_and_by_the_inverse(probe):
+    """Schoolbook division's quotient word from the two top windows (leading bits set), both ways,
+    at every width, against (aw t^63) div bw on Python ints: windows sparse, dense and random."""
+    rng = random.Random(5)
+    top = 1 << 63
+    windows = [top, MASK64, top | 1, top | (top >> 1)] + [top | rng.getrandbits(63) for _ in range(40)]
+    for bw in windows:
+        for aw in windows[:4] + [top | rng.getrandbits(63) for _ in range(8)]:
+            q_full = ref_divmod(aw << 63, bw)[0]
+            for nbits in range(1, 65):
+                want = q_full >> (64 - nbits)
+                assert probe.probe_quotient_window(aw, bw, nbits) == want, (aw, bw, nbits)
+                assert probe.probe_quotient_by_inverse(aw, bw, nbits) == want, (aw, bw, nbits)
+
+
 @pytest.mark.parametrize("nbits", AWKWARD_BITS)
 def test_poly_shifted_xor_and_division(probe, nbits):
     rng = random.Random(nbits)

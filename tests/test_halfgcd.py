@@ -337,6 +337,24 @@ def test_a_long_quotient_by_a_short_divisor(poly: Gf2PolyModule, nb: int) -> Non
     assert np.array_equal(back[: len(a)], a) and not back[len(a):].any()
 
 
+@pytest.mark.parametrize("nbits_b", (1, 2, 3, 63, 64, 65, 66, 127, 128, 129, 300))
+def test_every_quotient_word_width_by_every_kind_of_top_window(poly: Gf2PolyModule, nbits_b: int) -> None:
+    """Schoolbook division finds each quotient word from the divisor's top 64 coefficients (by one
+    product with their inverse): every quotient length from 1 to 130 bits, so every width of the last
+    word, by divisors whose top window is sparse (t^k), dense (all ones) or random, against polyref."""
+    rng = random.Random(nbits_b)
+    low = rng.getrandbits(nbits_b - 1) if nbits_b > 1 else 0
+    top = max(0, nbits_b - 64)  # the divisor's bits below its top window
+    divisors = {1 << (nbits_b - 1), (1 << nbits_b) - 1, operand(rng, nbits_b),
+                (1 << (nbits_b - 1)) | (low & ((1 << top) - 1))}
+    with thresholds(poly, **SLOW):
+        for b in sorted(divisors):
+            for qbits in range(1, 131):
+                a = operand(rng, nbits_b + qbits - 1)
+                q, r = (value(v) for v in poly.poly_divmod(words(a), words(b)))
+                assert (q, r) == ref_divmod(a, b), (b, qbits)
+
+
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
                     reason="signal handlers run on the main thread")
 def test_ctrl_c_inside_a_long_schoolbook_division(poly: Gf2PolyModule) -> None:

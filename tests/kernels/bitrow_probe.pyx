@@ -17,8 +17,8 @@ from lightsout._kernels.bitrow cimport (
 )
 
 from lightsout._kernels.polyword cimport (
-    chebyshev_u_into, divide_inplace, lo_apply_matrix, lo_mul_row_xor, sub_multiple_shifted,
-    taylor_shift_inplace, xor_shifted,
+    chebyshev_u_into, divide_inplace, lo_apply_matrix, lo_mul_row_xor, quotient_by_inverse,
+    quotient_inverse, quotient_window, sub_multiple_shifted, taylor_shift_inplace, xor_shifted,
 )
 
 #: Words of guard on each side of a probed row.
@@ -105,6 +105,16 @@ def probe_apply_matrix(uint64_t[::1] oa, uint64_t[::1] ob, uint64_t[::1] a, uint
 def probe_sub_multiple_shifted(uint64_t[::1] dst, Py_ssize_t ndst, uint64_t[::1] src,
                                Py_ssize_t nsrc, uint64_t qw, Py_ssize_t off, uint64_t[::1] tmp):
     sub_multiple_shifted(_row(dst, ndst), ndst, _row(src, nsrc), nsrc, qw, off, _row(tmp, nsrc + 1))
+
+
+def probe_quotient_window(uint64_t aw, uint64_t bw, int nbits):
+    """The top nbits bits of (aw t^63) div bw, by the bit loop."""
+    return quotient_window(aw, bw, nbits)
+
+
+def probe_quotient_by_inverse(uint64_t aw, uint64_t bw, int nbits):
+    """The same bits by one product with bw's inverse (Barrett)."""
+    return quotient_by_inverse(aw, quotient_inverse(bw), nbits)
 
 
 def probe_divide(uint64_t[::1] r, Py_ssize_t nr, uint64_t[::1] b, Py_ssize_t nb,
