@@ -7,8 +7,9 @@ products here follow one another at one transform size with operands of differen
 shorter one leaves a longer zero tail that the stale values must not leak into), on one
 thread and on a crew, and are checked against numpy's float convolution
 (test_gf2fft.convolution_product), which shares nothing with the package.  Operands of about
-33,000 words each take transforms of 2^18 words (2 MiB, on huge pages), of about 4,000 words
-2^14 (128 KiB, the smallest the arena keeps).
+60,000 words each take transforms of 2^18 words (2 MiB, on huge pages), of about 4,000 words
+2^14 (128 KiB, the smallest the arena keeps): near the top of their size, so that each is one
+product, not pieces in transforms of half the size (polyproducts.pxi, product_log_size).
 """
 from __future__ import annotations
 
@@ -61,8 +62,8 @@ def warm(poly: Gf2PolyModule, a: np.ndarray, b: np.ndarray, threads: int = 1) ->
 
 
 # dense full-length operands first, then shorter and unequal ones at the same transform size
-SHAPES = {18: ((33_000, 33_000), (32_800, 32_800), (40_000, 26_000), (33_000, 32_770)),
-          14: ((4_096, 4_000), (3_000, 2_000), (4_000, 4_000), (5_000, 3_000))}
+SHAPES = {18: ((60_000, 60_000), (59_800, 59_800), (64_000, 55_000), (60_000, 59_770)),
+          14: ((4_096, 4_000), (3_600, 3_000), (4_000, 4_000), (5_000, 3_000))}
 
 
 @pytest.mark.parametrize("threads", (1, 2))
@@ -84,7 +85,7 @@ def test_products_after_kept_transforms_against_a_float_convolution(
 
 def test_the_limit_bounds_what_is_kept() -> None:
     poly = load("gf2poly", selected_level())
-    a, b = operands(9, 33_000, 33_000)
+    a, b = operands(9, 60_000, 60_000)
     with fft_from(poly, 1):
         with scratch_limit(poly, 0):
             warm(poly, a, b)
@@ -100,8 +101,8 @@ def test_the_limit_bounds_what_is_kept() -> None:
 
 def test_a_product_of_another_size_frees_what_is_kept() -> None:
     poly = load("gf2poly", selected_level())
-    big = operands(3, 66_000, 66_000)
-    small = operands(4, 33_000, 33_000)
+    big = operands(3, 120_000, 120_000)
+    small = operands(4, 60_000, 60_000)
     with scratch_limit(poly, 1 << 29), fft_from(poly, 1):
         warm(poly, *big)
         assert poly.fft_scratch_release() == 4 * TRANSFORM_BYTES  # two transforms of 2^19 words
@@ -113,8 +114,8 @@ def test_a_product_of_another_size_frees_what_is_kept() -> None:
 def test_products_whose_sizes_change_keep_nothing() -> None:
     """Two products of one size in a row keep nothing (the polynomial route's sizes change)."""
     poly = load("gf2poly", selected_level())
-    big = operands(5, 66_000, 66_000)
-    small = operands(6, 33_000, 33_000)
+    big = operands(5, 120_000, 120_000)
+    small = operands(6, 60_000, 60_000)
     with scratch_limit(poly, 1 << 29), fft_from(poly, 1):
         for _ in range(3):
             poly.poly_mul(*small, threads=1)
@@ -126,7 +127,7 @@ def test_products_whose_sizes_change_keep_nothing() -> None:
 def test_concurrent_products_through_the_arena() -> None:
     """Threads taking and giving back kept transforms at once get the sequential products."""
     poly = load("gf2poly", selected_level())
-    pairs = [operands(10 + i, 33_000 - 50 * i, 33_000) for i in range(4)]
+    pairs = [operands(10 + i, 60_000 - 50 * i, 60_000) for i in range(4)]
     with scratch_limit(poly, 1 << 29), fft_from(poly, 1):
         expected = [poly.poly_mul(a, b, threads=1) for a, b in pairs]
         assert np.array_equal(expected[0], convolution_product(*pairs[0]))
@@ -179,11 +180,11 @@ def test_the_polynomial_route_keeps_no_transform() -> None:
         poly.fft_scratch_keep(1)
 
 
-# Operands of about 1.05 million words in all take transforms of 2^22 words (32 MiB): fresh mappings
+# Operands of about 2 million words in all take transforms of 2^22 words (32 MiB): fresh mappings
 # whose tails the product leaves as the kernel zeroed them.  The first shape fills the most words;
 # the shorter ones after it, at the same size, leave longer tails, which a kept (written) transform
 # must have zeroed; the last is unequal (one piece).
-MAPPED_SHAPES = ((540_000, 540_000), (524_300, 524_289), (600_000, 460_000))
+MAPPED_SHAPES = ((1_000_000, 1_000_000), (990_000, 985_000), (1_040_000, 950_000))
 
 
 @pytest.mark.parametrize("threads", (1, 2))

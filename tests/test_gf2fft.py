@@ -141,10 +141,10 @@ def test_unbalanced_operands_are_cut(poly: Gf2PolyModule, short: int) -> None:
 
 @pytest.mark.parametrize("short", (1, 2, 3, 5, 33, 100))
 def test_long_operands_reuse_the_short_ones_transform(poly: Gf2PolyModule, short: int) -> None:
-    """From three times the short operand, the long one goes in pieces that fill the transforms of a
-    product with twice the short one's words (2 (short + piece) - 1 32-bit halves within 2^K): the
-    short operand's transform serves every piece.  Lengths at each piece boundary, on 1 to 4
-    threads, against the plain-integer product."""
+    """A long operand goes in pieces that fill transforms smaller than one product's
+    (2 (short + piece) - 1 32-bit halves within 2^K): the short operand's transform serves every
+    piece.  Lengths at each boundary of pieces of a product with twice the short one's words, on 1
+    to 4 threads, against the plain-integer product."""
     halves = 2 * (short + 2 * short) - 1
     size = 1 << (halves - 1).bit_length()
     piece = size // 2 - short
@@ -164,6 +164,30 @@ def test_long_operands_reuse_the_short_ones_transform(poly: Gf2PolyModule, short
                     assert value(poly.poly_mul(words(b), words(a), threads=threads)) == expected, (nlong, threads)
                 finally:
                     poly.set_thresholds(**before)
+
+
+@pytest.mark.parametrize("log_words", (5, 8, 11))
+def test_operands_just_past_a_power_of_two_go_in_pieces(poly: Gf2PolyModule, log_words: int) -> None:
+    """Products whose one transform would be mostly padding (each operand 0.55-0.65 of a power of
+    two, or a quotient times its divisor, twice as long) run as two or more pieces in transforms of
+    half the size: against the plain-integer product and the same operands with the FFT off, on 1
+    to 3 threads."""
+    rng = random.Random(log_words)
+    size = 1 << log_words
+    shapes = [(int(f * size), int(f * size) + d) for f in (0.55, 0.6, 0.65) for d in (0, 1)]
+    shapes += [(size // 2 + 3, size + 7), (size + 5, 2 * size + 9)]
+    for na, nb in shapes:
+        a, b = operand(rng, 64 * na - 1), operand(rng, 64 * nb - 7)
+        expected = ref_mul(a, b)
+        with fft_from(poly, 10**12):
+            assert value(poly.poly_mul(words(a), words(b))) == expected
+        for threads in (1, 2, 3):
+            before = poly.set_thresholds(thread_words=1, fft_words=1)
+            try:
+                assert value(poly.poly_mul(words(a), words(b), threads=threads)) == expected, (na, nb, threads)
+                assert value(poly.poly_mul(words(b), words(a), threads=threads)) == expected, (na, nb, threads)
+            finally:
+                poly.set_thresholds(**before)
 
 
 def test_a_million_bits_against_a_float_convolution() -> None:

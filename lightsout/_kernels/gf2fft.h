@@ -1659,6 +1659,8 @@ typedef struct {
 
 static void fft_mul_prepare(fft_crew* crew) { fft_meeting_init(&((fft_mul_job*)crew->job)->meet, crew); }
 
+static void fft_give(uint64_t* f, int K);
+
 static int fft_mul_member(fft_crew* crew, int tid) {
     fft_mul_job* job = (fft_mul_job*)crew->job;
     uint64_t* dst[2] = {job->fa, job->fb};
@@ -1669,6 +1671,11 @@ static int fft_mul_member(fft_crew* crew, int tid) {
     fft_share((size_t)1 << job->K, &all, 64, &lo, &hi);
     fft_pointwise(job->fa + lo, job->fb + lo, hi - lo);
     if (fft_team_sync(&all, 0)) return -2;
+    if (tid == 0) { /* no member reads fb past the sync: it goes back before the inverse, whose
+                     * sums then fault out's pages in after it (fft_mul_run does the same alone) */
+        fft_give(job->fb, job->K);
+        job->fb = NULL;
+    }
     return fft_result_team(job->out, job->na + job->nb, job->fa, job->K, &all);
 }
 
@@ -2111,9 +2118,11 @@ static size_t fft_piece_words(size_t na, int K) {
     return room > na ? room - na : 0;
 }
 
-/* out[0 : na + nb) ^= a b for a b much longer than a: b in pieces of fft_piece_words(na, K) words
- * (at least 1), a transformed once for all of them, so each piece costs two transforms, not
- * three.  It holds two transforms of 2^K elements, as one product of that size does. */
+/* out[0 : na + nb) ^= a b with transforms of 2^K elements smaller than one product's: b in pieces of
+ * fft_piece_words(na, K) words (at least 1), a transformed once for all of them, so each piece
+ * costs two transforms, not three.  It holds two transforms of 2^K elements, as one product of
+ * that size does.  polyproducts.pxi's product_log_size chooses K (a long b, or one product's
+ * transforms mostly padding). */
 static int fft_mul_pieces(uint64_t* out, const uint64_t* a, size_t na, const uint64_t* b, size_t nb, int K,
                           fft_poll_fn poll, void* ps, int nthreads) {
     size_t piece = fft_piece_words(na, K);

@@ -56,6 +56,7 @@ cdef extern from "lightsout/_kernels/gf2fft.h":
     int fft_arena_set_keep(int keep) noexcept nogil
     size_t fft_arena_get_limit() noexcept nogil
     int fft_log_size(size_t na, size_t nb) noexcept nogil
+    size_t fft_piece_words(size_t na, int K) noexcept nogil
     int fft_mul_pieces(uint64_t* out, const uint64_t* a, size_t na, const uint64_t* b, size_t nb, int K,
                        fft_poll_fn poll, void* ps, int nthreads) noexcept nogil
     void fft_hold_begin() noexcept nogil
@@ -318,16 +319,39 @@ cdef int mul_toom3(uint64_t* out, const uint64_t* a, const uint64_t* b, Py_ssize
     return 0
 
 
+cdef int product_log_size(size_t na, size_t nb) noexcept nogil:
+    """The transform size 2^K for a b (na <= nb) at the least modelled cost: b in pieces of
+    fft_piece_words(na, K) words, a transformed once, costs (1 + 2 pieces) transforms of about
+    2^K K work each; the largest K, fft_log_size(na, nb), is one product (three transforms).  A
+    smaller K wins when the one product's transforms would be mostly padding, for example
+    operands a little past a power of two (0.6 x 2^20 words each: one product of 2^22 elements,
+    or two pieces of 2^21) or a division's quotient times its divisor (nb = 2 na), and it holds
+    half the memory."""
+    cdef int top = fft_log_size(na, nb), K = top, k
+    cdef size_t piece, pieces
+    cdef double cost, best = 3.0 * <double>(<size_t>1 << top) * top
+    for k in range(top - 1, 0, -1):
+        piece = fft_piece_words(na, k)
+        if piece == 0:
+            break
+        pieces = (nb + piece - 1) // piece
+        cost = <double>(1 + 2 * pieces) * <double>(<size_t>1 << k) * k
+        if cost < best:
+            best = cost
+            K = k
+    return K
+
+
 cdef int fft_mul_balanced(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
                           Py_ssize_t nb, void* ps) noexcept nogil:
-    """out[0 : na+nb] ^= a*b by the additive FFT: one product while b has fewer than 3 na words,
-    else b in pieces as long as the transforms of a 2 na-word one hold, with a's transform made once
-    (gf2fft.h, fft_mul_pieces); on the calling thread's threads (fft_set_threads, set by the def
-    functions' threads=) when na >= _thread_words."""
+    """out[0 : na+nb] ^= a*b by the additive FFT at the transform size product_log_size chooses: one
+    product, or b in pieces with a's transform made once (gf2fft.h, fft_mul_pieces); on the calling
+    thread's threads (fft_set_threads, set by the def functions' threads=) when na >= _thread_words."""
     cdef int nthreads = fft_get_threads() if na >= _thread_words else 1
     cdef fft_poll_fn poll = product_poll(ps)
-    if nb >= 3 * na:
-        return fft_mul_pieces(out, a, na, b, nb, fft_log_size(na, 2 * na), poll, ps, nthreads)
+    cdef int K = product_log_size(na, nb)
+    if K < fft_log_size(na, nb):
+        return fft_mul_pieces(out, a, na, b, nb, K, poll, ps, nthreads)
     return fft_mul_words(out, a, na, b, nb, poll, ps, nthreads)
 
 
@@ -348,7 +372,7 @@ cdef int fmul_within_limit(uint64_t* out, const uint64_t* a, Py_ssize_t na, cons
     cdef uint64_t* sb
     cdef uint64_t* part
     cdef int st
-    if not over_transform_limit(2, fft_log_size(na, min(nb, 2 * na))):
+    if not over_transform_limit(2, product_log_size(na, nb)):
         return fft_mul_balanced(out, a, na, b, nb, ps)
     if nb > 2 * na:
         off = 0
