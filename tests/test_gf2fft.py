@@ -253,10 +253,25 @@ def test_passes_in_slices_against_a_float_convolution(poly: Gf2PolyModule, slice
 
 def test_pass_slices_are_checked(poly: Gf2PolyModule) -> None:
     old = poly.set_fft_pass_slice(1 << 21)
-    for bad in (0, 32, 100, 3 << 10):
+    for bad in (0, 32, 100, 3 << 10, 1 << 41):
         with pytest.raises(InvalidBoardError, match="power of two"):
             poly.set_fft_pass_slice(bad)
-    assert poly.set_fft_pass_slice(old) == 1 << 21
+    for wrong in (128.0, "128", True, None):
+        with pytest.raises(InvalidTypeError, match="set_fft_pass_slice"):
+            poly.set_fft_pass_slice(wrong)
+    assert poly.set_fft_pass_slice(np.int64(1 << 12)) == 1 << 21
+    assert poly.set_fft_pass_slice(old) == 1 << 12
+
+
+def test_the_wide_switch_takes_a_bool_only(poly: Gf2PolyModule) -> None:
+    old = poly.set_fft_wide(False)
+    try:
+        for wrong in (1, 0, "yes", None):
+            with pytest.raises(InvalidTypeError, match="set_fft_wide"):
+                poly.set_fft_wide(wrong)
+        assert poly.set_fft_wide(np.bool_(True)) is False
+    finally:
+        poly.set_fft_wide(old)
 
 
 @pytest.mark.parametrize("nbits", (100_000, 333_333, 2_000_000))

@@ -133,11 +133,16 @@ def set_fft_wide(enable):
     in the portable build); turning them off is for tests and measurements.
     Returns the previous setting.
 
+    Raises:
+        InvalidTypeError: enable is not a bool.
+
     Example:
         >>> old = set_fft_wide(False)
         >>> set_fft_wide(old)
         False
     """
+    if not isinstance(enable, (bool, np.bool_)):
+        raise InvalidTypeError(f"set_fft_wide: enable must be a bool, got {type(enable).__name__}")
     return bool(fft_set_wide(1 if enable else 0))
 
 
@@ -148,13 +153,16 @@ def set_fft_pass_slice(words):
     the previous value.
 
     Raises:
-        InvalidBoardError: words is not a power of two from 64 up.
+        InvalidTypeError: words is not an int (bools refused).
+        InvalidBoardError: words is not a power of two from 64 to 2^40.
 
     Example:
         >>> old = set_fft_pass_slice(64)
         >>> set_fft_pass_slice(old)
         64
     """
+    if isinstance(words, (bool, np.bool_)) or not isinstance(words, (int, np.integer)):
+        raise InvalidTypeError(f"set_fft_pass_slice: words must be an int, got {type(words).__name__}")
     words = int(words)
     if words < 64 or words > 1 << 40 or words & (words - 1):
         raise InvalidBoardError(f"set_fft_pass_slice needs a power of two from 64 to 2^40 words, got {words}")
