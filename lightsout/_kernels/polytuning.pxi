@@ -52,7 +52,8 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_word
     fast paths) use Toom-3 above Karatsuba when both operands have at least
     this many words (at least 12 whatever the setting).  fft_words: products
     use the additive FFT (gf2fft.h) when the smaller operand has at least this
-    many words.  thread_words: those FFT products spread over the threads of
+    many words, the half-gcd's 2x2 matrix products (which transform each
+    operand once for two products) from a quarter of it.  thread_words: those FFT products spread over the threads of
     the call (its threads= argument) when the smaller operand has at least
     this many words (below it, starting threads costs more than they save).
     pair_words: below thread_words, the half-gcd's independent products (the
