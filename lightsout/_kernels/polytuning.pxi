@@ -31,8 +31,10 @@ cdef Py_ssize_t _thread_words = 16384
 # Below _thread_words: the independent products of a half-gcd step (the two rows of a 2x2 matrix
 # product, the remainders' lift beside the matrices' product) run on two threads at once from this
 # many words in the smaller operand, when the call has two threads or more (measured on the
-# 2-core EPYC, 2026-11-28: nullity(10**8) 5.0 s -> 3.9 s with 64-128 words, 4.1 s with 256).
-cdef Py_ssize_t _pair_words = 128
+# 2-core EPYC, 2026-11-28: nullity(10**8) 5.0 s -> 3.9 s with 64-128 words, 4.1 s with 256; later
+# that day, with the persistent partner thread, 3.4-3.5 s with 32 words against 3.6-3.8 s with 128,
+# and nullity(10**9) 42.3 s against 44.5 s; 16 words no better).
+cdef Py_ssize_t _pair_words = 32
 cdef Py_ssize_t POLL_BITS = 1 << 18  # half-gcd nodes this large check in with Python
 # Cofactor runs: once the cofactor has TAIL_RATIO times the remainder's words, the rest of Euclid runs
 # with short cofactors of its own, applied to the long ones in one product (polygcd.pxi, euclid_tail).
