@@ -54,6 +54,14 @@ def ref_taylor(a: int) -> int:
     return out
 
 
+def ref_compose_s(a: int) -> int:
+    """a(t^2 + t) by Horner's rule: multiplying by t^2 + t is (x << 2) ^ (x << 1)."""
+    out = 0
+    for k in range(a.bit_length() - 1, -1, -1):
+        out = (out << 2) ^ (out << 1) ^ ((a >> k) & 1)
+    return out
+
+
 def ref_u(k: int) -> int:
     prev, cur = 0, 1
     if k == 0:

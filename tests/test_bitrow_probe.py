@@ -26,7 +26,7 @@ from lightsout._kernels import available_levels
 from lightsout._kernels.registry import SIMD_FLAGS
 from conftest import AWKWARD_BITS, missing_build_tools
 from polyref import ref_apply_t as t_model
-from polyref import ref_divmod, ref_taylor, ref_u
+from polyref import ref_compose_s, ref_divmod, ref_taylor, ref_u
 from polyref import ref_mul as clmul
 
 pytestmark = pytest.mark.skipif(missing_build_tools() is not None, reason=str(missing_build_tools()))
@@ -246,6 +246,19 @@ def test_poly_shifted_xor_and_division(probe, nbits):
         assert row_value(probe, r) == r_want
 
 
+
+
+@pytest.mark.parametrize("nbits", AWKWARD_BITS)
+def test_split_in_powers_of_t2_plus_t_stays_in_its_row(probe, nbits):
+    rng = random.Random(nbits)
+    n = nwords_of(nbits)
+    a = rng.getrandbits(nbits)
+    buf = guarded(probe, a, n)
+    probe.probe_s_split(buf, n)
+    split = row_value(probe, buf)
+    even = sum(((split >> (2 * i)) & 1) << i for i in range(32 * n))
+    odd = sum(((split >> (2 * i + 1)) & 1) << i for i in range(32 * n))
+    assert ref_compose_s(even) ^ (ref_compose_s(odd) << 1) == a
 
 
 @pytest.mark.parametrize("nbits", AWKWARD_BITS)

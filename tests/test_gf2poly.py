@@ -10,7 +10,9 @@ import random
 import numpy as np
 import pytest
 from conftest import AWKWARD_BITS
-from polyref import ref_apply_t, ref_divmod, ref_gcd, ref_mul, ref_phi, ref_taylor, ref_u, ref_xgcd
+from polyref import (
+    ref_apply_t, ref_compose_s, ref_divmod, ref_gcd, ref_mul, ref_phi, ref_taylor, ref_u, ref_xgcd,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -139,6 +141,66 @@ def test_taylor_shift_and_chebyshev(poly, nbits):
     # (t+1) substitution twice is the identity, at every size
     assert value(poly.poly_taylor_shift(poly.poly_taylor_shift(words(a)))) == a
     assert value(poly.chebyshev_u(nbits)) == ref_u(nbits)
+
+
+def bitwise_split_s(a: np.ndarray) -> tuple[int, int]:
+    """poly_split_s's levels one bit per byte, with no blocks and no word tricks: top-down over
+    quarters of m bits, every group of four gets q2 ^= q3, then q1 ^= q2; then even and odd bits."""
+    bits = np.unpackbits(a.astype("<u8").view(np.uint8), bitorder="little")
+    size = 4
+    while size < len(bits):
+        size *= 2
+    bits = np.concatenate([bits, np.zeros(size - len(bits), np.uint8)])
+    m = size // 4
+    while m >= 1:
+        groups = bits.reshape(-1, 4, m)
+        groups[:, 2] ^= groups[:, 3]
+        groups[:, 1] ^= groups[:, 2]
+        m //= 2
+    halves = [np.packbits(bits[k::2], bitorder="little") for k in (0, 1)]
+    return tuple(int.from_bytes(h.tobytes(), "little") for h in halves)
+
+
+@pytest.mark.parametrize("nbits", SIZES)
+def test_split_in_powers_of_t2_plus_t(poly, nbits):
+    """a = A(t^2 + t) + t B(t^2 + t), with deg A <= deg a / 2 and deg B < deg a / 2 (which makes
+    the split unique: 1 and t are a basis over GF(2)[t^2 + t])."""
+    rng = random.Random(nbits)
+    a = operands(rng, nbits)
+    even, odd = poly.poly_split_s(words(a))
+    assert_trimmed(even)
+    assert_trimmed(odd)
+    assert ref_compose_s(value(even)) ^ (ref_compose_s(value(odd)) << 1) == a
+    assert 2 * (value(even).bit_length() - 1) <= nbits - 1
+    assert 2 * (value(odd).bit_length() - 1) + 1 <= nbits - 1 or value(odd) == 0
+
+
+@pytest.mark.parametrize("nbits", [64 * 32768 - 1, 64 * 32768 + 1, 3 * 64 * 32768 + 12345])
+def test_split_across_cache_blocks_against_the_bitwise_levels(poly, nbits):
+    """Past one 32768-word block the split's top levels run over the whole row, the rest block by
+    block: against the same levels bit by bit."""
+    a = np.random.default_rng(nbits).integers(0, 2**63, (nbits + 63) // 64, dtype=np.uint64, endpoint=True)
+    a[-1] &= (1 << (nbits % 64)) - 1
+    even, odd = poly.poly_split_s(a)
+    assert (value(even), value(odd)) == bitwise_split_s(a)
+
+
+def test_split_halves_the_gcd_of_a_and_its_shift(poly):
+    """gcd(a(t), a(t + 1)) = gcd(A, B)(t^2 + t): a common factor planted as f(t) f(t + 1)."""
+    rng = random.Random(7)
+    for _ in range(40):
+        f = operands(rng, rng.randrange(1, 60))
+        a = ref_mul(ref_mul(f, ref_taylor(f)), operands(rng, rng.randrange(1, 200)))
+        even, odd = poly.poly_split_s(words(a))
+        whole = ref_gcd(a, ref_taylor(a))
+        assert whole == ref_compose_s(ref_gcd(value(even), value(odd)))
+        assert value(poly.poly_gcd(words(a), poly.poly_taylor_shift(words(a)))).bit_length() == whole.bit_length()
+
+
+def test_split_of_zero_one_and_t(poly):
+    assert [value(p) for p in poly.poly_split_s(words(0))] == [0, 0]
+    assert [value(p) for p in poly.poly_split_s(words(1))] == [1, 0]
+    assert [value(p) for p in poly.poly_split_s(words(0b10))] == [0, 1]
 
 
 def test_chebyshev_small(poly):

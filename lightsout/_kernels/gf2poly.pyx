@@ -49,10 +49,11 @@ from libc.stdlib cimport calloc, free
 from lightsout._kernels.bitrow cimport (
     apply_T, copy_row, highest_set_bit, tail_mask, words_for_bits, xor_into, zero_row,
 )
-from lightsout._kernels.cancel cimport Poll, make_poll, raise_if_interrupted
+from lightsout._kernels.cancel cimport STOP_NONE, Poll, make_poll, raise_if_interrupted
 from lightsout._kernels.polyword cimport (
     LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, divide_inplace, lead,
-    KARATSUBA_WORDS, lehmer_matrix, quotient_window, sub_multiple_shifted, taylor_shift_inplace, xor_shifted,
+    KARATSUBA_WORDS, lehmer_matrix, quotient_window, s_split_inplace, sub_multiple_shifted, taylor_shift_inplace,
+    xor_shifted,
 )
 from lightsout._kernels.polyconvert cimport bit_reverse64
 
@@ -350,6 +351,46 @@ def poly_taylor_shift(a):
         status = taylor_shift_inplace(&ov[0], ov.shape[0], &poll)
     raise_if_interrupted(status)
     return _copy_trimmed_arr(out)
+
+
+cdef inline uint64_t _even_bits(uint64_t x) noexcept nogil:
+    """Bits 0, 2, 4, ..., 62 of x at bits 0 .. 31 (the inverse of _spread32)."""
+    x &= 0x5555555555555555ULL
+    x = (x | (x >> 1)) & 0x3333333333333333ULL
+    x = (x | (x >> 2)) & 0x0F0F0F0F0F0F0F0FULL
+    x = (x | (x >> 4)) & 0x00FF00FF00FF00FFULL
+    x = (x | (x >> 8)) & 0x0000FFFF0000FFFFULL
+    return (x | (x >> 16)) & 0x00000000FFFFFFFFULL
+
+
+def poly_split_s(a):
+    """(A, B) with a(t) = A(s) + t B(s), s = t^2 + t, in O(n log n) word operations.
+
+    Every polynomial splits so, once: 1 and t are a basis of GF(2)[t] over GF(2)[s].  As
+    a(t + 1) = A(s) + (t + 1) B(s), gcd(a(t), a(t + 1)) = gcd(A, B)(t^2 + t): a gcd of
+    half the degree (docs/algebra.md section 9).
+
+    Example:
+        >>> [p.tolist() for p in poly_split_s(np.array([0b1000], dtype=np.uint64))]  # t^3 = ts + s + t
+        [[2], [3]]
+    """
+    work = _poly_arg(a, "a").copy()
+    cdef uint64_t[::1] wv = work
+    cdef Py_ssize_t n = wv.shape[0], i
+    even = np.zeros(max(1, (n + 1) // 2), dtype=np.uint64)
+    odd = np.zeros(max(1, (n + 1) // 2), dtype=np.uint64)
+    cdef uint64_t[::1] ev = even
+    cdef uint64_t[::1] ov = odd
+    cdef Poll poll = make_poll(None, 1 << 20)    # Ctrl-C looked for about every millisecond
+    cdef int status
+    with nogil:
+        status = s_split_inplace(&wv[0], n, &poll)
+        if status == STOP_NONE:
+            for i in range(n):
+                ev[i >> 1] |= _even_bits(wv[i]) << (32 * (i & 1))
+                ov[i >> 1] |= _even_bits(wv[i] >> 1) << (32 * (i & 1))
+    raise_if_interrupted(status)
+    return _copy_trimmed_arr(even), _copy_trimmed_arr(odd)
 
 
 def chebyshev_u(Py_ssize_t k):

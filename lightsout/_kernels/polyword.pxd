@@ -359,6 +359,86 @@ cdef inline int taylor_shift_inplace(uint64_t* a, Py_ssize_t n, Poll* poll) noex
     return STOP_NONE
 
 
+cdef enum:
+    S_SPLIT_BLOCK_WORDS = 32768     # 256 KiB: the levels below a block's size run block by block
+
+
+cdef inline void s_split_level(uint64_t* a, Py_ssize_t n, Py_ssize_t h) noexcept nogil:
+    """One level of s_split_inplace on a[0 : n): every group [f0 f1 f2 f3] of four quarters of h
+    words gets f2 ^= f3, then f1 ^= f2 (quarters past n are zero)."""
+    cdef Py_ssize_t g = 0
+    while g + h < n:
+        if g + 3 * h < n:
+            xor_into(a + g + 2 * h, a + g + 3 * h, min(h, n - g - 3 * h))
+        if g + 2 * h < n:
+            xor_into(a + g + h, a + g + 2 * h, min(h, n - g - 2 * h))
+        g += 4 * h
+
+
+cdef inline void s_split_word_levels(uint64_t* a, Py_ssize_t n, Py_ssize_t h) noexcept nogil:
+    """The levels of s_split_inplace on a[0 : n) from quarters of h words (h a power of two) down
+    to quarters of one bit."""
+    cdef Py_ssize_t i
+    cdef uint64_t w
+    while h >= 1:
+        s_split_level(a, n, h)
+        h >>= 1
+    i = 0
+    while i + 1 < n:                   # quarters of 32 bits: the halves of two words
+        w = a[i + 1]
+        w ^= w >> 32
+        a[i + 1] = w
+        a[i] ^= w << 32
+        i += 2
+    for i in range(n):                 # quarters of 16, 8, 4, 2 and 1 bits: inside a word
+        w = a[i]
+        w ^= (w >> 16) & 0x0000FFFF00000000ULL
+        w ^= (w >> 16) & 0x00000000FFFF0000ULL
+        w ^= (w >> 8) & 0x00FF000000FF0000ULL
+        w ^= (w >> 8) & 0x0000FF000000FF00ULL
+        w ^= (w >> 4) & 0x0F000F000F000F00ULL
+        w ^= (w >> 4) & 0x00F000F000F000F0ULL
+        w ^= (w >> 2) & 0x3030303030303030ULL
+        w ^= (w >> 2) & 0x0C0C0C0C0C0C0C0CULL
+        w ^= (w >> 1) & 0x4444444444444444ULL
+        w ^= (w >> 1) & 0x2222222222222222ULL
+        a[i] = w
+
+
+cdef inline int s_split_inplace(uint64_t* a, Py_ssize_t n, Poll* poll) noexcept nogil:
+    """a(t) over n words rewritten in powers of s = t^2 + t: afterwards bits 2i and 2i + 1 are
+    the coefficients of s^i and t s^i, i.e. a = A(s) + t B(s) with A the even and B the odd bits.
+    A nonzero stop status when `poll` (or NULL) says stop.
+
+    s^m = t^(2m) + t^m for m a power of two, so a group a = f0 + f1 t^m + f2 t^(2m) + f3 t^(3m)
+    (deg fi < m) is q s^m + r with q = (f2 + f3) + f3 t^m and r = f0 + (f1 + f2 + f3) t^m:
+    top-down over m, every group of 4m coefficients gets f2 ^= f3 and then f1 ^= f2, and the
+    two halves are expanded in turn.  Only lower quarters are written, so the zero words past
+    n stay zero.  O(n log n) word operations; the levels below S_SPLIT_BLOCK_WORDS / 4 words
+    run one cache-sized block at a time.
+    """
+    cdef Py_ssize_t h = 1, blk
+    cdef int status
+    while 2 * h < n:
+        h <<= 1
+    while 4 * h > S_SPLIT_BLOCK_WORDS:
+        s_split_level(a, n, h)
+        h >>= 1
+        if poll != NULL:
+            status = poll_work(poll, n)
+            if status != STOP_NONE:
+                return status
+    blk = 0
+    while blk < n:
+        s_split_word_levels(a + blk, min(<Py_ssize_t>S_SPLIT_BLOCK_WORDS, n - blk), h)
+        blk += S_SPLIT_BLOCK_WORDS
+        if poll != NULL:
+            status = poll_work(poll, S_SPLIT_BLOCK_WORDS)
+            if status != STOP_NONE:
+                return status
+    return STOP_NONE
+
+
 cdef inline int chebyshev_u_into(uint64_t* out, Py_ssize_t k, Poll* poll) noexcept nogil:
     """out |= U_k(t) over GF(2) (U_0 = 0, U_1 = 1, U_{k+1} = t U_k + U_{k-1}); out needs
     words_for_bits(k) zero words.  A nonzero stop status when `poll` (or NULL) says stop.

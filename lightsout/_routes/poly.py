@@ -612,15 +612,16 @@ def _square_nullity_any(n: int) -> int:
 
 
 def square_nullity(n: int) -> int:
-    """Nullity of the n x n board from one gcd of degree at most n / 2.
+    """Nullity of the n x n board from one gcd of degree at most n / 4.
 
     Write n + 1 = 2^a (2k + 1).  Over GF(2), U_{2j} = t U_j^2 and U_{2k+1} = V^2 with
     V = U_{k+1} + U_k, so U_{n+1} = t^(2^a - 1) V^(2^(a+1)); V(0) = 1 and V(t+1) has
     no factor t + 1, and comparing multiplicities factor by factor gives
 
-        nullity(n) = 2^(a+1) deg gcd(V(t), V(t+1)) + (2^(a+1) - 2 if V(1) = 0 else 0)
+        nullity(n) = 2^(a+1) deg gcd(V(t), V(t+1)) + (2^(a+1) - 2 if V(1) = 0 else 0).
 
-    (docs/algebra.md section 9).
+    With V = A(s) + t B(s), s = t^2 + t, gcd(V(t), V(t+1)) = gcd(A, B)(s): the gcd runs
+    at a quarter of n (docs/algebra.md section 9).
 
     Example:
         >>> [square_nullity(n) for n in range(1, 12)]
@@ -632,7 +633,8 @@ def square_nullity(n: int) -> int:
     while odd % 2 == 0:
         a, odd = a + 1, odd // 2
     root = _square_root_factor(odd // 2)
-    common = int(poly.poly_degree(poly.poly_gcd(root, poly.poly_taylor_shift(root))))
+    even_part, odd_part = poly.poly_split_s(root)
+    common = 2 * int(poly.poly_degree(poly.poly_gcd(even_part, odd_part)))
     root_at_one = bin(int(np.bitwise_xor.reduce(root))).count("1") % 2  # V(1): the parity of its terms
     return (2 << a) * common + ((2 << a) - 2 if root_at_one == 0 else 0)
 

@@ -18,7 +18,7 @@ from lightsout._kernels.bitrow cimport (
 
 from lightsout._kernels.polyword cimport (
     chebyshev_u_into, divide_inplace, lo_apply_matrix, lo_mul_row_xor, quotient_by_inverse,
-    quotient_inverse, quotient_window, sub_multiple_shifted, taylor_shift_inplace, xor_shifted,
+    quotient_inverse, quotient_window, s_split_inplace, sub_multiple_shifted, taylor_shift_inplace, xor_shifted,
 )
 
 #: Words of guard on each side of a probed row.
@@ -126,6 +126,11 @@ def probe_divide(uint64_t[::1] r, Py_ssize_t nr, uint64_t[::1] b, Py_ssize_t nb,
 
 def probe_taylor_shift(uint64_t[::1] a, Py_ssize_t n):
     taylor_shift_inplace(_row(a, n), n, NULL)
+
+
+def probe_s_split(uint64_t[::1] a, Py_ssize_t n):
+    """a's n words rewritten in powers of s = t^2 + t (bits 2i, 2i + 1: s^i, t s^i)."""
+    s_split_inplace(_row(a, n), n, NULL)
 
 
 def probe_chebyshev_u(uint64_t[::1] out, Py_ssize_t k):
