@@ -99,6 +99,11 @@ def _split_s(level: str):
     return lambda: load("gf2poly", level).poly_split_s(row)
 
 
+def _join_s(level: str):
+    row = np.ones(CONVERSION_BITS // 128, dtype=np.uint64)
+    return lambda: load("gf2poly", level).poly_join_s(row, row)
+
+
 def _chebyshev_u(level: str):
     return lambda: load("gf2poly", level).chebyshev_u(CONVERSION_BITS)
 
@@ -109,7 +114,8 @@ LONG_KERNELS = {"chase.ab_reduce": _ab_reduce, "gridchase.chase_bits": _chase_bi
                 "gf2ext.square_residues": _square_identity, "polybasis.chebyshev_u_sum": _chebyshev_sum,
                 "polybasis.w_combination": _w_combination, "polybasis.phi_image": _phi_image,
                 "polybasis.monomial_to_dickson": _dickson, "gf2poly.poly_taylor_shift": _taylor_shift,
-                "gf2poly.chebyshev_u": _chebyshev_u, "gf2poly.poly_split_s": _split_s}
+                "gf2poly.chebyshev_u": _chebyshev_u, "gf2poly.poly_split_s": _split_s,
+                "gf2poly.poly_join_s": _join_s}
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),

@@ -197,10 +197,27 @@ def test_split_halves_the_gcd_of_a_and_its_shift(poly):
         assert value(poly.poly_gcd(words(a), poly.poly_taylor_shift(words(a)))).bit_length() == whole.bit_length()
 
 
-def test_split_of_zero_one_and_t(poly):
+@pytest.mark.parametrize("nbits", SIZES)
+def test_join_in_powers_of_t2_plus_t(poly, nbits):
+    rng = random.Random(nbits + 1)
+    even, odd = operands(rng, nbits), rng.getrandbits(nbits)
+    joined = poly.poly_join_s(words(even), words(odd))
+    assert_trimmed(joined)
+    assert value(joined) == ref_compose_s(even) ^ (ref_compose_s(odd) << 1)
+
+
+@pytest.mark.parametrize("nwords", [1, 2, 3, 32767, 32768, 32769, 65537, 3 * 32768 + 5])
+def test_join_undoes_the_split_across_cache_blocks(poly, nwords):
+    a = np.random.default_rng(nwords).integers(0, 2**63, nwords, dtype=np.uint64, endpoint=True)
+    a[-1] |= np.uint64(1)
+    assert np.array_equal(poly.poly_join_s(*poly.poly_split_s(a)), a)
+
+
+def test_split_and_join_of_zero_one_and_t(poly):
     assert [value(p) for p in poly.poly_split_s(words(0))] == [0, 0]
     assert [value(p) for p in poly.poly_split_s(words(1))] == [1, 0]
     assert [value(p) for p in poly.poly_split_s(words(0b10))] == [0, 1]
+    assert [value(poly.poly_join_s(words(e), words(o))) for e, o in [(0, 0), (1, 0), (0, 1), (1, 1)]] == [0, 1, 2, 3]
 
 
 def test_chebyshev_small(poly):

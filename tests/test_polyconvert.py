@@ -133,7 +133,8 @@ def test_all_lit_residue_without_chasing(poly, shape):
 
 
 @pytest.mark.parametrize("shape", [(2, 2), (4, 4), (16, 16), (18, 18), (100, 100), (130, 64), (200, 98),
-                                   (66, 66), (402, 400)])
+                                   (66, 66), (402, 400)] + [(n, n) for n in range(6, 260, 8)] + [(n, n) for n in (
+                                   8, 10, 12, 14, 24, 30, 32, 38, 62, 64, 78, 98, 118, 120, 126, 128, 254, 510, 512)])
 def test_half_degree_gcd_and_inverse(shape):
     rows, cols = shape
     chi = value(load("gf2poly").poly_taylor_shift(words(ref_u(cols + 1))))

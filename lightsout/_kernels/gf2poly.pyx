@@ -52,8 +52,8 @@ from lightsout._kernels.bitrow cimport (
 from lightsout._kernels.cancel cimport STOP_NONE, Poll, make_poll, raise_if_interrupted
 from lightsout._kernels.polyword cimport (
     LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, divide_inplace, lead,
-    KARATSUBA_WORDS, lehmer_matrix, quotient_window, s_split_inplace, sub_multiple_shifted, taylor_shift_inplace,
-    xor_shifted,
+    KARATSUBA_WORDS, lehmer_matrix, quotient_window, s_join_inplace, s_split_inplace, sub_multiple_shifted,
+    taylor_shift_inplace, xor_shifted,
 )
 from lightsout._kernels.polyconvert cimport bit_reverse64
 
@@ -353,6 +353,15 @@ def poly_taylor_shift(a):
     return _copy_trimmed_arr(out)
 
 
+cdef inline uint64_t _spread32(uint64_t x) noexcept nogil:
+    """Bit j of x (j < 32) at bit 2 j."""
+    x = (x | (x << 16)) & 0x0000FFFF0000FFFFULL
+    x = (x | (x << 8)) & 0x00FF00FF00FF00FFULL
+    x = (x | (x << 4)) & 0x0F0F0F0F0F0F0F0FULL
+    x = (x | (x << 2)) & 0x3333333333333333ULL
+    return (x | (x << 1)) & 0x5555555555555555ULL
+
+
 cdef inline uint64_t _even_bits(uint64_t x) noexcept nogil:
     """Bits 0, 2, 4, ..., 62 of x at bits 0 .. 31 (the inverse of _spread32)."""
     x &= 0x5555555555555555ULL
@@ -393,6 +402,31 @@ def poly_split_s(a):
     return _copy_trimmed_arr(even), _copy_trimmed_arr(odd)
 
 
+def poly_join_s(even, odd):
+    """a(t) = even(s) + t odd(s), s = t^2 + t: poly_split_s undone, in O(n log n) word operations.
+
+    Example:
+        >>> poly_join_s(np.array([2], dtype=np.uint64), np.array([3], dtype=np.uint64)).tolist()  # s + t (s + 1)
+        [8]
+    """
+    cdef const uint64_t[::1] ev = _poly_arg(even, "even")
+    cdef const uint64_t[::1] dv = _poly_arg(odd, "odd")
+    cdef Py_ssize_t ne = ev.shape[0], nd = dv.shape[0], n = 2 * max(ev.shape[0], dv.shape[0]), i
+    out = np.zeros(n, dtype=np.uint64)
+    cdef uint64_t[::1] ov = out
+    cdef Poll poll = make_poll(None, 1 << 20)    # Ctrl-C looked for about every millisecond
+    cdef int status
+    with nogil:
+        for i in range(n):
+            if (i >> 1) < ne:
+                ov[i] = _spread32((ev[i >> 1] >> (32 * (i & 1))) & 0xFFFFFFFFULL)
+            if (i >> 1) < nd:
+                ov[i] |= _spread32((dv[i >> 1] >> (32 * (i & 1))) & 0xFFFFFFFFULL) << 1
+        status = s_join_inplace(&ov[0], n, &poll)
+    raise_if_interrupted(status)
+    return _copy_trimmed_arr(out)
+
+
 def chebyshev_u(Py_ssize_t k):
     """U_k(t) over GF(2): U_0 = 0, U_1 = 1, U_{k+1} = t U_k + U_{k-1}; O(k) bit operations.
 
@@ -410,15 +444,6 @@ def chebyshev_u(Py_ssize_t k):
         status = chebyshev_u_into(&ov[0], k, &poll)
     raise_if_interrupted(status)
     return out
-
-
-cdef inline uint64_t _spread32(uint64_t x) noexcept nogil:
-    """Bit j of x (j < 32) at bit 2 j."""
-    x = (x | (x << 16)) & 0x0000FFFF0000FFFFULL
-    x = (x | (x << 8)) & 0x00FF00FF00FF00FFULL
-    x = (x | (x << 4)) & 0x0F0F0F0F0F0F0F0FULL
-    x = (x | (x << 2)) & 0x3333333333333333ULL
-    return (x | (x << 1)) & 0x5555555555555555ULL
 
 
 def poly_square(a):

@@ -343,13 +343,13 @@ cdef int product_log_size(size_t na, size_t nb) noexcept nogil:
 
 
 cdef int fft_mul_balanced(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
-                          Py_ssize_t nb, void* ps) noexcept nogil:
-    """out[0 : na+nb] ^= a*b by the additive FFT at the transform size product_log_size chooses: one
-    product, or b in pieces with a's transform made once (gf2fft.h, fft_mul_pieces); on the calling
-    thread's threads (fft_set_threads, set by the def functions' threads=) when na >= _thread_words."""
+                          Py_ssize_t nb, int K, void* ps) noexcept nogil:
+    """out[0 : na+nb] ^= a*b by the additive FFT with transforms of 2^K elements, K =
+    product_log_size(na, nb) (its caller's): one product, or b in pieces with a's transform made
+    once (gf2fft.h, fft_mul_pieces); on the calling thread's threads (fft_set_threads, set by the
+    def functions' threads=) when na >= _thread_words."""
     cdef int nthreads = fft_get_threads() if na >= _thread_words else 1
     cdef fft_poll_fn poll = product_poll(ps)
-    cdef int K = product_log_size(na, nb)
     if K < fft_log_size(na, nb):
         return fft_mul_pieces(out, a, na, b, nb, K, poll, ps, nthreads)
     return fft_mul_words(out, a, na, b, nb, poll, ps, nthreads)
@@ -371,9 +371,9 @@ cdef int fmul_within_limit(uint64_t* out, const uint64_t* a, Py_ssize_t na, cons
     cdef uint64_t* sa
     cdef uint64_t* sb
     cdef uint64_t* part
-    cdef int st
-    if not over_transform_limit(2, product_log_size(na, nb)):
-        return fft_mul_balanced(out, a, na, b, nb, ps)
+    cdef int st, K = product_log_size(na, nb)
+    if not over_transform_limit(2, K):
+        return fft_mul_balanced(out, a, na, b, nb, K, ps)
     if nb > 2 * na:
         off = 0
         while off < nb:

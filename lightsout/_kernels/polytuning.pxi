@@ -55,9 +55,10 @@ def set_thresholds(newton_words=None, hgcd_words=None, gcd_words=None, toom_word
     this many words (at least 12 whatever the setting).  fft_words: products
     use the additive FFT (gf2fft.h) when the smaller operand has at least this
     many words, the half-gcd's 2x2 matrix products (which transform each
-    operand once for two products) from a quarter of it.  thread_words: those FFT products spread over the threads of
-    the call (its threads= argument) when the smaller operand has at least
-    this many words (below it, starting threads costs more than they save).
+    operand once for two products) from a quarter of it.  thread_words:
+    those FFT products spread over the threads of the call (its threads=
+    argument) when the smaller operand has at least this many words (below
+    it, starting threads costs more than they save).
     pair_words: below thread_words, the half-gcd's independent products (the
     two rows of a 2x2 matrix product; the lift of the remainders beside the
     product of the matrices) run on two threads at once, each product on one,
@@ -108,13 +109,27 @@ cdef object _threshold(str name, object value):
     """A threshold argument as a Python int in 1..PY_SSIZE_T_MAX, None left as it is (or raise)."""
     if value is None:
         return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise InvalidTypeError(f"set_thresholds: {name} must be an int (words), got {type(value).__name__}")
+    value = _int_setting("set_thresholds", name, value, "an int (words)")
     if not 1 <= value <= PY_SSIZE_T_MAX:
         raise InvalidBoardError(f"set_thresholds: {name} must be in 1..{PY_SSIZE_T_MAX} words (2**63 - 1 "
                                 f"on 64-bit builds; a value past every operand turns that path off), "
                                 f"got {value}")
+    return value
+
+
+cdef object _int_setting(str where, str name, object value, str accepted):
+    """value as a Python int, or InvalidTypeError saying that `where` takes `accepted` for `name`
+    (bools refused: True is not a size)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InvalidTypeError(f"{where}: {name} must be {accepted}, got {type(value).__name__}")
     return int(value)
+
+
+cdef bint _bool_setting(str where, str name, object value) except -1:
+    """value as a C truth value, or InvalidTypeError saying that `where` takes a bool for `name`."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidTypeError(f"{where}: {name} must be a bool, got {type(value).__name__}")
+    return bool(value)
 
 
 def thresholds():
@@ -144,9 +159,7 @@ def set_fft_wide(enable):
         >>> set_fft_wide(old)
         False
     """
-    if not isinstance(enable, (bool, np.bool_)):
-        raise InvalidTypeError(f"set_fft_wide: enable must be a bool, got {type(enable).__name__}")
-    return bool(fft_set_wide(1 if enable else 0))
+    return bool(fft_set_wide(1 if _bool_setting("set_fft_wide", "enable", enable) else 0))
 
 
 def set_fft_pass_slice(words):
@@ -164,9 +177,7 @@ def set_fft_pass_slice(words):
         >>> set_fft_pass_slice(old)
         64
     """
-    if isinstance(words, (bool, np.bool_)) or not isinstance(words, (int, np.integer)):
-        raise InvalidTypeError(f"set_fft_pass_slice: words must be an int, got {type(words).__name__}")
-    words = int(words)
+    words = _int_setting("set_fft_pass_slice", "words", words, "an int")
     if words < 64 or words > 1 << 40 or words & (words - 1):
         raise InvalidBoardError(f"set_fft_pass_slice needs a power of two from 64 to 2^40 words, got {words}")
     return int(fft_set_pass_slice(<size_t>words))
@@ -206,11 +217,10 @@ def fft_scratch_limit(nbytes=None):
     """
     if nbytes is None:
         return int(fft_arena_get_limit())
-    if isinstance(nbytes, (bool, np.bool_)) or not isinstance(nbytes, (int, np.integer)):
-        raise InvalidTypeError(f"fft_scratch_limit: nbytes must be an int or None, got {type(nbytes).__name__}")
+    nbytes = _int_setting("fft_scratch_limit", "nbytes", nbytes, "an int or None")
     if nbytes < 0:
         raise InvalidBoardError(f"fft_scratch_limit: nbytes must be >= 0 (0: keep nothing), got {nbytes}")
-    return int(fft_arena_set_limit(<size_t>min(int(nbytes), <object>PY_SSIZE_T_MAX)))
+    return int(fft_arena_set_limit(<size_t>min(nbytes, <object>PY_SSIZE_T_MAX)))
 
 
 def fft_scratch_keep(keep):
@@ -223,9 +233,7 @@ def fft_scratch_keep(keep):
         >>> fft_scratch_keep(old)
         False
     """
-    if not isinstance(keep, (bool, np.bool_)):
-        raise InvalidTypeError(f"fft_scratch_keep: keep must be a bool, got {type(keep).__name__}")
-    return bool(fft_arena_set_keep(1 if keep else 0))
+    return bool(fft_arena_set_keep(1 if _bool_setting("fft_scratch_keep", "keep", keep) else 0))
 
 
 def fft_transform_limit(nbytes=None):
@@ -255,12 +263,11 @@ def fft_transform_limit(nbytes=None):
     global lo_fft_transform_limit
     if nbytes is None:
         return int(lo_fft_transform_limit)
-    if isinstance(nbytes, (bool, np.bool_)) or not isinstance(nbytes, (int, np.integer)):
-        raise InvalidTypeError(f"fft_transform_limit: nbytes must be an int or None, got {type(nbytes).__name__}")
+    nbytes = _int_setting("fft_transform_limit", "nbytes", nbytes, "an int or None")
     if nbytes < 0:
         raise InvalidBoardError(f"fft_transform_limit: nbytes must be >= 0 (0: no limit), got {nbytes}")
     old = int(lo_fft_transform_limit)
-    lo_fft_transform_limit = <size_t>min(int(nbytes), <object>PY_SSIZE_T_MAX)
+    lo_fft_transform_limit = <size_t>min(nbytes, <object>PY_SSIZE_T_MAX)
     return old
 
 

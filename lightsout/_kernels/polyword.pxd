@@ -439,6 +439,77 @@ cdef inline int s_split_inplace(uint64_t* a, Py_ssize_t n, Poll* poll) noexcept 
     return STOP_NONE
 
 
+cdef inline void s_join_level(uint64_t* a, Py_ssize_t n, Py_ssize_t h) noexcept nogil:
+    """s_split_level undone: every group [f0 f1 f2 f3] of quarters of h words gets f1 ^= f2,
+    then f2 ^= f3."""
+    cdef Py_ssize_t g = 0
+    while g + h < n:
+        if g + 2 * h < n:
+            xor_into(a + g + h, a + g + 2 * h, min(h, n - g - 2 * h))
+        if g + 3 * h < n:
+            xor_into(a + g + 2 * h, a + g + 3 * h, min(h, n - g - 3 * h))
+        g += 4 * h
+
+
+cdef inline void s_join_word_levels(uint64_t* a, Py_ssize_t n, Py_ssize_t top) noexcept nogil:
+    """s_split_word_levels undone: the levels from quarters of one bit up to quarters of top words."""
+    cdef Py_ssize_t i, h = 1
+    cdef uint64_t w
+    for i in range(n):
+        w = a[i]
+        w ^= (w >> 1) & 0x2222222222222222ULL
+        w ^= (w >> 1) & 0x4444444444444444ULL
+        w ^= (w >> 2) & 0x0C0C0C0C0C0C0C0CULL
+        w ^= (w >> 2) & 0x3030303030303030ULL
+        w ^= (w >> 4) & 0x00F000F000F000F0ULL
+        w ^= (w >> 4) & 0x0F000F000F000F00ULL
+        w ^= (w >> 8) & 0x0000FF000000FF00ULL
+        w ^= (w >> 8) & 0x00FF000000FF0000ULL
+        w ^= (w >> 16) & 0x00000000FFFF0000ULL
+        w ^= (w >> 16) & 0x0000FFFF00000000ULL
+        a[i] = w
+    i = 0
+    while i + 1 < n:
+        w = a[i + 1]
+        a[i] ^= w << 32
+        a[i + 1] = w ^ (w >> 32)
+        i += 2
+    while h <= top:
+        s_join_level(a, n, h)
+        h <<= 1
+
+
+cdef inline int s_join_inplace(uint64_t* a, Py_ssize_t n, Poll* poll) noexcept nogil:
+    """s_split_inplace undone: bits 2i and 2i + 1 of the n words, the coefficients of s^i and
+    t s^i (s = t^2 + t), become a(t) = A(s) + t B(s) in powers of t.  The same levels in the
+    opposite order, each undone (f1 ^= f2, then f2 ^= f3): bottom-up, one cache-sized block at
+    a time while the groups fit in one.  A nonzero stop status when `poll` (or NULL) says stop.
+    """
+    cdef Py_ssize_t h = 1, top = 1, blk
+    cdef int status
+    while 2 * top < n:
+        top <<= 1
+    while 4 * h < S_SPLIT_BLOCK_WORDS:
+        h <<= 1
+    blk = 0
+    while blk < n:
+        s_join_word_levels(a + blk, min(<Py_ssize_t>S_SPLIT_BLOCK_WORDS, n - blk), min(h, top))
+        blk += S_SPLIT_BLOCK_WORDS
+        if poll != NULL:
+            status = poll_work(poll, S_SPLIT_BLOCK_WORDS)
+            if status != STOP_NONE:
+                return status
+    h <<= 1
+    while h <= top:
+        s_join_level(a, n, h)
+        h <<= 1
+        if poll != NULL:
+            status = poll_work(poll, n)
+            if status != STOP_NONE:
+                return status
+    return STOP_NONE
+
+
 cdef inline int chebyshev_u_into(uint64_t* out, Py_ssize_t k, Poll* poll) noexcept nogil:
     """out |= U_k(t) over GF(2) (U_0 = 0, U_1 = 1, U_{k+1} = t U_k + U_{k-1}); out needs
     words_for_bits(k) zero words.  A nonzero stop status when `poll` (or NULL) says stop.

@@ -294,19 +294,51 @@ def _gcd_and_inverse(rows: int, cols: int, chi: np.ndarray, progress: Progress) 
 
     When R and C are both even, U_{R+1} = V_R^2 and chi = V_C(t+1)^2, so the extended
     gcd runs on the square roots, at half the degree, and the answer is squared
-    (squaring is a ring map over GF(2)).
+    (squaring is a ring map over GF(2)); on a square board at a quarter of the degree
+    (:func:`_shift_gcd_cofactor`).
     """
     poly = kernels.gf2poly
     if rows % 2 == 0 and cols % 2 == 0:
         root_u = _square_root_factor(rows // 2)
-        root_chi = poly.poly_taylor_shift(_square_root_factor(cols // 2))
-        if rows != cols:
-            root_u = poly.poly_mod(root_u, root_chi)
-        h, a = poly.poly_gcd_cofactor(root_u, root_chi, progress)
+        if rows == cols:
+            h, a = _shift_gcd_cofactor(root_u, progress)
+        else:
+            root_chi = poly.poly_taylor_shift(_square_root_factor(cols // 2))
+            h, a = poly.poly_gcd_cofactor(poly.poly_mod(root_u, root_chi), root_chi, progress)
         return poly.poly_square(h), poly.poly_square(a)
     _, u = _chi_and_u(rows, cols)
     g, s = poly.poly_gcd_cofactor(u, chi, progress)
     return g, s
+
+
+def _shift_gcd_cofactor(v: np.ndarray, progress: Progress) -> tuple[np.ndarray, np.ndarray]:
+    """(h, c): h = gcd(v(t), v(t+1)) and c v = h (mod v(t+1)), from an extended gcd at half the degree.
+
+    With v = A(s) + t B(s), s = t^2 + t, v(t+1) = v + B(s); from x A + y B = G in GF(2)[s],
+    (x (t+1) + y) v + (x t + y) v(t+1) = x A + y B = G, so h = G(s) and c = x (t+1) + y =
+    (x + y)(s) + t x(s) (docs/algebra.md section 9).  Euclid gives x (x A = G mod B) and y
+    is (G + x A) / B, exactly.
+
+    Example:
+        >>> poly = kernels.gf2poly
+        >>> v = _square_root_factor(8)     # U_9 + U_8: the 16 x 16 board's root (nullity 8 = 2 deg h)
+        >>> h, c = _shift_gcd_cofactor(v, None)
+        >>> int(poly.poly_degree(h)), int(poly.poly_degree(poly.poly_mod(poly.poly_mul(c, v), poly.poly_taylor_shift(v))))
+        (4, 4)
+        >>> bool((poly.poly_mod(poly.poly_add(poly.poly_mul(c, v), h), poly.poly_taylor_shift(v)) == 0).all())
+        True
+    """
+    poly = kernels.gf2poly
+    even, odd = poly.poly_split_s(v)
+    if poly.poly_degree(odd) < 0:       # v(t+1) = v: the gcd is v itself
+        return v.copy(), np.ones(1, dtype=np.uint64)
+    common, x = poly.poly_gcd_cofactor(even, odd, progress)
+    y, rem = poly.poly_divmod(poly.poly_add(common, poly.poly_mul(x, even)), odd)
+    del even
+    if poly.poly_degree(rem) >= 0:
+        raise InternalError(f"x A + G is not a multiple of B in the split extended gcd (degree {poly.poly_degree(v)})")
+    del rem, odd
+    return poly.poly_join_s(common, np.zeros(1, dtype=np.uint64)), poly.poly_join_s(poly.poly_add(x, y), x)
 
 
 class _Steps:
