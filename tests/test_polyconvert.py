@@ -134,7 +134,8 @@ def test_all_lit_residue_without_chasing(poly, shape):
 
 @pytest.mark.parametrize("shape", [(2, 2), (4, 4), (16, 16), (18, 18), (100, 100), (130, 64), (200, 98),
                                    (66, 66), (402, 400)] + [(n, n) for n in range(6, 260, 8)] + [(n, n) for n in (
-                                   8, 10, 12, 14, 24, 30, 32, 38, 62, 64, 78, 98, 118, 120, 126, 128, 254, 510, 512)])
+                                   8, 10, 12, 14, 24, 30, 32, 38, 62, 64, 78, 98, 118, 120, 126, 128, 254, 510, 512)]
+                         + [(n, n) for n in list(range(1, 140, 6)) + [3, 5, 9, 11, 19, 23, 29, 47, 65, 79, 95, 255, 511]])
 def test_half_degree_gcd_and_inverse(shape):
     rows, cols = shape
     chi = value(load("gf2poly").poly_taylor_shift(words(ref_u(cols + 1))))
@@ -142,6 +143,7 @@ def test_half_degree_gcd_and_inverse(shape):
     g, s = _gcd_and_inverse(rows, cols, words(chi), None)
     assert value(g) == ref_gcd(u, chi)
     assert ref_divmod(ref_mul(value(s), u) ^ value(g), chi)[1] == 0  # s u = g (mod chi)
+    assert value(s).bit_length() <= cols  # deg s < C: the route's product C^ s stays under 2C - 1 bits
 
 
 def test_square_nullity_against_the_plain_gcd():

@@ -295,7 +295,7 @@ def _gcd_and_inverse(rows: int, cols: int, chi: np.ndarray, progress: Progress) 
     When R and C are both even, U_{R+1} = V_R^2 and chi = V_C(t+1)^2, so the extended
     gcd runs on the square roots, at half the degree, and the answer is squared
     (squaring is a ring map over GF(2)); on a square board at a quarter of the degree
-    (:func:`_shift_gcd_cofactor`).
+    (:func:`_shift_gcd_cofactor`), and on an odd square at half of it, the same way.
     """
     poly = kernels.gf2poly
     if rows % 2 == 0 and cols % 2 == 0:
@@ -306,6 +306,8 @@ def _gcd_and_inverse(rows: int, cols: int, chi: np.ndarray, progress: Progress) 
             root_chi = poly.poly_taylor_shift(_square_root_factor(cols // 2))
             h, a = poly.poly_gcd_cofactor(poly.poly_mod(root_u, root_chi), root_chi, progress)
         return poly.poly_square(h), poly.poly_square(a)
+    if rows == cols:        # chi = U_{R+1}(t+1): the pair splits as the roots above do
+        return _shift_gcd_cofactor(poly.chebyshev_u(rows + 1), progress)
     _, u = _chi_and_u(rows, cols)
     g, s = poly.poly_gcd_cofactor(u, chi, progress)
     return g, s
