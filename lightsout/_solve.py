@@ -500,7 +500,7 @@ def nullity_table(nmax: int, mmax: Optional[int] = None, *, executor: Optional[c
         BoardTooLargeError: more than ``lightsout.limits.MAX_TABLE_ENTRIES``
             (10**7) entries, or, without an executor, an estimated
             ``lightsout.limits.MAX_TABLE_SECONDS`` (an hour) on one core: about
-            n = 900,000 square; rectangles such as 10 x 10**6.
+            n = 1,200,000 square; rectangles such as 10 x 10**6.
 
     Examples:
         >>> from lightsout import nullity_table
@@ -532,12 +532,13 @@ MAX_TABLE_SECONDS = 3600.0
 
 
 def _nullity_table_seconds(nmax: int, mmax: Optional[int]) -> float:
-    """Seconds a nullity table takes on one core, from timings on the 2-core development machine:
-    the square table about 3.6e-9 n^2 up to n = 300,000 (32,000 in 3.7 s, 300,000 in 250 s), then
-    about 4,600 (n / 10^6)^2.45 (sampled: 10^6 in 4,400 to 4,800 s, 3 * 10^6 in 71,000 s); a rectangular
-    one 20 to 30 us an entry (300 x 3000 in 25 s), growing with the longer side."""
+    """Seconds a nullity table takes on one core, from timings on the 2-core development machine
+    (28 Nov 2026, the squares' gcds at a quarter of n): the square table about 1.9e-9 n^2 up to
+    n = 300,000 (sampled: 10^5 in 18 s, 300,000 in 172 s), then about 2,400 (n / 10^6)^2.3
+    (10^6 in 2,373 s, 3 * 10^6 in 29,474 s); a rectangular one 20 to 30 us an entry (300 x 3000
+    in 25 s), growing with the longer side."""
     if mmax is None:
-        return max(4e-9 * nmax * nmax, 4.6e3 * float((nmax / 1e6) ** 2.45))
+        return max(1.9e-9 * nmax * nmax, 2.4e3 * float((nmax / 1e6) ** 2.3))
     return nmax * mmax * (20e-6 + 5e-9 * max(nmax, mmax))
 
 

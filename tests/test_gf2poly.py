@@ -157,8 +157,8 @@ def bitwise_split_s(a: np.ndarray) -> tuple[int, int]:
         groups[:, 2] ^= groups[:, 3]
         groups[:, 1] ^= groups[:, 2]
         m //= 2
-    halves = [np.packbits(bits[k::2], bitorder="little") for k in (0, 1)]
-    return tuple(int.from_bytes(h.tobytes(), "little") for h in halves)
+    even, odd = (int.from_bytes(np.packbits(bits[k::2], bitorder="little").tobytes(), "little") for k in (0, 1))
+    return even, odd
 
 
 @pytest.mark.parametrize("nbits", SIZES)

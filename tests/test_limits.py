@@ -278,7 +278,7 @@ def test_huge_time_limits_mean_no_limit():
 
 @pytest.mark.parametrize("code, words", [
     ("lightsout.nullity_table(10**6, 10**6)", ("entries", "MAX_TABLE_ENTRIES")),
-    ("lightsout.nullity_table(10**6)", ("hours", "executor=")),
+    ("lightsout.nullity_table(2 * 10**6)", ("hours", "executor=")),
     ("lightsout.nullity_table(10, 10**6)", ("hours", "executor=")),
 ])
 def test_nullity_tables_that_cannot_finish_are_refused_at_once(code, words):
