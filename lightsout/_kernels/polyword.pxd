@@ -375,6 +375,34 @@ cdef inline void s_split_level(uint64_t* a, Py_ssize_t n, Py_ssize_t h) noexcept
         g += 4 * h
 
 
+cdef inline uint64_t s_first_quarters(int m) noexcept nogil:
+    """The bits of the lowest quarter of every group of 4m bits of a word (m = 1, 2, 4, 8 or 16)."""
+    if m == 1:
+        return 0x1111111111111111ULL
+    if m == 2:
+        return 0x0303030303030303ULL
+    if m == 4:
+        return 0x000F000F000F000FULL
+    if m == 8:
+        return 0x000000FF000000FFULL
+    return 0x000000000000FFFFULL
+
+
+cdef inline uint64_t s_split_bits(uint64_t w, int m) noexcept nogil:
+    """One level of s_split_inplace inside a word, on quarters of m bits (m = 1 .. 16): q2 ^= q3,
+    then q1 ^= q2 in every group.  Inlined with a constant m, it is four shifts, masks and XORs."""
+    cdef uint64_t q = s_first_quarters(m)
+    w ^= (w >> m) & (q << (2 * m))
+    return w ^ ((w >> m) & (q << m))
+
+
+cdef inline uint64_t s_join_bits(uint64_t w, int m) noexcept nogil:
+    """s_split_bits undone: q1 ^= q2, then q2 ^= q3."""
+    cdef uint64_t q = s_first_quarters(m)
+    w ^= (w >> m) & (q << m)
+    return w ^ ((w >> m) & (q << (2 * m)))
+
+
 cdef inline void s_split_word_levels(uint64_t* a, Py_ssize_t n, Py_ssize_t h) noexcept nogil:
     """The levels of s_split_inplace on a[0 : n) from quarters of h words (h a power of two) down
     to quarters of one bit."""
@@ -391,18 +419,7 @@ cdef inline void s_split_word_levels(uint64_t* a, Py_ssize_t n, Py_ssize_t h) no
         a[i] ^= w << 32
         i += 2
     for i in range(n):                 # quarters of 16, 8, 4, 2 and 1 bits: inside a word
-        w = a[i]
-        w ^= (w >> 16) & 0x0000FFFF00000000ULL
-        w ^= (w >> 16) & 0x00000000FFFF0000ULL
-        w ^= (w >> 8) & 0x00FF000000FF0000ULL
-        w ^= (w >> 8) & 0x0000FF000000FF00ULL
-        w ^= (w >> 4) & 0x0F000F000F000F00ULL
-        w ^= (w >> 4) & 0x00F000F000F000F0ULL
-        w ^= (w >> 2) & 0x3030303030303030ULL
-        w ^= (w >> 2) & 0x0C0C0C0C0C0C0C0CULL
-        w ^= (w >> 1) & 0x4444444444444444ULL
-        w ^= (w >> 1) & 0x2222222222222222ULL
-        a[i] = w
+        a[i] = s_split_bits(s_split_bits(s_split_bits(s_split_bits(s_split_bits(a[i], 16), 8), 4), 2), 1)
 
 
 cdef inline int s_split_inplace(uint64_t* a, Py_ssize_t n, Poll* poll) noexcept nogil:
@@ -456,18 +473,7 @@ cdef inline void s_join_word_levels(uint64_t* a, Py_ssize_t n, Py_ssize_t top) n
     cdef Py_ssize_t i, h = 1
     cdef uint64_t w
     for i in range(n):
-        w = a[i]
-        w ^= (w >> 1) & 0x2222222222222222ULL
-        w ^= (w >> 1) & 0x4444444444444444ULL
-        w ^= (w >> 2) & 0x0C0C0C0C0C0C0C0CULL
-        w ^= (w >> 2) & 0x3030303030303030ULL
-        w ^= (w >> 4) & 0x00F000F000F000F0ULL
-        w ^= (w >> 4) & 0x0F000F000F000F00ULL
-        w ^= (w >> 8) & 0x0000FF000000FF00ULL
-        w ^= (w >> 8) & 0x00FF000000FF0000ULL
-        w ^= (w >> 16) & 0x00000000FFFF0000ULL
-        w ^= (w >> 16) & 0x0000FFFF00000000ULL
-        a[i] = w
+        a[i] = s_join_bits(s_join_bits(s_join_bits(s_join_bits(s_join_bits(a[i], 1), 2), 4), 8), 16)
     i = 0
     while i + 1 < n:
         w = a[i + 1]
