@@ -448,12 +448,12 @@ def read_stencil_file(path: str, states: int = 2) -> np.ndarray:
     The pressed cell is the middle one, so a side of even length has no middle and is refused.
 
     Example:
-        >>> import os, tempfile
+        >>> import os, pathlib, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "x.txt")
-        >>> _ = open(path, "w").write("1.1\\n.1.\\n1.1\\n")
+        >>> _ = pathlib.Path(path).write_text("1.1\\n.1.\\n1.1\\n")
         >>> read_stencil_file(path).tolist()
         [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
-        >>> _ = open(path, "w").write("11\\n")
+        >>> _ = pathlib.Path(path).write_text("11\\n")
         >>> read_stencil_file(path)
         Traceback (most recent call last):
         ...

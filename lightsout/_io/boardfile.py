@@ -111,12 +111,12 @@ def read_board(path: PathArg, states: int = 2, *, masks: bool = False) -> Union[
 
     Example:
         >>> from lightsout import read_board
-        >>> import os, tempfile
+        >>> import os, pathlib, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "b.txt")
-        >>> _ = open(path, "w").write("! a board\\n*.*\\n.*.\\n")
+        >>> _ = pathlib.Path(path).write_text("! a board\\n*.*\\n.*.\\n")
         >>> read_board(path).astype(int).tolist()
         [[1, 0, 1], [0, 1, 0]]
-        >>> _ = open(path, "w").write("*/ . ~\\n.' * .\\n")
+        >>> _ = pathlib.Path(path).write_text("*/ . ~\\n.' * .\\n")
         >>> marked = read_board(path, masks=True)
         >>> marked.holes.astype(int).tolist(), marked.unpressable.astype(int).tolist()
         ([[0, 0, 1], [0, 0, 0]], [[1, 0, 0], [0, 0, 0]])
@@ -300,14 +300,14 @@ def write_board(path: PathArg, board: npt.ArrayLike, states: int = 2, *, holes: 
 
     Example:
         >>> from lightsout import read_board, write_board
-        >>> import os, tempfile
+        >>> import os, pathlib, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "b.npy")
         >>> write_board(path, [[0, 2], [1, 0]], states=3)
         >>> read_board(path, states=3).tolist()
         [[0, 2], [1, 0]]
         >>> text = os.path.join(tempfile.mkdtemp(), "b.txt")
         >>> write_board(text, [[1, 1], [0, 1]], holes=[[0, 0], [0, 1]], unpressable=[[1, 0], [0, 0]])
-        >>> print(open(text).read(), end="")
+        >>> print(pathlib.Path(text).read_text(), end="")
         1/ 1
         0  ~
         >>> read_board(text, masks=True).unpressable.tolist()

@@ -368,10 +368,10 @@ class Picture:
 
         Example:
             >>> from lightsout.picture import Picture
-            >>> import os, tempfile
+            >>> import os, pathlib, tempfile
             >>> path = os.path.join(tempfile.mkdtemp(), "board.svg")
             >>> Picture([[1, 0]]).save(path)
-            >>> open(path).read().startswith("<svg")
+            >>> pathlib.Path(path).read_text().startswith("<svg")
             True
         """
         name = os.fspath(path)

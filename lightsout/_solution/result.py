@@ -543,11 +543,11 @@ class Solution:
         back, with ``states=`` for k states.
 
         Example:
-            >>> import lightsout, os, tempfile
+            >>> import lightsout, os, pathlib, tempfile
             >>> s = lightsout.solve(lightsout.all_lit(3))
             >>> path = os.path.join(tempfile.mkdtemp(), "presses.txt")
             >>> s.save(path)
-            >>> print(open(path).read(), end="")
+            >>> print(pathlib.Path(path).read_text(), end="")
             101
             010
             101
