@@ -218,6 +218,9 @@ def test_split_and_join_of_zero_one_and_t(poly):
     assert [value(p) for p in poly.poly_split_s(words(1))] == [1, 0]
     assert [value(p) for p in poly.poly_split_s(words(0b10))] == [0, 1]
     assert [value(poly.poly_join_s(words(e), words(o))) for e, o in [(0, 0), (1, 0), (0, 1), (1, 1)]] == [0, 1, 2, 3]
+    empty = np.zeros(0, dtype=np.uint64)                   # an empty row is zero too
+    assert [value(p) for p in poly.poly_split_s(empty)] == [0, 0]
+    assert value(poly.poly_join_s(empty, empty)) == 0
 
 
 def test_chebyshev_small(poly):

@@ -384,6 +384,8 @@ def poly_split_s(a):
         [[2], [3]]
     """
     work = _poly_arg(a, "a").copy()
+    if work.shape[0] == 0:
+        work = np.zeros(1, dtype=np.uint64)     # zero as one word: a word to point at
     cdef uint64_t[::1] wv = work
     cdef Py_ssize_t n = wv.shape[0], i
     even = np.zeros(max(1, (n + 1) // 2), dtype=np.uint64)
@@ -411,7 +413,7 @@ def poly_join_s(even, odd):
     """
     cdef const uint64_t[::1] ev = _poly_arg(even, "even")
     cdef const uint64_t[::1] dv = _poly_arg(odd, "odd")
-    cdef Py_ssize_t ne = ev.shape[0], nd = dv.shape[0], n = 2 * max(ev.shape[0], dv.shape[0]), i
+    cdef Py_ssize_t ne = ev.shape[0], nd = dv.shape[0], n = 2 * max(ev.shape[0], dv.shape[0], 1), i
     out = np.zeros(n, dtype=np.uint64)
     cdef uint64_t[::1] ov = out
     cdef Poll poll = make_poll(None, 1 << 20)    # Ctrl-C looked for about every millisecond

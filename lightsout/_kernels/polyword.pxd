@@ -491,12 +491,10 @@ cdef inline int s_join_inplace(uint64_t* a, Py_ssize_t n, Poll* poll) noexcept n
     opposite order, each undone (f1 ^= f2, then f2 ^= f3): bottom-up, one cache-sized block at
     a time while the groups fit in one.  A nonzero stop status when `poll` (or NULL) says stop.
     """
-    cdef Py_ssize_t h = 1, top = 1, blk
+    cdef Py_ssize_t h = S_SPLIT_BLOCK_WORDS // 4, top = 1, blk     # h: a block's top level
     cdef int status
     while 2 * top < n:
         top <<= 1
-    while 4 * h < S_SPLIT_BLOCK_WORDS:
-        h <<= 1
     blk = 0
     while blk < n:
         s_join_word_levels(a + blk, min(<Py_ssize_t>S_SPLIT_BLOCK_WORDS, n - blk), min(h, top))
