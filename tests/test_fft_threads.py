@@ -89,6 +89,27 @@ def test_large_products_are_the_same_bits_at_every_thread_count(poly: Gf2PolyMod
         assert np.array_equal(poly.poly_mul(a, c, threads=threads), one), threads
 
 
+@pytest.mark.parametrize("log_size", [14, 15, 16, 17, 18])
+def test_products_whose_blocks_go_with_the_inverse_or_not(poly: Gf2PolyModule, log_size: int) -> None:
+    """Transforms of 2^14 .. 2^18 elements: a team leaves its forward transforms' cached blocks to
+    the inverse (with the pointwise product) only where every member's subtree holds whole blocks
+    of 2^14 elements, which depends on the size and the crew (2 threads from 2^15 elements, 4 from
+    2^16, 3 and 5 from 2^18).  Both ways, every thread count gives the reference's bits; the odd
+    lengths leave the members' runs of the final sums uneven.  The reference is the product with
+    the FFT off (Toom-Cook and Karatsuba), and numpy's float convolution where it is exact."""
+    rng = np.random.default_rng(log_size)
+    quarter = 1 << (log_size - 2)
+    a = rng.integers(0, 2**64, quarter - 37, dtype=np.uint64)
+    b = rng.integers(0, 2**64, quarter + 11, dtype=np.uint64)
+    with thresholds(poly, fft_words=1 << 40):
+        expected = poly.poly_mul(a, b, threads=1)
+    if log_size <= 16:
+        assert np.array_equal(expected, convolution_product(a, b))
+    with thresholds(poly, fft_words=1, thread_words=1):
+        for threads in THREADS + (5,):
+            assert np.array_equal(poly.poly_mul(a, b, threads=threads), expected), threads
+
+
 def test_the_wide_loops_off_on_threads(poly: Gf2PolyModule) -> None:
     rng = np.random.default_rng(8)
     a = rng.integers(0, 2**64, 5000, dtype=np.uint64)

@@ -81,6 +81,7 @@ typedef int (*fft_crew_body)(fft_crew* crew, int tid);
 struct fft_crew {
     volatile long stop;     /* nonzero: stop (set by any member, never cleared) */
     volatile long go;       /* set once every thread that could start has started */
+    volatile long claimed;  /* the items of a shared loop taken so far (fft_claim) */
     int nthreads;           /* the members, tid 0 the calling thread */
     fft_crew_body body;     /* what every member runs */
     void* job;              /* its arguments */
@@ -118,6 +119,14 @@ static int fft_barrier_wait(fft_barrier* b) {
         }
     }
     return fft_atomic_get(&b->verdict) != 0;
+}
+
+/* The next item of a loop of n items shared by claims, or n when every item is taken: members
+ * that run slower (a core busy faulting pages in, say) take fewer items.  Between two loops the
+ * members meet, and one sets crew->claimed back to 0 before that meeting. */
+static size_t fft_claim(fft_crew* crew, size_t n) {
+    long c = fft_atomic_inc(&crew->claimed) - 1;
+    return (size_t)c < n ? (size_t)c : n;
 }
 
 typedef struct {
@@ -178,6 +187,7 @@ static int fft_crew_run(fft_crew* crew, void (*prepare)(fft_crew*)) {
     if (crew->nthreads < 1) crew->nthreads = 1;
     crew->stop = 0;
     crew->go = 0;
+    crew->claimed = 0;
     for (int i = 1; i < crew->nthreads; i++) {
         seats[i].crew = crew;
         seats[i].tid = i;

@@ -1104,10 +1104,10 @@ static int fft_pass(uint64_t* f, int K, int k, int two, const int inverse, fft_p
     return 1;
 }
 
-/* Values at w_0 .. w_(2^K - 1) of f = sum_i f[i] X_i, in place; f[i] = 0 for i >= nz.
+/* The levels of fft_forward above its cached blocks of 2^B elements (K - 1 down to B).
  * While nz <= 2^k, every block of level k has a zero upper half, and its butterflies
  * copy the lower half into it. */
-static int fft_forward(uint64_t* f, int K, size_t nz, fft_poll_fn poll, void* ps) {
+static int fft_forward_above(uint64_t* f, int K, size_t nz, fft_poll_fn poll, void* ps) {
     int B = K < FFT_BLOCK_LOG ? K : FFT_BLOCK_LOG;
     if (((size_t)1 << K) < FFT_POLL_WORDS) poll = NULL;
     int k = K - 1;
@@ -1125,6 +1125,14 @@ static int fft_forward(uint64_t* f, int K, size_t nz, fft_poll_fn poll, void* ps
         if (done < 0) return -2;
         k -= done;
     }
+    return 0;
+}
+
+/* Values at w_0 .. w_(2^K - 1) of f = sum_i f[i] X_i, in place; f[i] = 0 for i >= nz. */
+static int fft_forward(uint64_t* f, int K, size_t nz, fft_poll_fn poll, void* ps) {
+    int B = K < FFT_BLOCK_LOG ? K : FFT_BLOCK_LOG;
+    if (fft_forward_above(f, K, nz, poll, ps)) return -2;
+    if (((size_t)1 << K) < FFT_POLL_WORDS) poll = NULL;
     for (size_t c = 0; c < ((size_t)1 << (K - B)); c++) {
         fft_forward_block(f, B, c);
         if ((c & 63) == 63 && fft_poll_now(poll, ps)) return -2;
@@ -1132,12 +1140,26 @@ static int fft_forward(uint64_t* f, int K, size_t nz, fft_poll_fn poll, void* ps
     return 0;
 }
 
-/* The inverse of fft_forward. */
-static int fft_inverse(uint64_t* f, int K, fft_poll_fn poll, void* ps) {
+/* Block c's levels of fft_inverse below B.  With g, f and g are the two factors of a product,
+ * both transformed above the blocks alone (fft_forward_above): first both blocks' forward levels
+ * and their pointwise product into f's block, which thus is read and written once where it
+ * would be three times. */
+static inline void fft_inverse_block_of(uint64_t* f, uint64_t* g, int B, size_t c) {
+    if (g != NULL) {
+        fft_forward_block(f, B, c);
+        fft_forward_block(g, B, c);
+        fft_pointwise(f + (c << B), g + (c << B), (size_t)1 << B);
+    }
+    fft_inverse_block(f, B, c);
+}
+
+/* The inverse of fft_forward; with g (not NULL), of the product of f and g whose forward
+ * transforms stopped above the blocks (fft_inverse_block_of). */
+static int fft_inverse(uint64_t* f, uint64_t* g, int K, fft_poll_fn poll, void* ps) {
     int B = K < FFT_BLOCK_LOG ? K : FFT_BLOCK_LOG;
     if (((size_t)1 << K) < FFT_POLL_WORDS) poll = NULL;
     for (size_t c = 0; c < ((size_t)1 << (K - B)); c++) {
-        fft_inverse_block(f, B, c);
+        fft_inverse_block_of(f, g, B, c);
         if ((c & 63) == 63 && fft_poll_now(poll, ps)) return -2;
     }
     for (int k = B; k < K;) {
@@ -1271,10 +1293,11 @@ static int fft_operand(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_p
     return fft_forward(dst, K, 2 * na, poll, ps);
 }
 
-/* fa, fb = fft_operand of a and b (2^K words each), with one basis change for both: a piece
- * has 32 bits and the change acts on every bit of the elements alike (it is XORs of whole
- * elements), so a's pieces ride in the low and b's in the high halves of fa's words through
- * fft_to_novel, which thus reads and writes half the words of two calls. */
+/* fa, fb = fft_operand of a and b (2^K words each) as far as the cached blocks (fft_forward_above:
+ * the product's inverse does the blocks, fft_inverse(fa, fb, ...)), with one basis change for
+ * both: a piece has 32 bits and the change acts on every bit of the elements alike (it is XORs
+ * of whole elements), so a's pieces ride in the low and b's in the high halves of fa's words
+ * through fft_to_novel, which thus reads and writes half the words of two calls. */
 static int fft_operand_pair(uint64_t* fa, uint64_t* fb, const uint64_t* a, size_t na, const uint64_t* b,
                             size_t nb, int K, fft_poll_fn poll, void* ps) {
     size_t n = (size_t)1 << K, m = na > nb ? na : nb;
@@ -1287,17 +1310,22 @@ static int fft_operand_pair(uint64_t* fa, uint64_t* fb, const uint64_t* a, size_
     /* the change is triangular: a's elements from 2 na on and b's from 2 nb on stay zero */
     if (fft_split_pair(fa, fb, 0, 2 * m, poll, ps) || fft_zero_unless_fresh(fb, 2 * m, n, fresh_b, poll, ps))
         return -2;
-    if (fft_forward(fa, K, 2 * na, poll, ps)) return -2;
-    return fft_forward(fb, K, 2 * nb, poll, ps);
+    if (fft_forward_above(fa, K, 2 * na, poll, ps)) return -2;
+    return fft_forward_above(fb, K, 2 * nb, poll, ps);
 }
 
-/* out[0 : nout) ^= the polynomial whose values f holds (destroyed), pieces overlapped by 32 bits. */
-static int fft_result(uint64_t* out, size_t nout, uint64_t* f, int K, fft_poll_fn poll, void* ps) {
+/* out[0 : nout) ^= the polynomial whose coefficients in the basis X f holds (destroyed), pieces
+ * overlapped by 32 bits. */
+static int fft_coefficients(uint64_t* out, size_t nout, uint64_t* f, int K, fft_poll_fn poll, void* ps) {
     size_t n = (size_t)1 << K, pieces = 2 * nout < n ? 2 * nout : n;
-    int st = fft_inverse(f, K, poll, ps);
-    if (st == 0) st = fft_from_novel(f, K, 1, NULL, poll, ps);
-    if (st != 0) return st;
+    if (fft_from_novel(f, K, 1, NULL, poll, ps)) return -2;
     return fft_sum_pieces(out, f, pieces, 0, nout, poll, ps);
+}
+
+/* out[0 : nout) ^= the polynomial whose values f holds (destroyed). */
+static int fft_result(uint64_t* out, size_t nout, uint64_t* f, int K, fft_poll_fn poll, void* ps) {
+    int st = fft_inverse(f, NULL, K, poll, ps);
+    return st != 0 ? st : fft_coefficients(out, nout, f, K, poll, ps);
 }
 
 /* --- Every core: the product spread over a crew of threads (fftcrew.h) -----------
@@ -1312,7 +1340,11 @@ static int fft_result(uint64_t* out, size_t nout, uint64_t* f, int K, fft_poll_f
  *   - the basis change at the top: each run of fft_expand's XORs by ranges (two runs and
  *     two barriers per level), the 2^(K-L) small changes by ranges of m, and the change on
  *     the columns by slices of the words of a row (fft_slice); its inverse backwards;
- *   - the packing of pieces, the pointwise products and the sum of the pieces by ranges.
+ *   - the packing of pieces and the pointwise products by ranges; the sum of the pieces by
+ *     runs the members claim (fft_claim);
+ *   - one product's forward transforms stop above the blocks, which its inverse's subtrees
+ *     finish with the pointwise product (fft_inverse_block_of), where the team cuts the
+ *     array at whole blocks.
  * With an even number of threads two operands go to the two halves of the crew, each
  * transformed by its half alone (two threads: one operand each, no barrier inside the
  * transforms); from 2^FFT_SHARED_CHANGE_LOG elements they first share one basis change
@@ -1392,9 +1424,10 @@ static int fft_subtree_level(uint64_t* f, int K, int S, size_t u, int k, size_t 
     return 1;
 }
 
-/* fft_forward by a team: the top S levels by ranges, then each member its subtrees. */
-static int fft_forward_team(uint64_t* f, int K, size_t nz, fft_team* t) {
-    if (t->n == 1) return fft_forward(f, K, nz, fft_team_poll, t);
+/* fft_forward by a team: the top S levels by ranges, then each member its subtrees; without
+ * `blocks`, fft_forward_above. */
+static int fft_forward_team(uint64_t* f, int K, size_t nz, fft_team* t, int blocks) {
+    if (t->n == 1) return blocks ? fft_forward(f, K, nz, fft_team_poll, t) : fft_forward_above(f, K, nz, fft_team_poll, t);
     int S = fft_team_depth(K, t), B = K - S < FFT_BLOCK_LOG ? K - S : FFT_BLOCK_LOG, k;
     int look = ((size_t)1 << K) >= FFT_POLL_WORDS;
     size_t lo, hi;
@@ -1419,7 +1452,7 @@ static int fft_forward_team(uint64_t* f, int K, size_t nz, fft_team* t) {
         int stop = 0;
         for (k = K - S - 1; k >= B && !stop; stop = fft_team_stopped(t, look))
             k -= fft_subtree_level(f, K, S, u, k, nz, k > B, 0);
-        for (size_t c = c0; c < c1 && !stop; c++) {
+        for (size_t c = c0; c < c1 && blocks && !stop; c++) {
             fft_forward_block(f, B, c);
             if (((c - c0) & 15) == 15) stop = fft_team_stopped(t, look);
         }
@@ -1428,9 +1461,10 @@ static int fft_forward_team(uint64_t* f, int K, size_t nz, fft_team* t) {
     return fft_team_sync(t, look);
 }
 
-/* fft_inverse by a team: each member its subtrees, then the top S levels by ranges. */
-static int fft_inverse_team(uint64_t* f, int K, fft_team* t) {
-    if (t->n == 1) return fft_inverse(f, K, fft_team_poll, t);
+/* fft_inverse (with g: of the product of f and g) by a team: each member its subtrees, then the
+ * top S levels by ranges. */
+static int fft_inverse_team(uint64_t* f, uint64_t* g, int K, fft_team* t) {
+    if (t->n == 1) return fft_inverse(f, g, K, fft_team_poll, t);
     int S = fft_team_depth(K, t), B = K - S < FFT_BLOCK_LOG ? K - S : FFT_BLOCK_LOG, k = B, stop = 0;
     int look = ((size_t)1 << K) >= FFT_POLL_WORDS;
     size_t lo, hi;
@@ -1438,7 +1472,7 @@ static int fft_inverse_team(uint64_t* f, int K, fft_team* t) {
     for (size_t u = lo; u < hi && !stop; u++) {
         size_t c0 = u << (K - S - B), c1 = (u + 1) << (K - S - B);
         for (size_t c = c0; c < c1 && !stop; c++) {
-            fft_inverse_block(f, B, c);
+            fft_inverse_block_of(f, g, B, c);
             if (((c - c0) & 15) == 15) stop = fft_team_stopped(t, look);
         }
         for (k = B; k < K - S && !stop; stop = fft_team_stopped(t, look))
@@ -1518,18 +1552,8 @@ static int fft_from_novel_team(uint64_t* f, int K, fft_team* t) {
         size_t m0 = u << (K - S - L), m1 = (u + 1) << (K - S - L);
         int stop = 0;
         for (size_t m = m0; m < m1 && !stop; m++) stop = fft_from_novel(f + m * side, L, 1, NULL, fft_team_poll, t) != 0;
-        for (k = L; k < K - S && !stop; k++) {   /* fft_unexpand's levels inside the subtree */
-            size_t h = (size_t)1 << k, d = h - ((size_t)1 << (k - L)), nblocks = (size_t)1 << (K - S - 1 - k);
-            for (size_t b = 0; b < nblocks; b++) {
-                uint64_t* g = f + (u << (K - S)) + 2 * h * b;
-                for (size_t s = h, e; s < 2 * h; s = e) {
-                    e = 2 * h - s > d ? s + d : 2 * h;
-                    fft_xor(g + s - d, g + s, e - s);
-                }
-            }
-            stop = fft_team_stopped(t, look);
-        }
-        if (stop) break;
+        /* fft_unexpand's levels inside the subtree are its levels on 2^(K - S) elements (two to a pass) */
+        if (stop || fft_unexpand(f + (u << (K - S)), K - S, L, 1, NULL, fft_team_poll, t)) break;
     }
     if (fft_team_sync(t, look)) return -2;
     for (k = K - S; k < K; k++) {                /* fft_unexpand's top levels */
@@ -1542,8 +1566,8 @@ static int fft_from_novel_team(uint64_t* f, int K, fft_team* t) {
     return 0;
 }
 
-/* fft_operand by a team. */
-static int fft_operand_team(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_team* t) {
+/* fft_operand by a team (without `blocks`, its forward transform fft_forward_above). */
+static int fft_operand_team(uint64_t* dst, const uint64_t* a, size_t na, int K, fft_team* t, int blocks) {
     size_t lo, hi;
     int fresh = fft_is_fresh(dst, K); /* every member reads the flag before the sync; one clears it after */
     fft_share(na, t, 64, &lo, &hi);
@@ -1554,14 +1578,14 @@ static int fft_operand_team(uint64_t* dst, const uint64_t* a, size_t na, int K, 
     if (t->tid == 0) fft_written(dst, K);
     if (stop) return -2;
     if (fft_to_novel_team(dst, K, 2 * na, t)) return -2;
-    return fft_forward_team(dst, K, 2 * na, t);
+    return fft_forward_team(dst, K, 2 * na, t, blocks);
 }
 
 /* fft_operand_pair by a crew of an even size: the packing and the one basis change for both
  * operands by the whole crew, then each half the forward transform of its own (the lower half
- * fa's, the upper half fb's). */
+ * fa's, the upper half fb's), with or without the blocks. */
 static int fft_operand_pair_team(uint64_t* fa, uint64_t* fb, const uint64_t* a, size_t na, const uint64_t* b,
-                                 size_t nb, int K, fft_team* all, fft_team* half, int upper) {
+                                 size_t nb, int K, fft_team* all, fft_team* half, int upper, int blocks) {
     size_t n = (size_t)1 << K, m = na > nb ? na : nb, lo, hi;
     int fresh_a = fft_is_fresh(fa, K), fresh_b = fft_is_fresh(fb, K); /* read by all before the sync */
     fft_share(m, all, 64, &lo, &hi);
@@ -1578,17 +1602,26 @@ static int fft_operand_pair_team(uint64_t* fa, uint64_t* fb, const uint64_t* a, 
     fft_share(2 * m, all, 64, &lo, &hi);
     fft_split_pair(fa, fb, lo, hi, fft_team_poll, all);
     if (fft_team_sync(all, 0)) return -2;
-    return upper ? fft_forward_team(fb, K, 2 * nb, half) : fft_forward_team(fa, K, 2 * na, half);
+    return upper ? fft_forward_team(fb, K, 2 * nb, half, blocks) : fft_forward_team(fa, K, 2 * na, half, blocks);
 }
 
-/* fft_result by a team: each member sums the pieces of its own range of output words. */
-static int fft_result_team(uint64_t* out, size_t nout, uint64_t* f, int K, fft_team* t) {
-    size_t n = (size_t)1 << K, pieces = 2 * nout < n ? 2 * nout : n, lo, hi;
-    if (fft_inverse_team(f, K, t)) return -2;
-    if (fft_from_novel_team(f, K, t)) return -2;
-    fft_share(nout, t, 64, &lo, &hi);
-    fft_sum_pieces(out, f, pieces, lo, hi, fft_team_poll, t);
+/* fft_coefficients by a team: the members claim the pieces' sums in runs of FFT_SUM_RUN output
+ * words (the first touch of out's pages costs some cores far more than others). */
+#define FFT_SUM_RUN ((size_t)1 << 15)
+static int fft_coefficients_team(uint64_t* out, size_t nout, uint64_t* f, int K, fft_team* t) {
+    size_t n = (size_t)1 << K, pieces = 2 * nout < n ? 2 * nout : n, runs = (nout + FFT_SUM_RUN - 1) / FFT_SUM_RUN, r;
+    if (t->tid == 0) fft_atomic_set(&t->crew->claimed, 0);
+    if (fft_from_novel_team(f, K, t)) return -2;   /* ends at a meeting: no claim before it */
+    while ((r = fft_claim(t->crew, runs)) < runs) {
+        size_t lo = r * FFT_SUM_RUN, hi = nout - lo < FFT_SUM_RUN ? nout : lo + FFT_SUM_RUN;
+        if (fft_sum_pieces(out, f, pieces, lo, hi, fft_team_poll, t)) break;
+    }
     return fft_team_sync(t, 0);
+}
+
+/* fft_result by a team. */
+static int fft_result_team(uint64_t* out, size_t nout, uint64_t* f, int K, fft_team* t) {
+    return fft_inverse_team(f, NULL, K, t) ? -2 : fft_coefficients_team(out, nout, f, K, t);
 }
 
 /* The threads a product of this thread runs on (set by the caller around a call: fft_set_threads). */
@@ -1628,7 +1661,7 @@ static fft_team fft_whole_team(fft_crew* crew, fft_crew_meeting* m, int tid) {
 }
 
 static int fft_operands_team(uint64_t* const* dst, const uint64_t* const* src, const size_t* len, int n, int K,
-                             fft_crew* crew, fft_crew_meeting* m, int tid) {
+                             fft_crew* crew, fft_crew_meeting* m, int tid, int blocks) {
     int T = crew->nthreads, i = 0;
     fft_team all = fft_whole_team(crew, m, tid);
     if (T % 2 == 0) {
@@ -1636,11 +1669,12 @@ static int fft_operands_team(uint64_t* const* dst, const uint64_t* const* src, c
         fft_team half = {crew, &m->half[upper], tid - upper * (T / 2), T / 2, tid == 0, m->poll, m->ps};
         for (; i + 1 < n; i += 2)
             if (K >= FFT_SHARED_CHANGE_LOG)
-                fft_operand_pair_team(dst[i], dst[i + 1], src[i], len[i], src[i + 1], len[i + 1], K, &all, &half, upper);
+                fft_operand_pair_team(dst[i], dst[i + 1], src[i], len[i], src[i + 1], len[i + 1], K, &all, &half, upper,
+                                      blocks);
             else
-                fft_operand_team(dst[i + upper], src[i + upper], len[i + upper], K, &half);
+                fft_operand_team(dst[i + upper], src[i + upper], len[i + upper], K, &half, blocks);
     }
-    for (; i < n; i++) fft_operand_team(dst[i], src[i], len[i], K, &all);
+    for (; i < n; i++) fft_operand_team(dst[i], src[i], len[i], K, &all, blocks);
     return fft_team_sync(&all, 0);
 }
 
@@ -1667,16 +1701,22 @@ static int fft_mul_member(fft_crew* crew, int tid) {
     const uint64_t* src[2] = {job->a, job->b};
     size_t len[2] = {job->na, job->nb}, lo, hi;
     fft_team all = fft_whole_team(crew, &job->meet, tid);
-    if (fft_operands_team(dst, src, len, 2, job->K, crew, &job->meet, tid)) return -2;
-    fft_share((size_t)1 << job->K, &all, 64, &lo, &hi);
-    fft_pointwise(job->fa + lo, job->fb + lo, hi - lo);
-    if (fft_team_sync(&all, 0)) return -2;
-    if (tid == 0) { /* no member reads fb past the sync: it goes back before the inverse, whose
-                     * sums then fault out's pages in after it (fft_mul_run does the same alone) */
+    /* the forward transforms leave their blocks to the inverse where every team involved cuts the
+     * array at blocks of 2^FFT_BLOCK_LOG elements (the crew's subtrees are no smaller) */
+    int fuse = job->K - fft_team_depth(job->K, &all) >= FFT_BLOCK_LOG;
+    if (fft_operands_team(dst, src, len, 2, job->K, crew, &job->meet, tid, !fuse)) return -2;
+    if (!fuse) {
+        fft_share((size_t)1 << job->K, &all, 64, &lo, &hi);
+        fft_pointwise(job->fa + lo, job->fb + lo, hi - lo);
+        if (fft_team_sync(&all, 0)) return -2;
+    }
+    if (fft_inverse_team(job->fa, fuse ? job->fb : NULL, job->K, &all)) return -2;
+    if (tid == 0) { /* no member reads fb past the inverse's last meeting: it goes back before the
+                     * sums fault out's pages in (fft_mul_run does the same alone) */
         fft_give(job->fb, job->K);
         job->fb = NULL;
     }
-    return fft_result_team(job->out, job->na + job->nb, job->fa, job->K, &all);
+    return fft_coefficients_team(job->out, job->na + job->nb, job->fa, job->K, &all);
 }
 
 /* fft_matmul2's work on a crew (its buffers allocated by the caller). */
@@ -1709,7 +1749,7 @@ static int fft_matmul_member(fft_crew* crew, int tid) {
             src[nops] = job->s[i];
             len[nops++] = job->ns[i];
         }
-    if (fft_operands_team(dst, src, len, nops, job->K, crew, &job->meet, tid)) return -2;
+    if (fft_operands_team(dst, src, len, nops, job->K, crew, &job->meet, tid, 1)) return -2;
     fft_share(n, &all, 64, &lo, &hi);
     for (int c = 0; c < job->cols; c++) {
         nops = 0;
@@ -1719,7 +1759,7 @@ static int fft_matmul_member(fft_crew* crew, int tid) {
                 src[nops] = job->t[k * job->cols + c];
                 len[nops++] = job->nt[k * job->cols + c];
             }
-        if (fft_operands_team(dst, src, len, nops, job->K, crew, &job->meet, tid)) return -2;
+        if (fft_operands_team(dst, src, len, nops, job->K, crew, &job->meet, tid, 1)) return -2;
         for (int r = 0; r < job->rows; r++) {
             int any = 0;
             for (int k = 0; k < 2; k++) {
@@ -1759,7 +1799,7 @@ static int fft_matvec_member(fft_crew* crew, int tid) {
             src[nops] = job->t[k];
             len[nops++] = job->nt[k];
         }
-    if (fft_operands_team(dst, src, len, nops, job->K, crew, &job->meet, tid)) return -2;
+    if (fft_operands_team(dst, src, len, nops, job->K, crew, &job->meet, tid, 1)) return -2;
     fft_share(n, &all, 64, &lo, &hi);
     for (int r = 0; r < job->rows; r++) {
         nops = 0;
@@ -1771,7 +1811,7 @@ static int fft_matvec_member(fft_crew* crew, int tid) {
                 which[nops++] = k;
             }
         if (nops == 0) continue;
-        if (fft_operands_team(dst, src, len, nops, job->K, crew, &job->meet, tid)) return -2;
+        if (fft_operands_team(dst, src, len, nops, job->K, crew, &job->meet, tid, 1)) return -2;
         fft_pointwise(job->fs[0] + lo, job->ft[which[0]] + lo, hi - lo);
         if (nops == 2) fft_pointwise_acc(job->fs[0] + lo, job->fs[1] + lo, job->ft[which[1]] + lo, hi - lo);
         if (fft_team_sync(&all, 0)) return -2;
@@ -2038,14 +2078,14 @@ static int fft_pieces_member(fft_crew* crew, int tid) {
     uint64_t* dst[1] = {job->fa};
     const uint64_t* src[1] = {job->a};
     size_t len[1] = {job->na}, lo, hi;
-    if (fft_operands_team(dst, src, len, 1, job->K, crew, &job->meet, tid)) return -2;
+    if (fft_operands_team(dst, src, len, 1, job->K, crew, &job->meet, tid, 1)) return -2;
     fft_share((size_t)1 << job->K, &all, 64, &lo, &hi);
     for (size_t off = 0; off < job->nb; off += job->piece) {
         size_t step = job->nb - off < job->piece ? job->nb - off : job->piece;
         dst[0] = job->fb;
         src[0] = job->b + off;
         len[0] = step;
-        if (fft_operands_team(dst, src, len, 1, job->K, crew, &job->meet, tid)) return -2;
+        if (fft_operands_team(dst, src, len, 1, job->K, crew, &job->meet, tid, 1)) return -2;
         fft_pointwise(job->fb + lo, job->fa + lo, hi - lo);
         if (fft_team_sync(&all, 0)) return -2;
         if (fft_result_team(job->out + off, job->na + step, job->fb, job->K, &all)) return -2;
@@ -2093,12 +2133,10 @@ static int fft_mul_run(uint64_t* out, const uint64_t* a, size_t na, const uint64
         st = fft_pieces_alone(&job, poll, ps);
     } else {
         st = fft_operand_pair(job.fa, job.fb, a, na, b, nb, K, poll, ps);
-        if (st == 0) {
-            fft_pointwise(job.fa, job.fb, (size_t)1 << K);
-            fft_give(job.fb, K); /* the inverse needs one transform: the other goes back first */
-            job.fb = NULL;
-            st = fft_result(out, na + nb, job.fa, K, poll, ps);
-        }
+        if (st == 0) st = fft_inverse(job.fa, job.fb, K, poll, ps);
+        fft_give(job.fb, K); /* the sums need one transform: the other goes back first */
+        job.fb = NULL;
+        if (st == 0) st = fft_coefficients(out, na + nb, job.fa, K, poll, ps);
     }
     fft_give(job.fa, K);
     fft_give(job.fb, K);
