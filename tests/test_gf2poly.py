@@ -221,6 +221,7 @@ def test_split_and_join_of_zero_one_and_t(poly):
     empty = np.zeros(0, dtype=np.uint64)                   # an empty row is zero too
     assert [value(p) for p in poly.poly_split_s(empty)] == [0, 0]
     assert value(poly.poly_join_s(empty, empty)) == 0
+    assert value(poly.poly_taylor_shift(empty)) == 0
 
 
 def test_chebyshev_small(poly):

@@ -344,6 +344,8 @@ def poly_taylor_shift(a):
         [5]
     """
     out = _poly_arg(a, "a").copy()
+    if out.shape[0] == 0:
+        out = np.zeros(1, dtype=np.uint64)      # zero as one word: a word to point at
     cdef uint64_t[::1] ov = out
     cdef Poll poll = make_poll(None, 1 << 20)    # Ctrl-C looked for about every millisecond
     cdef int status
