@@ -206,8 +206,11 @@ def poly_mul(a, b, threads=None):
         status = fmul(&ov[0], &av[0], na, &bv[0], nb, ps)
         fft_set_threads(old)
     _raise_status(status, state, "poly_mul")
-    if ov[ov.shape[0] - 1] != 0:
+    cdef Py_ssize_t n = ov.shape[0]
+    if ov[n - 1] != 0:
         return out  # already trimmed: no second array and copy (an eighth of a 2^20-word product)
+    if n >= 2 and ov[n - 2] != 0:
+        return out[:n - 1]  # one zero word on top, as the degrees allow: a view, no copy
     return _copy_trimmed_arr(out)
 
 
