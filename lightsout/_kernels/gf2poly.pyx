@@ -88,7 +88,8 @@ cdef object _copy_trimmed_arr(object a):
 
 
 cdef object _poly_arg(object a, str name):
-    """Check a polynomial argument: a packed 1-D uint64 row of any length (empty = zero).
+    """Check a polynomial argument: a packed 1-D uint64 row of any length (empty = zero, returned
+    as one zero word, so that every kernel has a first word to point at).
 
     A polynomial has no tail bits (every word holds coefficients), so a 1-D
     C-contiguous uint64 array is exactly what lightsout._base.validate.packed_vector
@@ -347,8 +348,6 @@ def poly_taylor_shift(a):
         [5]
     """
     out = _poly_arg(a, "a").copy()
-    if out.shape[0] == 0:
-        out = np.zeros(1, dtype=np.uint64)      # zero as one word: a word to point at
     cdef uint64_t[::1] ov = out
     cdef Poll poll = make_poll(None, 1 << 20)    # Ctrl-C looked for about every millisecond
     cdef int status
@@ -389,8 +388,6 @@ def poly_split_s(a):
         [[2], [3]]
     """
     work = _poly_arg(a, "a").copy()
-    if work.shape[0] == 0:
-        work = np.zeros(1, dtype=np.uint64)     # zero as one word: a word to point at
     cdef uint64_t[::1] wv = work
     cdef Py_ssize_t n = wv.shape[0], i
     even = np.zeros(max(1, (n + 1) // 2), dtype=np.uint64)
@@ -418,7 +415,7 @@ def poly_join_s(even, odd):
     """
     cdef const uint64_t[::1] ev = _poly_arg(even, "even")
     cdef const uint64_t[::1] dv = _poly_arg(odd, "odd")
-    cdef Py_ssize_t ne = ev.shape[0], nd = dv.shape[0], n = 2 * max(ev.shape[0], dv.shape[0], 1), i
+    cdef Py_ssize_t ne = ev.shape[0], nd = dv.shape[0], n = 2 * max(ev.shape[0], dv.shape[0]), i
     out = np.zeros(n, dtype=np.uint64)
     cdef uint64_t[::1] ov = out
     cdef Poll poll = make_poll(None, 1 << 20)    # Ctrl-C looked for about every millisecond
