@@ -529,14 +529,8 @@ def dense_walsh_sums(forms, values, d):
     return g
 
 
-@pytest.mark.parametrize("d, m, entries", [(14, 14, 40), (17, 13, 3000), (18, 16, 900), (17, 15, 20000)])
-def test_kernel_large_tasks_agree_with_a_dense_transform(simd_level, d, m, entries):
-    # tasks of 2^13 to 2^16 vectors: the transform's L1 blocks and the pass over the chunks above
-    # them, the final levels zeroing as they go (several tasks in one call), ties to the smaller c
-    kernel = load("walsh", simd_level)
-    rng = np.random.default_rng(d * 1000 + m)
-    forms = rng.integers(0, 1 << d, size=entries, dtype=np.uint64)
-    values = rng.choice(np.array([-1, 1], np.int32), size=entries)
+def check_tasks_against_dense(kernel, forms, values, d, m):
+    """Every lane layout, both counter widths: the minimum, its first c, the bound and each task's sum."""
     sums = dense_walsh_sums(forms, values, d)
     target = int(sums.min())
     first = int(np.flatnonzero(sums == target)[0])
@@ -552,6 +546,34 @@ def test_kernel_large_tasks_agree_with_a_dense_transform(simd_level, d, m, entri
         running = np.minimum.accumulate(per_task)    # a task reports its minimum when it is <= every earlier one
         assert task_sums.tolist() == [int(v) if v <= r else np.iinfo(np.int64).max
                                       for v, r in zip(per_task, np.concatenate([[10**6], running[:-1]]))]
+
+
+@pytest.mark.parametrize("d, m, entries", [(14, 14, 40), (17, 13, 3000), (18, 16, 900), (17, 15, 20000)])
+def test_kernel_large_tasks_agree_with_a_dense_transform(simd_level, d, m, entries):
+    # tasks of 2^13 to 2^16 vectors: the transform's L1 blocks and the pass over the chunks above
+    # them, the final levels zeroing as they go (several tasks in one call), ties to the smaller c
+    kernel = load("walsh", simd_level)
+    rng = np.random.default_rng(d * 1000 + m)
+    forms = rng.integers(0, 1 << d, size=entries, dtype=np.uint64)
+    values = rng.choice(np.array([-1, 1], np.int32), size=entries)
+    check_tasks_against_dense(kernel, forms, values, d, m)
+
+
+@pytest.mark.parametrize("d, m, clustered, alone", [(17, 13, 5, 0), (18, 15, 40, 3), (16, 14, 300, 60), (12, 10, 0, 1)])
+def test_kernel_tasks_whose_entries_fall_on_few_positions(simd_level, d, m, clustered, alone):
+    # the transform skips the blocks of positions (the low m bits of a form) that no entry falls
+    # in, from pairs up to whole L1 blocks and chunks: entries on a few positions, most of them
+    # inside one block of 64 (as the all-lit squares' are), a few alone anywhere, many entries a position
+    kernel = load("walsh", simd_level)
+    rng = np.random.default_rng(d * 100 + clustered)
+    corner = int(rng.integers(0, 1 << (m - 6))) << 6
+    positions = np.concatenate([corner + rng.integers(0, 64, size=clustered),
+                                rng.integers(0, 1 << m, size=alone)]).astype(np.uint64)
+    entries = 4 * positions.size + 1
+    low = np.concatenate([rng.choice(positions, size=entries - 1), [0]]).astype(np.uint64)
+    forms = (rng.integers(0, 1 << (d - m), size=entries, dtype=np.uint64) << np.uint64(m)) | low
+    values = rng.integers(-3, 4, size=entries).astype(np.int32)
+    check_tasks_against_dense(kernel, forms, values, d, m)
 
 
 def test_kernel_bound_and_validation(simd_level):

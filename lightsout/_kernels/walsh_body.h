@@ -15,14 +15,7 @@
 #define VABS(a) WN(walsh_vabs)(a)
 #define VLANE(v, i) ((v)[i])
 WALSH_INLINE V WN(vsplat)(WT s) { V v = {0}; return v + s; }
-/* nonzero if some lane of a is <= the same lane of b */
-WALSH_INLINE int WN(vany_le)(V a, V b) {
-    V m = (V)(a <= b);
-    uint64_t w[WALSH_VEC_BYTES / 8], acc = 0;
-    memcpy(w, &m, sizeof m);
-    for (int i = 0; i < WALSH_VEC_BYTES / 8; i++) acc |= w[i];
-    return acc != 0;
-}
+#define VANY_LE(a, b) WN(walsh_vany_le)(a, b)
 #else
 #define V WN(walsh_wvec)
 typedef struct { WT x[WLANES]; } V;
@@ -40,6 +33,7 @@ WALSH_INLINE int WN(vany_le)(V a, V b) {
     for (int i = 0; i < WLANES; i++) any |= a.x[i] <= b.x[i];
     return any;
 }
+#define VANY_LE(a, b) WN(vany_le)(a, b)
 #define VADD(a, b) WN(vadd)(a, b)
 #define VSUB(a, b) WN(vsub)(a, b)
 #define VSCALE(a, s) WN(vscale)(a, (WT)(s))
@@ -51,19 +45,20 @@ WALSH_INLINE int WN(vany_le)(V a, V b) {
 /* One butterfly on two local vectors: (x, y) -> (x + y, x - y). */
 #define BF(x, y) do { V t_ = (x); (x) = VADD(t_, (y)); (y) = VSUB(t_, (y)); } while (0)
 
-/* Radix-2^R passes: levels h, 2h, ..., 2^(R-1) h of the transform over n vectors,
- * with 2^R vectors held in registers.  A fixed-size local array with constant loop
- * bounds: GCC unrolls it fully and keeps it in registers. */
+/* Radix-2^R passes: levels lo .. lo + R - 1 (h = 2^lo) on each listed block of 2^R h vectors,
+ * with 2^R vectors held in registers.  A fixed-size local array with constant loop bounds: GCC
+ * unrolls it fully and keeps it in registers. */
 #define WALSH_PASS(R)                                                                   \
-static void WN(pass##R)(V *WALSH_RESTRICT a, ptrdiff_t n, ptrdiff_t h) {               \
-    for (ptrdiff_t base = 0; base < n; base += ((ptrdiff_t)1 << R) * h) {              \
-        for (ptrdiff_t j = base; j < base + h; j++) {                                  \
+static void WN(pass##R)(V *WALSH_RESTRICT a, const int32_t *blocks, ptrdiff_t count, ptrdiff_t h) { \
+    for (ptrdiff_t i = 0; i < count; i++) {                                            \
+        V *WALSH_RESTRICT block = a + blocks[i];                                       \
+        for (ptrdiff_t j = 0; j < h; j++) {                                            \
             V x[1 << R];                                                               \
-            WALSH_UNROLL for (int k = 0; k < (1 << R); k++) x[k] = a[j + k * h];       \
+            WALSH_UNROLL for (int k = 0; k < (1 << R); k++) x[k] = block[j + k * h];   \
             WALSH_UNROLL for (int l = 0; l < R; l++)                                   \
                 WALSH_UNROLL for (int k = 0; k < (1 << R); k++)                        \
                     if (!(k & (1 << l))) BF(x[k], x[k | (1 << l)]);                    \
-            WALSH_UNROLL for (int k = 0; k < (1 << R); k++) a[j + k * h] = x[k];       \
+            WALSH_UNROLL for (int k = 0; k < (1 << R); k++) block[j + k * h] = x[k];   \
         }                                                                              \
     }                                                                                  \
 }
@@ -75,34 +70,49 @@ WALSH_PASS(4)
 #endif
 #undef WALSH_PASS
 
-/* Levels lo..hi-1 of the transform of n vectors (n a multiple of 2^hi), in radix-2^r passes. */
-static void WN(transform_levels)(V *a, ptrdiff_t n, int lo, int hi) {
-    ptrdiff_t h = (ptrdiff_t)1 << lo;
-    int levels = hi - lo;
-    while (levels > 0) {
-        int r = levels < WALSH_MAX_RADIX_BITS ? levels : WALSH_MAX_RADIX_BITS;
-        switch (r) {
+/* One pass of the plan on the blocks first .. stop - 1 of its list. */
+static void WN(run_pass)(V *a, const walsh_pass *pass, ptrdiff_t first, ptrdiff_t stop) {
+    const int32_t *blocks = pass->blocks + first;
+    ptrdiff_t count = stop - first, h = (ptrdiff_t)1 << pass->lo;
+    switch (pass->r) {
 #if WALSH_MAX_RADIX_BITS >= 4
-        case 4: WN(pass4)(a, n, h); break;
+    case 4: WN(pass4)(a, blocks, count, h); break;
 #endif
-        case 3: WN(pass3)(a, n, h); break;
-        case 2: WN(pass2)(a, n, h); break;
-        default: WN(pass1)(a, n, h); break;
-        }
-        h <<= r;
-        levels -= r;
+    case 3: WN(pass3)(a, blocks, count, h); break;
+    case 2: WN(pass2)(a, blocks, count, h); break;
+    default: WN(pass1)(a, blocks, count, h); break;
     }
 }
 
-/* Levels 0..levels-1 of the transform of one chunk of n = 2^levels vectors: the low levels
- * block by block of WALSH_BLOCK_BYTES, so that every pass after a block's first finds it in
- * the L1 cache, then the levels above over the whole chunk. */
-static void WN(transform_chunk)(V *a, ptrdiff_t n, int levels) {
-    int inner = 0;
-    while (inner < levels && ((size_t)2 << inner) * sizeof(V) <= WALSH_BLOCK_BYTES) inner++;
-    for (ptrdiff_t q = 0; q < n; q += (ptrdiff_t)1 << inner)
-        WN(transform_levels)(a + q, (ptrdiff_t)1 << inner, 0, inner);
-    WN(transform_levels)(a, n, inner, levels);
+/* Run the blocks of pass p that start below `end` and have not run yet (next[p]: the first). */
+static void WN(run_until)(V *a, const walsh_plan *plan, ptrdiff_t *next, int p, ptrdiff_t end) {
+    const walsh_pass *pass = &plan->pass[p];
+    ptrdiff_t stop = next[p];
+    while (stop < pass->count && pass->blocks[stop] < end) stop++;
+    if (stop > next[p]) WN(run_pass)(a, pass, next[p], stop);
+    next[p] = stop;
+}
+
+/* Levels 0 .. b - 1 of each of the 2^f chunks (2^b vectors, `stride` apart), by the plan,
+ * chunk by chunk: the levels below `inner` L1 block by L1 block (blocks of WALSH_BLOCK_BYTES,
+ * so that every pass after a block's first finds it in the L1 cache; the last inner pass lists
+ * the L1 blocks with an entry), then the passes above them.  Blocks with no entry are skipped:
+ * they stay zero. */
+static void WN(transform_planned)(V *a, const walsh_plan *plan, int f, ptrdiff_t chunk, ptrdiff_t stride) {
+    ptrdiff_t next[WALSH_MAX_PASSES] = {0};
+    int inner_passes = plan->inner_passes;
+    ptrdiff_t size = (ptrdiff_t)1 << plan->inner;
+    for (ptrdiff_t q = 0; q < ((ptrdiff_t)1 << f); q++) {
+        ptrdiff_t end = q * stride + chunk;
+        if (inner_passes > 0) {
+            const walsh_pass *outer = &plan->pass[inner_passes - 1];
+            while (next[inner_passes - 1] < outer->count && outer->blocks[next[inner_passes - 1]] < end) {
+                ptrdiff_t block_end = outer->blocks[next[inner_passes - 1]] + size;
+                for (int p = 0; p < inner_passes; p++) WN(run_until)(a, plan, next, p, block_end);
+            }
+        }
+        for (int p = inner_passes; p < plan->passes; p++) WN(run_until)(a, plan, next, p, end);
+    }
 }
 
 /* Offer every sum <= the best of one group to `best`, lane by lane (the cold path: a group
@@ -153,7 +163,7 @@ static void WN(final##F)(V *WALSH_RESTRICT a, ptrdiff_t groups, ptrdiff_t stride
                 WALSH_UNROLL for (int k = 0; k < h; k++) y[k] = VMIN(y[k], y[k + h]);   \
             vm = y[0];                                                                  \
         }                                                                               \
-        if (WN(vany_le)(vm, thr)) {                                                     \
+        if (VANY_LE(vm, thr)) {                                                         \
             WN(offer_group)(x, F, p, groups, m, nlanes, base, best);                    \
             thr = WN(vsplat)((WT)(best->sum < big ? best->sum : big));                  \
         }                                                                               \
@@ -178,7 +188,8 @@ WALSH_FINAL(4)
  * counter range and pos = their scatter position in that layout. */
 static void WN(walsh_tasks)(const walsh_entry *ent, ptrdiff_t nent, int m, int lb,
                             const uint64_t *list, uint64_t first, uint64_t count, int64_t *sums,
-                            V *WALSH_RESTRICT scratch, V *WALSH_RESTRICT pat, walsh_best *best) {
+                            const walsh_plan *plan, V *WALSH_RESTRICT scratch, V *WALSH_RESTRICT pat,
+                            walsh_best *best) {
     int f = m < WALSH_MAX_RADIX_BITS ? m : WALSH_MAX_RADIX_BITS;
     int b = m - f;
     ptrdiff_t chunk = (ptrdiff_t)1 << b, stride = chunk + WALSH_PAD;
@@ -197,13 +208,19 @@ static void WN(walsh_tasks)(const walsh_entry *ent, ptrdiff_t nent, int m, int l
             own.found = 0;
             record = &own;
         }
-        for (ptrdiff_t e = 0; e < nent; e++) {
-            WT s = (WT)(walsh_parity64(ent[e].top & task) ? -ent[e].val : ent[e].val);
-            scratch[ent[e].pos] = VADD(scratch[ent[e].pos], VSCALE(pat[ent[e].mid], s));
+        /* the entries come sorted by position: each position's sum is made in a register and
+         * stored once (the array is zero between tasks) */
+        for (ptrdiff_t e = 0; e < nent;) {
+            int32_t pos = ent[e].pos;
+            V sum = WN(vsplat)(0);
+            do {
+                WT s = (WT)(walsh_parity64(ent[e].top & task) ? -ent[e].val : ent[e].val);
+                sum = VADD(sum, VSCALE(pat[ent[e].mid], s));
+                e++;
+            } while (e < nent && ent[e].pos == pos);
+            scratch[pos] = sum;
         }
-        if (b > 0)
-            for (int q = 0; q < (1 << f); q++)
-                WN(transform_chunk)(scratch + q * stride, chunk, b);
+        WN(transform_planned)(scratch, plan, f, chunk, stride);
         uint64_t base = task << (lb + m);
         switch (f) {
 #if WALSH_MAX_RADIX_BITS >= 4
@@ -231,25 +248,39 @@ static int WN(walsh_search)(const uint64_t *forms, const int32_t *vals, ptrdiff_
     int b = m - f;
     size_t chunk = (size_t)1 << b, stride = chunk + WALSH_PAD;
     size_t nvec = stride << f;
+    int inner = 0;   /* the levels of an L1 block */
+    while (inner < b && ((size_t)2 << inner) * sizeof(V) <= WALSH_BLOCK_BYTES) inner++;
+    walsh_plan plan;
+    size_t positions = (size_t)1 << m;
     walsh_entry *ent = (walsh_entry *)malloc((size_t)(nent > 0 ? nent : 1) * sizeof(walsh_entry));
+    size_t *place = (size_t *)calloc(positions + 1, sizeof(size_t));
     void *raw = malloc((nvec + ((size_t)1 << lb) + 1) * sizeof(V));
-    if (ent == NULL || raw == NULL) {
+    if (walsh_plan_make(&plan, forms, nent, m, b, (ptrdiff_t)stride, inner, WALSH_MAX_RADIX_BITS) != 0
+            || ent == NULL || place == NULL || raw == NULL) {
+        walsh_plan_free(&plan);
         free(ent);
+        free(place);
         free(raw);
         return -1;
     }
     V *scratch = (V *)(((uintptr_t)raw + sizeof(V) - 1) & ~(uintptr_t)(sizeof(V) - 1));
     V *pat = scratch + nvec;
     memset(scratch, 0, nvec * sizeof(V));
+    /* the entries in order of position (a counting sort on the low m bits), as walsh_tasks wants them */
+    for (ptrdiff_t e = 0; e < nent; e++) place[(forms[e] & (positions - 1)) + 1]++;
+    for (size_t k = 0; k < positions; k++) place[k + 1] += place[k];
     for (ptrdiff_t e = 0; e < nent; e++) {
-        uint64_t low = forms[e] & (((uint64_t)1 << m) - 1);
-        ent[e].pos = (int32_t)((low >> b) * stride + (low & (chunk - 1)));
-        ent[e].mid = (int32_t)((forms[e] >> m) & (((uint64_t)1 << lb) - 1));
-        ent[e].top = (lb + m >= 64) ? 0 : forms[e] >> (lb + m);
-        ent[e].val = vals[e];
-        ent[e].pad = 0;
+        uint64_t low = forms[e] & (positions - 1);
+        walsh_entry *out = &ent[place[low]++];
+        out->pos = (int32_t)((low >> b) * stride + (low & (chunk - 1)));
+        out->mid = (int32_t)((forms[e] >> m) & (((uint64_t)1 << lb) - 1));
+        out->top = (lb + m >= 64) ? 0 : forms[e] >> (lb + m);
+        out->val = vals[e];
+        out->pad = 0;
     }
-    WN(walsh_tasks)(ent, nent, m, lb, list, first, count, sums, scratch, pat, best);
+    free(place);
+    WN(walsh_tasks)(ent, nent, m, lb, list, first, count, sums, &plan, scratch, pat, best);
+    walsh_plan_free(&plan);
     free(ent);
     free(raw);
     return 0;
@@ -261,6 +292,7 @@ static int WN(walsh_search)(const uint64_t *forms, const int32_t *vals, ptrdiff_
 #undef VSCALE
 #undef VMIN
 #undef VABS
+#undef VANY_LE
 #undef VLANE
 #undef V
 #undef WLANES
