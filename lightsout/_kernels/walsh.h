@@ -14,23 +14,20 @@
  *      register-blocked radix-2^r passes: the low levels on blocks of WALSH_BLOCK_BYTES,
  *      which stay in the L1 cache from one pass to the next, the levels above them over
  *      each chunk (levels 0..b-1), each pass only on the blocks that some entry's position
- *      falls in (walsh_plan: the rest hold zeros, which the levels leave at zero; few
- *      positions receive an entry, at n = 65 532 of 16,384), and
- *   3. final levels (the top f = m - b) fused with the minimum: each group of 2^f vectors
- *      at stride 2^b (+ one vector of padding, so they fall in different cache sets) is
- *      loaded and zeroed at once (which leaves the array clear for the next task's
- *      scatter), transformed in registers, the last level as min(x + y, x - y) = x - |y|,
- *      and its lane-wise minimum compared with the best sum; only a group where some lane
- *      may match or beat it is offered lane by lane (rare: a few times per search).
+ *      falls in, reading the sub-blocks without one as zeros (walsh_plan: few positions
+ *      receive an entry, at n = 65 532 of 16,384; nothing clears the array between tasks), and
+ *   3. final levels (the top f = m - b) by a bound: each group of 2^f vectors at stride
+ *      2^b (+ one vector of padding, so they fall in different cache sets) has sums
+ *      x_0 +- x_1 +- ..., each at least x_0 - |x_1| - ...; only a group where that bound may
+ *      match or beat the best sum in some lane is transformed and, when some lane of its
+ *      minimum does, offered lane by lane (the bound rules out nearly every group).
  *
  * Speed (AMD EPYC 4th generation, one core, CPU time, shared machine): about 0.125 ns per coset
  * element at n = 65 (d = 42, m = 14) with AVX-512, 4 ns per 64-byte vector of 32 sums: the
  * L1 blocks' passes about half, the pass over the chunks and the final pass a sixth and a
  * quarter, the scatter a tenth.  Before the blocks and the fused zeroing (a separate pass of
- * stores), 0.16 ns.  Skipping the blocks without an entry (AMD EPYC 3rd generation, AVX2, 28 Nov
- * 2026, bench/fewest_rate.py, old and new builds alternated on a noisy machine): 1.2-1.5x at
- * n = 65 and 1.3-1.6x at n = 119 on the plain search, 1.2-1.3x on the symmetric one, whose basis
- * spreads the entries over more positions (1,566 of 16,384 at n = 65).
+ * stores), 0.16 ns.  Skipping the blocks without an entry, the final levels by a bound and no
+ * clearing between tasks: see CHANGELOG.md (issue 32) for the figures.
  *
  * A vector holds LANES counters (int16 or int32) of WALSH_VEC_BYTES bytes: 64 with
  * AVX-512BW, 32 with AVX2, 16 otherwise; the code below uses GCC/Clang vector types, so
@@ -158,14 +155,20 @@ typedef struct {
 } walsh_entry;
 
 /* The transform's passes below the final levels, over the blocks that can hold a nonzero value.
- * Few of a task's 2^m positions receive an entry (at n = 65, 532 of 16,384; they cluster), and
- * a level of the transform leaves a block of positions that held only zeros at zero: a pass over
- * levels lo .. lo + r - 1 runs only on the blocks of 2^(lo + r) positions that some entry's
- * position falls in.  The same blocks for every task of a search: the plan is made once. */
+ * Few of a task's 2^m positions receive an entry (at n = 65, 532 of 16,384; they cluster).  A
+ * pass over levels lo .. lo + r - 1 runs only on the blocks of 2^(lo + r) positions that some
+ * entry's position falls in, and reads only their sub-blocks of 2^lo positions with an entry:
+ * the others would hold zeros after the levels below (which leave a block of zeros at zero),
+ * so they are read as zeros (their memory holds the last task's values: nothing clears the
+ * array between tasks).  A pass writes every vector of its blocks, so once the last pass has
+ * run, every chunk with an entry holds this task's values, and a chunk without one was never
+ * written (zero since the array was made).  The same blocks for every task of a search: the
+ * plan is made once a call. */
 #define WALSH_MAX_PASSES 64
 typedef struct {
     int lo, r;              /* the levels lo .. lo + r - 1 */
     const int32_t *blocks;  /* the vector offsets of the blocks of 2^(lo + r) positions with an entry, increasing */
+    const uint16_t *masks;  /* for each: bit s set when its sub-block s (2^lo positions) has an entry */
     ptrdiff_t count;
 } walsh_pass;
 
@@ -175,12 +178,20 @@ typedef struct {
     int inner;
     walsh_pass pass[WALSH_MAX_PASSES];
     int32_t *storage;
+    uint16_t *mask_storage;
 } walsh_plan;
+
+static void walsh_plan_free(walsh_plan *plan) {
+    free(plan->storage);
+    free(plan->mask_storage);
+    plan->storage = NULL;
+    plan->mask_storage = NULL;
+}
 
 /* Make the plan of the levels 0 .. b - 1 of every chunk (chunks of 2^b positions, `stride`
  * vectors apart) for the entries' positions (the low m bits of `forms`), in radix-2^r passes
- * (r <= max_radix), the levels below `inner` apart from those above.  Returns 0, or -1 when out
- * of memory; walsh_plan_free frees it. */
+ * (r <= max_radix <= 4), the levels below `inner` apart from those above.  Returns 0, or -1 when
+ * out of memory; walsh_plan_free frees it (either way). */
 static int walsh_plan_make(walsh_plan *plan, const uint64_t *forms, ptrdiff_t nent, int m, int b,
                            ptrdiff_t stride, int inner, int max_radix) {
     size_t positions = (size_t)1 << m;
@@ -188,41 +199,40 @@ static int walsh_plan_make(walsh_plan *plan, const uint64_t *forms, ptrdiff_t ne
     plan->passes = plan->inner_passes = 0;
     plan->inner = inner;
     plan->storage = (int32_t *)malloc(positions * sizeof(int32_t) + sizeof(int32_t));
-    if (active == NULL || plan->storage == NULL) {
+    plan->mask_storage = (uint16_t *)malloc(positions * sizeof(uint16_t) + sizeof(uint16_t));
+    if (active == NULL || plan->storage == NULL || plan->mask_storage == NULL) {
         free(active);
-        free(plan->storage);
-        plan->storage = NULL;
         return -1;
     }
     for (ptrdiff_t e = 0; e < nent; e++) active[forms[e] & (positions - 1)] = 1;
     int32_t *out = plan->storage;
-    int level = 0;   /* active[k]: the block k of 2^level positions holds an entry */
+    uint16_t *mask_out = plan->mask_storage;
+    /* active[k]: the block k of 2^lo positions holds an entry */
     for (int lo = 0; lo < b;) {
         int top = lo < inner ? inner : b;
         int r = top - lo < max_radix ? top - lo : max_radix;
-        for (; level < lo + r; level++)
-            for (size_t k = 0; k < positions >> (level + 1); k++)
-                active[k] = active[2 * k] | active[2 * k + 1];
+        int hi = lo + r;
         walsh_pass *pass = &plan->pass[plan->passes++];
         pass->lo = lo;
         pass->r = r;
         pass->blocks = out;
-        for (size_t k = 0; k < positions >> level; k++)
-            if (active[k]) {
-                size_t low = k << level;
+        pass->masks = mask_out;
+        for (size_t k = 0; k < positions >> hi; k++) {
+            unsigned mask = 0;
+            for (int sub = 0; sub < (1 << r); sub++) mask |= (unsigned)active[(k << r) + sub] << sub;
+            active[k] = mask != 0;
+            if (mask) {
+                size_t low = k << hi;
                 *out++ = (int32_t)((low >> b) * (size_t)stride + (low & (((size_t)1 << b) - 1)));
+                *mask_out++ = (uint16_t)mask;
             }
+        }
         pass->count = out - pass->blocks;
-        lo += r;
+        lo = hi;
         if (lo <= inner) plan->inner_passes = plan->passes;
     }
     free(active);
     return 0;
-}
-
-static void walsh_plan_free(walsh_plan *plan) {
-    free(plan->storage);
-    plan->storage = NULL;
 }
 
 /* The best (smallest sum, then smallest coordinate) found so far. */
