@@ -88,8 +88,6 @@ typedef int32_t walsh_wvec_i32 __attribute__((vector_size(WALSH_VEC_BYTES)));
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
-/* Lane-wise minimum and absolute value: one instruction where the ISA has it, else by
- * compare masks and shifts (which GCC still vectorises). */
 /* Nonzero if some lane of a is <= the same lane of b: one compare into a mask where the ISA
  * has it, else the compare's lanes ORed as words. */
 #if defined(__AVX512BW__)
@@ -111,6 +109,8 @@ WALSH_ANY_LE(i16)
 WALSH_ANY_LE(i32)
 #undef WALSH_ANY_LE
 #endif
+/* Lane-wise minimum and absolute value: one instruction where the ISA has it, else by
+ * compare masks and shifts (which GCC still vectorises). */
 #if defined(__AVX512BW__)
 #define walsh_vmin_i16(a, b) ((walsh_wvec_i16)_mm512_min_epi16((__m512i)(a), (__m512i)(b)))
 #define walsh_vabs_i16(a) ((walsh_wvec_i16)_mm512_abs_epi16((__m512i)(a)))

@@ -118,8 +118,8 @@ static void WN(run_until)(V *a, const walsh_plan *plan, ptrdiff_t *next, int p, 
 /* Levels 0 .. b - 1 of each of the 2^f chunks (2^b vectors, `stride` apart), by the plan,
  * chunk by chunk: the levels below `inner` L1 block by L1 block (blocks of WALSH_BLOCK_BYTES,
  * so that every pass after a block's first finds it in the L1 cache; the last inner pass lists
- * the L1 blocks with an entry), then the passes above them.  Blocks with no entry are skipped:
- * they stay zero. */
+ * the L1 blocks with an entry), then the passes above them.  Blocks with no entry are skipped
+ * and read as zeros by the passes above (walsh_plan). */
 static void WN(transform_planned)(V *a, const walsh_plan *plan, int f, ptrdiff_t chunk, ptrdiff_t stride) {
     ptrdiff_t next[WALSH_MAX_PASSES] = {0};
     int inner_passes = plan->inner_passes;
@@ -202,8 +202,9 @@ WALSH_FINAL(4)
  * the best before it, else INT64_MAX, and the record is merged into `best`.
  * `scratch` holds the 2^f chunks of 2^b vectors, `stride` = 2^b + WALSH_PAD apart (the
  * padding keeps the final pass's 2^f loads out of one cache set), zeroed when made; after
- * that the plan's passes never read what a task did not write.  `pat` has room for 2^lb vectors.  Entries have val in the
- * counter range and pos = their scatter position in that layout. */
+ * that the plan's passes never read what a task did not write.  `pat` has room for 2^lb
+ * vectors.  Entries have val in the counter range and pos = their scatter position in that
+ * layout, sorted by it. */
 static void WN(walsh_tasks)(const walsh_entry *ent, ptrdiff_t nent, int m, int lb,
                             const uint64_t *list, uint64_t first, uint64_t count, int64_t *sums,
                             const walsh_plan *plan, V *WALSH_RESTRICT scratch, V *WALSH_RESTRICT pat,
