@@ -16,11 +16,13 @@
  *      each chunk (levels 0..b-1), each pass only on the blocks that some entry's position
  *      falls in, reading the sub-blocks without one as zeros (walsh_plan: few positions
  *      receive an entry, at n = 65 532 of 16,384; nothing clears the array between tasks), and
- *   3. final levels (the top f = m - b) by a bound: each group of 2^f vectors at stride
- *      2^b (+ one vector of padding, so they fall in different cache sets) has sums
+ *   3. final levels (the top f = m - b, walsh_final_bits: up to five, so that at the usual
+ *      m nothing runs over whole chunks) by a bound: each group of 2^f vectors at stride 2^b
+ *      (+ one vector of padding, so they fall in different cache sets) has sums
  *      x_0 +- x_1 +- ..., each at least x_0 - |x_1| - ...; only a group where that bound may
- *      match or beat the best sum in some lane is transformed and, when some lane of its
- *      minimum does, offered lane by lane (the bound rules out nearly every group).
+ *      match or beat the best sum in some lane is transformed, a level at a time with each
+ *      half bounded again, and, when some lane of its minimum does, offered lane by lane (the
+ *      bound rules out most groups).
  *
  * Speed (AMD EPYC 4th generation, one core, CPU time, shared machine): about 0.125 ns per coset
  * element at n = 65 (d = 42, m = 14) with AVX-512, 4 ns per 64-byte vector of 32 sums: the
@@ -81,6 +83,30 @@
 #endif
 /* Vectors of padding between chunks of the task array. */
 #define WALSH_PAD 1
+
+/* Levels of an L1 block: the largest l with 2^l vectors in WALSH_BLOCK_BYTES. */
+static int walsh_block_levels(void) {
+    int levels = 0;
+    while (((size_t)2 << levels) * WALSH_VEC_BYTES <= WALSH_BLOCK_BYTES) levels++;
+    return levels;
+}
+
+/* The final levels, done by a bound (walsh_tasks' f): those above the L1 blocks' levels, so
+ * that no pass over whole chunks is left (at m = 14 with 32-byte vectors, 5), at least
+ * WALSH_MAX_RADIX_BITS (the count before) and at most WALSH_MAX_FINAL_BITS.  The bound rules
+ * out fewer groups as f grows: of the groups of a task from the middle of the coset at n = 65
+ * and 119, against the best of the search's first tasks, with f = 3 0.05 % or fewer need the
+ * levels, with 4 about 0.3 %, with 5 1-14 %, with 6 30-85 %; a group that does is refined a
+ * level at a time (offer_group), so 5 costs less than the pass over the chunks it saves. */
+#ifndef WALSH_MAX_FINAL_BITS
+#define WALSH_MAX_FINAL_BITS 5
+#endif
+static int walsh_final_bits(int m) {
+    int f = m - walsh_block_levels();
+    if (f < WALSH_MAX_RADIX_BITS) f = WALSH_MAX_RADIX_BITS;
+    if (f > WALSH_MAX_FINAL_BITS) f = WALSH_MAX_FINAL_BITS;
+    return f < m ? f : m;
+}
 
 #if WALSH_VECTOR_EXT
 typedef int16_t walsh_wvec_i16 __attribute__((vector_size(WALSH_VEC_BYTES)));

@@ -117,7 +117,7 @@ VEC_BYTES = WALSH_VEC_BYTES
 #: Lane coordinates per vector: 16-bit counters, 32-bit counters.
 LANE_BITS16 = {16: 3, 32: 4, 64: 5}[WALSH_VEC_BYTES]
 LANE_BITS32 = LANE_BITS16 - 1
-#: Transform levels done in registers per pass (and by the fused final pass).
+#: Transform levels done in registers per pass (the final levels' bound takes up to 5).
 RADIX_BITS = WALSH_MAX_RADIX_BITS
 #: Largest sum of |values| that 16-bit counters hold (the kernel keeps one spare for its sentinel).
 MAX_SUM16 = 32766

@@ -165,12 +165,29 @@ static void WN(transform_planned)(V *a, const walsh_plan *plan, int f, ptrdiff_t
 }
 
 /* The cold path of the final levels, for a group whose bound may match or beat the best: x,
- * its 2^f vectors with none of the f levels done (vector k at low = p + k * chunk), is
- * transformed in place; when some lane of its minimum matches or beats the best, every sum
- * <= the best is offered lane by lane (c = base | lane << m | low, lanes below nlanes only). */
+ * its 2^f vectors with none of the f levels done (vector k at low = p + k * chunk), in place.
+ * Above three levels, the top level is done, which leaves two groups of 2^(f-1) vectors with
+ * the levels below still to do (the second at low = p + 2^(f-1) chunk), and each is bounded as
+ * its whole was and refined only if its bound still may match or beat the best.  At three or
+ * fewer the levels are done and, when some lane of their minimum matches or beats the best,
+ * every sum <= the best is offered lane by lane (c = base | lane << m | low, lanes below
+ * nlanes only).  A half's bound stays in the counter range as the whole's does:
+ * |x_k +- x_(k + half)| <= |x_k| + |x_(k + half)|. */
 static void WN(offer_group)(V *x, int f, ptrdiff_t p, ptrdiff_t chunk, int m, int nlanes, uint64_t base,
                             walsh_best *best) {
     const WT big = (WT)WALSH_T_MAX;
+    if (f > 3) {
+        int half = 1 << (f - 1);
+        for (int k = 0; k < half; k++) BF(x[k], x[k + half]);
+        for (int h = 0; h < 2; h++) {
+            V *y = x + h * half;
+            V bound = y[0];
+            for (int k = 1; k < half; k++) bound = VSUB(bound, VABS(y[k]));
+            if (VANY_LE(bound, WN(vsplat)((WT)(best->sum < big ? best->sum : big))))
+                WN(offer_group)(y, f - 1, p + h * half * chunk, chunk, m, nlanes, base, best);
+        }
+        return;
+    }
     for (int l = 0; l < f; l++)
         for (int k = 0; k < (1 << f); k++)
             if (!(k & (1 << l))) BF(x[k], x[k | (1 << l)]);
@@ -190,9 +207,9 @@ static void WN(offer_group)(V *x, int f, ptrdiff_t p, ptrdiff_t chunk, int m, in
  * p of each chunk, x_0 .. x_(2^F - 1), and its 2^F sums are x_0 +- x_1 +- ... +- x_(2^F - 1), each
  * >= x_0 - |x_1| - ... - |x_(2^F - 1)|.  That bound costs an absolute value and a subtraction a
  * vector where the levels cost F butterflies and a minimum; it is above the best in nearly
- * every group of a search with a good bound (in every group of four random tasks at n = 65
- * with F = 3, against the best of 64 tasks; 99.5 % with F = 4), and only a group where some
- * lane's bound matches or beats the best goes through the levels (offer_group).  Nothing is
+ * every group of a search with a good bound (walsh_final_bits has the shares), and only a
+ * group where some lane's bound matches or beats the best goes through the levels
+ * (offer_group, a level at a time, each half bounded again).  Nothing is
  * written: the next task's passes overwrite what they read (walsh_plan).  The bound stays in
  * the counter range: the |x_k| sum to at most the sum of |val|, which the counter type holds. */
 #define WALSH_FINAL(F)                                                                  \
@@ -218,8 +235,9 @@ WALSH_FINAL(0)
 WALSH_FINAL(1)
 WALSH_FINAL(2)
 WALSH_FINAL(3)
-#if WALSH_MAX_RADIX_BITS >= 4
 WALSH_FINAL(4)
+#if WALSH_MAX_FINAL_BITS >= 5
+WALSH_FINAL(5)
 #endif
 #undef WALSH_FINAL
 
@@ -236,7 +254,7 @@ static void WN(walsh_tasks)(const walsh_entry *ent, ptrdiff_t nent, int m, int l
                             const uint64_t *list, uint64_t first, uint64_t count, int64_t *sums,
                             const walsh_plan *plan, V *WALSH_RESTRICT scratch, V *WALSH_RESTRICT pat,
                             walsh_best *best) {
-    int f = m < WALSH_MAX_RADIX_BITS ? m : WALSH_MAX_RADIX_BITS;
+    int f = walsh_final_bits(m);
     int b = m - f;
     ptrdiff_t chunk = (ptrdiff_t)1 << b, stride = chunk + WALSH_PAD;
     int nlanes = 1 << lb;
@@ -269,9 +287,10 @@ static void WN(walsh_tasks)(const walsh_entry *ent, ptrdiff_t nent, int m, int l
         WN(transform_planned)(scratch, plan, f, chunk, stride);
         uint64_t base = task << (lb + m);
         switch (f) {
-#if WALSH_MAX_RADIX_BITS >= 4
-        case 4: WN(final4)(scratch, chunk, stride, m, nlanes, base, record); break;
+#if WALSH_MAX_FINAL_BITS >= 5
+        case 5: WN(final5)(scratch, chunk, stride, m, nlanes, base, record); break;
 #endif
+        case 4: WN(final4)(scratch, chunk, stride, m, nlanes, base, record); break;
         case 3: WN(final3)(scratch, chunk, stride, m, nlanes, base, record); break;
         case 2: WN(final2)(scratch, chunk, stride, m, nlanes, base, record); break;
         case 1: WN(final1)(scratch, chunk, stride, m, nlanes, base, record); break;
@@ -290,12 +309,11 @@ static void WN(walsh_tasks)(const walsh_entry *ent, ptrdiff_t nent, int m, int l
 static int WN(walsh_search)(const uint64_t *forms, const int32_t *vals, ptrdiff_t nent,
                             int m, int lb, const uint64_t *list, uint64_t first, uint64_t count,
                             int64_t *sums, walsh_best *best) {
-    int f = m < WALSH_MAX_RADIX_BITS ? m : WALSH_MAX_RADIX_BITS;
+    int f = walsh_final_bits(m);
     int b = m - f;
     size_t chunk = (size_t)1 << b, stride = chunk + WALSH_PAD;
     size_t nvec = stride << f;
-    int inner = 0;   /* the levels of an L1 block */
-    while (inner < b && ((size_t)2 << inner) * sizeof(V) <= WALSH_BLOCK_BYTES) inner++;
+    int inner = walsh_block_levels() < b ? walsh_block_levels() : b;   /* the levels of an L1 block */
     walsh_plan plan;
     size_t positions = (size_t)1 << m;
     walsh_entry *ent = (walsh_entry *)malloc((size_t)(nent > 0 ? nent : 1) * sizeof(walsh_entry));
