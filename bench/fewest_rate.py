@@ -59,7 +59,7 @@ def problems(case: str) -> tuple[Any, Any, Any]:
     plain = search_problem(coset)
     images = [np.asarray(image) for image in board_symmetries(solution.presses.shape)]
     lanes, m, _ = task_layout(plain, 0)
-    cut = prepare_cut(images, coset.rows, coset.pivots, coset.reduced, lanes + m)
+    cut = prepare_cut(images, coset.rows, coset.pivots, coset.reduced, lanes + m, lane_bits=lanes)
     symmetric = None if cut is None or cut.order <= 1 else histogram(cut.rows, coset.reduced, cut.orbits)
     return plain, symmetric, coset
 

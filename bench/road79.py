@@ -70,7 +70,7 @@ def problems(shape: tuple[int, int]) -> tuple[SearchProblem, SearchProblem, int]
     plain = search_problem(coset)
     lanes, m, _ = task_layout(plain, 0)
     cut = prepare_cut(box_symmetries(shape, (False, False), np.ones(cells, dtype=np.uint8)),
-                      coset.rows, coset.pivots, coset.reduced, lanes + m)
+                      coset.rows, coset.pivots, coset.reduced, lanes + m, lane_bits=lanes)
     problem = plain if cut is None or cut.order == 1 else histogram(cut.rows, coset.reduced, cut.orbits)
     return plain, problem, default_split(problem, 1 if cut is None else cut.order)
 

@@ -207,6 +207,37 @@ def test_about_one_task_in_the_group_order_runs():
     assert np.all(np.diff(runs.astype(np.int64)) > 0)
 
 
+@pytest.mark.parametrize("shape", [(65, 65), (39, 39), (23, 23), (23, 47), (27, 35), (30, 30)])
+def test_the_lanes_basis_keeps_the_orbits_and_packs_the_positions(shape):
+    # the low basis chosen for the kernel's lanes: the same span (a task covers the same elements),
+    # the same orbits, no more array positions than the group's own basis
+    s = lightsout.solve(np.ones(shape, bool))
+    particular = s.presses.ravel().astype(np.uint8)
+    basis = s.quiet_patterns().reshape(-1, particular.size).astype(np.uint8)
+    coset = cosetform.reduce_coset(particular, basis)
+    d = len(coset.pivots)
+    lanes, m = 4, min(14, d - 6)
+    symmetries = grid_symmetries(shape, (False, False))
+    own = _orbitcut.prepare_cut(symmetries, coset.rows, coset.pivots, coset.reduced, lanes + m)
+    packed = _orbitcut.prepare_cut(symmetries, coset.rows, coset.pivots, coset.reduced, lanes + m, lane_bits=lanes)
+    assert own.order == packed.order > 1
+    low_own, low_packed = own.rows[d - lanes - m:], packed.rows[d - lanes - m:]
+    rank = oracle.gf2_rank
+    assert rank(low_own) == rank(low_packed) == rank(np.vstack([low_own, low_packed])) == lanes + m
+    assert np.array_equal(own.rows[:d - lanes - m], packed.rows[:d - lanes - m])
+    tasks = 1 << (d - lanes - m)
+    assert np.array_equal(_orbitcut.representatives(own.orbits, 0, tasks),
+                          _orbitcut.representatives(packed.orbits, 0, tasks))
+
+    def positions(rows):
+        low = rows[d - m:][::-1].astype(np.int64)          # kernel bit j: row d - 1 - j
+        return np.unique((low << np.arange(m)[:, None]).sum(axis=0)).size
+
+    assert positions(packed.rows) <= positions(own.rows)
+    if shape == (65, 65):
+        assert positions(packed.rows) < positions(own.rows) / 2
+
+
 def test_symmetry_arguments_are_checked():
     n = 4
     s = lightsout.solve(np.ones((n, n), bool))

@@ -342,7 +342,8 @@ def _cut(images: list[np.ndarray], coset: ReducedCoset, problem: SearchProblem, 
     """The symmetric cut by the checked permutations, with tasks as the layout makes them;
     None when the token's deadline came first (the search then runs without the cut)."""
     lanes, m, _ = task_layout(problem, split)
-    return prepare_cut(images, coset.rows, coset.pivots, coset.reduced, lanes + m, expired=token.expired)
+    return prepare_cut(images, coset.rows, coset.pivots, coset.reduced, lanes + m, expired=token.expired,
+                       lane_bits=lanes)
 
 
 def _first_tie(cut: OrbitCut, problem: SearchProblem, plain: SearchProblem, best: Best, expired: Callable[[], bool]) -> int:

@@ -257,7 +257,7 @@ def _apply_tables(tables: np.ndarray, offset: int, values: np.ndarray) -> np.nda
 
 
 def prepare_cut(symmetries: Sequence[np.ndarray], rows: np.ndarray, pivots: Sequence[int], reduced: np.ndarray,
-                low_bits: int, expired: Callable[[], bool] = _never) -> Optional[OrbitCut]:
+                low_bits: int, expired: Callable[[], bool] = _never, lane_bits: int = 0) -> Optional[OrbitCut]:
     """The cut for the coset ``reduced + span(rows)`` (rows in reduced echelon form).
 
     ``expired()`` is checked between the steps of finding the group and its maps: once
@@ -266,8 +266,11 @@ def prepare_cut(symmetries: Sequence[np.ndarray], rows: np.ndarray, pivots: Sequ
 
     ``symmetries``: cell permutations (``image[p]`` = where cell p goes) that generate
     the group; each is checked to map the coset onto itself.  ``low_bits``: L, the
-    coordinates each task covers.  ``order`` of the result is 1 when the group has no
-    element of even order acting on the coset (nothing to cut).
+    coordinates each task covers; ``lane_bits``: the top ones of those that the kernel
+    takes as lanes, which lets the basis of the low coordinates be chosen so that the cells
+    fall on few of the kernel's array positions (0: the basis as the group gives it).
+    ``order`` of the result is 1 when the group has no element of even order acting on the
+    coset (nothing to cut).
 
     Example:
         >>> rows = np.array([[1, 0, 1, 0], [0, 1, 0, 1]], np.uint8)      # swap cells 0 <-> 2, 1 <-> 3
@@ -279,13 +282,13 @@ def prepare_cut(symmetries: Sequence[np.ndarray], rows: np.ndarray, pivots: Sequ
         (2, [0, 1])
     """
     try:
-        return _prepare_cut(symmetries, rows, pivots, reduced, low_bits, expired)
+        return _prepare_cut(symmetries, rows, pivots, reduced, low_bits, expired, lane_bits)
     except CutExpired:
         return None
 
 
 def _prepare_cut(symmetries: Sequence[np.ndarray], rows: np.ndarray, pivots: Sequence[int], reduced: np.ndarray,
-                 low_bits: int, expired: Callable[[], bool]) -> OrbitCut:
+                 low_bits: int, expired: Callable[[], bool], lane_bits: int) -> OrbitCut:
     d, cells = rows.shape
     pivot_array = np.asarray(pivots, dtype=np.int64)
     generators = [_coset_action(np.asarray(image, dtype=np.int64), rows, pivot_array, reduced, i)
@@ -300,6 +303,8 @@ def _prepare_cut(symmetries: Sequence[np.ndarray], rows: np.ndarray, pivots: Seq
     top = [1 << i for i in range(d) if i not in chosen][: d - low_bits]
     if not flag:
         flag = [1 << i for i in range(d - low_bits, d)]
+    else:
+        flag = _clustered_basis(flag, rows, lane_bits, expired)
     basis = top + flag                      # columns of B, in reduced coordinates
     express = _Echelon()
     for k, column in enumerate(basis):
@@ -335,6 +340,74 @@ def _prepare_cut(symmetries: Sequence[np.ndarray], rows: np.ndarray, pivots: Seq
                         np.array(task_offsets[1:], dtype=np.uint64), task_bits)
     return OrbitCut(cut_rows, orbits, low_bits, np.array(maps, dtype=np.uint64), np.array(offsets, dtype=np.uint64),
                     to_reduced, len(elements))
+
+
+def _clustered_basis(flag: list[int], rows: np.ndarray, lane_bits: int, expired: Callable[[], bool]) -> list[int]:
+    """Another basis of span(flag) (reduced coordinates) on which the kernel's array is sparse.
+
+    A task covers the span whatever its basis, and the orbits of the tasks do not depend on
+    it (only the task coordinates' images enter them); the kernel's cost does.  A cell's
+    coordinates on the low basis vectors (kernel bit j: ``flag[-1 - j]``) split into its
+    array position (the low ``m`` bits, where the transform works) and its lane (the top
+    ``lane_bits``, free in the scatter), so cells whose low forms differ by a vector of the
+    lanes' subspace share a position.  That subspace is chosen greedily, a vector at a time,
+    as the difference that most pairs of the cells' distinct forms have (each such pair then
+    falls on one position; the forms are sampled when there are many); the positions are the
+    other coordinates, in the flag's order.  At n = 65 the 3,916 distinct cells fall on 592
+    positions instead of 1,566 (the plain search's rows: 532).  Returns ``flag`` unchanged
+    when that puts the cells on no fewer positions, when the low coordinates are over 20 or
+    ``lane_bits`` is 0.
+    """
+    low_bits = len(flag)
+    if lane_bits <= 0 or lane_bits >= low_bits or low_bits > 20:
+        return flag
+    d = rows.shape[0]
+    patterns = np.array([[flag[low_bits - 1 - j] >> i & 1 for i in range(d)] for j in range(low_bits)], dtype=np.float32)
+    bits = (patterns @ rows.astype(np.float32)).astype(np.int64) & 1           # (kernel bit, cell)
+    values = np.unique((bits << np.arange(low_bits, dtype=np.int64)[:, None]).sum(axis=0))
+    positions_before = np.unique(values & ((1 << (low_bits - lane_bits)) - 1)).size
+    sampler = np.random.default_rng(0)
+    chosen: list[int] = []
+    for _ in range(lane_bits):
+        if expired():
+            raise CutExpired
+        distinct = np.unique(values)
+        sample = distinct if distinct.size <= 2048 else sampler.choice(distinct, 2048, replace=False)
+        counts = np.zeros(1 << low_bits, dtype=np.int64)
+        for start in range(0, sample.size, 256):
+            counts += np.bincount((sample[start:start + 256, None] ^ distinct[None, :]).ravel(), minlength=1 << low_bits)
+        counts[0] = 0                            # (the reduced forms are zero at the pivots so far)
+        vector = int(counts.argmax())
+        if counts[vector] == 0:                  # every form reduced to one: any new pivot serves
+            taken = [v.bit_length() - 1 for v in chosen]
+            vector = 1 << max(j for j in range(low_bits) if j not in taken)
+        top = 1 << (vector.bit_length() - 1)
+        values = np.where(values & top, values ^ vector, values)
+        chosen.append(vector)
+    if np.unique(values).size >= positions_before:   # (a reduced form is its position: zero at the pivots)
+        return flag
+
+    def reduced(x: int) -> int:
+        for vector in chosen:
+            if x >> (vector.bit_length() - 1) & 1:
+                x ^= vector
+        return x
+
+    pivots = [vector.bit_length() - 1 for vector in chosen]
+    free = [j for j in range(low_bits) if j not in pivots]
+    images = [reduced(1 << j) for j in range(low_bits)]
+    # new kernel bit t < m: the cell's bit free[t] of its reduced form; t >= m: its bit at a pivot
+    new = []
+    for t in range(low_bits):
+        if t < len(free):
+            used = [j for j in range(low_bits) if images[j] >> free[t] & 1]
+        else:
+            used = [pivots[t - len(free)]]
+        vector = 0
+        for j in used:
+            vector ^= flag[low_bits - 1 - j]
+        new.append(vector)
+    return new[::-1]
 
 
 def _flag_pivots(flag: list[int]) -> list[int]:
