@@ -11,7 +11,9 @@ every element's number of presses.  Let G be a group of such permutations.
    linearly on K/W', a set of even size, by orbits whose sizes divide |G|; the orbit
    {0} has size 1, so another orbit of size 1 exists, a nonzero v + W' that G fixes,
    and W' + span(v) is invariant.  From W' = 0, L steps give an invariant W of
-   dimension L; b_(T+1..d) is a basis of it, b_1..b_T any completion.
+   dimension L; b_(T+1..d) is a basis of it, b_1..b_T any completion.  Which basis of W
+   does not matter to the cut; the one taken packs the cells onto few of the kernel's
+   array positions (_clustered_basis).
 2. Tasks map to tasks.  Since gW = W, g maps each coset of W in the solution coset onto
    another, acting on the top T coordinates by an affine map.  A task and its image
    have the same weights, so the minimum over every task is the minimum over one task
