@@ -313,7 +313,8 @@ static int WN(walsh_search)(const uint64_t *forms, const int32_t *vals, ptrdiff_
     int b = m - f;
     size_t chunk = (size_t)1 << b, stride = chunk + WALSH_PAD;
     size_t nvec = stride << f;
-    int inner = walsh_block_levels() < b ? walsh_block_levels() : b;   /* the levels of an L1 block */
+    int inner = walsh_block_levels();   /* the levels of an L1 block */
+    if (inner > b) inner = b;
     walsh_plan plan;
     size_t positions = (size_t)1 << m;
     walsh_entry *ent = (walsh_entry *)malloc((size_t)(nent > 0 ? nent : 1) * sizeof(walsh_entry));

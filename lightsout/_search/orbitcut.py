@@ -335,13 +335,19 @@ def _prepare_cut(symmetries: Sequence[np.ndarray], rows: np.ndarray, pivots: Seq
         task_tables.append(_byte_tables([image >> low_bits for image in kernel_images[low_bits:]]))
         task_offsets.append(offset >> low_bits)
     to_reduced = _byte_tables([_reverse(basis[d - 1 - j], d) for j in range(d)])
-    weights = np.array([[column >> i & 1 for column in basis] for i in range(d)], dtype=np.float32)
-    cut_rows = ((weights.T @ rows.astype(np.float32)).astype(np.int64) & 1).astype(np.uint8)
+    cut_rows = _patterns(basis, rows).astype(np.uint8)
     task_bytes = task_tables[0].shape[0]
     orbits = TaskOrbits(np.array(task_tables[1:], dtype=np.uint64).reshape(len(elements) - 1, task_bytes, 256),
                         np.array(task_offsets[1:], dtype=np.uint64), task_bits)
     return OrbitCut(cut_rows, orbits, low_bits, np.array(maps, dtype=np.uint64), np.array(offsets, dtype=np.uint64),
                     to_reduced, len(elements))
+
+
+def _patterns(vectors: Sequence[int], rows: np.ndarray) -> np.ndarray:
+    """The cell patterns (0/1, int64) of quiet vectors given in reduced coordinates, one a row."""
+    d = rows.shape[0]
+    weights = np.array([[vector >> i & 1 for i in range(d)] for vector in vectors], dtype=np.float32).reshape(len(vectors), d)
+    return (weights @ rows.astype(np.float32)).astype(np.int64) & 1     # sums of at most 64 ones: exact
 
 
 def _clustered_basis(flag: list[int], rows: np.ndarray, lane_bits: int, expired: Callable[[], bool]) -> list[int]:
@@ -363,9 +369,7 @@ def _clustered_basis(flag: list[int], rows: np.ndarray, lane_bits: int, expired:
     low_bits = len(flag)
     if lane_bits <= 0 or lane_bits >= low_bits or low_bits > 20:
         return flag
-    d = rows.shape[0]
-    patterns = np.array([[flag[low_bits - 1 - j] >> i & 1 for i in range(d)] for j in range(low_bits)], dtype=np.float32)
-    bits = (patterns @ rows.astype(np.float32)).astype(np.int64) & 1           # (kernel bit, cell)
+    bits = _patterns(flag[::-1], rows)                                        # (kernel bit, cell)
     values = np.unique((bits << np.arange(low_bits, dtype=np.int64)[:, None]).sum(axis=0))
     positions_before = np.unique(values & ((1 << (low_bits - lane_bits)) - 1)).size
     sampler = np.random.default_rng(0)
@@ -380,9 +384,8 @@ def _clustered_basis(flag: list[int], rows: np.ndarray, lane_bits: int, expired:
             counts += np.bincount((sample[start:start + 256, None] ^ distinct[None, :]).ravel(), minlength=1 << low_bits)
         counts[0] = 0                            # (the reduced forms are zero at the pivots so far)
         vector = int(counts.argmax())
-        if counts[vector] == 0:                  # every form reduced to one: any new pivot serves
-            taken = [v.bit_length() - 1 for v in chosen]
-            vector = 1 << max(j for j in range(low_bits) if j not in taken)
+        if counts[vector] == 0:                  # every form reduced to one already: nothing to pack
+            return flag
         top = 1 << (vector.bit_length() - 1)
         values = np.where(values & top, values ^ vector, values)
         chosen.append(vector)
