@@ -83,6 +83,8 @@
 #endif
 /* Vectors of padding between chunks of the task array. */
 #define WALSH_PAD 1
+/* Groups whose final bounds are made together (walsh_body.h, WALSH_FINAL). */
+#define WALSH_TILE 8
 
 /* Levels of an L1 block: the largest l with 2^l vectors in WALSH_BLOCK_BYTES. */
 static int walsh_block_levels(void) {
@@ -177,7 +179,7 @@ typedef struct {
     int32_t pos;     /* scatter position of the form bits of the array coordinates */
     int32_t val;     /* g = (cells with this form and press 1) - (cells with press 0) */
     int32_t mid;     /* form bits of the lane coordinates */
-    int32_t pad;
+    int32_t same;    /* all ones when the entry before (by position) has the same position, else 0 */
 } walsh_entry;
 
 /* The transform's passes below the final levels, over the blocks that can hold a nonzero value.

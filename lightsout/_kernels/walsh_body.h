@@ -202,6 +202,15 @@ static void WN(offer_group)(V *x, int f, ptrdiff_t p, ptrdiff_t chunk, int m, in
         }
 }
 
+/* Group p's 2^F vectors gathered (vector k at p + k * stride) and refined by offer_group:
+ * the cold path of a group whose bound may match or beat the best. */
+static void WN(refine_group)(const V *a, int F, ptrdiff_t p, ptrdiff_t groups, ptrdiff_t stride, int m,
+                             int nlanes, uint64_t base, walsh_best *best) {
+    V x[1 << WALSH_MAX_FINAL_BITS];
+    for (int k = 0; k < (1 << F); k++) x[k] = a[p + k * stride];
+    WN(offer_group)(x, F, p, groups, m, nlanes, base, best);
+}
+
 /* The final F levels with the minimum over the 2^m x nlanes sums of one task, by a bound
  * first.  The array holds 2^F chunks of `groups` vectors, `stride` apart; group p is vector
  * p of each chunk, x_0 .. x_(2^F - 1), and its 2^F sums are x_0 +- x_1 +- ... +- x_(2^F - 1), each
@@ -209,24 +218,41 @@ static void WN(offer_group)(V *x, int f, ptrdiff_t p, ptrdiff_t chunk, int m, in
  * vector where the levels cost F butterflies and a minimum; it is above the best in nearly
  * every group of a search with a good bound (walsh_final_bits has the shares), and only a
  * group where some lane's bound matches or beats the best goes through the levels
- * (offer_group, a level at a time, each half bounded again).  Nothing is
- * written: the next task's passes overwrite what they read (walsh_plan).  The bound stays in
- * the counter range: the |x_k| sum to at most the sum of |val|, which the counter type holds. */
+ * (refine_group).  The bounds of WALSH_TILE neighbouring groups are made together, a chunk's
+ * row of them at a time through one pointer, so that they stay in registers (a group at a
+ * time, the compiler kept the 2^F - 1 addresses on the stack), and compared with the best
+ * through their minimum.  Nothing is written: the next task's passes overwrite what they
+ * read (walsh_plan).  The bound stays in the counter range: the |x_k| sum to at most the sum
+ * of |val|, which the counter type holds. */
 #define WALSH_FINAL(F)                                                                  \
 static void WN(final##F)(V *WALSH_RESTRICT a, ptrdiff_t groups, ptrdiff_t stride, int m, int nlanes, \
                          uint64_t base, walsh_best *best) {                            \
     const WT big = (WT)WALSH_T_MAX;                                                     \
-    const V zero = WN(vsplat)(0);                                                       \
     V thr = WN(vsplat)((WT)(best->sum < big ? best->sum : big));                        \
-    for (ptrdiff_t p = 0; p < groups; p++) {                                            \
-        V acc[4] = {a[p], zero, zero, zero};                                            \
-        WALSH_UNROLL for (int k = 1; k < (1 << F); k++)                                 \
-            acc[k & 3] = VSUB(acc[k & 3], VABS(a[p + k * stride]));                     \
-        V bound = VADD(VADD(acc[0], acc[1]), VADD(acc[2], acc[3]));                     \
+    ptrdiff_t p = 0;                                                                    \
+    for (; p + WALSH_TILE <= groups; p += WALSH_TILE) {                                 \
+        const V *row = a + p;                                                           \
+        V bound[WALSH_TILE];                                                            \
+        WALSH_UNROLL for (int t = 0; t < WALSH_TILE; t++) bound[t] = row[t];            \
+        for (int k = 1; k < (1 << F); k++) {                                            \
+            row += stride;                                                              \
+            WALSH_UNROLL for (int t = 0; t < WALSH_TILE; t++)                           \
+                bound[t] = VSUB(bound[t], VABS(row[t]));                                \
+        }                                                                               \
+        V low = bound[0];                                                               \
+        WALSH_UNROLL for (int t = 1; t < WALSH_TILE; t++) low = VMIN(low, bound[t]);    \
+        if (!VANY_LE(low, thr)) continue;                                               \
+        for (int t = 0; t < WALSH_TILE; t++)                                            \
+            if (VANY_LE(bound[t], thr)) {                                               \
+                WN(refine_group)(a, F, p + t, groups, stride, m, nlanes, base, best);   \
+                thr = WN(vsplat)((WT)(best->sum < big ? best->sum : big));              \
+            }                                                                           \
+    }                                                                                   \
+    for (; p < groups; p++) {                                                           \
+        V bound = a[p];                                                                 \
+        for (int k = 1; k < (1 << F); k++) bound = VSUB(bound, VABS(a[p + k * stride])); \
         if (VANY_LE(bound, thr)) {                                                      \
-            V x[1 << F];                                                                \
-            for (int k = 0; k < (1 << F); k++) x[k] = a[p + k * stride];                \
-            WN(offer_group)(x, F, p, groups, m, nlanes, base, best);                    \
+            WN(refine_group)(a, F, p, groups, stride, m, nlanes, base, best);           \
             thr = WN(vsplat)((WT)(best->sum < big ? best->sum : big));                  \
         }                                                                               \
     }                                                                                   \
@@ -272,17 +298,15 @@ static void WN(walsh_tasks)(const walsh_entry *ent, ptrdiff_t nent, int m, int l
             own.found = 0;
             record = &own;
         }
-        /* the entries come sorted by position: each position's sum is made in a register and
-         * stored once (over the last task's value) */
-        for (ptrdiff_t e = 0; e < nent;) {
-            int32_t pos = ent[e].pos;
-            V sum = WN(vsplat)(0);
-            do {
-                WT s = (WT)(walsh_parity64(ent[e].top & task) ? -ent[e].val : ent[e].val);
-                sum = VADD(sum, VSCALE(pat[ent[e].mid], s));
-                e++;
-            } while (e < nent && ent[e].pos == pos);
-            scratch[pos] = sum;
+        /* the entries come sorted by position: each position's sum is made in a register,
+         * restarted at the position's first entry (its `same` is 0, else all ones) and stored
+         * after every entry, the last store over the last task's value; no branch on where a
+         * position's entries end (their counts vary, and the branch mispredicted) */
+        V sum = WN(vsplat)(0);
+        for (ptrdiff_t e = 0; e < nent; e++) {
+            WT s = (WT)(walsh_parity64(ent[e].top & task) ? -ent[e].val : ent[e].val);
+            sum = VADD(VAND(sum, WN(vsplat)((WT)ent[e].same)), VSCALE(pat[ent[e].mid], s));
+            scratch[ent[e].pos] = sum;
         }
         WN(transform_planned)(scratch, plan, f, chunk, stride);
         uint64_t base = task << (lb + m);
@@ -341,9 +365,9 @@ static int WN(walsh_search)(const uint64_t *forms, const int32_t *vals, ptrdiff_
         out->mid = (int32_t)((forms[e] >> m) & (((uint64_t)1 << lb) - 1));
         out->top = (lb + m >= 64) ? 0 : forms[e] >> (lb + m);
         out->val = vals[e];
-        out->pad = 0;
     }
     free(place);
+    for (ptrdiff_t e = 0; e < nent; e++) ent[e].same = (e > 0 && ent[e - 1].pos == ent[e].pos) ? -1 : 0;
     WN(walsh_tasks)(ent, nent, m, lb, list, first, count, sums, &plan, scratch, pat, best);
     walsh_plan_free(&plan);
     free(ent);
