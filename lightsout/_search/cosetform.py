@@ -19,14 +19,19 @@ from lightsout._base.validate import zero_one
 from lightsout import _kernels as kernels
 from lightsout._search.orbitcut import TaskOrbits
 
-__all__ = ["MAX_NULLITY", "CosetMinimum", "ReducedCoset", "SearchProblem", "TASK_BYTES", "checked_coset", "coset_element", "histogram",
-           "reduce_coset", "search_problem", "task_layout", "zero_one_array"]
+__all__ = ["MAX_NULLITY", "CosetMinimum", "ReducedCoset", "SearchProblem", "TASK_BYTES", "TASK_BYTES_BY_VECTOR",
+           "checked_coset", "coset_element", "histogram", "reduce_coset", "search_problem", "task_layout",
+           "zero_one_array"]
 
 
 # A task's counters are kept to this many bytes (the L2 cache of one core of the development
 # machine's EPYC: 2^14 vectors of 64 bytes ran 1.06-1.15x the rate of 2^13 at n = 65, 119, 185,
-# bench/fewest_rate.py; 2^15 was slower again).
+# bench/fewest_rate.py; 2^15 was slower again) ...
 TASK_BYTES = 1 << 20
+# ... and twice that with 32-byte vectors (AVX2): on a Zen 3 EPYC, 2^16 vectors ran n = 119 (9,587
+# entries) 1.08-1.16x the rate of 2^15 (bench/fewest_rate.py's kernel, alternated in one
+# process), whose one level above the L1 blocks took a pass over the whole array of its own.
+TASK_BYTES_BY_VECTOR = {32: 2 << 20}
 
 
 @dataclass(frozen=True, eq=False)  # holds an array: == would be ambiguous (and raises on Python 3.13)
@@ -188,13 +193,15 @@ def task_layout(problem: SearchProblem, split_bits: int) -> tuple[int, int, int]
     """(lane bits, array bits m, task bits t) for this build, with t >= split_bits.
 
     m is the smallest size whose transform well outweighs the scatter of the entries
-    (2^m about four times the number of entries), capped so a task fits TASK_BYTES.
+    (2^m about four times the number of entries), capped so a task fits TASK_BYTES (or the
+    build's vector width's TASK_BYTES_BY_VECTOR).
     """
     d = problem.nullity
     module = kernels.walsh
     lane_max = module.LANE_BITS32 if problem.wide else module.LANE_BITS16
     lanes = min(lane_max, d - split_bits)
-    cap = max(0, int(math.log2(TASK_BYTES // module.VEC_BYTES)))
+    task_bytes = TASK_BYTES_BY_VECTOR.get(module.VEC_BYTES, TASK_BYTES)
+    cap = max(0, int(math.log2(task_bytes // module.VEC_BYTES)))
     want = max(6, int(math.ceil(math.log2(len(problem.forms) + 1))) + 2)
     m = max(0, min(d - split_bits - lanes, cap, want))
     return lanes, m, d - lanes - m
