@@ -29,8 +29,8 @@ __all__ = ["MAX_NULLITY", "CosetMinimum", "ReducedCoset", "SearchProblem", "TASK
 # bench/fewest_rate.py; 2^15 was slower again) ...
 TASK_BYTES = 1 << 20
 # ... and twice that with 32-byte vectors (AVX2): on a Zen 3 EPYC, 2^16 vectors ran n = 119 (9,587
-# entries) 1.08-1.16x the rate of 2^15 (bench/fewest_rate.py's kernel, alternated in one
-# process), whose one level above the L1 blocks took a pass over the whole array of its own.
+# entries) 1.08-1.16x the rate of 2^15 (the kernel alternated with itself in one process, as
+# bench/walsh_ab.py does), whose one level above the L1 blocks took a pass over the whole array.
 TASK_BYTES_BY_VECTOR = {32: 2 << 20}
 
 
