@@ -48,20 +48,34 @@ def board(case: str) -> Any:
 
 def problems(case: str) -> tuple[Any, Any, Any]:
     """(plain problem, symmetric problem or None, the coset) of the board's fewest-presses search."""
-    from lightsout._search.cosetform import histogram, reduce_coset, search_problem, task_layout
-    from lightsout._search.orbitcut import prepare_cut
-    from lightsout._search.symmetry import board_symmetries
+    from lightsout._search.cosetform import search_problem, task_layout
+
+    coset, shape = board_coset(case)
+    plain = search_problem(coset)
+    lanes, m, _ = task_layout(plain, 0)
+    return plain, symmetric_problem(coset, shape, lanes + m, lanes), coset
+
+
+def board_coset(case: str) -> tuple[Any, tuple[int, int]]:
+    """(the reduced coset of the board's solutions, the board's shape)."""
+    from lightsout._search.cosetform import reduce_coset
 
     solution = board(case)
     particular = np.asarray(solution.presses, np.uint8).ravel()
     basis = solution.quiet_patterns().reshape(solution.nullity, particular.size).astype(np.uint8)
-    coset = reduce_coset(particular, basis)
-    plain = search_problem(coset)
-    images = [np.asarray(image) for image in board_symmetries(solution.presses.shape)]
-    lanes, m, _ = task_layout(plain, 0)
-    cut = prepare_cut(images, coset.rows, coset.pivots, coset.reduced, lanes + m, lane_bits=lanes)
-    symmetric = None if cut is None or cut.order <= 1 else histogram(cut.rows, coset.reduced, cut.orbits)
-    return plain, symmetric, coset
+    return reduce_coset(particular, basis), solution.presses.shape
+
+
+def symmetric_problem(coset: Any, shape: tuple[int, int], low_bits: int, lane_bits: int) -> Any:
+    """The symmetric search's problem (tasks of ``low_bits`` coordinates, the top ``lane_bits`` of
+    them lanes; 0: the group's basis), or None when the board's symmetries cut nothing."""
+    from lightsout._search.cosetform import histogram
+    from lightsout._search.orbitcut import prepare_cut
+    from lightsout._search.symmetry import board_symmetries
+
+    images = [np.asarray(image) for image in board_symmetries(shape)]
+    cut = prepare_cut(images, coset.rows, coset.pivots, coset.reduced, low_bits, lane_bits=lane_bits)
+    return None if cut is None or cut.order <= 1 else histogram(cut.rows, coset.reduced, cut.orbits)
 
 
 def kernel_rate(problem: Any, tasks: int, repeat: int) -> tuple[float, int]:

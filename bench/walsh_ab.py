@@ -76,28 +76,22 @@ def load(path: str) -> Any:
 
 def problems(case: str, builds: list[Build]) -> tuple[Any, dict[tuple[int, bool], Any], tuple[int, int, int]]:
     """(plain problem, symmetric problem for each (delta, basis), this checkout's layout)."""
-    from lightsout._search.cosetform import histogram, reduce_coset, search_problem, task_layout
-    from lightsout._search.orbitcut import prepare_cut
-    from lightsout._search.symmetry import board_symmetries
+    from lightsout._search.cosetform import search_problem, task_layout
 
-    solution = fewest_rate.board(case)
-    particular = np.asarray(solution.presses, np.uint8).ravel()
-    basis = solution.quiet_patterns().reshape(solution.nullity, particular.size).astype(np.uint8)
-    coset = reduce_coset(particular, basis)
+    coset, shape = fewest_rate.board_coset(case)
     plain = search_problem(coset)
-    images = [np.asarray(image) for image in board_symmetries(solution.presses.shape)]
     layout = task_layout(plain, 0)
     lanes, m, _ = layout
+    nullity = plain.nullity
     symmetric = {}
     for build in builds:
         key = (build.delta, build.group_basis)
-        if not 0 <= m + build.delta <= solution.nullity - lanes:
+        if not 0 <= m + build.delta <= nullity - lanes:
             raise SystemExit(f"walsh_ab.py: m {m} + {build.delta} does not fit board {case} (nullity "
-                             f"{solution.nullity}, {lanes} lane bits)")
+                             f"{nullity}, {lanes} lane bits)")
         if key not in symmetric:
-            cut = prepare_cut(images, coset.rows, coset.pivots, coset.reduced, lanes + m + build.delta,
-                              lane_bits=0 if build.group_basis else lanes)
-            symmetric[key] = None if cut is None else histogram(cut.rows, coset.reduced, cut.orbits)
+            symmetric[key] = fewest_rate.symmetric_problem(coset, shape, lanes + m + build.delta,
+                                                           0 if build.group_basis else lanes)
     return plain, symmetric, layout
 
 

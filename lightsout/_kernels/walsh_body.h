@@ -164,6 +164,13 @@ static void WN(transform_planned)(V *a, const walsh_plan *plan, int f, ptrdiff_t
     }
 }
 
+/* The best sum so far in every lane, clipped to the counter range: what a bound or a sum must
+ * be at most to be offered. */
+WALSH_INLINE V WN(threshold)(const walsh_best *best) {
+    const WT big = (WT)WALSH_T_MAX;
+    return WN(vsplat)((WT)(best->sum < big ? best->sum : big));
+}
+
 /* The cold path of the final levels, for a group whose bound may match or beat the best: x,
  * its 2^f vectors with none of the f levels done (vector k at low = p + k * chunk), in place.
  * Above three levels, the top level is done, which leaves two groups of 2^(f-1) vectors with
@@ -175,7 +182,6 @@ static void WN(transform_planned)(V *a, const walsh_plan *plan, int f, ptrdiff_t
  * |x_k +- x_(k + half)| <= |x_k| + |x_(k + half)|. */
 static void WN(offer_group)(V *x, int f, ptrdiff_t p, ptrdiff_t chunk, int m, int nlanes, uint64_t base,
                             walsh_best *best) {
-    const WT big = (WT)WALSH_T_MAX;
     if (f > 3) {
         int half = 1 << (f - 1);
         for (int k = 0; k < half; k++) BF(x[k], x[k + half]);
@@ -183,7 +189,7 @@ static void WN(offer_group)(V *x, int f, ptrdiff_t p, ptrdiff_t chunk, int m, in
             V *y = x + h * half;
             V bound = y[0];
             for (int k = 1; k < half; k++) bound = VSUB(bound, VABS(y[k]));
-            if (VANY_LE(bound, WN(vsplat)((WT)(best->sum < big ? best->sum : big))))
+            if (VANY_LE(bound, WN(threshold)(best)))
                 WN(offer_group)(y, f - 1, p + h * half * chunk, chunk, m, nlanes, base, best);
         }
         return;
@@ -193,7 +199,7 @@ static void WN(offer_group)(V *x, int f, ptrdiff_t p, ptrdiff_t chunk, int m, in
             if (!(k & (1 << l))) BF(x[k], x[k | (1 << l)]);
     V vm = x[0];
     for (int k = 1; k < (1 << f); k++) vm = VMIN(vm, x[k]);
-    if (!VANY_LE(vm, WN(vsplat)((WT)(best->sum < big ? best->sum : big)))) return;
+    if (!VANY_LE(vm, WN(threshold)(best))) return;
     for (int k = 0; k < (1 << f); k++)
         for (int lane = 0; lane < nlanes; lane++) {
             int64_t s = VLANE(x[k], lane);
@@ -227,8 +233,7 @@ static void WN(refine_group)(const V *a, int F, ptrdiff_t p, ptrdiff_t groups, p
 #define WALSH_FINAL(F)                                                                  \
 static void WN(final##F)(V *WALSH_RESTRICT a, ptrdiff_t groups, ptrdiff_t stride, int m, int nlanes, \
                          uint64_t base, walsh_best *best) {                            \
-    const WT big = (WT)WALSH_T_MAX;                                                     \
-    V thr = WN(vsplat)((WT)(best->sum < big ? best->sum : big));                        \
+    V thr = WN(threshold)(best);                                                        \
     ptrdiff_t p = 0;                                                                    \
     for (; p + WALSH_TILE <= groups; p += WALSH_TILE) {                                 \
         const V *row = a + p;                                                           \
@@ -245,7 +250,7 @@ static void WN(final##F)(V *WALSH_RESTRICT a, ptrdiff_t groups, ptrdiff_t stride
         for (int t = 0; t < WALSH_TILE; t++)                                            \
             if (VANY_LE(bound[t], thr)) {                                               \
                 WN(refine_group)(a, F, p + t, groups, stride, m, nlanes, base, best);   \
-                thr = WN(vsplat)((WT)(best->sum < big ? best->sum : big));              \
+                thr = WN(threshold)(best);                                              \
             }                                                                           \
     }                                                                                   \
     for (; p < groups; p++) {                                                           \
@@ -253,7 +258,7 @@ static void WN(final##F)(V *WALSH_RESTRICT a, ptrdiff_t groups, ptrdiff_t stride
         for (int k = 1; k < (1 << F); k++) bound = VSUB(bound, VABS(a[p + k * stride])); \
         if (VANY_LE(bound, thr)) {                                                      \
             WN(refine_group)(a, F, p, groups, stride, m, nlanes, base, best);           \
-            thr = WN(vsplat)((WT)(best->sum < big ? best->sum : big));                  \
+            thr = WN(threshold)(best);                                                  \
         }                                                                               \
     }                                                                                   \
 }
