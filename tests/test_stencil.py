@@ -457,6 +457,44 @@ def test_count_up_to_symmetry_against_the_orbits(seed):
     assert found.count_up_to_symmetry(group=group) == len(orbits)
 
 
+@pytest.mark.parametrize("torus", [(True, False), (False, True), (True, True)])
+@pytest.mark.parametrize("weights", [[[1]], [[1, 1, 1]], [[1], [1], [1]], [[1, 0, 1], [0, 1, 0], [1, 0, 1]],
+                                     [[0, 1, 0], [1, 1, 1], [0, 1, 1]]])
+@pytest.mark.parametrize("side, states", [(2, 2), (3, 2), (3, 3)])
+def test_the_default_group_follows_the_press_matrix_not_the_torus_flags(torus, weights, side, states):
+    # a stencil may not see an axis's wrap (the lone centre sees none; a row stencil none along the
+    # columns), so exchanging a wrapping and an open axis can keep the board; on a 2 x 2 board two
+    # weights may land on one cell.  The group: every point symmetry of the square that keeps the
+    # oracle's matrix, whatever the flags say
+    # free lights on the corners (side 3) or the main diagonal (side 2) give several solutions
+    shape = (side, side)
+    board = np.zeros(shape, dtype=int)
+    free = np.eye(2, dtype=bool) if side == 2 else np.array([[1, 0, 1], [0, 0, 0], [1, 0, 1]], bool)
+    stencil = Stencil(np.asarray(weights))
+    found = lightsout.solve(board, stencil=stencil, torus=torus, states=states, free_lights=free)
+    full = stencil_matrix(shape, torus, stencil.weights, stencil.centre, states)
+    group = [g for g in square_symmetries(shape) if keeps(g, full, {"free_lights": free}, board, states)]
+    solutions = [np.asarray(x, dtype=np.int64).ravel() for x in found.all()]
+    assert len(solutions) == found.count > 1
+    for x in solutions:
+        assert not ((full @ x) % states)[~free.ravel()].any()
+    orbits = set()
+    for x in solutions:
+        images = []
+        for g in group:
+            moved = np.empty_like(x)
+            moved[g] = x
+            images.append(moved.tobytes())
+        orbits.add(min(images))
+    assert found.count_up_to_symmetry() == len(orbits)
+
+
+def test_the_lone_centre_on_a_half_torus_counts_patterns_up_to_the_square():
+    # every press vector solves the dark board; the 3 x 3 bit patterns up to the square's 8 are 102
+    found = lightsout.solve(np.zeros((3, 3), int), stencil=[[1]], torus=(True, False), free_lights=np.ones((3, 3)))
+    assert found.count == 512 and found.count_up_to_symmetry() == 102
+
+
 def test_a_mark_inside_a_hole_changes_no_symmetry():
     # a hole is neither a light nor a button, so marking it free or unpressable too means nothing
     board = np.array([0, 1, 1, 0])

@@ -496,8 +496,9 @@ class Solution:
                 automorphism of a graph (needs networkx; of a directed graph, those
                 keeping every edge's direction; of a graph with unpressable vertices or
                 free lights, those keeping the marks too, two states only).  With a press
-                stencil or masks on a grid: those of the box's symmetries that keep the
-                stencil's press matrix, the masks and the lights (a one-way rule keeps fewer).
+                stencil or masks on a grid: every reversal of an axis and exchange of
+                equal-length axes, wrapping or not, that keeps the stencil's press matrix,
+                the masks and the lights (a one-way rule keeps fewer).
 
         Returns:
             The number of orbits, an exact Python int (1 <= it <= :attr:`count`).

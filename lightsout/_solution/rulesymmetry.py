@@ -116,7 +116,11 @@ def count_orbits_general(rules: Rules, lights: np.ndarray, count: int, group: Op
     if group is None:
         if count == 1:
             return 1
-        elements = [g for g in grid_symmetries(rules.shape, rules.wraps) if keeps_board(rules, flat, g)]
+        # every reversal and every exchange of equal-length axes is a candidate, wrapping or not: a
+        # stencil may not see an axis's wrap (a press that reaches no neighbour along it), and the
+        # press matrix, not the torus flags, decides what the board keeps
+        open_axes = (False,) * len(rules.shape)
+        elements = [g for g in grid_symmetries(rules.shape, open_axes) if keeps_board(rules, flat, g)]
     else:
         given = group_elements(group, rules.shape)
         generators = [permutation_of(value, cells, None, i) for i, value in enumerate(given)]
