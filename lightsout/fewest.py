@@ -315,10 +315,11 @@ def fewest_presses_table(nmax: int, *, executor: Optional[concurrent.futures.Exe
 def proven_fewest_presses() -> dict[int, dict[str, Union[int, float, str]]]:
     """The shipped table of the fewest presses of all-lit n x n boards, proven once on a cluster.
 
-    Every n <= 200 whose nullity is at most 46 (189 sizes: those of nullity at
-    most 42, and n = 119 of nullity 46), as computed by ``python bench/fewest_table.py``:
-    the same search as :func:`fewest_presses`, whose results it records so that
-    nobody has to wait for n = 119 again.
+    Every n <= 200 whose nullity is at most 50 (190 sizes: those of nullity at
+    most 42, n = 119 of nullity 46 and n = 125 of nullity 50), as computed by
+    ``python bench/fewest_table.py`` (n = 125 by :func:`fewest_presses` with a
+    ``checkpoint``, in pieces): the same search as :func:`fewest_presses`, whose
+    results it records so that nobody has to wait for n = 119 or 125 again.
     Each entry holds ``nullity``, ``fewest``, the ``seconds`` the search took
     and the ``machine`` it ran on (CPU, cores, kernel build, Dask workers).
 
@@ -330,7 +331,7 @@ def proven_fewest_presses() -> dict[int, dict[str, Union[int, float, str]]]:
         >>> table[20]["fewest"] == fewest_presses(20)
         True
         >>> sorted(n for n, row in table.items() if row["nullity"] >= 40)
-        [61, 65, 119, 185, 197]
+        [61, 65, 119, 125, 185, 197]
     """
     return {n: dict(row) for n, row in _proven_table().items()}
 
@@ -338,7 +339,7 @@ def proven_fewest_presses() -> dict[int, dict[str, Union[int, float, str]]]:
 def bracketed_fewest_presses() -> dict[int, dict[str, Union[int, float, str, np.ndarray]]]:
     """Proven brackets on the fewest presses of the all-lit n x n boards that the proven table lacks.
 
-    Every n <= 200 of nullity above 46 (n = 79, 95, 123, 125, 126, 128, 129, 131, 135, 159 and
+    Every n <= 200 of nullity above 50 (n = 79, 95, 123, 126, 128, 129, 131, 135, 159 and
     191), as computed by ``python bench/fewest_brackets.py``: ``solve(all-lit).minimal(time_limit=...)``
     on one machine.  These are bounds, not values: the fewest presses lie in
     ``[lower, upper]``.  Each entry holds ``nullity``, ``lower`` (proven:

@@ -105,10 +105,10 @@ def test_a_nullity_past_the_search_is_bracketed_with_a_time_limit_and_refused_wi
 def test_the_shipped_brackets_hold_real_solutions_and_proven_bounds():
     table = lightsout.bracketed_fewest_presses()
     proven = lightsout.proven_fewest_presses()
-    assert sorted(table) == [79, 95, 123, 125, 126, 128, 129, 131, 135, 159, 191]
+    assert sorted(table) == [79, 95, 123, 126, 128, 129, 131, 135, 159, 191]
     for n, row in table.items():
         presses = row["presses"]
-        assert n not in proven and row["nullity"] == lightsout.nullity(n) > 46
+        assert n not in proven and row["nullity"] == lightsout.nullity(n) > 50
         assert -(-n * n // 5) < row["lower"] < row["upper"] == int(presses.sum())
         assert presses.shape == (n, n) and oracle.clears(np.ones((n, n), np.uint8), presses)
     table[79]["presses"][0, 0] ^= True      # a caller's copy: the next call reads the table afresh
