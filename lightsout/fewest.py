@@ -313,7 +313,7 @@ def fewest_presses_table(nmax: int, *, executor: Optional[concurrent.futures.Exe
 
 
 def proven_fewest_presses() -> dict[int, dict[str, Union[int, float, str]]]:
-    """The shipped table of the fewest presses of all-lit n x n boards, proven once on a cluster.
+    """The shipped table of the fewest presses of all-lit n x n boards, each proven once by a full search.
 
     Every n <= 200 whose nullity is at most 50 (190 sizes: those of nullity at
     most 42, n = 119 of nullity 46 and n = 125 of nullity 50), as computed by
