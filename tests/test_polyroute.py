@@ -270,6 +270,19 @@ def test_mirrored_words_reverses_the_row(nbits):
         assert int(mirrored[-1]) >> (nbits % 64) == 0
 
 
+@pytest.mark.parametrize("piece_words", [1, 2, 3])
+def test_mirrored_words_in_pieces_carries_across_them(piece_words, monkeypatch):
+    # the row is reversed ROW_PIECE_WORDS words at a time (Ctrl-C is seen between pieces); tiny
+    # pieces make every shifted word's carry from the word below cross a piece's edge
+    import lightsout._routes.poly as route
+    from lightsout._base.packing import pack_row, unpack_row
+
+    monkeypatch.setattr(route, "ROW_PIECE_WORDS", piece_words)
+    for nbits in AWKWARD_BITS:
+        bits = np.random.default_rng(nbits + 7).integers(0, 2, nbits).astype(bool)
+        assert np.array_equal(unpack_row(route.mirrored_words(pack_row(bits), nbits), nbits), bits[::-1])
+
+
 @pytest.mark.parametrize("n", AWKWARD_BITS[:-1] + [200])
 def test_packed_first_row_clears_the_board_and_equals_the_bool_row(n):
     from lightsout._base.packing import unpack_row

@@ -49,7 +49,7 @@ from libc.stdlib cimport calloc, free
 from lightsout._kernels.bitrow cimport (
     apply_T, copy_row, highest_set_bit, tail_mask, words_for_bits, xor_into, zero_row,
 )
-from lightsout._kernels.cancel cimport STOP_NONE, Poll, make_poll, raise_if_interrupted
+from lightsout._kernels.cancel cimport STOP_NONE, Poll, make_poll, poll_work, raise_if_interrupted
 from lightsout._kernels.polyword cimport (
     LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, divide_inplace, lead,
     KARATSUBA_WORDS, lehmer_matrix, quotient_window, s_join_inplace, s_split_inplace, sub_multiple_shifted,
@@ -347,14 +347,23 @@ def poly_taylor_shift(a):
         >>> poly_taylor_shift(np.array([0b100], dtype=np.uint64)).tolist()  # t^2 -> t^2 + 1
         [5]
     """
-    out = _poly_arg(a, "a").copy()
+    a = _poly_arg(a, "a")
+    cdef const uint64_t[::1] av = a
+    cdef Py_ssize_t n = max(1, words_for_bits(highest_set_bit(&av[0], av.shape[0]) + 1)), first = 0, piece
+    out = np.empty(n, dtype=np.uint64)     # a(t + 1) has the degree of a: no trimming after
     cdef uint64_t[::1] ov = out
     cdef Poll poll = make_poll(None, 1 << 20)    # Ctrl-C looked for about every millisecond
-    cdef int status
+    cdef int status = STOP_NONE
     with nogil:
-        status = taylor_shift_inplace(&ov[0], ov.shape[0], &poll)
+        while first < n and status == STOP_NONE:   # the copy in pieces too: 1.25 GB at 10^10 bits
+            piece = min(n - first, <Py_ssize_t>(1 << 16))
+            copy_row(&ov[first], &av[first], piece)
+            status = poll_work(&poll, piece)
+            first += piece
+        if status == STOP_NONE:
+            status = taylor_shift_inplace(&ov[0], n, &poll)
     raise_if_interrupted(status)
-    return _copy_trimmed_arr(out)
+    return out
 
 
 cdef inline uint64_t _spread32(uint64_t x) noexcept nogil:

@@ -12,7 +12,7 @@
 from libc.stdint cimport uint64_t
 
 from lightsout._kernels.bitrow cimport apply_T, copy_row, highest_set_bit, tail_mask, words_for_bits
-from lightsout._kernels.cancel cimport STOP_NONE, Poll, make_poll, raise_if_interrupted
+from lightsout._kernels.cancel cimport STOP_NONE, Poll, make_poll, poll_work, raise_if_interrupted
 from lightsout._kernels.polyconvert cimport basis_to_monomial_inplace, fill_fold_tables, monomial_to_basis_inplace
 from lightsout._kernels.polyword cimport taylor_shift_inplace
 
@@ -197,18 +197,25 @@ def chebyshev_u_sum(Py_ssize_t k):
     """
     if k < 0:
         raise InvalidBoardError(f"chebyshev_u_sum: k must be >= 0, got {k}")
-    cdef Py_ssize_t n = _power_of_two_words(k + 2)
+    cdef Py_ssize_t n = _power_of_two_words(k + 2), full = (k + 1) // 64, i
     work = np.zeros(n, dtype=np.uint64)
-    if k > 0:  # bits 1..k set, a word at a time
-        work[: (k + 1) // 64] = np.uint64(0xFFFFFFFFFFFFFFFF)
-        if (k + 1) % 64:
-            work[(k + 1) // 64] = np.uint64((<uint64_t>1 << ((k + 1) % 64)) - 1)
-        work[0] &= np.uint64(0xFFFFFFFFFFFFFFFE)
     cdef uint64_t[::1] wv = work
     cdef Poll poll = make_poll(None, POLL_WORDS)
-    cdef int status
+    cdef int status = STOP_NONE
     with nogil:
-        status = basis_to_monomial_inplace(&wv[0], n, _FOLD_DOWN, &poll)
+        # bits 1..k set, a word at a time (Ctrl-C looked for: at 10^10 these are 1.25 GB)
+        for i in range(full):
+            wv[i] = 0xFFFFFFFFFFFFFFFFULL
+            if (i & 0xFFFF) == 0xFFFF:
+                status = poll_work(&poll, 1 << 16)
+                if status != STOP_NONE:
+                    break
+        if k > 0 and status == STOP_NONE:
+            if (k + 1) % 64:
+                wv[full] = (<uint64_t>1 << ((k + 1) % 64)) - 1
+            wv[0] &= 0xFFFFFFFFFFFFFFFEULL
+        if status == STOP_NONE:
+            status = basis_to_monomial_inplace(&wv[0], n, _FOLD_DOWN, &poll)
         if status == STOP_NONE:
             _shift_down_one(&wv[0], n)
     raise_if_interrupted(status)

@@ -76,18 +76,59 @@ cdef inline uint64_t fold_word(const uint64_t* tables, uint64_t w) noexcept nogi
     return out
 
 
-cdef inline void fold_block_words(uint64_t* low, const uint64_t* high, Py_ssize_t h) noexcept nogil:
-    """One fold of a block of 2h words (m = 64 h): low bit m - i ^= high bit i, 0 < i < m.
+cdef inline void fold_block_words(uint64_t* low, const uint64_t* high, Py_ssize_t h,
+                                  Py_ssize_t first, Py_ssize_t stop) noexcept nogil:
+    """Words first .. stop - 1 of one fold of a block of 2h words (m = 64 h): low bit m - i ^=
+    high bit i, 0 < i < m.
 
     With rev the high half bit-reversed (rev bit k = high bit m - 1 - k), that is
-    low ^= rev << 1 within h words.
+    low ^= rev << 1 within h words; a range of words carries in the bit below it.
     """
     cdef Py_ssize_t q
-    cdef uint64_t rev, prev = 0
-    for q in range(h):
+    cdef uint64_t rev, prev = bit_reverse64(high[h - first]) if first > 0 else 0
+    for q in range(first, stop):
         rev = bit_reverse64(high[h - 1 - q])
         low[q] ^= (rev << 1) | (prev >> 63)
         prev = rev
+
+
+cdef enum:
+    FOLD_POLL_WORDS = 1 << 16   # words between two looks at `poll` inside a level (a block may be 1 GB)
+
+
+cdef inline int fold_level(uint64_t* a, Py_ssize_t n, Py_ssize_t h, Poll* poll) noexcept nogil:
+    """One level of folds (blocks of 2h words) over n words, looking at `poll` (or NULL) about every
+    FOLD_POLL_WORDS words; a nonzero stop status when it says stop."""
+    cdef Py_ssize_t blk = 0, first, stop
+    cdef int status
+    while blk < n:
+        first = 0
+        while first < h:
+            stop = min(h, first + <Py_ssize_t>FOLD_POLL_WORDS)
+            fold_block_words(a + blk, a + blk + h, h, first, stop)
+            if poll != NULL:
+                status = poll_work(poll, 2 * (stop - first))
+                if status != STOP_NONE:
+                    return status
+            first = stop
+        blk += 2 * h
+    return STOP_NONE
+
+
+cdef inline int fold_words(uint64_t* a, Py_ssize_t n, const uint64_t* tables, Poll* poll) noexcept nogil:
+    """The in-word fold map of each of n words, looking at `poll` (or NULL) between pieces."""
+    cdef Py_ssize_t first = 0, piece, i
+    cdef int status
+    while first < n:
+        piece = min(n - first, <Py_ssize_t>FOLD_POLL_WORDS)
+        for i in range(first, first + piece):
+            a[i] = fold_word(tables, a[i])
+        if poll != NULL:
+            status = poll_work(poll, piece)
+            if status != STOP_NONE:
+                return status
+        first += piece
+    return STOP_NONE
 
 
 cdef inline int basis_to_monomial_inplace(uint64_t* a, Py_ssize_t n, const uint64_t* tables,
@@ -95,40 +136,25 @@ cdef inline int basis_to_monomial_inplace(uint64_t* a, Py_ssize_t n, const uint6
     """sum_j a_j B_j(s) -> monomial coefficients in s, in place; n words, a power of two.
 
     tables: the top-down in-word tables (fill_fold_tables(tables, 1)).  A nonzero stop
-    status when `poll` (or NULL) says stop between two levels (the row is then half done).
+    status when `poll` (or NULL) says stop (looked at every FOLD_POLL_WORDS words or so;
+    the row is then half done).
     """
-    cdef Py_ssize_t h = n // 2, blk, i
+    cdef Py_ssize_t h = n // 2
     cdef int status
     while h >= 1:
-        blk = 0
-        while blk < n:
-            fold_block_words(a + blk, a + blk + h, h)
-            blk += 2 * h
+        status = fold_level(a, n, h, poll)
+        if status != STOP_NONE:
+            return status
         h //= 2
-        if poll != NULL:
-            status = poll_work(poll, n)
-            if status != STOP_NONE:
-                return status
-    for i in range(n):
-        a[i] = fold_word(tables, a[i])
-    return STOP_NONE
+    return fold_words(a, n, tables, poll)
 
 
 cdef inline int monomial_to_basis_inplace(uint64_t* a, Py_ssize_t n, const uint64_t* tables,
                                           Poll* poll) noexcept nogil:
     """The inverse of basis_to_monomial_inplace; tables: fill_fold_tables(tables, 0); `poll` as there."""
-    cdef Py_ssize_t h = 1, blk, i
-    cdef int status
-    for i in range(n):
-        a[i] = fold_word(tables, a[i])
-    while h < n:
-        blk = 0
-        while blk < n:
-            fold_block_words(a + blk, a + blk + h, h)
-            blk += 2 * h
+    cdef Py_ssize_t h = 1
+    cdef int status = fold_words(a, n, tables, poll)
+    while h < n and status == STOP_NONE:
+        status = fold_level(a, n, h, poll)
         h *= 2
-        if poll != NULL:
-            status = poll_work(poll, n)
-            if status != STOP_NONE:
-                return status
-    return STOP_NONE
+    return status

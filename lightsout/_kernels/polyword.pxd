@@ -318,6 +318,10 @@ cdef inline void apply_mat2(Mat2 m, uint64_t** x, uint64_t** y, uint64_t** spare
     zero_row(spare_y[0], n + 1)
 
 
+cdef enum:
+    TAYLOR_POLL_WORDS = 1 << 16     # words between two looks at `poll` in taylor_shift_inplace
+
+
 cdef inline int taylor_shift_inplace(uint64_t* a, Py_ssize_t n, Poll* poll) noexcept nogil:
     """a(t) <- a(t + 1) in place over n words; a nonzero stop status when `poll` (or NULL) says stop.
 
@@ -327,7 +331,7 @@ cdef inline int taylor_shift_inplace(uint64_t* a, Py_ssize_t n, Poll* poll) noex
     half XORed into its low half.  O(n log n) word operations.
     """
     cdef uint64_t masks[6]
-    cdef Py_ssize_t i, h, blk, top
+    cdef Py_ssize_t i, h, blk, top, first, piece
     cdef int lvl, m
     cdef uint64_t w
     cdef int status
@@ -337,25 +341,39 @@ cdef inline int taylor_shift_inplace(uint64_t* a, Py_ssize_t n, Poll* poll) noex
     masks[3] = 0x00FF00FF00FF00FFULL
     masks[4] = 0x0000FFFF0000FFFFULL
     masks[5] = 0x00000000FFFFFFFFULL
-    for i in range(n):
-        w = a[i]
-        m = 1
-        for lvl in range(6):
-            w ^= (w >> m) & masks[lvl]
-            m <<= 1
-        a[i] = w
+    # every loop looks at `poll` about every TAYLOR_POLL_WORDS words: at 10^10 bits one level
+    # is a pass over more than a gigabyte
+    first = 0
+    while first < n:
+        piece = min(n - first, <Py_ssize_t>TAYLOR_POLL_WORDS)
+        for i in range(first, first + piece):
+            w = a[i]
+            m = 1
+            for lvl in range(6):
+                w ^= (w >> m) & masks[lvl]
+                m <<= 1
+            a[i] = w
+        if poll != NULL:
+            status = poll_work(poll, piece)
+            if status != STOP_NONE:
+                return status
+        first += piece
     h = 1
     while h < n:
         blk = 0
         while blk + h < n:
             top = min(h, n - blk - h)
-            xor_into(a + blk, a + blk + h, top)
+            first = 0
+            while first < top:
+                piece = min(top - first, <Py_ssize_t>TAYLOR_POLL_WORDS)
+                xor_into(a + blk + first, a + blk + h + first, piece)
+                if poll != NULL:
+                    status = poll_work(poll, 2 * piece)
+                    if status != STOP_NONE:
+                        return status
+                first += piece
             blk += 2 * h
         h <<= 1
-        if poll != NULL:       # a level is n / 2 word XORs: a look about every POLL_WORDS of them
-            status = poll_work(poll, n)
-            if status != STOP_NONE:
-                return status
     return STOP_NONE
 
 

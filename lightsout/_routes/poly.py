@@ -372,7 +372,8 @@ def _all_lit_residue_poly(rows: int, cols: int, chi: np.ndarray,
         u_sum = poly.poly_mod(u_sum, chi)
     step()
     ones = np.zeros(words_for_bits(cols), dtype=np.uint64)
-    ones[:] = np.uint64(0xFFFFFFFFFFFFFFFF)
+    for first in range(0, ones.shape[0], ROW_PIECE_WORDS):   # in pieces: Ctrl-C is seen between them
+        ones[first:first + ROW_PIECE_WORDS] = np.uint64(0xFFFFFFFFFFFFFFFF)
     if cols % 64:
         ones[-1] = np.uint64((1 << (cols % 64)) - 1)
     w_sum = poly.w_combination(ones, cols)
@@ -584,26 +585,45 @@ def mirrored_bits(words: np.ndarray, nbits: int) -> np.ndarray:
     return row
 
 
-#: Each byte's bits in the opposite order: mirrored_words reverses a row a byte at a time.
-_BYTE_MIRROR = np.array([int(f"{value:08b}"[::-1], 2) for value in range(256)], dtype=np.uint8)
-
-
 def mirrored_words(words: np.ndarray, nbits: int) -> np.ndarray:
     """The packed row of ``nbits`` bits reversed, packed: bit i of the result = bit ``nbits - 1 - i``.
 
-    The packed twin of :func:`mirrored_bits` (never one byte a bit): the words are shifted so
-    that the row ends at the last bit, then their bytes are read backwards, each byte's bits
-    reversed by a table.  Bits past ``nbits`` are zero.
+    The packed twin of :func:`mirrored_bits` (never one byte a bit): read backwards, word k of
+    the result is word ``nwords - 1 - k`` of the row shifted up so that it ends at the last bit,
+    with its 64 bits reversed (three swaps of bit groups and a byte swap).  The words go
+    through in pieces of :data:`ROW_PIECE_WORDS`, so Ctrl-C is seen between pieces even at
+    10^10 bits.  Bits past ``nbits`` are zero.
 
     Example:
         >>> mirrored_words(np.array([0b0011], dtype=np.uint64), 5).tolist()
         [24]
     """
-    words = _ending_at_the_top(words, nbits)
-    out = np.empty(len(words), dtype="<u8")
-    backwards = words.astype("<u8", copy=False).view(np.uint8)[::-1]
-    np.take(_BYTE_MIRROR, backwards, out=out.view(np.uint8))
-    return out.astype(np.uint64, copy=False)
+    nwords = words_for_bits(nbits)
+    words = np.asarray(words, dtype=np.uint64)[:nwords]
+    if words.shape[0] < nwords:
+        words = np.concatenate([words, np.zeros(nwords - words.shape[0], dtype=np.uint64)])
+    pad = 64 * nwords - nbits
+    out = np.empty(nwords, dtype=np.uint64)
+    for first in range(0, nwords, ROW_PIECE_WORDS):
+        stop = min(nwords, first + ROW_PIECE_WORDS)
+        # the result's words first .. stop - 1 come from the row's words nwords - stop .. nwords - 1 - first
+        low, high = nwords - stop, nwords - first
+        piece = words[low:high] << np.uint64(pad)
+        if pad:
+            below = words[max(low - 1, 0):high - 1] >> np.uint64(64 - pad)
+            piece[high - low - below.shape[0]:] |= below
+        for shift, mask in _BIT_SWAPS:
+            piece = ((piece >> shift) & mask) | ((piece & mask) << shift)
+        out[first:stop] = piece.byteswap()[::-1]
+    return out
+
+
+#: Words of a row that mirrored_words reverses (and the all-lit residue fills) at a time: 8 MiB.
+ROW_PIECE_WORDS = 1 << 20
+
+#: Swaps of neighbouring bits, pairs and nibbles: with a byte swap, a word's 64 bits reversed.
+_BIT_SWAPS = tuple((np.uint64(shift), np.uint64(mask)) for shift, mask in
+                   ((1, 0x5555555555555555), (2, 0x3333333333333333), (4, 0x0F0F0F0F0F0F0F0F)))
 
 
 def nullity_poly(nrows: int, ncols: int) -> int:
