@@ -103,8 +103,10 @@ static void fft_barrier_init(fft_barrier* b, fft_crew* crew, int size) {
 }
 
 /* Wait for the barrier's other members; nonzero when the crew is to stop (the same answer
- * on every member). */
-static int fft_barrier_wait(fft_barrier* b) {
+ * on every member).  While it yields, a member given `look` calls it every 256 yields (about a
+ * millisecond): the calling thread looks for Ctrl-C there, and sets the crew's stop flag when
+ * told to, while another member finishes a long phase (at 10^10 bits a pass takes seconds). */
+static int fft_barrier_wait_looking(fft_barrier* b, int (*look)(void*), void* look_arg) {
     if (b->size <= 1) return fft_atomic_get(&b->crew->stop) != 0;
     long round = fft_atomic_get(&b->round);
     if (fft_atomic_inc(&b->arrived) == b->size) {
@@ -114,11 +116,19 @@ static int fft_barrier_wait(fft_barrier* b) {
     } else {
         unsigned spins = 0;
         while (fft_atomic_get(&b->round) == round) {
-            if (++spins < 4096) FFT_CPU_RELAX();
-            else fft_yield();
+            if (++spins < 4096) {
+                FFT_CPU_RELAX();
+            } else {
+                fft_yield();
+                if (look != NULL && (spins & 255) == 0) look(look_arg);
+            }
         }
     }
     return fft_atomic_get(&b->verdict) != 0;
+}
+
+static int fft_barrier_wait(fft_barrier* b) {
+    return fft_barrier_wait_looking(b, NULL, NULL);
 }
 
 /* The next item of a loop of n items shared by claims, or n when every item is taken: members

@@ -1384,7 +1384,9 @@ static inline int fft_team_stopped(fft_team* t, int look) {
  * answer on every member. */
 static int fft_team_sync(fft_team* t, int look) {
     if (look) fft_team_poll(t);
-    return fft_barrier_wait(t->bar) ? -2 : 0;
+    /* the calling thread keeps looking while it waits (fft_barrier_wait_looking) */
+    int (*waiting)(void*) = t->caller && t->poll != NULL ? fft_team_poll : NULL;
+    return fft_barrier_wait_looking(t->bar, waiting, t) ? -2 : 0;
 }
 
 /* This member's share [lo, hi) of n items, cut at multiples of `grain`. */

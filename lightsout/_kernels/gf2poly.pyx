@@ -75,10 +75,15 @@ include "polygcd.pxi"
 # Argument checks and result arrays (GIL held)
 
 cdef object _copy_trimmed(const uint64_t* src, Py_ssize_t n):
-    cdef Py_ssize_t nw = max(1, words_for_bits(highest_set_bit(src, n) + 1))
+    cdef Py_ssize_t nw = max(1, words_for_bits(highest_set_bit(src, n) + 1)), first = 0, piece
     out = np.zeros(nw, dtype=np.uint64)
     cdef uint64_t[::1] view = out
-    copy_row(&view[0], src, min(nw, n))
+    n = min(nw, n)
+    while first < n:    # in pieces, Ctrl-C looked for between them: at 10^10 bits 1.25 GB of fresh pages
+        piece = min(n - first, <Py_ssize_t>(1 << 20))
+        copy_row(&view[first], src + first, piece)
+        PyErr_CheckSignals()
+        first += piece
     return out
 
 

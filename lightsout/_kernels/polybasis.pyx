@@ -33,7 +33,38 @@ cdef object _polynomial(object a, str name):
 cdef object _trimmed(object words):
     """The words of a polynomial up to its degree (at least one), as a new array."""
     cdef const uint64_t[::1] view = words
-    return words[:max(1, words_for_bits(highest_set_bit(&view[0], view.shape[0]) + 1))].copy()
+    return _first_words(view, max(1, words_for_bits(highest_set_bit(&view[0], view.shape[0]) + 1)))
+
+
+cdef object _first_words(const uint64_t[::1] view, Py_ssize_t n):
+    """A new array of the first n words of `view`, copied in pieces with a look for Ctrl-C between."""
+    out = np.empty(n, dtype=np.uint64)
+    cdef uint64_t[::1] ov = out
+    cdef Poll poll = make_poll(None, POLL_WORDS)
+    cdef int status
+    with nogil:
+        status = _copy_looking(&ov[0], &view[0], n, &poll)
+    raise_if_interrupted(status)
+    return out
+
+
+cdef enum:
+    PIECE_WORDS = 1 << 16   # words between two looks at a Poll in the loops below
+
+
+cdef int _copy_looking(uint64_t* dst, const uint64_t* src, Py_ssize_t n, Poll* poll) noexcept nogil:
+    """dst[0 : n) = src[0 : n), PIECE_WORDS at a time with a look at `poll` between: at 10^10
+    bits a row is 1.25 GB of fresh pages, seconds to fill."""
+    cdef Py_ssize_t first = 0, piece
+    cdef int status
+    while first < n:
+        piece = min(n - first, <Py_ssize_t>PIECE_WORDS)
+        copy_row(dst + first, src + first, piece)
+        status = poll_work(poll, piece)
+        if status != STOP_NONE:
+            return status
+        first += piece
+    return STOP_NONE
 
 
 # ---------------------------------------------------------------------------
@@ -61,30 +92,49 @@ cdef Py_ssize_t _power_of_two_words(Py_ssize_t nbits):
     return n
 
 
-cdef void _shift_up_one(uint64_t* a, Py_ssize_t n) noexcept nogil:
-    """a <- a * t within n words (the top bit must be zero)."""
-    cdef Py_ssize_t i
-    for i in range(n - 1, 0, -1):
-        a[i] = (a[i] << 1) | (a[i - 1] >> 63)
+cdef int _shift_up_one(uint64_t* a, Py_ssize_t n, Poll* poll) noexcept nogil:
+    """a <- a * t within n words (the top bit must be zero), looking at `poll` between pieces."""
+    cdef Py_ssize_t i, low, top = n - 1
+    cdef int status
+    while top > 0:          # words top .. low + 1 of each piece, from the top down
+        low = max(<Py_ssize_t>0, top - <Py_ssize_t>PIECE_WORDS)
+        for i in range(top, low, -1):
+            a[i] = (a[i] << 1) | (a[i - 1] >> 63)
+        status = poll_work(poll, top - low)
+        if status != STOP_NONE:
+            return status
+        top = low
     a[0] <<= 1
+    return STOP_NONE
 
 
-cdef void _shift_down_one(uint64_t* a, Py_ssize_t n) noexcept nogil:
-    """a <- a / t within n words (bit 0 is dropped)."""
-    cdef Py_ssize_t i
-    for i in range(n - 1):
-        a[i] = (a[i] >> 1) | (a[i + 1] << 63)
+cdef int _shift_down_one(uint64_t* a, Py_ssize_t n, Poll* poll) noexcept nogil:
+    """a <- a / t within n words (bit 0 is dropped), looking at `poll` between pieces."""
+    cdef Py_ssize_t i, first = 0, stop
+    cdef int status
+    while first < n - 1:
+        stop = min(n - 1, first + <Py_ssize_t>PIECE_WORDS)
+        for i in range(first, stop):
+            a[i] = (a[i] >> 1) | (a[i + 1] << 63)
+        status = poll_work(poll, stop - first)
+        if status != STOP_NONE:
+            return status
+        first = stop
     a[n - 1] >>= 1
+    return STOP_NONE
 
 
 cdef object _change_basis(object a, bint to_monomial):
     """The Dickson basis change of a polynomial array, padded to a power of two words, trimmed."""
     cdef Py_ssize_t n = _power_of_two_words(64 * a.shape[0])
     out = np.zeros(n, dtype=np.uint64)
-    out[: a.shape[0]] = a
+    cdef const uint64_t[::1] av = a
     cdef uint64_t[::1] ov = out
     cdef Poll poll = make_poll(None, POLL_WORDS)
     cdef int status
+    with nogil:
+        status = _copy_looking(&ov[0], &av[0], av.shape[0], &poll)
+    raise_if_interrupted(status)
     with nogil:
         if to_monomial:
             status = basis_to_monomial_inplace(&ov[0], n, _FOLD_DOWN, &poll)
@@ -136,11 +186,14 @@ def w_combination(c, Py_ssize_t ncols, progress=None):
     cdef Poll poll = make_poll(None, POLL_WORDS)
     cdef int status
     with nogil:
-        copy_row(&wv[0], &cv[0], nc)
-        _shift_up_one(&wv[0], n)               # a_j = c_j at bit j, j = 1..ncols
-        status = basis_to_monomial_inplace(&wv[0], n, _FOLD_DOWN, &poll)  # P(s) = s * sum_j c_j U_j(s)
+        status = _copy_looking(&wv[0], &cv[0], nc, &poll)
         if status == STOP_NONE:
-            _shift_down_one(&wv[0], n)         # P(0) = 0: divide by s
+            status = _shift_up_one(&wv[0], n, &poll)               # a_j = c_j at bit j, j = 1..ncols
+        if status == STOP_NONE:
+            status = basis_to_monomial_inplace(&wv[0], n, _FOLD_DOWN, &poll)  # P(s) = s * sum_j c_j U_j(s)
+        if status == STOP_NONE:
+            status = _shift_down_one(&wv[0], n, &poll)         # P(0) = 0: divide by s
+        if status == STOP_NONE:
             status = taylor_shift_inplace(&wv[0], n, &poll)   # s = t + 1
     raise_if_interrupted(status)
     if progress is not None:
@@ -170,17 +223,19 @@ def phi_image(f, Py_ssize_t ncols, progress=None):
     cdef Poll poll = make_poll(None, POLL_WORDS)
     cdef int status
     with nogil:
-        copy_row(&wv[0], &fv[0], words_for_bits(d + 1))
-        status = taylor_shift_inplace(&wv[0], n, &poll)   # Q(s) = F(s + 1)
+        status = _copy_looking(&wv[0], &fv[0], words_for_bits(d + 1), &poll)
         if status == STOP_NONE:
-            _shift_up_one(&wv[0], n)           # s Q(s) = sum_j f_j D_j(s)
+            status = taylor_shift_inplace(&wv[0], n, &poll)   # Q(s) = F(s + 1)
+        if status == STOP_NONE:
+            status = _shift_up_one(&wv[0], n, &poll)           # s Q(s) = sum_j f_j D_j(s)
+        if status == STOP_NONE:
             status = monomial_to_basis_inplace(&wv[0], n, _FOLD_UP, &poll)
         if status == STOP_NONE:
-            _shift_down_one(&wv[0], n)         # bit j - 1 = f_j
+            status = _shift_down_one(&wv[0], n, &poll)         # bit j - 1 = f_j
     raise_if_interrupted(status)
     if progress is not None:
         progress("horner", ncols, ncols)
-    out = work[:nc].copy()
+    out = _first_words(wv, nc)
     out[nc - 1] &= tail_mask(ncols)
     return out
 
@@ -217,7 +272,7 @@ def chebyshev_u_sum(Py_ssize_t k):
         if status == STOP_NONE:
             status = basis_to_monomial_inplace(&wv[0], n, _FOLD_DOWN, &poll)
         if status == STOP_NONE:
-            _shift_down_one(&wv[0], n)
+            status = _shift_down_one(&wv[0], n, &poll)
     raise_if_interrupted(status)
     return _trimmed(work)
 

@@ -30,12 +30,17 @@
 
 # --- Newton division ------------------------------------------------------
 
-cdef inline void rev_into(uint64_t* dst, Py_ssize_t ndst, const uint64_t* src, Py_ssize_t nsrc,
-                          Py_ssize_t d) noexcept nogil:
-    """dst[0 : ndst] = rev_d(src): coefficient i of dst is coefficient d - i of src (0 for i > d)."""
+cdef inline int rev_into(uint64_t* dst, Py_ssize_t ndst, const uint64_t* src, Py_ssize_t nsrc,
+                         Py_ssize_t d, void* ps) noexcept nogil:
+    """dst[0 : ndst] = rev_d(src): coefficient i of dst is coefficient d - i of src (0 for i > d).
+    -2 when the poll state `ps` says stop (looked at every 2^16 words: at 10^10 bits a reversal
+    takes about a second), else 0."""
     cdef Py_ssize_t i
     for i in range(ndst):
         dst[i] = bit_reverse64(bits64_at(src, nsrc, d - 64 * i - 63)) if 64 * i <= d else 0
+        if (i & 0xFFFF) == 0xFFFF and size_poll(ps, 1 << 16) < 0:
+            return -2
+    return 0
 
 
 cdef inline uint64_t clmul_lo(uint64_t x, uint64_t y) noexcept nogil:
@@ -131,8 +136,9 @@ cdef int divmod_newton(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t
         free(inv)
         free(rb)
         return -1
-    rev_into(rb, Kw, b, nb, db)
-    st = inv_series(inv, Kw, rb, Kw, ps)
+    st = rev_into(rb, Kw, b, nb, db, ps)
+    if st == 0:
+        st = inv_series(inv, Kw, rb, Kw, ps)
     free(rb)
     if st < 0:
         free(inv)
@@ -172,9 +178,10 @@ cdef int _divmod_by_inverse_held(uint64_t* r, Py_ssize_t nr, const uint64_t* b, 
         free(ra)
         free(qr)
         return -1
-    rev_into(ra, Kw, r, nr, da)
+    st = rev_into(ra, Kw, r, nr, da, ps)
     ra[Kw - 1] &= tail_mask(K)
-    st = fmul(qr, ra, Kw, inv, Kw, ps)
+    if st == 0:
+        st = fmul(qr, ra, Kw, inv, Kw, ps)
     free(ra)
     if owns_inv:
         free(inv)
@@ -186,8 +193,11 @@ cdef int _divmod_by_inverse_held(uint64_t* r, Py_ssize_t nr, const uint64_t* b, 
     if qq == NULL:
         free(qr)
         return -1
-    rev_into(qq, Kw, qr, Kw, k)
+    st = rev_into(qq, Kw, qr, Kw, k, ps)
     free(qr)
+    if st < 0:
+        free(qq)
+        return st
     # r - q b.
     prod = <uint64_t*>calloc(Kw + nb + 2, sizeof(uint64_t))
     if prod == NULL:
@@ -272,10 +282,11 @@ def poly_reversed_inverse(b, Py_ssize_t nbits, threads=None):
     state = _PollState(None)
     cdef void* ps = <void*>state
     with nogil:
-        rev_into(&rv[0], nw, &bv[0], nb, db)
-        old = fft_set_threads(nthreads)
-        st = inv_series(&ov[0], nw, &rv[0], nw, ps)
-        fft_set_threads(old)
+        st = rev_into(&rv[0], nw, &bv[0], nb, db, ps)
+        if st == 0:
+            old = fft_set_threads(nthreads)
+            st = inv_series(&ov[0], nw, &rv[0], nw, ps)
+            fft_set_threads(old)
     del rb
     _raise_status(st, state, "poly_reversed_inverse")
     return out

@@ -360,6 +360,28 @@ cdef inline bint over_transform_limit(size_t transforms, int K) noexcept nogil:
     return lo_fft_transform_limit != 0 and transforms * (<size_t>8 << K) > lo_fft_transform_limit
 
 
+cdef enum:
+    ROW_XOR, ROW_COPY, ROW_ZERO
+
+
+cdef int _row_op_looking(uint64_t* dst, const uint64_t* src, Py_ssize_t n, int op, void* ps) noexcept nogil:
+    """dst ^= src, dst = src or dst = 0 over n words, 2^20 words at a time with a look for Ctrl-C
+    between them (size_poll): -2 when it says stop, else 0."""
+    cdef Py_ssize_t first = 0, piece
+    while first < n:
+        piece = min(n - first, <Py_ssize_t>(1 << 20))
+        if op == ROW_XOR:
+            xor_into(dst + first, src + first, piece)
+        elif op == ROW_COPY:
+            copy_row(dst + first, src + first, piece)
+        else:
+            zero_row(dst + first, piece)
+        first += piece
+        if first < n and size_poll(ps, piece) < 0:
+            return -2
+    return 0
+
+
 cdef int fmul_within_limit(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
                            Py_ssize_t nb, void* ps) noexcept nogil:
     """out[0 : na+nb] ^= a*b (na <= nb, na >= _fft_words) with no product's two transforms above
@@ -392,24 +414,35 @@ cdef int fmul_within_limit(uint64_t* out, const uint64_t* a, Py_ssize_t na, cons
     if mem == NULL:
         return -1
     sa, sb, part = mem, mem + h, mem + 2 * h
-    # a b = P0 + (P0 + P1 + P2) t^h + P2 t^(2h), P0 = a0 b0, P2 = a1 b1, P1 = (a0 + a1)(b0 + b1)
+    # a b = P0 + (P0 + P1 + P2) t^h + P2 t^(2h), P0 = a0 b0, P2 = a1 b1, P1 = (a0 + a1)(b0 + b1);
+    # every pass over the halves looks for Ctrl-C as it goes (at 10^10 bits each is a gigabyte)
     st = fmul(part, a, h, b, h, ps)
     if st == 0:
-        xor_into(out, part, 2 * h)
-        xor_into(out + h, part, 2 * h)
-        zero_row(part, 2 * h)
+        st = _row_op_looking(out, part, 2 * h, ROW_XOR, ps)
+    if st == 0:
+        st = _row_op_looking(out + h, part, 2 * h, ROW_XOR, ps)
+    if st == 0:
+        st = _row_op_looking(part, NULL, 2 * h, ROW_ZERO, ps)
+    if st == 0:
         st = fmul(part, a + h, nlo, b + h, nhi, ps)
     if st == 0:
-        xor_into(out + 2 * h, part, nlo + nhi)
-        xor_into(out + h, part, nlo + nhi)
-        zero_row(part, 2 * h)
-        copy_row(sa, a, h)
-        xor_into(sa, a + h, nlo)
-        copy_row(sb, b, h)
-        xor_into(sb, b + h, nhi)
+        st = _row_op_looking(out + 2 * h, part, nlo + nhi, ROW_XOR, ps)
+    if st == 0:
+        st = _row_op_looking(out + h, part, nlo + nhi, ROW_XOR, ps)
+    if st == 0:
+        st = _row_op_looking(part, NULL, 2 * h, ROW_ZERO, ps)
+    if st == 0:
+        st = _row_op_looking(sa, a, h, ROW_COPY, ps)
+    if st == 0:
+        st = _row_op_looking(sa, a + h, nlo, ROW_XOR, ps)
+    if st == 0:
+        st = _row_op_looking(sb, b, h, ROW_COPY, ps)
+    if st == 0:
+        st = _row_op_looking(sb, b + h, nhi, ROW_XOR, ps)
+    if st == 0:
         st = fmul(part, sa, h, sb, h, ps)
     if st == 0:
-        xor_into(out + h, part, 2 * h)
+        st = _row_op_looking(out + h, part, 2 * h, ROW_XOR, ps)
     free(mem)
     return st
 
