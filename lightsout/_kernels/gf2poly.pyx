@@ -51,7 +51,7 @@ from lightsout._kernels.bitrow cimport (
 )
 from lightsout._kernels.cancel cimport STOP_NONE, Poll, make_poll, poll_work, raise_if_interrupted
 from lightsout._kernels.polyword cimport (
-    LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, divide_inplace, lead,
+    LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, copy_row_looking, divide_inplace, lead,
     KARATSUBA_WORDS, lehmer_matrix, quotient_window, s_join_inplace, s_split_inplace, sub_multiple_shifted,
     taylor_shift_inplace, xor_shifted,
 )
@@ -75,15 +75,11 @@ include "polygcd.pxi"
 # Argument checks and result arrays (GIL held)
 
 cdef object _copy_trimmed(const uint64_t* src, Py_ssize_t n):
-    cdef Py_ssize_t nw = max(1, words_for_bits(highest_set_bit(src, n) + 1)), first = 0, piece
+    cdef Py_ssize_t nw = max(1, words_for_bits(highest_set_bit(src, n) + 1))
     out = np.zeros(nw, dtype=np.uint64)
     cdef uint64_t[::1] view = out
-    n = min(nw, n)
-    while first < n:    # in pieces, Ctrl-C looked for between them: at 10^10 bits 1.25 GB of fresh pages
-        piece = min(n - first, <Py_ssize_t>(1 << 20))
-        copy_row(&view[first], src + first, piece)
-        PyErr_CheckSignals()
-        first += piece
+    cdef Poll poll = make_poll(None, 1 << 20)
+    raise_if_interrupted(copy_row_looking(&view[0], src, min(nw, n), &poll))
     return out
 
 
@@ -354,17 +350,13 @@ def poly_taylor_shift(a):
     """
     a = _poly_arg(a, "a")
     cdef const uint64_t[::1] av = a
-    cdef Py_ssize_t n = max(1, words_for_bits(highest_set_bit(&av[0], av.shape[0]) + 1)), first = 0, piece
+    cdef Py_ssize_t n = max(1, words_for_bits(highest_set_bit(&av[0], av.shape[0]) + 1))
     out = np.empty(n, dtype=np.uint64)     # a(t + 1) has the degree of a: no trimming after
     cdef uint64_t[::1] ov = out
     cdef Poll poll = make_poll(None, 1 << 20)    # Ctrl-C looked for about every millisecond
-    cdef int status = STOP_NONE
+    cdef int status
     with nogil:
-        while first < n and status == STOP_NONE:   # the copy in pieces too: 1.25 GB at 10^10 bits
-            piece = min(n - first, <Py_ssize_t>(1 << 16))
-            copy_row(&ov[first], &av[first], piece)
-            status = poll_work(&poll, piece)
-            first += piece
+        status = copy_row_looking(&ov[0], &av[0], n, &poll)
         if status == STOP_NONE:
             status = taylor_shift_inplace(&ov[0], n, &poll)
     raise_if_interrupted(status)

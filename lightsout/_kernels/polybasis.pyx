@@ -11,10 +11,10 @@
 
 from libc.stdint cimport uint64_t
 
-from lightsout._kernels.bitrow cimport apply_T, copy_row, highest_set_bit, tail_mask, words_for_bits
+from lightsout._kernels.bitrow cimport apply_T, highest_set_bit, tail_mask, words_for_bits
 from lightsout._kernels.cancel cimport STOP_NONE, Poll, make_poll, poll_work, raise_if_interrupted
 from lightsout._kernels.polyconvert cimport basis_to_monomial_inplace, fill_fold_tables, monomial_to_basis_inplace
-from lightsout._kernels.polyword cimport taylor_shift_inplace
+from lightsout._kernels.polyword cimport copy_row_looking, taylor_shift_inplace
 
 import numpy as np
 
@@ -43,28 +43,13 @@ cdef object _first_words(const uint64_t[::1] view, Py_ssize_t n):
     cdef Poll poll = make_poll(None, POLL_WORDS)
     cdef int status
     with nogil:
-        status = _copy_looking(&ov[0], &view[0], n, &poll)
+        status = copy_row_looking(&ov[0], &view[0], n, &poll)
     raise_if_interrupted(status)
     return out
 
 
 cdef enum:
     PIECE_WORDS = 1 << 16   # words between two looks at a Poll in the loops below
-
-
-cdef int _copy_looking(uint64_t* dst, const uint64_t* src, Py_ssize_t n, Poll* poll) noexcept nogil:
-    """dst[0 : n) = src[0 : n), PIECE_WORDS at a time with a look at `poll` between: at 10^10
-    bits a row is 1.25 GB of fresh pages, seconds to fill."""
-    cdef Py_ssize_t first = 0, piece
-    cdef int status
-    while first < n:
-        piece = min(n - first, <Py_ssize_t>PIECE_WORDS)
-        copy_row(dst + first, src + first, piece)
-        status = poll_work(poll, piece)
-        if status != STOP_NONE:
-            return status
-        first += piece
-    return STOP_NONE
 
 
 # ---------------------------------------------------------------------------
@@ -133,7 +118,7 @@ cdef object _change_basis(object a, bint to_monomial):
     cdef Poll poll = make_poll(None, POLL_WORDS)
     cdef int status
     with nogil:
-        status = _copy_looking(&ov[0], &av[0], av.shape[0], &poll)
+        status = copy_row_looking(&ov[0], &av[0], av.shape[0], &poll)
     raise_if_interrupted(status)
     with nogil:
         if to_monomial:
@@ -186,7 +171,7 @@ def w_combination(c, Py_ssize_t ncols, progress=None):
     cdef Poll poll = make_poll(None, POLL_WORDS)
     cdef int status
     with nogil:
-        status = _copy_looking(&wv[0], &cv[0], nc, &poll)
+        status = copy_row_looking(&wv[0], &cv[0], nc, &poll)
         if status == STOP_NONE:
             status = _shift_up_one(&wv[0], n, &poll)               # a_j = c_j at bit j, j = 1..ncols
         if status == STOP_NONE:
@@ -223,7 +208,7 @@ def phi_image(f, Py_ssize_t ncols, progress=None):
     cdef Poll poll = make_poll(None, POLL_WORDS)
     cdef int status
     with nogil:
-        status = _copy_looking(&wv[0], &fv[0], words_for_bits(d + 1), &poll)
+        status = copy_row_looking(&wv[0], &fv[0], words_for_bits(d + 1), &poll)
         if status == STOP_NONE:
             status = taylor_shift_inplace(&wv[0], n, &poll)   # Q(s) = F(s + 1)
         if status == STOP_NONE:

@@ -553,14 +553,20 @@ def _solve_grid(nrows: int, ncols: int, board_words: Optional[np.ndarray], *, ke
     return found, row_words
 
 
-def _ending_at_the_top(words: np.ndarray, nbits: int) -> np.ndarray:
-    """The words of a packed row of ``nbits`` bits shifted up so that its last bit is the top bit of the last
-    word (zeros below its first bit): read backwards, the row then starts at the first bit read."""
+def _row_words(words: np.ndarray, nbits: int) -> np.ndarray:
+    """Exactly the words of a packed row of ``nbits`` bits: ``words`` cut there or padded with zero words."""
     nwords = words_for_bits(nbits)
     words = np.asarray(words, dtype=np.uint64)[:nwords]
     if words.shape[0] < nwords:
         words = np.concatenate([words, np.zeros(nwords - words.shape[0], dtype=np.uint64)])
-    pad = 64 * nwords - nbits
+    return words
+
+
+def _ending_at_the_top(words: np.ndarray, nbits: int) -> np.ndarray:
+    """The words of a packed row of ``nbits`` bits shifted up so that its last bit is the top bit of the last
+    word (zeros below its first bit): read backwards, the row then starts at the first bit read."""
+    words = _row_words(words, nbits)
+    pad = 64 * words.shape[0] - nbits
     if pad:
         shifted = words << np.uint64(pad)
         shifted[1:] |= words[:-1] >> np.uint64(64 - pad)
@@ -598,10 +604,8 @@ def mirrored_words(words: np.ndarray, nbits: int) -> np.ndarray:
         >>> mirrored_words(np.array([0b0011], dtype=np.uint64), 5).tolist()
         [24]
     """
-    nwords = words_for_bits(nbits)
-    words = np.asarray(words, dtype=np.uint64)[:nwords]
-    if words.shape[0] < nwords:
-        words = np.concatenate([words, np.zeros(nwords - words.shape[0], dtype=np.uint64)])
+    words = _row_words(words, nbits)
+    nwords = words.shape[0]
     pad = 64 * nwords - nbits
     out = np.empty(nwords, dtype=np.uint64)
     for first in range(0, nwords, ROW_PIECE_WORDS):
