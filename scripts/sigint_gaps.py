@@ -9,9 +9,14 @@ main thread every 20 ms.  Python runs the handler only when the main thread look
 a Ctrl-C would wait there.  Every wait above GAP seconds (default 0.25) is printed to stderr with
 the Python lines the handler ran under: the call that held the signal back.  scripts/sigint_probe.py
 sends the real SIGINT; this finds the spots to mend.
+
+With NATIVE=1 the helper thread also asks gdb (which must be installed) for the native stacks of
+every thread once a ping has waited GAP seconds, while the wait is still going on: the C frames of a
+kernel loop that does not look, which the Python lines cannot show.
 """
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -20,7 +25,15 @@ import traceback
 from lightsout import cli
 
 THRESHOLD = float(os.environ.get("GAP", "0.25"))
+NATIVE = os.environ.get("NATIVE", "") not in ("", "0")
 PERIOD = 0.02
+
+
+def native_stacks() -> str:
+    """Every thread's C stack of this process, by gdb attached for a moment."""
+    command = ["gdb", "-p", str(os.getpid()), "-batch", "-nx", "-ex", "thread apply all bt 14"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    return "\n".join(line for line in done.stdout.splitlines() if line.startswith(("#", "Thread")))
 
 
 def main() -> None:
@@ -42,10 +55,15 @@ def main() -> None:
     finished = threading.Event()
 
     def ping() -> None:
+        looked_at = 0.0     # the send time of the last ping whose wait gdb was asked about
         while not finished.is_set():
             if sent_at[0] == 0.0:
                 sent_at[0] = time.monotonic()
                 signal.pthread_kill(main_thread, signal.SIGUSR1)
+            elif NATIVE and sent_at[0] != looked_at and time.monotonic() - sent_at[0] > THRESHOLD:
+                looked_at = sent_at[0]
+                print(f"--- native stacks {time.monotonic() - looked_at:.3f} s into a wait\n{native_stacks()}",
+                      file=sys.stderr, flush=True)
             time.sleep(PERIOD)
 
     threading.Thread(target=ping, daemon=True).start()

@@ -190,12 +190,16 @@ def test_concurrent_callers_keep_their_own_thread_counts() -> None:
                     reason="signal handlers run on the main thread")
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads through /proc")
 @pytest.mark.parametrize("threads", [2, 3])
-def test_ctrl_c_stops_a_threaded_product_and_leaves_no_thread(poly: Gf2PolyModule, threads: int) -> None:
-    """SIGINT during a product of two 2^22-word operands on several threads: KeyboardInterrupt
-    before its end; every thread the product started has been joined; the next product is right."""
+@pytest.mark.parametrize("delay", [0.05, 0.25])
+def test_ctrl_c_stops_a_threaded_product_and_leaves_no_thread(poly: Gf2PolyModule, threads: int,
+                                                              delay: float) -> None:
+    """SIGINT during a product of two 2^22-word operands on several threads, from its start or from
+    about its middle (the crew's subtrees, pointwise products and sums): KeyboardInterrupt before its
+    end; every thread the product started has been joined; the next product is right."""
     a = np.full(1 << 22, 0x9E3779B97F4A7C15, dtype=np.uint64)
     before = set(os.listdir("/proc/self/task"))
-    stops_at_ctrl_c(lambda: poly.poly_mul(a, a, threads=threads), f"poly_mul on {threads} threads")
+    stops_at_ctrl_c(lambda: poly.poly_mul(a, a, threads=threads), f"poly_mul on {threads} threads",
+                    delay=delay)
     assert set(os.listdir("/proc/self/task")) <= before      # a thread another test left may end meanwhile
     rng = np.random.default_rng(4)
     x = rng.integers(0, 2**64, 3000, dtype=np.uint64)

@@ -124,28 +124,36 @@ cdef extern from *:
              ^ tab[4][(x >> 32) & 255] ^ tab[5][(x >> 40) & 255] ^ tab[6][(x >> 48) & 255] ^ tab[7][x >> 56];
     }
 
-    /* r(a) for the packed row of nbits bits (bits past nbits zero): words from the top by Horner's
-       rule with a^64, each word through a's power tables. */
-    static uint64_t gx_row_value(const uint64_t *row, ptrdiff_t nwords, uint64_t a, uint64_t tab[8][256]) {
-        gx_power_tables(a, tab);
-        uint64_t a64 = gx_pow(a, 64), acc = 0;
-        for (ptrdiff_t w = nwords - 1; w >= 0; w--)
-            acc = gx_mul(acc, a64) ^ gx_table_mul((const uint64_t (*)[256])tab, row[w]);
-        return acc;
-    }
-
     /* What one point needs in the long loop. */
     typedef struct {
         uint64_t s, ones, edge, y0;
-        uint64_t tab[8][256];      /* the portable build: products by s */
+        uint64_t a64;              /* a^64, while y0 is summed */
+        uint64_t tab[8][256];      /* a's power tables while y0 is summed; then, portable build: products by s */
     } gx_point;
 
-    static void gx_point_init(gx_point *p, const uint64_t *row, ptrdiff_t n, uint64_t a) {
+    /* The point a's constants, and y0 = 0 with a's power tables, ready for gx_point_add_words. */
+    static void gx_point_begin(gx_point *p, ptrdiff_t n, uint64_t a) {
         uint64_t inv = gx_inv(a), an = gx_pow(a, (uint64_t)n);
         p->s = a ^ 1 ^ inv;
         p->ones = gx_mul(an ^ 1, gx_inv(a ^ 1));      /* (a^n + 1) / (a + 1) */
         p->edge = inv ^ an;
-        p->y0 = gx_row_value(row, (n + 63) / 64, a, p->tab);
+        p->a64 = gx_pow(a, 64);
+        p->y0 = 0;
+        gx_power_tables(a, p->tab);
+    }
+
+    /* y0 <- y0 a^(64 (hi - lo)) + the value at a of words [lo, hi) of a row: Horner's rule from
+       the top with a^64, each word through a's power tables.  Called for pieces from the row's
+       top word down, it leaves y0 = r(a) for the packed row (bits past its end zero). */
+    static void gx_point_add_words(gx_point *p, const uint64_t *row, ptrdiff_t lo, ptrdiff_t hi) {
+        uint64_t acc = p->y0;
+        for (ptrdiff_t w = hi - 1; w >= lo; w--)
+            acc = gx_mul(acc, p->a64) ^ gx_table_mul((const uint64_t (*)[256])p->tab, row[w]);
+        p->y0 = acc;
+    }
+
+    /* After the row's last piece: the tables of products by s for the long loop. */
+    static void gx_point_end(gx_point *p) {
         gx_factor_tables(p->s, p->tab);
     }
 
@@ -166,7 +174,9 @@ cdef extern from *:
         uint64_t y0
     uint64_t gx_mul(uint64_t a, uint64_t b) noexcept nogil
     uint64_t gx_inv(uint64_t a) noexcept nogil
-    void gx_point_init(gx_point* p, const uint64_t* row, Py_ssize_t n, uint64_t a) noexcept nogil
+    void gx_point_begin(gx_point* p, Py_ssize_t n, uint64_t a) noexcept nogil
+    void gx_point_add_words(gx_point* p, const uint64_t* row, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
+    void gx_point_end(gx_point* p) noexcept nogil
     uint64_t gx_times_s(const gx_point* p, uint64_t y) noexcept nogil
 
 from libc.stdlib cimport malloc, free
@@ -193,6 +203,25 @@ cdef extern from *:
     }
     """
     int gx_lowest_bit(uint64_t w) noexcept nogil
+
+
+cdef int point_init(gx_point* p, const uint64_t* row, Py_ssize_t n, uint64_t a, Poll* poll) noexcept nogil:
+    """What the long loop needs of the point a for the row (n bits); its value r(a) by Horner's rule in
+    pieces of ROWS_PER_POLL words (a word costs about a row of the long loop) with a look at `poll`
+    between: at 10^10 bits the whole is seconds of work.
+    A nonzero stop status when the poll says stop."""
+    cdef Py_ssize_t hi = (n + 63) // 64, lo
+    cdef int status
+    gx_point_begin(p, n, a)
+    while hi > 0:
+        lo = max(<Py_ssize_t>0, hi - ROWS_PER_POLL)
+        gx_point_add_words(p, row, lo, hi)
+        hi = lo
+        status = poll_work(poll, ROWS_PER_POLL)
+        if status != STOP_NONE:
+            return status
+    gx_point_end(p)
+    return STOP_NONE
 
 
 cdef int two_point_loop(const uint64_t* vectors, Py_ssize_t nvec, Py_ssize_t nwords, Py_ssize_t n,
@@ -298,8 +327,11 @@ def square_identity_sums(vectors, Py_ssize_t n, points, cancel=None):
         with nogil:
             k = 0
             while k < npoints and status == STOP_NONE:
-                gx_point_init(&pts[0], &words[0, 0], n, at[k])
-                gx_point_init(&pts[1], &words[0, 0], n, at[k + 1] if k + 1 < npoints else at[k])
+                status = point_init(&pts[0], &words[0, 0], n, at[k], &poll)
+                if status == STOP_NONE:
+                    status = point_init(&pts[1], &words[0, 0], n, at[k + 1] if k + 1 < npoints else at[k], &poll)
+                if status != STOP_NONE:
+                    break
                 status = two_point_loop(&words[0, 0], nvec, nwords, n, &pts[0], &pts[1], &res[k, 0],
                                         &res[k + 1, 0] if k + 1 < npoints else &spare[0], &poll)
                 k += 2

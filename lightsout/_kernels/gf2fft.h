@@ -42,8 +42,9 @@
  * gf2poly.pyx uses below Karatsuba's threshold.
  *
  * Every function returns 0, or -1 (out of memory) or -2 (the poll callback
- * asked to stop); nothing is global but the tables fft_init() fills once and the
- * wide-loop switch (fft_set_wide, for tests).
+ * asked to stop); nothing is global but the tables fft_init() fills once, the
+ * wide-loop switch (fft_set_wide, for tests) and each thread's count of work since
+ * its last poll (fft_poll_work).
  */
 #ifndef LIGHTSOUT_GF2FFT_H
 #define LIGHTSOUT_GF2FFT_H
@@ -212,8 +213,27 @@ static inline int fft_poll_now(fft_poll_fn poll, void* ps) {
     return (poll != NULL && poll(ps) != 0) ? -2 : 0;
 }
 
-/* Passes over at least this many words check in with the poll callback (a few ms each). */
+/* The words of work between two calls of the poll callback (a few ms; fft_poll_work). */
 #define FFT_POLL_WORDS ((size_t)1 << 21)
+
+/* The words of work this thread has done since its last look.  A loop of many small steps (the
+ * blocks of a level, the pieces of a basis change) counts each with fft_poll_work, which looks once
+ * FFT_POLL_WORDS have gone by however the work was cut: no look per step, and none missing where
+ * every step is small but the whole is seconds long (a team's subtrees at 10^10 bits). */
+static FFT_TLS size_t fft_poll_count = 0;
+
+/* fft_poll_work ignores steps of fewer words (a thread-local variable costs a call in a shared
+ * library): the small blocks of a large transform's lower levels go uncounted beside its large
+ * ones, and small transforms wholly, whose callers look between them (the half-gcd's nodes). */
+#define FFT_POLL_STEP ((size_t)1 << 12)
+
+static inline int fft_poll_work(fft_poll_fn poll, void* ps, size_t words) {
+    if (poll == NULL || words < FFT_POLL_STEP) return 0;
+    fft_poll_count += words;
+    if (fft_poll_count < FFT_POLL_WORDS) return 0;
+    fft_poll_count = 0;
+    return fft_poll_now(poll, ps);
+}
 
 /* --- Basis change: monomials <-> X, on 2^K elements of w words each ---------- */
 
@@ -236,13 +256,12 @@ static inline void fft_xor_rows(uint64_t* dst, const uint64_t* src, size_t n, co
 /* f = sum_m g_m(y) y_L^m (y_L = y^(2^L) + y, deg g_m < 2^L): g_m in elements [m 2^L, (m+1) 2^L).
  * Elements from nz on are zero (and stay zero): blocks whose upper half lies there are skipped. */
 static int fft_expand(uint64_t* f, int K, int L, size_t w, size_t nz, const fft_slice* sl, fft_poll_fn poll, void* ps) {
-    int big = (((size_t)1 << K) * w) >= FFT_POLL_WORDS;
     for (int k = K - 1; k >= L; k--) {
-        if (big && fft_poll_now(poll, ps)) return -2;
         size_t h = (size_t)1 << k, d = h - ((size_t)1 << (k - L));
         size_t nblocks = (size_t)1 << (K - 1 - k);
         for (size_t b = 0; b < nblocks && 2 * h * b + h < nz; b++) {
             uint64_t* g = f + 2 * h * b * w;
+            if (fft_poll_work(poll, ps, 2 * h * w)) return -2;
             /* divide by y^h + y^(h - d): g[i - d] += g[i] for i = 2h - 1 down to h */
             size_t e = 2 * h;
             while (e > h) {
@@ -311,19 +330,21 @@ static void fft_unexpand_two(uint64_t* g, size_t h, size_t hq, uint64_t* save) {
  * fft_unexpand_two can). */
 #define FFT_UNEXPAND_SAVE 768
 static int fft_unexpand(uint64_t* f, int K, int L, size_t w, const fft_slice* sl, fft_poll_fn poll, void* ps) {
-    int big = (((size_t)1 << K) * w) >= FFT_POLL_WORDS;
     uint64_t save[FFT_UNEXPAND_SAVE];
     for (int k = L; k < K; k++) {
-        if (big && fft_poll_now(poll, ps)) return -2;
         size_t h = (size_t)1 << k, d = h - ((size_t)1 << (k - L));
         size_t nblocks = (size_t)1 << (K - 1 - k);
         if (w == 1 && sl == NULL && L >= 2 && k + 1 < K && 3 * (h >> L) <= FFT_UNEXPAND_SAVE) {
-            for (size_t b = 0; b < nblocks / 2; b++) fft_unexpand_two(f + 4 * h * b, h, h >> L, save);
+            for (size_t b = 0; b < nblocks / 2; b++) {
+                fft_unexpand_two(f + 4 * h * b, h, h >> L, save);
+                if (fft_poll_work(poll, ps, 4 * h)) return -2;
+            }
             k++;
             continue;
         }
         for (size_t b = 0; b < nblocks; b++) {
             uint64_t* g = f + 2 * h * b * w;
+            if (fft_poll_work(poll, ps, 2 * h * w)) return -2;
             size_t s = h;
             while (s < 2 * h) {
                 size_t e = 2 * h - s > d ? s + d : 2 * h;
@@ -385,13 +406,13 @@ static void fft_small_change16(uint64_t* f, const uint16_t* cols) {
 #endif
 static int fft_columns(uint64_t* f, int K, size_t row, size_t nz, size_t lo, size_t hi, const int inverse,
                        fft_poll_fn poll, void* ps) {
-    size_t slice = (FFT_COLUMN_BYTES / sizeof(uint64_t)) >> K, count = 0;
+    size_t slice = (FFT_COLUMN_BYTES / sizeof(uint64_t)) >> K;
     fft_slice sl;
     if (slice < 64) slice = 64;
     sl.row = row;
-    for (sl.lo = lo; sl.lo < hi; sl.lo = sl.hi, count++) {
+    for (sl.lo = lo; sl.lo < hi; sl.lo = sl.hi) {
         sl.hi = hi - sl.lo > slice ? sl.lo + slice : hi;
-        if ((count & 15) == 15 && fft_poll_now(poll, ps)) return -2;
+        if (fft_poll_work(poll, ps, (sl.hi - sl.lo) << K)) return -2;
         if (inverse)
             fft_from_novel(f, K, row, &sl, NULL, NULL);
         else
@@ -412,7 +433,7 @@ static int fft_to_novel(uint64_t* f, int K, size_t w, size_t nz, const fft_slice
     if (fft_expand(f, K, L, w, nz, sl, poll, ps)) return -2;
     for (size_t m = 0; m < ((size_t)1 << (K - L)) && m * side < nz; m++) {
         if (fft_to_novel(f + m * block, L, w, nz - m * side < side ? nz - m * side : side, sl, poll, ps)) return -2;
-        if ((m & 63) == 63 && block * 64 >= FFT_POLL_WORDS && fft_poll_now(poll, ps)) return -2;
+        if (fft_poll_work(poll, ps, block)) return -2;
     }
     if (sl == NULL) return fft_columns(f, K - L, block, (nz + side - 1) / side, 0, block, 0, poll, ps);
     return fft_to_novel(f, K - L, block, (nz + side - 1) / side, sl, poll, ps);
@@ -431,7 +452,7 @@ static int fft_from_novel(uint64_t* f, int K, size_t w, const fft_slice* sl, fft
         return -2;
     for (size_t m = 0; m < ((size_t)1 << (K - L)); m++) {
         if (fft_from_novel(f + m * block, L, w, sl, poll, ps)) return -2;
-        if ((m & 63) == 63 && block * 64 >= FFT_POLL_WORDS && fft_poll_now(poll, ps)) return -2;
+        if (fft_poll_work(poll, ps, block)) return -2;
     }
     return fft_unexpand(f, K, L, w, sl, poll, ps);
 }
@@ -1066,24 +1087,56 @@ static inline size_t fft_slice_end(size_t s, size_t hi) {
     return hi - s < fft_pass_slice ? hi : s + fft_pass_slice;
 }
 
-/* The levels two to a pass of fft_pass over all 2^K elements, in slices; 1 when done, 0 where
- * the wide loops cannot (nothing done), -2 when the poll says stop. */
-static int fft_pair_pass(uint64_t* f, int K, int top, const int inverse, fft_poll_fn poll, void* ps) {
+/* The pointwise step of a product in slices of fft_pass_slice words, with a look (fft_poll_work)
+ * after each: dst = dst b (FFT_TIMES, a unused), dst = a b (FFT_TIMES_INTO) or dst += a b
+ * (FFT_PLUS_TIMES) on n elements; -2 when the poll says stop, else 0. */
+enum { FFT_TIMES, FFT_TIMES_INTO, FFT_PLUS_TIMES };
+static int fft_pointwise_looking(uint64_t* dst, const uint64_t* a, const uint64_t* b, size_t n, int op,
+                                 fft_poll_fn poll, void* ps) {
+    for (size_t s = 0, e; s < n; s = e) {
+        e = fft_slice_end(s, n);
+        if (op == FFT_PLUS_TIMES) {
+            fft_pointwise_acc(dst + s, a + s, b + s, e - s);
+        } else {
+            if (op == FFT_TIMES_INTO) memcpy(dst + s, a + s, (e - s) * sizeof(uint64_t));
+            fft_pointwise(dst + s, b + s, e - s);
+        }
+        if (fft_poll_work(poll, ps, e - s)) return -2;
+    }
+    return 0;
+}
+
+/* fft_level_range in slices of fft_pass_slice / 2 butterflies, their words counted by
+ * fft_poll_work after each: -2 when it says stop, else 0. */
+static int fft_level_range_looking(uint64_t* f, int k, size_t lo, size_t hi, const int inverse, fft_poll_fn poll,
+                                   void* ps) {
+    for (size_t s = lo, e; s < hi; s = e) {
+        e = hi - s < fft_pass_slice / 2 ? hi : s + fft_pass_slice / 2;
+        fft_level_range(f, k, s, e, inverse);
+        if (fft_poll_work(poll, ps, 2 * (e - s))) return -2;
+    }
+    return 0;
+}
+
+/* The levels two to a pass of fft_pass over 2^K elements, in slices; 1 when done, 0 where the
+ * wide loops cannot (nothing done), -2 when the poll says stop.  f may be a subtree of a larger
+ * transform, whose level-`top` blocks are numbered from b0 there (0: f is the whole). */
+static int fft_pair_pass(uint64_t* f, int K, int top, size_t b0, const int inverse, fft_poll_fn poll, void* ps) {
     size_t q = (size_t)1 << (top - 1), nblocks = (size_t)1 << (K - 1 - top), slice = fft_pass_slice;
     if (4 * q <= slice) {   /* whole blocks, slice / 4q of them at a time */
         size_t group = slice / (4 * q);
         for (size_t b = 0; b < nblocks; b += group) {
             size_t count = nblocks - b < group ? nblocks - b : group;
-            if (!FFT_LEVEL_PAIR(f + 4 * q * b, top, b, count, inverse)) return 0;
-            if (fft_poll_now(poll, ps)) return -2;
+            if (!FFT_LEVEL_PAIR(f + 4 * q * b, top, b0 + b, count, inverse)) return 0;
+            if (fft_poll_work(poll, ps, 4 * q * count)) return -2;
         }
         return 1;
     }
     for (size_t b = 0; b < nblocks; b++)     /* a slice of each quarter's places at a time */
         for (size_t i = 0; i < q; i += slice / 4) {
             size_t end = q - i < slice / 4 ? q : i + slice / 4;
-            if (!FFT_LEVEL_PAIR_PART(f + 4 * q * b, top, b, 1, i, end, inverse)) return 0;
-            if (fft_poll_now(poll, ps)) return -2;
+            if (!FFT_LEVEL_PAIR_PART(f + 4 * q * b, top, b0 + b, 1, i, end, inverse)) return 0;
+            if (fft_poll_work(poll, ps, 4 * (end - i))) return -2;
         }
     return 1;
 }
@@ -1092,16 +1145,11 @@ static int fft_pair_pass(uint64_t* f, int K, int top, const int inverse, fft_pol
  * or with `two`, where the wide loops can, levels k and k - 1 (inverse: k and k + 1); returns
  * the levels done, or -2 when the poll says stop.  Polls after each fft_pass_slice words. */
 static int fft_pass(uint64_t* f, int K, int k, int two, const int inverse, fft_poll_fn poll, void* ps) {
-    size_t half = (size_t)1 << (K - 1), step = fft_pass_slice / 2;
     if (two) {
-        int st = fft_pair_pass(f, K, inverse ? k + 1 : k, inverse, poll, ps);
+        int st = fft_pair_pass(f, K, inverse ? k + 1 : k, 0, inverse, poll, ps);
         if (st) return st < 0 ? st : 2;
     }
-    for (size_t lo = 0; lo < half; lo += step) {
-        fft_level_range(f, k, lo, half - lo < step ? half : lo + step, inverse);
-        if (fft_poll_now(poll, ps)) return -2;
-    }
-    return 1;
+    return fft_level_range_looking(f, k, 0, (size_t)1 << (K - 1), inverse, poll, ps) ? -2 : 1;
 }
 
 /* The levels of fft_forward above its cached blocks of 2^B elements (K - 1 down to B).
@@ -1109,7 +1157,6 @@ static int fft_pass(uint64_t* f, int K, int k, int two, const int inverse, fft_p
  * copy the lower half into it. */
 static int fft_forward_above(uint64_t* f, int K, size_t nz, fft_poll_fn poll, void* ps) {
     int B = K < FFT_BLOCK_LOG ? K : FFT_BLOCK_LOG;
-    if (((size_t)1 << K) < FFT_POLL_WORDS) poll = NULL;
     int k = K - 1;
     for (; k >= B && nz <= ((size_t)1 << k); k--) {
         size_t h = (size_t)1 << k;
@@ -1117,7 +1164,7 @@ static int fft_forward_above(uint64_t* f, int K, size_t nz, fft_poll_fn poll, vo
             for (size_t s = 0, e; s < nz; s = e) {
                 e = fft_slice_end(s, nz);
                 memcpy(f + 2 * h * b + h + s, f + 2 * h * b + s, (e - s) * sizeof(uint64_t));
-                if (fft_poll_now(poll, ps)) return -2;
+                if (fft_poll_work(poll, ps, e - s)) return -2;
             }
     }
     while (k >= B) {
@@ -1132,10 +1179,9 @@ static int fft_forward_above(uint64_t* f, int K, size_t nz, fft_poll_fn poll, vo
 static int fft_forward(uint64_t* f, int K, size_t nz, fft_poll_fn poll, void* ps) {
     int B = K < FFT_BLOCK_LOG ? K : FFT_BLOCK_LOG;
     if (fft_forward_above(f, K, nz, poll, ps)) return -2;
-    if (((size_t)1 << K) < FFT_POLL_WORDS) poll = NULL;
     for (size_t c = 0; c < ((size_t)1 << (K - B)); c++) {
         fft_forward_block(f, B, c);
-        if ((c & 63) == 63 && fft_poll_now(poll, ps)) return -2;
+        if (fft_poll_work(poll, ps, (size_t)1 << B)) return -2;
     }
     return 0;
 }
@@ -1157,10 +1203,9 @@ static inline void fft_inverse_block_of(uint64_t* f, uint64_t* g, int B, size_t 
  * transforms stopped above the blocks (fft_inverse_block_of). */
 static int fft_inverse(uint64_t* f, uint64_t* g, int K, fft_poll_fn poll, void* ps) {
     int B = K < FFT_BLOCK_LOG ? K : FFT_BLOCK_LOG;
-    if (((size_t)1 << K) < FFT_POLL_WORDS) poll = NULL;
     for (size_t c = 0; c < ((size_t)1 << (K - B)); c++) {
         fft_inverse_block_of(f, g, B, c);
-        if ((c & 63) == 63 && fft_poll_now(poll, ps)) return -2;
+        if (fft_poll_work(poll, ps, (size_t)1 << B)) return -2;
     }
     for (int k = B; k < K;) {
         int done = fft_pass(f, K, k, k + 1 < K, 1, poll, ps);
@@ -1209,7 +1254,7 @@ static int fft_zero_unless_fresh(uint64_t* f, size_t lo, size_t hi, int fresh, f
     for (size_t s = lo, e; s < hi; s = e) {
         e = fft_slice_end(s, hi);
         memset(f + s, 0, (e - s) * sizeof(uint64_t));
-        if (e < hi && fft_poll_now(poll, ps)) return -2;
+        if (fft_poll_work(poll, ps, e - s)) return -2;
     }
     return 0;
 }
@@ -1230,7 +1275,7 @@ static int fft_pack(uint64_t* dst, const uint64_t* a, size_t lo, size_t hi, fft_
             dst[2 * i] = a[i] & 0xFFFFFFFFu;
             dst[2 * i + 1] = a[i] >> 32;
         }
-        if (e < hi && fft_poll_now(poll, ps)) return -2;
+        if (fft_poll_work(poll, ps, e - s)) return -2;
     }
     return 0;
 }
@@ -1247,7 +1292,7 @@ static int fft_pack_pair(uint64_t* fa, const uint64_t* a, size_t na, const uint6
             fa[2 * i] = (x & low) | (y << 32);
             fa[2 * i + 1] = (x >> 32) | (y & ~low);
         }
-        if (e < hi && fft_poll_now(poll, ps)) return -2;
+        if (fft_poll_work(poll, ps, e - s)) return -2;
     }
     return 0;
 }
@@ -1260,7 +1305,7 @@ static int fft_split_pair(uint64_t* fa, uint64_t* fb, size_t lo, size_t hi, fft_
             fb[j] = fa[j] >> 32;
             fa[j] &= 0xFFFFFFFFu;
         }
-        if (e < hi && fft_poll_now(poll, ps)) return -2;
+        if (fft_poll_work(poll, ps, e - s)) return -2;
     }
     return 0;
 }
@@ -1278,7 +1323,7 @@ static int fft_sum_pieces(uint64_t* out, const uint64_t* f, size_t pieces, size_
             if (w > 0 && 2 * w - 1 < pieces) x ^= f[2 * w - 1] >> 32;
             out[w] ^= x;
         }
-        if (e < hi && fft_poll_now(poll, ps)) return -2;
+        if (fft_poll_work(poll, ps, e - s)) return -2;
     }
     return 0;
 }
@@ -1410,20 +1455,28 @@ static int fft_team_depth(int K, const fft_team* t) {
 
 /* Level k of the forward transform (or, with `inverse`, its inverse) on subtree u of 2^(K-S)
  * elements, and where `two` allows and the wide loops can, the next level in the same pass
- * (k - 1 forward, k + 1 inverse); returns the levels done.  While every block's upper half is
- * zero (nz <= 2^k, forward only), copies. */
-static int fft_subtree_level(uint64_t* f, int K, int S, size_t u, int k, size_t nz, int two, const int inverse) {
+ * (k - 1 forward, k + 1 inverse); returns the levels done, or -2 when the crew stops (the
+ * member looks between slices: a subtree is half the transform with two threads).  While every
+ * block's upper half is zero (nz <= 2^k, forward only), copies. */
+static int fft_subtree_level(uint64_t* f, int K, int S, size_t u, int k, size_t nz, int two, const int inverse,
+                             fft_team* t) {
     size_t h = (size_t)1 << k, nblocks = (size_t)1 << (K - S - 1 - k);
     uint64_t* g = f + (u << (K - S));
     if (!inverse && nz <= h) {
-        for (size_t b = 0; b < nblocks; b++) memcpy(g + 2 * h * b + h, g + 2 * h * b, nz * sizeof(uint64_t));
+        for (size_t b = 0; b < nblocks; b++)
+            for (size_t s = 0, e; s < nz; s = e) {
+                e = fft_slice_end(s, nz);
+                memcpy(g + 2 * h * b + h + s, g + 2 * h * b + s, (e - s) * sizeof(uint64_t));
+                if (fft_poll_work(fft_team_poll, t, e - s)) return -2;
+            }
         return 1;
     }
-    int top = inverse ? k + 1 : k;
-    (void)top; /* unused where FFT_LEVEL_PAIR is 0 */
-    if (two && FFT_LEVEL_PAIR(g, top, u << (K - S - 1 - top), (size_t)1 << (K - S - 1 - top), inverse)) return 2;
-    fft_level(g, k, u * nblocks, nblocks, inverse);
-    return 1;
+    if (two) {
+        int top = inverse ? k + 1 : k;
+        int st = fft_pair_pass(g, K - S, top, u << (K - S - 1 - top), inverse, fft_team_poll, t);
+        if (st) return st < 0 ? st : 2;
+    }
+    return fft_level_range_looking(f, k, u << (K - S - 1), (u + 1) << (K - S - 1), inverse, fft_team_poll, t) ? -2 : 1;
 }
 
 /* fft_forward by a team: the top S levels by ranges, then each member its subtrees; without
@@ -1437,14 +1490,16 @@ static int fft_forward_team(uint64_t* f, int K, size_t nz, fft_team* t, int bloc
         size_t h = (size_t)1 << k;
         if (nz <= h) {
             fft_share(nz << (K - 1 - k), t, 64, &lo, &hi);   /* nz words copied in each block */
-            while (lo < hi) {
+            while (lo < hi) {   /* a stop shows at the sync */
                 size_t b = lo / nz, i = lo % nz, end = (b + 1) * nz < hi ? (b + 1) * nz : hi;
+                if (end - lo > fft_pass_slice) end = lo + fft_pass_slice;
                 memcpy(f + 2 * h * b + h + i, f + 2 * h * b + i, (end - lo) * sizeof(uint64_t));
+                if (fft_poll_work(fft_team_poll, t, end - lo)) break;
                 lo = end;
             }
         } else {
             fft_share((size_t)1 << (K - 1), t, 64, &lo, &hi);
-            fft_level_range(f, k, lo, hi, 0);
+            fft_level_range_looking(f, k, lo, hi, 0, fft_team_poll, t);   /* a stop shows at the sync */
         }
         if (fft_team_sync(t, look)) return -2;
     }
@@ -1452,11 +1507,14 @@ static int fft_forward_team(uint64_t* f, int K, size_t nz, fft_team* t, int bloc
     for (size_t u = lo; u < hi; u++) {
         size_t c0 = u << (K - S - B), c1 = (u + 1) << (K - S - B);
         int stop = 0;
-        for (k = K - S - 1; k >= B && !stop; stop = fft_team_stopped(t, look))
-            k -= fft_subtree_level(f, K, S, u, k, nz, k > B, 0);
+        for (k = K - S - 1; k >= B && !stop;) {
+            int done = fft_subtree_level(f, K, S, u, k, nz, k > B, 0, t);
+            stop = done < 0 || fft_team_stopped(t, look);
+            k -= done;
+        }
         for (size_t c = c0; c < c1 && blocks && !stop; c++) {
             fft_forward_block(f, B, c);
-            if (((c - c0) & 15) == 15) stop = fft_team_stopped(t, look);
+            stop = fft_poll_work(fft_team_poll, t, (size_t)1 << B) != 0;
         }
         if (stop || fft_team_stopped(t, look)) break;
     }
@@ -1475,15 +1533,18 @@ static int fft_inverse_team(uint64_t* f, uint64_t* g, int K, fft_team* t) {
         size_t c0 = u << (K - S - B), c1 = (u + 1) << (K - S - B);
         for (size_t c = c0; c < c1 && !stop; c++) {
             fft_inverse_block_of(f, g, B, c);
-            if (((c - c0) & 15) == 15) stop = fft_team_stopped(t, look);
+            stop = fft_poll_work(fft_team_poll, t, (size_t)1 << B) != 0;
         }
-        for (k = B; k < K - S && !stop; stop = fft_team_stopped(t, look))
-            k += fft_subtree_level(f, K, S, u, k, 0, k + 1 < K - S, 1);
+        for (k = B; k < K - S && !stop;) {
+            int done = fft_subtree_level(f, K, S, u, k, 0, k + 1 < K - S, 1, t);
+            stop = done < 0 || fft_team_stopped(t, look);
+            k += done;
+        }
     }
     if (fft_team_sync(t, look)) return -2;
     for (k = K - S; k < K; k++) {
         fft_share((size_t)1 << (K - 1), t, 64, &lo, &hi);
-        fft_level_range(f, k, lo, hi, 1);
+        fft_level_range_looking(f, k, lo, hi, 1, fft_team_poll, t);   /* a stop shows at the sync */
         if (fft_team_sync(t, look)) return -2;
     }
     return 0;
@@ -1495,10 +1556,12 @@ static int fft_xor_run_team(uint64_t* f, int k, size_t nblocks, size_t s, size_t
                             int look) {
     size_t len = e - s, lo, hi;
     fft_share(nblocks * len, t, 64, &lo, &hi);
-    while (lo < hi) {
+    while (lo < hi) {   /* a stop shows at the sync */
         size_t b = lo / len, i = lo % len, end = (b + 1) * len < hi ? (b + 1) * len : hi;
         uint64_t* g = f + ((size_t)2 << k) * b;
+        if (end - lo > fft_pass_slice) end = lo + fft_pass_slice;
         fft_xor(g + s - d + i, g + s + i, end - lo);
+        if (fft_poll_work(fft_team_poll, t, end - lo)) break;
         lo = end;
     }
     return fft_team_sync(t, look);
@@ -1709,8 +1772,8 @@ static int fft_mul_member(fft_crew* crew, int tid) {
     if (fft_operands_team(dst, src, len, 2, job->K, crew, &job->meet, tid, !fuse)) return -2;
     if (!fuse) {
         fft_share((size_t)1 << job->K, &all, 64, &lo, &hi);
-        fft_pointwise(job->fa + lo, job->fb + lo, hi - lo);
-        if (fft_team_sync(&all, 0)) return -2;
+        fft_pointwise_looking(job->fa + lo, NULL, job->fb + lo, hi - lo, FFT_TIMES, fft_team_poll, &all);
+        if (fft_team_sync(&all, 0)) return -2;   /* a stop above shows here */
     }
     if (fft_inverse_team(job->fa, fuse ? job->fb : NULL, job->K, &all)) return -2;
     if (tid == 0) { /* no member reads fb past the inverse's last meeting: it goes back before the
@@ -1766,12 +1829,9 @@ static int fft_matmul_member(fft_crew* crew, int tid) {
             int any = 0;
             for (int k = 0; k < 2; k++) {
                 if (job->ns[2 * r + k] == 0 || job->nt[k * job->cols + c] == 0) continue;
-                if (!any) {
-                    memcpy(job->acc + lo, job->fs[2 * r + k] + lo, (hi - lo) * sizeof(uint64_t));
-                    fft_pointwise(job->acc + lo, job->ft[k] + lo, hi - lo);
-                } else {
-                    fft_pointwise_acc(job->acc + lo, job->fs[2 * r + k] + lo, job->ft[k] + lo, hi - lo);
-                }
+                /* a stop shows at the sync below */
+                fft_pointwise_looking(job->acc + lo, job->fs[2 * r + k] + lo, job->ft[k] + lo, hi - lo,
+                                      any ? FFT_PLUS_TIMES : FFT_TIMES_INTO, fft_team_poll, &all);
                 any = 1;
             }
             if (!any) continue;
@@ -1814,8 +1874,11 @@ static int fft_matvec_member(fft_crew* crew, int tid) {
             }
         if (nops == 0) continue;
         if (fft_operands_team(dst, src, len, nops, job->K, crew, &job->meet, tid, 1)) return -2;
-        fft_pointwise(job->fs[0] + lo, job->ft[which[0]] + lo, hi - lo);
-        if (nops == 2) fft_pointwise_acc(job->fs[0] + lo, job->fs[1] + lo, job->ft[which[1]] + lo, hi - lo);
+        /* a stop shows at the sync */
+        if (fft_pointwise_looking(job->fs[0] + lo, NULL, job->ft[which[0]] + lo, hi - lo, FFT_TIMES, fft_team_poll, &all)
+            == 0 && nops == 2)
+            fft_pointwise_looking(job->fs[0] + lo, job->fs[1] + lo, job->ft[which[1]] + lo, hi - lo, FFT_PLUS_TIMES,
+                                  fft_team_poll, &all);
         if (fft_team_sync(&all, 0)) return -2;
         if (fft_result_team(job->out[r], job->nout[r], job->fs[0], job->K, &all)) return -2;
     }
@@ -2088,8 +2151,8 @@ static int fft_pieces_member(fft_crew* crew, int tid) {
         src[0] = job->b + off;
         len[0] = step;
         if (fft_operands_team(dst, src, len, 1, job->K, crew, &job->meet, tid, 1)) return -2;
-        fft_pointwise(job->fb + lo, job->fa + lo, hi - lo);
-        if (fft_team_sync(&all, 0)) return -2;
+        fft_pointwise_looking(job->fb + lo, NULL, job->fa + lo, hi - lo, FFT_TIMES, fft_team_poll, &all);
+        if (fft_team_sync(&all, 0)) return -2;   /* a stop above shows here */
         if (fft_result_team(job->out + off, job->na + step, job->fb, job->K, &all)) return -2;
     }
     return 0;
@@ -2102,8 +2165,8 @@ static int fft_pieces_alone(const fft_mul_job* job, fft_poll_fn poll, void* ps) 
         size_t step = job->nb - off < job->piece ? job->nb - off : job->piece;
         st = fft_operand(job->fb, job->b + off, step, job->K, poll, ps);
         if (st != 0) break;
-        fft_pointwise(job->fb, job->fa, (size_t)1 << job->K);
-        st = fft_result(job->out + off, job->na + step, job->fb, job->K, poll, ps);
+        st = fft_pointwise_looking(job->fb, NULL, job->fa, (size_t)1 << job->K, FFT_TIMES, poll, ps);
+        if (st == 0) st = fft_result(job->out + off, job->na + step, job->fb, job->K, poll, ps);
     }
     return st;
 }
@@ -2220,10 +2283,7 @@ static int fft_matvec_alone(uint64_t* const* out, const size_t* nout, const uint
             if (fs[terms] == NULL) fs[terms] = fft_alloc(K);
             st = fs[terms] == NULL ? -1 : fft_operand(fs[terms], s[2 * r + k], ns[2 * r + k], K, poll, ps);
             if (st != 0) break;
-            if (terms == 0)
-                fft_pointwise(fs[0], ft[k], n);
-            else
-                fft_pointwise_acc(fs[0], fs[1], ft[k], n);
+            st = fft_pointwise_looking(fs[0], fs[1], ft[k], n, terms == 0 ? FFT_TIMES : FFT_PLUS_TIMES, poll, ps);
             terms++;
         }
         if (st == 0 && terms > 0) st = fft_result(out[r], nout[r], fs[0], K, poll, ps);
@@ -2307,15 +2367,12 @@ static int fft_matmul2(uint64_t* const* out, const size_t* nout, const uint64_t*
             int any = 0;
             for (int k = 0; k < 2; k++) {
                 if (fs[2 * r + k] == NULL || ft[k] == NULL) continue;
-                if (!any) {
-                    memcpy(acc, fs[2 * r + k], n * sizeof(uint64_t));
-                    fft_pointwise(acc, ft[k], n);
-                } else {
-                    fft_pointwise_acc(acc, fs[2 * r + k], ft[k], n);
-                }
+                if (st == 0)
+                    st = fft_pointwise_looking(acc, fs[2 * r + k], ft[k], n, any ? FFT_PLUS_TIMES : FFT_TIMES_INTO,
+                                               poll, ps);
                 any = 1;
             }
-            if (any) st = fft_result(out[r * cols + c], nout[r * cols + c], acc, K, poll, ps);
+            if (any && st == 0) st = fft_result(out[r * cols + c], nout[r * cols + c], acc, K, poll, ps);
         }
     }
     for (int i = 0; i < 4; i++) fft_free(fs[i], K);
