@@ -53,7 +53,7 @@ from lightsout._kernels.cancel cimport STOP_NONE, Poll, make_poll, poll_work, ra
 from lightsout._kernels.polyword cimport (
     LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, copy_row_looking, divide_inplace, lead,
     KARATSUBA_WORDS, lehmer_matrix, quotient_window, s_join_inplace, s_split_inplace, sub_multiple_shifted,
-    taylor_shift_inplace, xor_shifted,
+    taylor_shift_inplace, xor_row_looking, xor_shifted,
 )
 from lightsout._kernels.polyconvert cimport bit_reverse64
 
@@ -149,8 +149,17 @@ def poly_add(a, b):
     b = _poly_arg(b, "b")
     if a.shape[0] < b.shape[0]:
         a, b = b, a
-    out = a.copy()
-    out[: b.shape[0]] ^= b
+    cdef const uint64_t[::1] av = a
+    cdef const uint64_t[::1] bv = b
+    out = np.empty(av.shape[0], dtype=np.uint64)
+    cdef uint64_t[::1] ov = out
+    cdef Poll poll = make_poll(None, 1 << 20)    # rows of gigabytes at 10^10 bits: Ctrl-C between pieces
+    cdef int status
+    with nogil:
+        status = copy_row_looking(&ov[0], &av[0], av.shape[0], &poll)
+        if status == STOP_NONE:
+            status = xor_row_looking(&ov[0], &bv[0], bv.shape[0], &poll)
+    raise_if_interrupted(status)
     return _copy_trimmed_arr(out)
 
 
@@ -236,7 +245,10 @@ cdef tuple _divide(object a, object b, str name, bint quotient, object threads):
         q = np.zeros(nq, dtype=np.uint64)
         qv = q
         q_ptr = &qv[0]
-    copy_row(&rv[0], &av[0], words_for_bits(da + 1))
+    cdef Poll poll = make_poll(None, 1 << 20)
+    with nogil:
+        st = copy_row_looking(&rv[0], &av[0], words_for_bits(da + 1), &poll)
+    raise_if_interrupted(st)
     state = _PollState(None)
     cdef void* ps = <void*>state
     with nogil:
@@ -393,21 +405,28 @@ def poly_split_s(a):
         >>> [p.tolist() for p in poly_split_s(np.array([0b1000], dtype=np.uint64))]  # t^3 = ts + s + t
         [[2], [3]]
     """
-    work = _poly_arg(a, "a").copy()
+    a = _poly_arg(a, "a")
+    cdef const uint64_t[::1] av = a
+    cdef Py_ssize_t n = av.shape[0], i, first = 0, stop
+    work = np.empty(n, dtype=np.uint64)
     cdef uint64_t[::1] wv = work
-    cdef Py_ssize_t n = wv.shape[0], i
     even = np.zeros(max(1, (n + 1) // 2), dtype=np.uint64)
     odd = np.zeros(max(1, (n + 1) // 2), dtype=np.uint64)
     cdef uint64_t[::1] ev = even
     cdef uint64_t[::1] ov = odd
     cdef Poll poll = make_poll(None, 1 << 20)    # Ctrl-C looked for about every millisecond
     cdef int status
-    with nogil:
-        status = s_split_inplace(&wv[0], n, &poll)
+    with nogil:     # every loop in pieces with a look between: at 10^10 bits each is a pass over gigabytes
+        status = copy_row_looking(&wv[0], &av[0], n, &poll)
         if status == STOP_NONE:
-            for i in range(n):
+            status = s_split_inplace(&wv[0], n, &poll)
+        while status == STOP_NONE and first < n:
+            stop = min(n, first + (1 << 16))
+            for i in range(first, stop):
                 ev[i >> 1] |= _even_bits(wv[i]) << (32 * (i & 1))
                 ov[i >> 1] |= _even_bits(wv[i] >> 1) << (32 * (i & 1))
+            status = poll_work(&poll, stop - first)
+            first = stop
     raise_if_interrupted(status)
     return _copy_trimmed_arr(even), _copy_trimmed_arr(odd)
 
@@ -422,17 +441,23 @@ def poly_join_s(even, odd):
     cdef const uint64_t[::1] ev = _poly_arg(even, "even")
     cdef const uint64_t[::1] dv = _poly_arg(odd, "odd")
     cdef Py_ssize_t ne = ev.shape[0], nd = dv.shape[0], n = 2 * max(ev.shape[0], dv.shape[0]), i
+    cdef Py_ssize_t first = 0, stop
     out = np.zeros(n, dtype=np.uint64)
     cdef uint64_t[::1] ov = out
     cdef Poll poll = make_poll(None, 1 << 20)    # Ctrl-C looked for about every millisecond
-    cdef int status
-    with nogil:
-        for i in range(n):
-            if (i >> 1) < ne:
-                ov[i] = _spread32((ev[i >> 1] >> (32 * (i & 1))) & 0xFFFFFFFFULL)
-            if (i >> 1) < nd:
-                ov[i] |= _spread32((dv[i >> 1] >> (32 * (i & 1))) & 0xFFFFFFFFULL) << 1
-        status = s_join_inplace(&ov[0], n, &poll)
+    cdef int status = STOP_NONE
+    with nogil:     # the interleaving in pieces with a look between, as the join
+        while status == STOP_NONE and first < n:
+            stop = min(n, first + (1 << 16))
+            for i in range(first, stop):
+                if (i >> 1) < ne:
+                    ov[i] = _spread32((ev[i >> 1] >> (32 * (i & 1))) & 0xFFFFFFFFULL)
+                if (i >> 1) < nd:
+                    ov[i] |= _spread32((dv[i >> 1] >> (32 * (i & 1))) & 0xFFFFFFFFULL) << 1
+            status = poll_work(&poll, stop - first)
+            first = stop
+        if status == STOP_NONE:
+            status = s_join_inplace(&ov[0], n, &poll)
     raise_if_interrupted(status)
     return _copy_trimmed_arr(out)
 
@@ -465,16 +490,23 @@ def poly_square(a):
     """
     a = _poly_arg(a, "a")
     cdef const uint64_t[::1] av = a
-    cdef Py_ssize_t d = _deg(av), i
+    cdef Py_ssize_t d = _deg(av), i, first = 0, stop, n = words_for_bits(d + 1)
     out = np.zeros(max(1, words_for_bits(2 * d + 1)), dtype=np.uint64)  # no byte-a-bit copies
     cdef uint64_t[::1] ov = out
     cdef uint64_t w
-    with nogil:
-        for i in range(words_for_bits(d + 1)):
-            w = av[i]
-            ov[2 * i] = _spread32(w & 0xFFFFFFFFULL)
-            if 2 * i + 1 < ov.shape[0]:
-                ov[2 * i + 1] = _spread32(w >> 32)
+    cdef Poll poll = make_poll(None, 1 << 20)
+    cdef int status = STOP_NONE
+    with nogil:     # in pieces with a look between: at 10^10 bits a pass over gigabytes
+        while status == STOP_NONE and first < n:
+            stop = min(n, first + (1 << 16))
+            for i in range(first, stop):
+                w = av[i]
+                ov[2 * i] = _spread32(w & 0xFFFFFFFFULL)
+                if 2 * i + 1 < ov.shape[0]:
+                    ov[2 * i + 1] = _spread32(w >> 32)
+            status = poll_work(&poll, stop - first)
+            first = stop
+    raise_if_interrupted(status)
     return out
 
 

@@ -68,7 +68,8 @@ cdef int inv_series(uint64_t* g, Py_ssize_t K, const uint64_t* h, Py_ssize_t nh,
         ladder[nl] = p
         nl += 1
         p = (p + 1) >> 1
-    zero_row(g, K)
+    if _row_op_looking(g, NULL, K, ROW_ZERO, ps) < 0:    # rows of gigabytes at 10^10: in pieces
+        return -2
     x = 1
     for i in range(6):  # one word: precision 1, 2, 4, ..., 64 bits
         x ^= clmul_lo(x, 1 ^ clmul_lo(h[0], x))  # x (1 + e), h x = 1 + e
@@ -86,15 +87,17 @@ cdef int inv_series(uint64_t* g, Py_ssize_t K, const uint64_t* h, Py_ssize_t nh,
     p = 1
     for i in range(nl - 1, -1, -1):
         P = ladder[i]
-        zero_row(prod, min(nh, P) + p)
-        st = fmul(prod, h, min(nh, P), g, p, ps)
+        st = _row_op_looking(prod, NULL, min(nh, P) + p, ROW_ZERO, ps)
+        if st == 0:
+            st = fmul(prod, h, min(nh, P), g, p, ps)
+        if st == 0:
+            st = _row_op_looking(corr, NULL, 2 * (P - p), ROW_ZERO, ps)
+        if st == 0:
+            st = fmul(corr, g, P - p, prod + p, P - p, ps)
+        if st == 0:
+            st = _row_op_looking(g + p, corr, P - p, ROW_COPY, ps)
         if st < 0:
             break
-        zero_row(corr, 2 * (P - p))
-        st = fmul(corr, g, P - p, prod + p, P - p, ps)
-        if st < 0:
-            break
-        copy_row(g + p, corr, P - p)
         p = P
     free(prod)
     free(corr)
@@ -205,9 +208,9 @@ cdef int _divmod_by_inverse_held(uint64_t* r, Py_ssize_t nr, const uint64_t* b, 
         return -1
     st = fmul(prod, qq, Kw, b, nb, ps)
     if st == 0:
-        xor_into(r, prod, min(nr, Kw + nb))
-        if q != NULL:
-            xor_into(q, qq, min(nq, Kw))
+        st = _row_op_looking(r, prod, min(nr, Kw + nb), ROW_XOR, ps)
+    if st == 0 and q != NULL:
+        st = _row_op_looking(q, qq, min(nq, Kw), ROW_XOR, ps)
     free(prod)
     free(qq)
     return st
@@ -223,10 +226,9 @@ cdef int divmod_any(uint64_t* r, Py_ssize_t nr, const uint64_t* b, Py_ssize_t nb
     if da < db:
         return 0
     if db == 0:     # b = 1 (a gcd of 1, often): the quotient is r itself
-        if q != NULL:
-            xor_into(q, r, min(nq, words_for_bits(da + 1)))
-        zero_row(r, nr)
-        return 0
+        if q != NULL and _row_op_looking(q, r, min(nq, words_for_bits(da + 1)), ROW_XOR, ps) < 0:
+            return -2
+        return _row_op_looking(r, NULL, nr, ROW_ZERO, ps)
     bw = words_for_bits(db + 1)
     if words_for_bits(da - db + 1) >= newton_words and bw >= newton_words:
         return divmod_newton(r, nr, b, db, q, nq, ps, given_inv, given_words)

@@ -320,22 +320,36 @@ cdef inline void apply_mat2(Mat2 m, uint64_t** x, uint64_t** y, uint64_t** spare
 
 cdef enum:
     TAYLOR_POLL_WORDS = 1 << 16     # words between two looks at `poll` in taylor_shift_inplace
-    COPY_PIECE_WORDS = 1 << 16      # words copied between two looks in copy_row_looking
+    COPY_PIECE_WORDS = 1 << 16      # words copied between two looks in row_into_looking
 
 
-cdef inline int copy_row_looking(uint64_t* dst, const uint64_t* src, Py_ssize_t n, Poll* poll) noexcept nogil:
-    """dst[0 : n) = src[0 : n), COPY_PIECE_WORDS at a time with a look at `poll` between; a nonzero
-    stop status when it says stop.  At 10^10 bits a row is 1.25 GB of fresh pages, seconds to fill."""
+cdef inline int row_into_looking(uint64_t* dst, const uint64_t* src, Py_ssize_t n, bint add, Poll* poll) noexcept nogil:
+    """dst[0 : n) ^= src[0 : n) with `add`, else dst[0 : n) = src[0 : n), COPY_PIECE_WORDS at a time
+    with a look at `poll` between; a nonzero stop status when it says stop.  At 10^10 bits a row
+    is 1.25 GB of fresh pages, seconds to fill."""
     cdef Py_ssize_t first = 0, piece
     cdef int status
     while first < n:
         piece = min(n - first, <Py_ssize_t>COPY_PIECE_WORDS)
-        copy_row(dst + first, src + first, piece)
+        if add:
+            xor_into(dst + first, src + first, piece)
+        else:
+            copy_row(dst + first, src + first, piece)
         status = poll_work(poll, piece)
         if status != STOP_NONE:
             return status
         first += piece
     return STOP_NONE
+
+
+cdef inline int copy_row_looking(uint64_t* dst, const uint64_t* src, Py_ssize_t n, Poll* poll) noexcept nogil:
+    """dst[0 : n) = src[0 : n) in pieces with looks (row_into_looking)."""
+    return row_into_looking(dst, src, n, False, poll)
+
+
+cdef inline int xor_row_looking(uint64_t* dst, const uint64_t* src, Py_ssize_t n, Poll* poll) noexcept nogil:
+    """dst[0 : n) ^= src[0 : n) in pieces with looks (row_into_looking)."""
+    return row_into_looking(dst, src, n, True, poll)
 
 
 cdef inline int taylor_shift_inplace(uint64_t* a, Py_ssize_t n, Poll* poll) noexcept nogil:
