@@ -209,6 +209,11 @@ static int fft_crew_run(fft_crew* crew, void (*prepare)(fft_crew*)) {
     fft_atomic_set(&crew->go, 1);
     st = crew->body(crew, 0);
     for (int i = 1; i <= started; i++) fft_thread_join(threads[i]);
+    /* The calling thread may have looked while it waited at the last barrier after the last
+     * member had arrived: the poll said stop (Ctrl-C, its exception kept by the poll's state) and
+     * set crew->stop, but the barrier had already answered go on, and the body finished.  The
+     * stop must still come out, or the exception is lost. */
+    if (st == 0 && fft_atomic_get(&crew->stop)) st = -2;
     return st;
 }
 
