@@ -366,6 +366,17 @@ def test_ctrl_c_inside_a_long_schoolbook_division(poly: Gf2PolyModule) -> None:
     stops_at_ctrl_c(lambda: poly.poly_divmod(a, b), "a division by a one-word divisor")
 
 
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
+                    reason="signal handlers run on the main thread")
+def test_ctrl_c_inside_the_half_gcd_step(poly: Gf2PolyModule) -> None:
+    """poly_half_gcd alone (no progress callback) looks for Ctrl-C too: in its recursion, its products
+    and the copies of its operands, and stops before its end."""
+    rng = np.random.default_rng(4)
+    a, b = (rng.integers(0, 2**64, 1 << 21, dtype=np.uint64) for _ in range(2))
+    a[-1] |= np.uint64(1 << 63)
+    stops_at_ctrl_c(lambda: poly.poly_half_gcd(a, b), "poly_half_gcd of 2^21 words")
+
+
 def test_threads_share_nothing() -> None:
     """Concurrent calls (the GIL is released in the cores) give the sequential results."""
     poly = load("gf2poly", selected_level())

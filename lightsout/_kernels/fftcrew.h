@@ -6,7 +6,7 @@
  * resources), the crew is shrunk to those that did before any body runs: bodies divide
  * their work by crew->nthreads as it is when they start, and the answer is the same.
  *
- * The members meet at barriers (fft_barrier_wait).  Stopping is one flag, crew->stop,
+ * The members meet at barriers (fft_barrier_wait_looking).  Stopping is one flag, crew->stop,
  * set by any member and never cleared; every barrier returns the flag as it was when the
  * last member arrived (a snapshot all members share), so the members of one barrier
  * always agree on whether to go on, and a body that stops returns at the same barrier on
@@ -125,10 +125,6 @@ static int fft_barrier_wait_looking(fft_barrier* b, int (*look)(void*), void* lo
         }
     }
     return fft_atomic_get(&b->verdict) != 0;
-}
-
-static int fft_barrier_wait(fft_barrier* b) {
-    return fft_barrier_wait_looking(b, NULL, NULL);
 }
 
 /* The next item of a loop of n items shared by claims, or n when every item is taken: members

@@ -182,12 +182,13 @@ cdef inline void pl_fix(Pl* p) noexcept nogil:
     p.d = highest_set_bit(p.w, p.n)
 
 
-cdef inline int pl_copy(Pl* dst, const uint64_t* src, Py_ssize_t d) noexcept nogil:
+cdef inline int pl_copy(Pl* dst, const uint64_t* src, Py_ssize_t d, void* ps) noexcept nogil:
+    """dst = a fresh copy of the d + 1 bits at src; 0, -1 (memory) or -2 (interrupted: a whole
+    operand at 10^10 bits is 1.25 GB of fresh pages, copied in pieces with looks at ps)."""
     if pl_new(dst, words_for_bits(d + 1)) < 0:
         return -1
-    copy_row(dst.w, src, words_for_bits(d + 1))
     dst.d = d
-    return 0
+    return _row_op_looking(dst.w, src, words_for_bits(d + 1), ROW_COPY, ps)
 
 
 cdef inline int pl_shift_down(Pl* dst, const Pl* src, Py_ssize_t k) noexcept nogil:
@@ -347,10 +348,10 @@ cdef int hgcd_base(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* d
     lehm_run(&L, m)
     ctx.qsum += a.d - L.da
     # Row A = (c[0], c[4]) (coefficients of a and b), row B = (c[1], c[5]).
-    if (pl_copy(c, L.A, L.da) < 0 or pl_copy(d, L.B, L.db) < 0
-            or pl_copy(&M.e[0], L.c[0], L.cd[0]) < 0 or pl_copy(&M.e[1], L.c[4], L.cd[2]) < 0
-            or pl_copy(&M.e[2], L.c[1], L.cd[1]) < 0 or pl_copy(&M.e[3], L.c[5], L.cd[3]) < 0):
-        st = -1
+    if (pl_copy(c, L.A, L.da, NULL) < 0 or pl_copy(d, L.B, L.db, NULL) < 0
+            or pl_copy(&M.e[0], L.c[0], L.cd[0], NULL) < 0 or pl_copy(&M.e[1], L.c[4], L.cd[2], NULL) < 0
+            or pl_copy(&M.e[2], L.c[1], L.cd[1], NULL) < 0 or pl_copy(&M.e[3], L.c[5], L.cd[3], NULL) < 0):
+        st = -1     # a Lehmer leaf's rows are below gcd_words: no looks, so only memory fails
     free(L.mem)
     return st
 
@@ -368,8 +369,12 @@ cdef int mat_lift(const PMat* R, const Pl* c0, const Pl* d0, const Pl* x, const 
     if lo == NULL or pl_new(X, W) < 0 or pl_new(Y, W) < 0:
         free(lo)
         return -1
-    copy_row(lo, x.w, min(nlo, pl_nw(x)))
-    copy_row(lo + nlo, y.w, min(nlo, pl_nw(y)))
+    st = _row_op_looking(lo, x.w, min(nlo, pl_nw(x)), ROW_COPY, ps)
+    if st == 0:
+        st = _row_op_looking(lo + nlo, y.w, min(nlo, pl_nw(y)), ROW_COPY, ps)
+    if st < 0:
+        free(lo)
+        return st
     if nlo > 0:
         lo[nlo - 1] &= tail_mask(m)
         lo[2 * nlo - 1] &= tail_mask(m)
@@ -470,8 +475,9 @@ cdef int pl_axpy(Pl* out, const Pl* x, const Pl* q, const Pl* y, void* ps) noexc
     cdef int st
     if pl_new(out, n) < 0:
         return -1
-    copy_row(out.w, x.w, pl_nw(x))
-    st = fmul(out.w, q.w, pl_nw(q), y.w, pl_nw(y), ps)
+    st = _row_op_looking(out.w, x.w, pl_nw(x), ROW_COPY, ps)
+    if st == 0:
+        st = fmul(out.w, q.w, pl_nw(q), y.w, pl_nw(y), ps)
     if st < 0:
         return st
     pl_fix(out)
@@ -491,9 +497,13 @@ cdef int hgcd(const Pl* a, const Pl* b, PMat* M, Pl* c, Pl* d, HCtx* ctx, int wa
     pl_null(c)
     pl_null(d)
     if b.d < m:
-        if (pl_copy(&M.e[0], &one, 0) < 0 or pl_copy(&M.e[3], &one, 0) < 0 or pl_new(&M.e[1], 1) < 0
-                or pl_new(&M.e[2], 1) < 0 or pl_copy(c, a.w, a.d) < 0 or pl_copy(d, b.w, b.d) < 0):
+        if (pl_copy(&M.e[0], &one, 0, NULL) < 0 or pl_copy(&M.e[3], &one, 0, NULL) < 0
+                or pl_new(&M.e[1], 1) < 0 or pl_new(&M.e[2], 1) < 0):
             st = -1
+        else:
+            st = pl_copy(c, a.w, a.d, ctx.state)
+            if st == 0:
+                st = pl_copy(d, b.w, b.d, ctx.state)
     elif n < ctx.base_bits:
         st = hgcd_base(a, b, m, M, c, d, ctx)
     else:
@@ -692,13 +702,13 @@ cdef int fast_euclid(Pl* A, Pl* B, Pl* SA, Pl* SB, bint track, Py_ssize_t gcd_bi
             ctx.qsum += A.d - L.da
             pl_free(A)
             pl_free(B)
-            st = pl_copy(A, L.A, L.da)
+            st = pl_copy(A, L.A, L.da, NULL)
             if st == 0:
                 st = pl_new(B, 1)
             if st == 0 and track:
                 pl_free(SA)
                 pl_free(SB)
-                st = pl_copy(SA, L.c[0], L.cd[0])
+                st = pl_copy(SA, L.c[0], L.cd[0], ctx.state)
                 if st == 0:
                     st = pl_new(SB, 1)
             free(L.mem)
@@ -770,8 +780,10 @@ cdef int euclid_tail(Pl* A, Pl* B, Pl* SA, Pl* SB, Py_ssize_t gcd_bits, HCtx* ct
     pl_null(&P)
     pl_null(&Q)
     pl_null(&S)
-    if (pl_copy(&G, A.w, A.d) < 0 or pl_copy(&Z, B.w, B.d) < 0 or pl_copy(&X, &one, 0) < 0
-            or pl_new(&Y, 1) < 0):
+    st = pl_copy(&G, A.w, A.d, ctx.state)
+    if st == 0:
+        st = pl_copy(&Z, B.w, B.d, ctx.state)
+    if st == 0 and (pl_copy(&X, &one, 0, NULL) < 0 or pl_new(&Y, 1) < 0):
         st = -1
     if st == 0:
         st = fast_euclid(&G, &Z, &X, &Y, True, gcd_bits, ctx)
@@ -867,12 +879,15 @@ cdef object _fast_gcd(object a, object b, bint track, object progress):
     pl_null(&SA)
     pl_null(&SB)
     try:
-        if (pl_copy(&A, &av[0], da) < 0 or pl_copy(&B, &bv[0], db) < 0 or pl_copy(&SA, &one, 0) < 0
-                or pl_new(&SB, 1) < 0):
+        if pl_copy(&SA, &one, 0, NULL) < 0 or pl_new(&SB, 1) < 0:
             st = -1
         if st == 0:
             with nogil:
-                st = fast_euclid(&A, &B, &SA, &SB, track, gcd_bits, &ctx)
+                st = pl_copy(&A, &av[0], da, ctx.state)
+                if st == 0:
+                    st = pl_copy(&B, &bv[0], db, ctx.state)
+                if st == 0:
+                    st = fast_euclid(&A, &B, &SA, &SB, track, gcd_bits, &ctx)
         _raise_status(st, state, "poly_gcd")
         g = _copy_trimmed(A.w, A.n)
         s = _copy_trimmed(SA.w, SA.n) if track else None
@@ -916,19 +931,21 @@ def poly_half_gcd(a, b):
     cdef PMat M
     cdef HCtx ctx
     cdef int st = 0
-    _ctx_init(&ctx, da, db, None)
+    state = _PollState(None)
+    _ctx_init(&ctx, da, db, state)
     pl_null(&A)
     pl_null(&B)
     pl_null(&C)
     pl_null(&D)
     mat_null(&M)
     try:
-        if pl_copy(&A, &av[0], da) < 0 or pl_copy(&B, &bv[0], db) < 0:
-            st = -1
-        if st == 0:
-            with nogil:
+        with nogil:
+            st = pl_copy(&A, &av[0], da, ctx.state)
+            if st == 0:
+                st = pl_copy(&B, &bv[0], db, ctx.state)
+            if st == 0:
                 st = hgcd(&A, &B, &M, &C, &D, &ctx, WANT_MATRIX)
-        _raise_status(st, None, "poly_half_gcd")
+        _raise_status(st, state, "poly_half_gcd")
         return tuple([_copy_trimmed(M.e[i].w, M.e[i].n) for i in range(4)]
                      + [_copy_trimmed(C.w, C.n), _copy_trimmed(D.w, D.n)])
     finally:
