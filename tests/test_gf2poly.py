@@ -77,6 +77,38 @@ def test_degree_add_shift(poly, nbits):
         assert_trimmed(got)
 
 
+def long_words(x: int) -> np.ndarray:
+    """words(x) for a long x, in linear time."""
+    return np.frombuffer(x.to_bytes(8 * max(1, (x.bit_length() + 63) // 64), "little"), dtype="<u8").astype(np.uint64)
+
+
+def long_value(a: np.ndarray) -> int:
+    """value(a) for a long a, in linear time."""
+    return int.from_bytes(a.astype("<u8").tobytes(), "little")
+
+
+@pytest.mark.parametrize("nwords", [65535, 65536, 65537, 2 * 65536 + 5])
+def test_add_shift_square_across_pieces(poly, nwords):
+    """Sums, shifts and squares pass over a row 65536 words at a time with a look for Ctrl-C between:
+    the same values as on ints when the row and the shorter operand end anywhere around a piece."""
+    words, value = long_words, long_value
+    rng = random.Random(nwords)
+    a = operands(rng, 64 * nwords - 5)
+    for short_words in (1, 65535, 65536, 65537, nwords):
+        b = operands(rng, 64 * short_words - 1)
+        for x, y in ((a, b), (b, a)):
+            total = poly.poly_add(words(x), words(y))
+            assert value(total) == x ^ y, short_words
+            assert_trimmed(total)
+    for k in (0, 1, 64, 64 * 65536 + 3, -1, -64, -64 * 65536 - 7):
+        got = poly.poly_shift(words(a), k)
+        assert value(got) == (a << k if k >= 0 else a >> -k), k
+        assert_trimmed(got)
+    square = poly.poly_square(words(a))
+    assert value(square) == int("0".join(bin(a)[2:]), 2)     # a(t)^2 = a(t^2): a zero between two bits
+    assert_trimmed(square)
+
+
 @pytest.mark.parametrize("nbits", SIZES)
 def test_mul(poly, nbits):
     rng = random.Random(nbits)

@@ -49,11 +49,11 @@ from libc.stdlib cimport calloc, free
 from lightsout._kernels.bitrow cimport (
     apply_T, copy_row, highest_set_bit, tail_mask, words_for_bits, xor_into, zero_row,
 )
-from lightsout._kernels.cancel cimport STOP_NONE, Poll, make_poll, poll_work, raise_if_interrupted
+from lightsout._kernels.cancel cimport STOP_NONE, Poll, make_poll, raise_if_interrupted
 from lightsout._kernels.polyword cimport (
-    LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, copy_row_looking, divide_inplace, lead,
-    KARATSUBA_WORDS, lehmer_matrix, quotient_window, s_join_inplace, s_split_inplace, sub_multiple_shifted,
-    taylor_shift_inplace, xor_row_looking, xor_shifted,
+    LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, copy_row_looking, divide_inplace,
+    in_pieces_looking, lead, KARATSUBA_WORDS, lehmer_matrix, quotient_window, s_join_inplace, s_split_inplace,
+    sub_multiple_shifted, taylor_shift_inplace, xor_shifted,
 )
 from lightsout._kernels.polyconvert cimport bit_reverse64
 
@@ -154,13 +154,31 @@ def poly_add(a, b):
     out = np.empty(av.shape[0], dtype=np.uint64)
     cdef uint64_t[::1] ov = out
     cdef Poll poll = make_poll(None, 1 << 20)    # rows of gigabytes at 10^10 bits: Ctrl-C between pieces
+    cdef SumJob job
     cdef int status
+    job.out = &ov[0]
+    job.longer = &av[0]
+    job.shorter = &bv[0]
+    job.nshorter = bv.shape[0]
     with nogil:
-        status = copy_row_looking(&ov[0], &av[0], av.shape[0], &poll)
-        if status == STOP_NONE:
-            status = xor_row_looking(&ov[0], &bv[0], bv.shape[0], &poll)
+        status = in_pieces_looking(_sum_piece, &job, av.shape[0], &poll)
     raise_if_interrupted(status)
     return _copy_trimmed_arr(out)
+
+
+cdef struct SumJob:
+    uint64_t* out
+    const uint64_t* longer
+    const uint64_t* shorter
+    Py_ssize_t nshorter
+
+
+cdef void _sum_piece(void* job, Py_ssize_t first, Py_ssize_t stop) noexcept nogil:
+    """out = longer + shorter on words [first, stop): one pass, each word read once."""
+    cdef SumJob* j = <SumJob*>job
+    copy_row(j.out + first, j.longer + first, stop - first)
+    if first < j.nshorter:
+        xor_into(j.out + first, j.shorter + first, min(stop, j.nshorter) - first)
 
 
 def poly_shift(a, Py_ssize_t k):
@@ -178,14 +196,44 @@ def poly_shift(a, Py_ssize_t k):
     nd = d + k
     out = np.zeros(words_for_bits(nd + 1), dtype=np.uint64)
     cdef uint64_t[::1] ov = out
-    cdef Py_ssize_t i, n = ov.shape[0]
-    if k >= 0:
-        xor_shifted(&ov[0], n, &av[0], words_for_bits(d + 1), k)
-    else:
-        for i in range(n):
-            ov[i] = bits64_at(&av[0], av.shape[0], 64 * i - k)
-        ov[n - 1] &= tail_mask(nd + 1)
+    cdef Poll poll = make_poll(None, 1 << 20)
+    cdef ShiftJob job
+    cdef int status
+    job.out = &ov[0]
+    job.nout = ov.shape[0]
+    job.a = &av[0]
+    job.na = av.shape[0]
+    job.places = k if k >= 0 else -k
+    with nogil:
+        if k >= 0:
+            status = in_pieces_looking(_shift_up_piece, &job, words_for_bits(d + 1), &poll)
+        else:
+            status = in_pieces_looking(_shift_down_piece, &job, job.nout, &poll)
+    raise_if_interrupted(status)
+    ov[job.nout - 1] &= tail_mask(nd + 1)
     return out
+
+
+cdef struct ShiftJob:
+    uint64_t* out
+    Py_ssize_t nout
+    const uint64_t* a
+    Py_ssize_t na
+    Py_ssize_t places       # |k|
+
+
+cdef void _shift_up_piece(void* job, Py_ssize_t first, Py_ssize_t stop) noexcept nogil:
+    """out ^= a[first : stop) t^(places + 64 first): a's words [first, stop) moved up."""
+    cdef ShiftJob* j = <ShiftJob*>job
+    xor_shifted(j.out, j.nout, j.a + first, stop - first, j.places + 64 * first)
+
+
+cdef void _shift_down_piece(void* job, Py_ssize_t first, Py_ssize_t stop) noexcept nogil:
+    """out's words [first, stop) of a div t^places."""
+    cdef ShiftJob* j = <ShiftJob*>job
+    cdef Py_ssize_t i
+    for i in range(first, stop):
+        j.out[i] = bits64_at(j.a, j.na, 64 * i + j.places)
 
 
 def poly_mul(a, b, threads=None):
@@ -407,7 +455,7 @@ def poly_split_s(a):
     """
     a = _poly_arg(a, "a")
     cdef const uint64_t[::1] av = a
-    cdef Py_ssize_t n = av.shape[0], i, first = 0, stop
+    cdef Py_ssize_t n = av.shape[0]
     work = np.empty(n, dtype=np.uint64)
     cdef uint64_t[::1] wv = work
     even = np.zeros(max(1, (n + 1) // 2), dtype=np.uint64)
@@ -415,20 +463,34 @@ def poly_split_s(a):
     cdef uint64_t[::1] ev = even
     cdef uint64_t[::1] ov = odd
     cdef Poll poll = make_poll(None, 1 << 20)    # Ctrl-C looked for about every millisecond
+    cdef SplitJob job
     cdef int status
+    job.split = &wv[0]
+    job.even = &ev[0]
+    job.odd = &ov[0]
     with nogil:     # every loop in pieces with a look between: at 10^10 bits each is a pass over gigabytes
         status = copy_row_looking(&wv[0], &av[0], n, &poll)
         if status == STOP_NONE:
             status = s_split_inplace(&wv[0], n, &poll)
-        while status == STOP_NONE and first < n:
-            stop = min(n, first + (1 << 16))
-            for i in range(first, stop):
-                ev[i >> 1] |= _even_bits(wv[i]) << (32 * (i & 1))
-                ov[i >> 1] |= _even_bits(wv[i] >> 1) << (32 * (i & 1))
-            status = poll_work(&poll, stop - first)
-            first = stop
+        if status == STOP_NONE:
+            status = in_pieces_looking(_gather_piece, &job, n, &poll)
     raise_if_interrupted(status)
     return _copy_trimmed_arr(even), _copy_trimmed_arr(odd)
+
+
+cdef struct SplitJob:
+    const uint64_t* split     # the row after s_split_inplace: A's coefficients at even bits, B's at odd
+    uint64_t* even
+    uint64_t* odd
+
+
+cdef void _gather_piece(void* job, Py_ssize_t first, Py_ssize_t stop) noexcept nogil:
+    """The even and odd bits of split's words [first, stop) packed into even and odd."""
+    cdef SplitJob* j = <SplitJob*>job
+    cdef Py_ssize_t i
+    for i in range(first, stop):
+        j.even[i >> 1] |= _even_bits(j.split[i]) << (32 * (i & 1))
+        j.odd[i >> 1] |= _even_bits(j.split[i] >> 1) << (32 * (i & 1))
 
 
 def poly_join_s(even, odd):
@@ -440,26 +502,42 @@ def poly_join_s(even, odd):
     """
     cdef const uint64_t[::1] ev = _poly_arg(even, "even")
     cdef const uint64_t[::1] dv = _poly_arg(odd, "odd")
-    cdef Py_ssize_t ne = ev.shape[0], nd = dv.shape[0], n = 2 * max(ev.shape[0], dv.shape[0]), i
-    cdef Py_ssize_t first = 0, stop
+    cdef Py_ssize_t n = 2 * max(ev.shape[0], dv.shape[0])
     out = np.zeros(n, dtype=np.uint64)
     cdef uint64_t[::1] ov = out
     cdef Poll poll = make_poll(None, 1 << 20)    # Ctrl-C looked for about every millisecond
-    cdef int status = STOP_NONE
+    cdef JoinJob job
+    cdef int status
+    job.even = &ev[0]
+    job.neven = ev.shape[0]
+    job.odd = &dv[0]
+    job.nodd = dv.shape[0]
+    job.out = &ov[0]
     with nogil:     # the interleaving in pieces with a look between, as the join
-        while status == STOP_NONE and first < n:
-            stop = min(n, first + (1 << 16))
-            for i in range(first, stop):
-                if (i >> 1) < ne:
-                    ov[i] = _spread32((ev[i >> 1] >> (32 * (i & 1))) & 0xFFFFFFFFULL)
-                if (i >> 1) < nd:
-                    ov[i] |= _spread32((dv[i >> 1] >> (32 * (i & 1))) & 0xFFFFFFFFULL) << 1
-            status = poll_work(&poll, stop - first)
-            first = stop
+        status = in_pieces_looking(_interleave_piece, &job, n, &poll)
         if status == STOP_NONE:
             status = s_join_inplace(&ov[0], n, &poll)
     raise_if_interrupted(status)
     return _copy_trimmed_arr(out)
+
+
+cdef struct JoinJob:
+    const uint64_t* even
+    Py_ssize_t neven
+    const uint64_t* odd
+    Py_ssize_t nodd
+    uint64_t* out
+
+
+cdef void _interleave_piece(void* job, Py_ssize_t first, Py_ssize_t stop) noexcept nogil:
+    """out's words [first, stop): even's coefficients at the even bits, odd's at the odd bits."""
+    cdef JoinJob* j = <JoinJob*>job
+    cdef Py_ssize_t i
+    for i in range(first, stop):
+        if (i >> 1) < j.neven:
+            j.out[i] = _spread32((j.even[i >> 1] >> (32 * (i & 1))) & 0xFFFFFFFFULL)
+        if (i >> 1) < j.nodd:
+            j.out[i] |= _spread32((j.odd[i >> 1] >> (32 * (i & 1))) & 0xFFFFFFFFULL) << 1
 
 
 def chebyshev_u(Py_ssize_t k):
@@ -490,24 +568,37 @@ def poly_square(a):
     """
     a = _poly_arg(a, "a")
     cdef const uint64_t[::1] av = a
-    cdef Py_ssize_t d = _deg(av), i, first = 0, stop, n = words_for_bits(d + 1)
+    cdef Py_ssize_t d = _deg(av)
     out = np.zeros(max(1, words_for_bits(2 * d + 1)), dtype=np.uint64)  # no byte-a-bit copies
     cdef uint64_t[::1] ov = out
-    cdef uint64_t w
     cdef Poll poll = make_poll(None, 1 << 20)
-    cdef int status = STOP_NONE
+    cdef SquareJob job
+    cdef int status
+    job.a = &av[0]
+    job.out = &ov[0]
+    job.nout = ov.shape[0]
     with nogil:     # in pieces with a look between: at 10^10 bits a pass over gigabytes
-        while status == STOP_NONE and first < n:
-            stop = min(n, first + (1 << 16))
-            for i in range(first, stop):
-                w = av[i]
-                ov[2 * i] = _spread32(w & 0xFFFFFFFFULL)
-                if 2 * i + 1 < ov.shape[0]:
-                    ov[2 * i + 1] = _spread32(w >> 32)
-            status = poll_work(&poll, stop - first)
-            first = stop
+        status = in_pieces_looking(_square_piece, &job, words_for_bits(d + 1), &poll)
     raise_if_interrupted(status)
     return out
+
+
+cdef struct SquareJob:
+    const uint64_t* a
+    uint64_t* out
+    Py_ssize_t nout
+
+
+cdef void _square_piece(void* job, Py_ssize_t first, Py_ssize_t stop) noexcept nogil:
+    """a's words [first, stop) spread to out's words [2 first, 2 stop): each bit at twice its place."""
+    cdef SquareJob* j = <SquareJob*>job
+    cdef Py_ssize_t i
+    cdef uint64_t w
+    for i in range(first, stop):
+        w = j.a[i]
+        j.out[2 * i] = _spread32(w & 0xFFFFFFFFULL)
+        if 2 * i + 1 < j.nout:
+            j.out[2 * i + 1] = _spread32(w >> 32)
 
 
 # ---------------------------------------------------------------------------

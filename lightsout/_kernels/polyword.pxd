@@ -320,26 +320,51 @@ cdef inline void apply_mat2(Mat2 m, uint64_t** x, uint64_t** y, uint64_t** spare
 
 cdef enum:
     TAYLOR_POLL_WORDS = 1 << 16     # words between two looks at `poll` in taylor_shift_inplace
-    COPY_PIECE_WORDS = 1 << 16      # words copied between two looks in row_into_looking
+    PIECE_WORDS = 1 << 16           # words of one piece of in_pieces_looking
+
+
+# One piece [first, stop) of a pass over a row: the operation's own kernel, its operands in `job`.
+ctypedef void (*RowPiece)(void* job, Py_ssize_t first, Py_ssize_t stop) noexcept nogil
+
+
+cdef inline int in_pieces_looking(RowPiece piece, void* job, Py_ssize_t n, Poll* poll) noexcept nogil:
+    """piece(job, first, stop) over [0, n), PIECE_WORDS words at a time, with a look at `poll` after
+    each: a nonzero stop status when it says stop, else STOP_NONE.  Every pass over a whole row goes
+    so: at 10^10 bits a row is 1.25 GB of fresh pages, seconds to fill, and Ctrl-C must not wait."""
+    cdef Py_ssize_t first = 0, stop
+    cdef int status
+    while first < n:
+        stop = min(n, first + <Py_ssize_t>PIECE_WORDS)
+        piece(job, first, stop)
+        status = poll_work(poll, stop - first)
+        if status != STOP_NONE:
+            return status
+        first = stop
+    return STOP_NONE
+
+
+cdef struct RowInto:
+    uint64_t* dst
+    const uint64_t* src
+    bint add
+
+
+cdef inline void _row_into_piece(void* job, Py_ssize_t first, Py_ssize_t stop) noexcept nogil:
+    cdef RowInto* j = <RowInto*>job
+    if j.add:
+        xor_into(j.dst + first, j.src + first, stop - first)
+    else:
+        copy_row(j.dst + first, j.src + first, stop - first)
 
 
 cdef inline int row_into_looking(uint64_t* dst, const uint64_t* src, Py_ssize_t n, bint add, Poll* poll) noexcept nogil:
-    """dst[0 : n) ^= src[0 : n) with `add`, else dst[0 : n) = src[0 : n), COPY_PIECE_WORDS at a time
-    with a look at `poll` between; a nonzero stop status when it says stop.  At 10^10 bits a row
-    is 1.25 GB of fresh pages, seconds to fill."""
-    cdef Py_ssize_t first = 0, piece
-    cdef int status
-    while first < n:
-        piece = min(n - first, <Py_ssize_t>COPY_PIECE_WORDS)
-        if add:
-            xor_into(dst + first, src + first, piece)
-        else:
-            copy_row(dst + first, src + first, piece)
-        status = poll_work(poll, piece)
-        if status != STOP_NONE:
-            return status
-        first += piece
-    return STOP_NONE
+    """dst[0 : n) ^= src[0 : n) with `add`, else dst[0 : n) = src[0 : n), in pieces with looks
+    (in_pieces_looking)."""
+    cdef RowInto job
+    job.dst = dst
+    job.src = src
+    job.add = add
+    return in_pieces_looking(_row_into_piece, &job, n, poll)
 
 
 cdef inline int copy_row_looking(uint64_t* dst, const uint64_t* src, Py_ssize_t n, Poll* poll) noexcept nogil:
