@@ -154,12 +154,8 @@ def poly_add(a, b):
     out = np.empty(av.shape[0], dtype=np.uint64)
     cdef uint64_t[::1] ov = out
     cdef Poll poll = make_poll(None, 1 << 20)    # rows of gigabytes at 10^10 bits: Ctrl-C between pieces
-    cdef SumJob job
+    cdef SumJob job = SumJob(out=&ov[0], longer=&av[0], shorter=&bv[0], nshorter=bv.shape[0])
     cdef int status
-    job.out = &ov[0]
-    job.longer = &av[0]
-    job.shorter = &bv[0]
-    job.nshorter = bv.shape[0]
     with nogil:
         status = in_pieces_looking(_sum_piece, &job, av.shape[0], &poll)
     raise_if_interrupted(status)
@@ -197,13 +193,8 @@ def poly_shift(a, Py_ssize_t k):
     out = np.zeros(words_for_bits(nd + 1), dtype=np.uint64)
     cdef uint64_t[::1] ov = out
     cdef Poll poll = make_poll(None, 1 << 20)
-    cdef ShiftJob job
+    cdef ShiftJob job = ShiftJob(out=&ov[0], nout=ov.shape[0], a=&av[0], na=av.shape[0], places=k if k >= 0 else -k)
     cdef int status
-    job.out = &ov[0]
-    job.nout = ov.shape[0]
-    job.a = &av[0]
-    job.na = av.shape[0]
-    job.places = k if k >= 0 else -k
     with nogil:
         if k >= 0:
             status = in_pieces_looking(_shift_up_piece, &job, words_for_bits(d + 1), &poll)
@@ -463,11 +454,8 @@ def poly_split_s(a):
     cdef uint64_t[::1] ev = even
     cdef uint64_t[::1] ov = odd
     cdef Poll poll = make_poll(None, 1 << 20)    # Ctrl-C looked for about every millisecond
-    cdef SplitJob job
+    cdef SplitJob job = SplitJob(split=&wv[0], even=&ev[0], odd=&ov[0])
     cdef int status
-    job.split = &wv[0]
-    job.even = &ev[0]
-    job.odd = &ov[0]
     with nogil:     # every loop in pieces with a look between: at 10^10 bits each is a pass over gigabytes
         status = copy_row_looking(&wv[0], &av[0], n, &poll)
         if status == STOP_NONE:
@@ -506,13 +494,8 @@ def poly_join_s(even, odd):
     out = np.zeros(n, dtype=np.uint64)
     cdef uint64_t[::1] ov = out
     cdef Poll poll = make_poll(None, 1 << 20)    # Ctrl-C looked for about every millisecond
-    cdef JoinJob job
+    cdef JoinJob job = JoinJob(even=&ev[0], neven=ev.shape[0], odd=&dv[0], nodd=dv.shape[0], out=&ov[0])
     cdef int status
-    job.even = &ev[0]
-    job.neven = ev.shape[0]
-    job.odd = &dv[0]
-    job.nodd = dv.shape[0]
-    job.out = &ov[0]
     with nogil:     # the interleaving in pieces with a look between, as the join
         status = in_pieces_looking(_interleave_piece, &job, n, &poll)
         if status == STOP_NONE:
@@ -572,11 +555,8 @@ def poly_square(a):
     out = np.zeros(max(1, words_for_bits(2 * d + 1)), dtype=np.uint64)  # no byte-a-bit copies
     cdef uint64_t[::1] ov = out
     cdef Poll poll = make_poll(None, 1 << 20)
-    cdef SquareJob job
+    cdef SquareJob job = SquareJob(a=&av[0], out=&ov[0], nout=ov.shape[0])
     cdef int status
-    job.a = &av[0]
-    job.out = &ov[0]
-    job.nout = ov.shape[0]
     with nogil:     # in pieces with a look between: at 10^10 bits a pass over gigabytes
         status = in_pieces_looking(_square_piece, &job, words_for_bits(d + 1), &poll)
     raise_if_interrupted(status)

@@ -360,10 +360,7 @@ cdef inline void _row_into_piece(void* job, Py_ssize_t first, Py_ssize_t stop) n
 cdef inline int row_into_looking(uint64_t* dst, const uint64_t* src, Py_ssize_t n, bint add, Poll* poll) noexcept nogil:
     """dst[0 : n) ^= src[0 : n) with `add`, else dst[0 : n) = src[0 : n), in pieces with looks
     (in_pieces_looking)."""
-    cdef RowInto job
-    job.dst = dst
-    job.src = src
-    job.add = add
+    cdef RowInto job = RowInto(dst=dst, src=src, add=add)
     return in_pieces_looking(_row_into_piece, &job, n, poll)
 
 
