@@ -16,6 +16,7 @@ from polyref import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import lightsout
 from lightsout._kernels import available_levels, load
 
 # ---------------------------------------------------------------------------
@@ -75,6 +76,14 @@ def test_degree_add_shift(poly, nbits):
         got = poly.poly_shift(words(a), k)
         assert value(got) == (a << k if k >= 0 else a >> -k), k
         assert_trimmed(got)
+
+
+def test_shift_refuses_a_product_past_memory(poly):
+    """A shift whose product could never be held is refused with the package's error, not numpy's."""
+    for k in (2**62, 2**63 - 1):
+        with pytest.raises(lightsout.BoardTooLargeError, match="poly_shift"):
+            poly.poly_shift(np.array([0b101], np.uint64), k)
+        assert poly.poly_shift(np.zeros(2, np.uint64), k).tolist() == [0]   # zero stays zero
 
 
 def long_words(x: int) -> np.ndarray:

@@ -102,6 +102,12 @@ cdef inline int look(Poll* poll) noexcept nogil:
     return STOP_NONE
 
 
+cdef inline int look_callback(void* poll) noexcept nogil:
+    """look() for loops written in C, which take a poll as int (*)(void*) and its state: nonzero
+    to stop (the loop returns its own stop status; a handler's exception is left set)."""
+    return look(<Poll*>poll) != STOP_NONE
+
+
 cdef inline int poll_work(Poll* poll, Py_ssize_t work) noexcept nogil:
     """Count `work` units; every `poll.every` of them look(), else STOP_NONE."""
     poll.work += work

@@ -235,6 +235,23 @@ static inline int fft_poll_work(fft_poll_fn poll, void* ps, size_t words) {
     return fft_poll_now(poll, ps);
 }
 
+/* A pass of the transform over more words than fft_pass_slice runs in slices of that many, with a
+ * poll between them: Ctrl-C lands within a slice's time (milliseconds) even where one pass covers
+ * gigabytes.  A power of two, at least 64; tests make it small (fft_set_pass_slice). */
+static size_t fft_pass_slice = (size_t)1 << 21;
+
+/* Set fft_pass_slice (a power of two >= 64, else unchanged); returns the previous value. */
+static size_t fft_set_pass_slice(size_t words) {
+    size_t old = fft_pass_slice;
+    if (words >= 64 && (words & (words - 1)) == 0) fft_pass_slice = words;
+    return old;
+}
+
+/* The end of the slice of [s, hi) that starts at s. */
+static inline size_t fft_slice_end(size_t s, size_t hi) {
+    return hi - s < fft_pass_slice ? hi : s + fft_pass_slice;
+}
+
 /* --- Basis change: monomials <-> X, on 2^K elements of w words each ---------- */
 
 /* A slice of the words of every row: the basis change of elements of `row` words (or of
@@ -253,6 +270,23 @@ static inline void fft_xor_rows(uint64_t* dst, const uint64_t* src, size_t n, co
     for (size_t r = 0; r < n; r += sl->row) fft_xor(dst + r + sl->lo, src + r + sl->lo, sl->hi - sl->lo);
 }
 
+/* fft_xor_rows with a look (fft_poll_work) after each fft_pass_slice words when there is no slice
+ * of the rows: a run of the top levels' basis change is half the array, a gigabyte at 10^10 bits.
+ * -2 when the poll says stop, else 0. */
+static int fft_xor_rows_looking(uint64_t* dst, const uint64_t* src, size_t n, const fft_slice* sl, fft_poll_fn poll,
+                                void* ps) {
+    if (sl != NULL || poll == NULL) {
+        fft_xor_rows(dst, src, n, sl);
+        return 0;
+    }
+    for (size_t s = 0, e; s < n; s = e) {
+        e = fft_slice_end(s, n);
+        fft_xor(dst + s, src + s, e - s);
+        if (e < n && fft_poll_work(poll, ps, e - s)) return -2;
+    }
+    return 0;
+}
+
 /* f = sum_m g_m(y) y_L^m (y_L = y^(2^L) + y, deg g_m < 2^L): g_m in elements [m 2^L, (m+1) 2^L).
  * Elements from nz on are zero (and stay zero): blocks whose upper half lies there are skipped. */
 static int fft_expand(uint64_t* f, int K, int L, size_t w, size_t nz, const fft_slice* sl, fft_poll_fn poll, void* ps) {
@@ -266,7 +300,7 @@ static int fft_expand(uint64_t* f, int K, int L, size_t w, size_t nz, const fft_
             size_t e = 2 * h;
             while (e > h) {
                 size_t s = e - h > d ? e - d : h;
-                fft_xor_rows(g + (s - d) * w, g + s * w, (e - s) * w, sl);
+                if (fft_xor_rows_looking(g + (s - d) * w, g + s * w, (e - s) * w, sl, poll, ps)) return -2;
                 e = s;
             }
         }
@@ -282,21 +316,27 @@ static int fft_expand(uint64_t* f, int K, int L, size_t w, size_t nz, const fft_
  *     q0[p] += q1[p - hq] + q2[p - 2 hq] + q3[p - 3 hq],  q1[p] += q3[p - 2 hq],  q2[p] += q3[p - hq]
  * (old values on the right; q3 keeps its own), and the first 3 hq places their own cases,
  * which read the last hq of q1 and 2 hq of q2 (saved first).  Going down from p = h - 1, every
- * value read is still the old one: half the passes over memory of two levels. */
-static void fft_unexpand_two(uint64_t* g, size_t h, size_t hq, uint64_t* save) {
+ * value read is still the old one: half the passes over memory of two levels.  A look at `poll`
+ * after each fft_pass_slice places (a block is a gigabyte at the top of 10^10 bits): -2 when it
+ * says stop (the block left half done), else 0. */
+static int fft_unexpand_two(uint64_t* g, size_t h, size_t hq, uint64_t* save, fft_poll_fn poll, void* ps) {
     uint64_t *q0 = g, *q1 = g + h, *q2 = g + 2 * h, *q3 = g + 3 * h;
     size_t p = h, m = 3 * hq;
     memcpy(save, q1 + h - hq, hq * sizeof(uint64_t));
     memcpy(save + hq, q2 + h - 2 * hq, 2 * hq * sizeof(uint64_t));
-    while (p >= m + 8) {
-        uint64_t n0[8], n1[8], n2[8];
-        p -= 8;
-        for (int j = 0; j < 8; j++) n0[j] = q0[p + j] ^ q1[p + j - hq] ^ q2[p + j - 2 * hq] ^ q3[p + j - 3 * hq];
-        for (int j = 0; j < 8; j++) n1[j] = q1[p + j] ^ q3[p + j - 2 * hq];
-        for (int j = 0; j < 8; j++) n2[j] = q2[p + j] ^ q3[p + j - hq];
-        memcpy(q0 + p, n0, sizeof n0);
-        memcpy(q1 + p, n1, sizeof n1);
-        memcpy(q2 + p, n2, sizeof n2);
+    while (p >= m + 8) {      /* fft_pass_slice places of each quarter between two looks */
+        size_t floor = p - m > fft_pass_slice ? p - fft_pass_slice : m, top = p;
+        while (p >= floor + 8) {
+            uint64_t n0[8], n1[8], n2[8];
+            p -= 8;
+            for (int j = 0; j < 8; j++) n0[j] = q0[p + j] ^ q1[p + j - hq] ^ q2[p + j - 2 * hq] ^ q3[p + j - 3 * hq];
+            for (int j = 0; j < 8; j++) n1[j] = q1[p + j] ^ q3[p + j - 2 * hq];
+            for (int j = 0; j < 8; j++) n2[j] = q2[p + j] ^ q3[p + j - hq];
+            memcpy(q0 + p, n0, sizeof n0);
+            memcpy(q1 + p, n1, sizeof n1);
+            memcpy(q2 + p, n2, sizeof n2);
+        }
+        if (p >= m + 8 && fft_poll_work(poll, ps, 4 * (top - p))) return -2;
     }
     while (p > m) {
         p--;
@@ -324,6 +364,7 @@ static void fft_unexpand_two(uint64_t* g, size_t h, size_t hq, uint64_t* save) {
         q2[p] = a1;
         q3[p] = b1;
     }
+    return 0;
 }
 
 /* The inverse of fft_expand: the same XORs in the opposite order (two levels to a pass where
@@ -336,7 +377,7 @@ static int fft_unexpand(uint64_t* f, int K, int L, size_t w, const fft_slice* sl
         size_t nblocks = (size_t)1 << (K - 1 - k);
         if (w == 1 && sl == NULL && L >= 2 && k + 1 < K && 3 * (h >> L) <= FFT_UNEXPAND_SAVE) {
             for (size_t b = 0; b < nblocks / 2; b++) {
-                fft_unexpand_two(f + 4 * h * b, h, h >> L, save);
+                if (fft_unexpand_two(f + 4 * h * b, h, h >> L, save, poll, ps)) return -2;
                 if (fft_poll_work(poll, ps, 4 * h)) return -2;
             }
             k++;
@@ -348,7 +389,7 @@ static int fft_unexpand(uint64_t* f, int K, int L, size_t w, const fft_slice* sl
             size_t s = h;
             while (s < 2 * h) {
                 size_t e = 2 * h - s > d ? s + d : 2 * h;
-                fft_xor_rows(g + (s - d) * w, g + s * w, (e - s) * w, sl);
+                if (fft_xor_rows_looking(g + (s - d) * w, g + s * w, (e - s) * w, sl, poll, ps)) return -2;
                 s = e;
             }
         }
@@ -1068,23 +1109,6 @@ static void fft_level_range(uint64_t* f, int k, size_t lo, size_t hi, const int 
             fft_pair_forward(u, u + h, end - lo, lam);
         lo = end;
     }
-}
-
-/* A pass of the transform over more words than fft_pass_slice runs in slices of that many, with a
- * poll between them: Ctrl-C lands within a slice's time (milliseconds) even where one pass covers
- * gigabytes.  A power of two, at least 64; tests make it small (fft_set_pass_slice). */
-static size_t fft_pass_slice = (size_t)1 << 21;
-
-/* Set fft_pass_slice (a power of two >= 64, else unchanged); returns the previous value. */
-static size_t fft_set_pass_slice(size_t words) {
-    size_t old = fft_pass_slice;
-    if (words >= 64 && (words & (words - 1)) == 0) fft_pass_slice = words;
-    return old;
-}
-
-/* The end of the slice of [s, hi) that starts at s. */
-static inline size_t fft_slice_end(size_t s, size_t hi) {
-    return hi - s < fft_pass_slice ? hi : s + fft_pass_slice;
 }
 
 /* The pointwise step of a product in slices of fft_pass_slice words, with a look (fft_poll_work)

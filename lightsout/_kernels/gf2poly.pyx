@@ -41,7 +41,8 @@
 # level (see setup.py).  def wrappers validate with the GIL held (through
 # lightsout._base.validate) and run the cdef cores inside `with nogil`.
 
-from cpython.exc cimport PyErr_CheckSignals
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+from cpython.ref cimport PyObject, Py_XDECREF
 from cpython.pyport cimport PY_SSIZE_T_MAX
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
@@ -49,10 +50,11 @@ from libc.stdlib cimport calloc, free
 from lightsout._kernels.bitrow cimport (
     apply_T, copy_row, highest_set_bit, tail_mask, words_for_bits, xor_into, zero_row,
 )
-from lightsout._kernels.cancel cimport STOP_NONE, Poll, make_poll, raise_if_interrupted
+from lightsout._kernels.cancel cimport STOP_NONE, Poll, look, look_callback, make_poll, raise_if_interrupted
 from lightsout._kernels.polyword cimport (
-    LO_HAVE_PCLMUL, Mat2, apply_mat2, bits64_at, chebyshev_u_into, copy_row_looking, divide_inplace,
+    LO_HAVE_PCLMUL, Mat2, ShiftJob, apply_mat2, bits64_at, chebyshev_u_into, copy_row_looking, divide_inplace,
     in_pieces_looking, lead, KARATSUBA_WORDS, lehmer_matrix, quotient_window, s_join_inplace, s_split_inplace,
+    shift_down_piece, shift_up_piece,
     sub_multiple_shifted, taylor_shift_inplace, xor_shifted,
 )
 from lightsout._kernels.polyconvert cimport bit_reverse64
@@ -61,7 +63,7 @@ import os
 
 import numpy as np
 
-from lightsout._base.errors import InvalidBoardError, InvalidTypeError
+from lightsout._base.errors import BoardTooLargeError, InternalError, InvalidBoardError, InvalidTypeError
 from lightsout._base.threadlimit import current_thread_limit
 from lightsout._base.validate import board_size, packed_vector, thread_count
 
@@ -180,6 +182,8 @@ cdef void _sum_piece(void* job, Py_ssize_t first, Py_ssize_t stop) noexcept nogi
 def poly_shift(a, Py_ssize_t k):
     """a * t^k for k >= 0; for k < 0 the quotient of a by t^(-k) (low terms dropped).
 
+    Raises BoardTooLargeError when a t^k has 2^63 bits or more, or no memory is left for it.
+
     Example:
         >>> poly_shift(np.array([0b101], dtype=np.uint64), 2).tolist(), poly_shift(np.array([0b101], dtype=np.uint64), -2).tolist()
         ([20], [1])
@@ -187,44 +191,30 @@ def poly_shift(a, Py_ssize_t k):
     a = _poly_arg(a, "a")
     cdef const uint64_t[::1] av = a
     cdef Py_ssize_t d = _deg(av), nd
-    if d < 0 or d + k < 0:
+    if d < 0:
+        return np.zeros(1, dtype=np.uint64)
+    if k > PY_SSIZE_T_MAX - 64 - d:
+        raise BoardTooLargeError(f"poly_shift: a of degree {d} times t^{k} has more than 2^63 bits")
+    if d + k < 0:
         return np.zeros(1, dtype=np.uint64)
     nd = d + k
-    out = np.zeros(words_for_bits(nd + 1), dtype=np.uint64)
+    try:
+        out = np.zeros(words_for_bits(nd + 1), dtype=np.uint64)
+    except MemoryError:
+        raise BoardTooLargeError(f"poly_shift: no memory for a product of degree {nd} "
+                                 f"({words_for_bits(nd + 1) * 8 / 2**30:.3g} GiB)") from None
     cdef uint64_t[::1] ov = out
     cdef Poll poll = make_poll(None, 1 << 20)
     cdef ShiftJob job = ShiftJob(out=&ov[0], nout=ov.shape[0], a=&av[0], na=av.shape[0], places=k if k >= 0 else -k)
     cdef int status
     with nogil:
         if k >= 0:
-            status = in_pieces_looking(_shift_up_piece, &job, words_for_bits(d + 1), &poll)
+            status = in_pieces_looking(shift_up_piece, &job, words_for_bits(d + 1), &poll)
         else:
-            status = in_pieces_looking(_shift_down_piece, &job, job.nout, &poll)
+            status = in_pieces_looking(shift_down_piece, &job, job.nout, &poll)
     raise_if_interrupted(status)
     ov[job.nout - 1] &= tail_mask(nd + 1)
     return out
-
-
-cdef struct ShiftJob:
-    uint64_t* out
-    Py_ssize_t nout
-    const uint64_t* a
-    Py_ssize_t na
-    Py_ssize_t places       # |k|
-
-
-cdef void _shift_up_piece(void* job, Py_ssize_t first, Py_ssize_t stop) noexcept nogil:
-    """out ^= a[first : stop) t^(places + 64 first): a's words [first, stop) moved up."""
-    cdef ShiftJob* j = <ShiftJob*>job
-    xor_shifted(j.out, j.nout, j.a + first, stop - first, j.places + 64 * first)
-
-
-cdef void _shift_down_piece(void* job, Py_ssize_t first, Py_ssize_t stop) noexcept nogil:
-    """out's words [first, stop) of a div t^places."""
-    cdef ShiftJob* j = <ShiftJob*>job
-    cdef Py_ssize_t i
-    for i in range(first, stop):
-        j.out[i] = bits64_at(j.a, j.na, 64 * i + j.places)
 
 
 def poly_mul(a, b, threads=None):
@@ -249,13 +239,12 @@ def poly_mul(a, b, threads=None):
     out = np.zeros(max(1, na + nb), dtype=np.uint64)
     cdef uint64_t[::1] ov = out
     cdef int status, old
-    state = _PollState(None)
-    cdef void* ps = <void*>state
+    cdef Poll poll = make_poll(None, 1 << 20)
     with nogil:
         old = fft_set_threads(nthreads)
-        status = fmul(&ov[0], &av[0], na, &bv[0], nb, ps)
+        status = fmul(&ov[0], &av[0], na, &bv[0], nb, &poll)
         fft_set_threads(old)
-    _raise_status(status, state, "poly_mul")
+    _raise_status(status, "poly_mul")
     cdef Py_ssize_t n = ov.shape[0]
     if ov[n - 1] != 0:
         return out  # already trimmed: no second array and copy (an eighth of a 2^20-word product)
@@ -288,13 +277,11 @@ cdef tuple _divide(object a, object b, str name, bint quotient, object threads):
     with nogil:
         st = copy_row_looking(&rv[0], &av[0], words_for_bits(da + 1), &poll)
     raise_if_interrupted(st)
-    state = _PollState(None)
-    cdef void* ps = <void*>state
     with nogil:
         old = fft_set_threads(nthreads)
-        st = divmod_any(&rv[0], nr, &bv[0], nb, q_ptr, nq, newton_words, ps)
+        st = divmod_any(&rv[0], nr, &bv[0], nb, q_ptr, nq, newton_words, &poll)
         fft_set_threads(old)
-    _raise_status(st, state, name)
+    _raise_status(st, name)
     return (_copy_trimmed_arr(q) if quotient else None), _copy_trimmed_arr(r)
 
 

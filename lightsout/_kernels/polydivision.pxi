@@ -25,15 +25,15 @@
 # Every buffer belongs to one call (no global mutable state besides the
 # thresholds, read once per call); cores are nogil and return a status (0, -1
 # out of memory, -2 interrupted, -3 internal error); nodes of at least
-# POLL_BITS coefficients call _hgcd_poll, which takes the GIL for
-# PyErr_CheckSignals() and the progress callback.
+# POLL_BITS coefficients look at the caller's Poll (cancel.pxd: Ctrl-C on the
+# main thread) and call the progress callback (ctx_poll).
 
 # --- Newton division ------------------------------------------------------
 
 cdef inline int rev_into(uint64_t* dst, Py_ssize_t ndst, const uint64_t* src, Py_ssize_t nsrc,
                          Py_ssize_t d, void* ps) noexcept nogil:
     """dst[0 : ndst] = rev_d(src): coefficient i of dst is coefficient d - i of src (0 for i > d).
-    -2 when the poll state `ps` says stop (looked at every 2^16 words: at 10^10 bits a reversal
+    -2 when the caller's Poll `ps` says stop (looked at every 2^16 words: at 10^10 bits a reversal
     takes about a second), else 0."""
     cdef Py_ssize_t i
     for i in range(ndst):
@@ -281,16 +281,15 @@ def poly_reversed_inverse(b, Py_ssize_t nbits, threads=None):
     out = np.zeros(nw, dtype=np.uint64)
     rb = np.zeros(nw, dtype=np.uint64)
     cdef uint64_t[::1] ov = out, rv = rb
-    state = _PollState(None)
-    cdef void* ps = <void*>state
+    cdef Poll poll = make_poll(None, 1 << 20)
     with nogil:
-        st = rev_into(&rv[0], nw, &bv[0], nb, db, ps)
+        st = rev_into(&rv[0], nw, &bv[0], nb, db, &poll)
         if st == 0:
             old = fft_set_threads(nthreads)
-            st = inv_series(&ov[0], nw, &rv[0], nw, ps)
+            st = inv_series(&ov[0], nw, &rv[0], nw, &poll)
             fft_set_threads(old)
     del rb
-    _raise_status(st, state, "poly_reversed_inverse")
+    _raise_status(st, "poly_reversed_inverse")
     return out
 
 
@@ -342,11 +341,10 @@ def poly_mod_overwrite(a, b, inverse=None, threads=None):
                                     "is not 1 mod t^64); pass poly_reversed_inverse(b, n) of this b")
         inv_ptr = &iv[0]
         ninv = iv.shape[0]
-    state = _PollState(None)
-    cdef void* ps = <void*>state
+    cdef Poll poll = make_poll(None, 1 << 20)
     with nogil:
         old = fft_set_threads(nthreads)
-        st = divmod_any(&rv[0], rv.shape[0], &bv[0], nb, NULL, 0, newton_words, ps, inv_ptr, ninv)
+        st = divmod_any(&rv[0], rv.shape[0], &bv[0], nb, NULL, 0, newton_words, &poll, inv_ptr, ninv)
         fft_set_threads(old)
-    _raise_status(st, state, "poly_mod_overwrite")
+    _raise_status(st, "poly_mod_overwrite")
     return _copy_trimmed(&rv[0], min(rv.shape[0], nb))

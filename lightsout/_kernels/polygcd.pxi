@@ -151,7 +151,8 @@ cdef struct HCtx:
     Py_ssize_t qsum          # degrees of the quotients found so far (progress)
     Py_ssize_t top           # degree of the larger operand at the start
     Py_ssize_t total         # progress total
-    void* state              # a _PollState, or NULL
+    Poll* poll               # the caller's (cancel.pxd), or NULL: no looks
+    void* progress           # the caller's progress callback (a Python callable), or NULL
 
 
 cdef inline void pl_null(Pl* p) noexcept nogil:
@@ -191,15 +192,15 @@ cdef inline int pl_copy(Pl* dst, const uint64_t* src, Py_ssize_t d, void* ps) no
     return _row_op_looking(dst.w, src, words_for_bits(d + 1), ROW_COPY, ps)
 
 
-cdef inline int pl_shift_down(Pl* dst, const Pl* src, Py_ssize_t k) noexcept nogil:
-    """dst = src div t^k (k >= 0)."""
-    cdef Py_ssize_t i, nd = words_for_bits(src.d - k + 1) if src.d >= k else 0
+cdef inline int pl_shift_down(Pl* dst, const Pl* src, Py_ssize_t k, Poll* poll) noexcept nogil:
+    """dst = src div t^k (k >= 0); 0, -1 (memory) or -2 (stopped: the top node's halves are
+    gigabytes at 10^10 bits, gathered in pieces with looks at `poll`)."""
+    cdef Py_ssize_t nd = words_for_bits(src.d - k + 1) if src.d >= k else 0
     if pl_new(dst, nd) < 0:
         return -1
-    for i in range(nd):
-        dst.w[i] = bits64_at(src.w, pl_nw(src), k + 64 * i)
+    cdef ShiftJob job = ShiftJob(out=dst.w, nout=nd, a=src.w, na=pl_nw(src), places=k)
     dst.d = src.d - k if src.d >= k else -1
-    return 0
+    return -2 if in_pieces_looking(shift_down_piece, &job, nd, poll) != STOP_NONE else 0
 
 
 cdef inline void pl_swap(Pl* x, Pl* y) noexcept nogil:
@@ -220,23 +221,31 @@ cdef inline void mat_free(PMat* m) noexcept nogil:
         pl_free(&m.e[i])
 
 
-cdef int _hgcd_poll(void* state, Py_ssize_t done, Py_ssize_t total) noexcept with gil:
-    """Ctrl-C and progress from inside the nogil recursion; -1 (error kept in state) to stop."""
-    cdef object st = <object>state
-    try:
-        PyErr_CheckSignals()
-        if st.progress is not None:
-            st.progress("gcd", max(0, min(total, done)), total)
-    except BaseException as e:
-        st.error = e
+cdef extern from "Python.h":
+    # The raw C call: NULL with the callable's exception left set, as look() leaves a handler's.
+    PyObject* _lo_call_object "PyObject_CallObject"(PyObject* callable, PyObject* args) noexcept
+
+
+cdef int _report_progress(void* progress, Py_ssize_t done, Py_ssize_t total) noexcept with gil:
+    """progress("gcd", done, total) from inside the nogil recursion: -1 when it raised (its
+    exception left set, for _raise_status), else 0."""
+    args = ("gcd", max(0, min(total, done)), total)
+    cdef PyObject* result = _lo_call_object(<PyObject*>progress, <PyObject*>args)
+    if result == NULL:
         return -1
+    Py_XDECREF(result)
     return 0
 
 
 cdef inline int ctx_poll(HCtx* ctx) noexcept nogil:
-    if ctx.state == NULL:
+    """A look for Ctrl-C and a progress report at a node of the recursion: -2 to stop, else 0."""
+    if ctx.poll == NULL:
         return 0
-    return -2 if _hgcd_poll(ctx.state, ctx.total - 2 * (ctx.top - ctx.qsum), ctx.total) < 0 else 0
+    if look(ctx.poll) != STOP_NONE:
+        return -2
+    if ctx.progress != NULL and _report_progress(ctx.progress, ctx.total - 2 * (ctx.top - ctx.qsum), ctx.total) < 0:
+        return -2
+    return 0
 
 
 # --- Lehmer's steps with a stop degree and tracked matrix columns ---------
@@ -501,9 +510,9 @@ cdef int hgcd(const Pl* a, const Pl* b, PMat* M, Pl* c, Pl* d, HCtx* ctx, int wa
                 or pl_new(&M.e[1], 1) < 0 or pl_new(&M.e[2], 1) < 0):
             st = -1
         else:
-            st = pl_copy(c, a.w, a.d, ctx.state)
+            st = pl_copy(c, a.w, a.d, ctx.poll)
             if st == 0:
-                st = pl_copy(d, b.w, b.d, ctx.state)
+                st = pl_copy(d, b.w, b.d, ctx.poll)
     elif n < ctx.base_bits:
         st = hgcd_base(a, b, m, M, c, d, ctx)
     else:
@@ -538,14 +547,15 @@ cdef int hgcd_split(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* 
     pl_null(&u0)
     pl_null(&u1)
     # First half: the steps that the top deg a - m + 1 coefficients decide.
-    if pl_shift_down(&a0, a, m) < 0 or pl_shift_down(&b0, b, m) < 0:
-        st = -1
+    st = pl_shift_down(&a0, a, m, ctx.poll)
+    if st == 0:
+        st = pl_shift_down(&b0, b, m, ctx.poll)
     if st == 0:
         st = hgcd(&a0, &b0, &R, &c0, &d0, ctx, WANT_MATRIX)
     pl_free(&a0)
     pl_free(&b0)
     if st == 0:
-        st = mat_lift(&R, &c0, &d0, a, b, m, &a1, &b1, ctx.state)
+        st = mat_lift(&R, &c0, &d0, a, b, m, &a1, &b1, ctx.poll)
     pl_free(&c0)
     pl_free(&d0)
     if st == 0 and b1.d < m:
@@ -559,7 +569,7 @@ cdef int hgcd_split(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* 
         if pl_new(&q, words_for_bits(dq + 1)) < 0:
             st = -1
         else:
-            st = divmod_any(a1.w, a1.n, b1.w, pl_nw(&b1), q.w, q.n, ctx.newton_words, ctx.state)
+            st = divmod_any(a1.w, a1.n, b1.w, pl_nw(&b1), q.w, q.n, ctx.newton_words, ctx.poll)
         if st == 0:
             q.d = dq
             pl_fix(&a1)
@@ -567,14 +577,15 @@ cdef int hgcd_split(const Pl* a, const Pl* b, Py_ssize_t m, PMat* M, Pl* c, Pl* 
     # Second half, on (b1, a1 mod b1) cut at k = 2m - deg b1.
     if st == 0:
         k = 2 * m - b1.d
-        if pl_shift_down(&c0, &b1, k) < 0 or pl_shift_down(&d0, &a1, k) < 0:
-            st = -1
+        st = pl_shift_down(&c0, &b1, k, ctx.poll)
+        if st == 0:
+            st = pl_shift_down(&d0, &a1, k, ctx.poll)
     if st == 0:
         st = hgcd(&c0, &d0, &S, &u0, &u1, ctx, WANT_MATRIX)
     pl_free(&c0)
     pl_free(&d0)
     if st == 0:
-        st = lift_and_combine(&S, &u0, &u1, &b1, &a1, k, c, d, M, &R, &q, want, ctx.state)
+        st = lift_and_combine(&S, &u0, &u1, &b1, &a1, k, c, d, M, &R, &q, want, ctx.poll)
     pl_free(&u0)
     pl_free(&u1)
     pl_free(&a1)
@@ -708,7 +719,7 @@ cdef int fast_euclid(Pl* A, Pl* B, Pl* SA, Pl* SB, bint track, Py_ssize_t gcd_bi
             if st == 0 and track:
                 pl_free(SA)
                 pl_free(SB)
-                st = pl_copy(SA, L.c[0], L.cd[0], ctx.state)
+                st = pl_copy(SA, L.c[0], L.cd[0], ctx.poll)
                 if st == 0:
                     st = pl_new(SB, 1)
             free(L.mem)
@@ -719,7 +730,7 @@ cdef int fast_euclid(Pl* A, Pl* B, Pl* SA, Pl* SB, bint track, Py_ssize_t gcd_bi
         if st < 0:
             return st
         if track:
-            st = mat_times_vec(&T0, &T1, &M, SA, SB, ctx.state)
+            st = mat_times_vec(&T0, &T1, &M, SA, SB, ctx.poll)
             pl_free(SA)
             pl_free(SB)
             SA[0] = T0
@@ -740,7 +751,7 @@ cdef int fast_euclid(Pl* A, Pl* B, Pl* SA, Pl* SB, bint track, Py_ssize_t gcd_bi
         dq = A.d - B.d
         if pl_new(&q, words_for_bits(dq + 1)) < 0:
             return -1
-        st = divmod_any(A.w, A.n, B.w, pl_nw(B), q.w, q.n, ctx.newton_words, ctx.state)
+        st = divmod_any(A.w, A.n, B.w, pl_nw(B), q.w, q.n, ctx.newton_words, ctx.poll)
         if st < 0:
             pl_free(&q)
             return st
@@ -748,7 +759,7 @@ cdef int fast_euclid(Pl* A, Pl* B, Pl* SA, Pl* SB, bint track, Py_ssize_t gcd_bi
         pl_fix(A)
         ctx.qsum += dq
         if track:
-            st = pl_axpy(&T0, SA, &q, SB, ctx.state)
+            st = pl_axpy(&T0, SA, &q, SB, ctx.poll)
             pl_free(SA)
             SA[0] = T0
             pl_null(&T0)
@@ -780,9 +791,9 @@ cdef int euclid_tail(Pl* A, Pl* B, Pl* SA, Pl* SB, Py_ssize_t gcd_bits, HCtx* ct
     pl_null(&P)
     pl_null(&Q)
     pl_null(&S)
-    st = pl_copy(&G, A.w, A.d, ctx.state)
+    st = pl_copy(&G, A.w, A.d, ctx.poll)
     if st == 0:
-        st = pl_copy(&Z, B.w, B.d, ctx.state)
+        st = pl_copy(&Z, B.w, B.d, ctx.poll)
     if st == 0 and (pl_copy(&X, &one, 0, NULL) < 0 or pl_new(&Y, 1) < 0):
         st = -1
     if st == 0:
@@ -791,14 +802,14 @@ cdef int euclid_tail(Pl* A, Pl* B, Pl* SA, Pl* SB, Py_ssize_t gcd_bits, HCtx* ct
     if st == 0 and pl_new(&P, max(pl_nw(&X) + pl_nw(A), pl_nw(&G))) < 0:
         st = -1
     if st == 0:
-        st = fmul(P.w, X.w, pl_nw(&X), A.w, pl_nw(A), ctx.state)
+        st = fmul(P.w, X.w, pl_nw(&X), A.w, pl_nw(A), ctx.poll)
     if st == 0:
         xor_into(P.w, G.w, pl_nw(&G))
         pl_fix(&P)
         if pl_new(&Q, words_for_bits(max(P.d - B.d, 0) + 1)) < 0:
             st = -1
     if st == 0 and P.d >= B.d:
-        st = divmod_any(P.w, P.n, B.w, pl_nw(B), Q.w, Q.n, ctx.newton_words, ctx.state)
+        st = divmod_any(P.w, P.n, B.w, pl_nw(B), Q.w, Q.n, ctx.newton_words, ctx.poll)
     if st == 0:
         pl_fix(&P)
         pl_fix(&Q)
@@ -813,7 +824,7 @@ cdef int euclid_tail(Pl* A, Pl* B, Pl* SA, Pl* SB, Py_ssize_t gcd_bits, HCtx* ct
             st = -1
     if st == 0:
         outs[0] = S.w
-        st = fmul_matrix(outs, nouts, terms, nterms, cofs, ncofs, 1, 1, ctx.state)
+        st = fmul_matrix(outs, nouts, terms, nterms, cofs, ncofs, 1, 1, ctx.poll)
     if st == 0:
         pl_fix(&S)
         pl_free(A)
@@ -836,31 +847,29 @@ cdef int euclid_tail(Pl* A, Pl* B, Pl* SA, Pl* SB, Py_ssize_t gcd_bits, HCtx* ct
     return st
 
 
-class _PollState:
-    """What the nogil recursion reports through _hgcd_poll: the progress callback, the error."""
-    __slots__ = ("progress", "error")
-
-    def __init__(self, progress):
-        self.progress = progress
-        self.error = None
-
-
-cdef void _ctx_init(HCtx* ctx, Py_ssize_t da, Py_ssize_t db, object state):
+cdef void _ctx_init(HCtx* ctx, Py_ssize_t da, Py_ssize_t db, Poll* poll, object progress):
+    """The recursion's context; `progress` (None or a callable) is kept alive by the caller."""
     ctx.base_bits = 64 * _hgcd_words
     ctx.newton_words = _newton_words
     ctx.qsum = 0
     ctx.top = max(da, db, 0)
     ctx.total = max(da, 0) + max(db, 0)
-    ctx.state = <void*>state if state is not None else NULL
+    ctx.poll = poll
+    ctx.progress = <void*>progress if progress is not None else NULL
 
 
-cdef object _raise_status(int st, object state, str name):
+cdef int _raise_status(int st, str name) except -1:
+    """Back with the GIL after a product, division or gcd: raise what its status says.  -2 is a
+    stop by the caller's Poll or the progress callback, whose exception is left set."""
     if st == -2:
-        raise state.error
+        if PyErr_Occurred() != NULL:
+            return -1
+        raise InternalError(f"{name} stopped with no exception set")
     if st == -1:
-        raise MemoryError(f"out of memory in {name}")
+        raise BoardTooLargeError(f"{name}: out of memory")
     if st < 0:
-        raise RuntimeError(f"{name}: internal error (status {st})")
+        raise InternalError(f"{name}: internal error (status {st})")
+    return 0
 
 
 cdef object _fast_gcd(object a, object b, bint track, object progress):
@@ -872,8 +881,8 @@ cdef object _fast_gcd(object a, object b, bint track, object progress):
     cdef Py_ssize_t da = _deg(av), db = _deg(bv), gcd_bits = 64 * _gcd_words
     cdef uint64_t one = 1
     cdef int st = 0
-    state = _PollState(progress)
-    _ctx_init(&ctx, da, db, state)
+    cdef Poll poll = make_poll(None, 1 << 20)
+    _ctx_init(&ctx, da, db, &poll, progress)
     pl_null(&A)
     pl_null(&B)
     pl_null(&SA)
@@ -883,12 +892,12 @@ cdef object _fast_gcd(object a, object b, bint track, object progress):
             st = -1
         if st == 0:
             with nogil:
-                st = pl_copy(&A, &av[0], da, ctx.state)
+                st = pl_copy(&A, &av[0], da, ctx.poll)
                 if st == 0:
-                    st = pl_copy(&B, &bv[0], db, ctx.state)
+                    st = pl_copy(&B, &bv[0], db, ctx.poll)
                 if st == 0:
                     st = fast_euclid(&A, &B, &SA, &SB, track, gcd_bits, &ctx)
-        _raise_status(st, state, "poly_gcd")
+        _raise_status(st, "poly_gcd")
         g = _copy_trimmed(A.w, A.n)
         s = _copy_trimmed(SA.w, SA.n) if track else None
     finally:
@@ -931,8 +940,8 @@ def poly_half_gcd(a, b):
     cdef PMat M
     cdef HCtx ctx
     cdef int st = 0
-    state = _PollState(None)
-    _ctx_init(&ctx, da, db, state)
+    cdef Poll poll = make_poll(None, 1 << 20)
+    _ctx_init(&ctx, da, db, &poll, None)
     pl_null(&A)
     pl_null(&B)
     pl_null(&C)
@@ -940,12 +949,12 @@ def poly_half_gcd(a, b):
     mat_null(&M)
     try:
         with nogil:
-            st = pl_copy(&A, &av[0], da, ctx.state)
+            st = pl_copy(&A, &av[0], da, ctx.poll)
             if st == 0:
-                st = pl_copy(&B, &bv[0], db, ctx.state)
+                st = pl_copy(&B, &bv[0], db, ctx.poll)
             if st == 0:
                 st = hgcd(&A, &B, &M, &C, &D, &ctx, WANT_MATRIX)
-        _raise_status(st, state, "poly_half_gcd")
+        _raise_status(st, "poly_half_gcd")
         return tuple([_copy_trimmed(M.e[i].w, M.e[i].n) for i in range(4)]
                      + [_copy_trimmed(C.w, C.n), _copy_trimmed(D.w, D.n)])
     finally:

@@ -3,33 +3,23 @@
 # above _fft_words (fmul; fmul_matrix, the half-gcd's 2x2 matrix products, from a quarter of it), with the
 # signal check that long products take (size_poll).
 
-# Products of at least POLL_WORDS words a side (a few milliseconds each) check for Ctrl-C
-# through _signal_poll when their caller gave a poll state (a _PollState; NULL: never).
+# Products of at least POLL_WORDS words a side (a few milliseconds each) look for Ctrl-C through
+# the caller's Poll (cancel.pxd), passed down as `ps`; NULL on the second thread of a pair.
 cdef Py_ssize_t POLL_WORDS = 1 << 13
 # A long operand multiplied by a short one (below the FFT) is taken this many words at a time,
 # with a signal check between (a few milliseconds each at most).
 cdef Py_ssize_t SLICE_WORDS = 1 << 16
 
 
-cdef int _signal_poll(void* state) noexcept with gil:
-    """Ctrl-C from inside a nogil product or division; -1 (error kept in state) to stop."""
-    cdef object st = <object>state
-    try:
-        PyErr_CheckSignals()
-    except BaseException as e:
-        st.error = e
-        return -1
-    return 0
-
-
 cdef inline int size_poll(void* ps, Py_ssize_t n) noexcept nogil:
-    """-2 when n >= POLL_WORDS and a signal handler raised (ps a poll state) or, on the second
-    thread of a pair (fft_run_pair, ps NULL), the first job has failed; else 0."""
+    """-2 when n >= POLL_WORDS and the caller's Poll says stop (look; a handler's exception left
+    set) or, on the second thread of a pair (fft_run_pair, ps NULL), the first job has failed;
+    else 0."""
     if n < POLL_WORDS:
         return 0
     if ps == NULL:
         return -2 if fft_pair_poll(NULL) else 0
-    return -2 if _signal_poll(ps) < 0 else 0
+    return -2 if look(<Poll*>ps) != STOP_NONE else 0
 
 
 # --- Additive FFT products (gf2fft.h) ---------------------------------------
@@ -74,9 +64,9 @@ cdef extern from "lightsout/_kernels/fftcrew.h":
 
 
 cdef inline fft_poll_fn product_poll(void* ps) noexcept nogil:
-    """The poll of an FFT product: _signal_poll with a poll state, else fft_pair_poll (which says
-    stop only on the second thread of a pair whose first job failed)."""
-    return <fft_poll_fn>_signal_poll if ps != NULL else <fft_poll_fn>fft_pair_poll
+    """The poll of an FFT product: look_callback with the caller's Poll, else fft_pair_poll (which
+    says stop only on the second thread of a pair whose first job failed)."""
+    return <fft_poll_fn>look_callback if ps != NULL else <fft_poll_fn>fft_pair_poll
 
 
 # The most bytes one product's transforms may hold on this thread (0: no limit; fft_transform_limit).
@@ -450,7 +440,7 @@ cdef int fmul_within_limit(uint64_t* out, const uint64_t* a, Py_ssize_t na, cons
 cdef int fmul(uint64_t* out, const uint64_t* a, Py_ssize_t na, const uint64_t* b,
               Py_ssize_t nb, void* ps) noexcept nogil:
     """mul_words with Toom-3 above _toom_words words: out[0 : na+nb] ^= a*b; -1 if out of memory,
-    -2 if a signal handler raised (checked every POLL_WORDS-word block when ps is a poll state)."""
+    -2 if the caller's Poll says stop (looked at every POLL_WORDS-word block when ps is not NULL)."""
     cdef const uint64_t* tp
     cdef Py_ssize_t tn, off, since_poll = 0
     cdef int st

@@ -328,50 +328,57 @@ ctypedef void (*RowPiece)(void* job, Py_ssize_t first, Py_ssize_t stop) noexcept
 
 
 cdef inline int in_pieces_looking(RowPiece piece, void* job, Py_ssize_t n, Poll* poll) noexcept nogil:
-    """piece(job, first, stop) over [0, n), PIECE_WORDS words at a time, with a look at `poll` after
-    each: a nonzero stop status when it says stop, else STOP_NONE.  Every pass over a whole row goes
+    """piece(job, first, stop) over [0, n), PIECE_WORDS words at a time, with a look at `poll` (NULL:
+    none) after each: a nonzero stop status when it says stop, else STOP_NONE.  Every pass over a whole row goes
     so: at 10^10 bits a row is 1.25 GB of fresh pages, seconds to fill, and Ctrl-C must not wait."""
     cdef Py_ssize_t first = 0, stop
     cdef int status
     while first < n:
         stop = min(n, first + <Py_ssize_t>PIECE_WORDS)
         piece(job, first, stop)
-        status = poll_work(poll, stop - first)
+        status = poll_work(poll, stop - first) if poll != NULL else STOP_NONE
         if status != STOP_NONE:
             return status
         first = stop
     return STOP_NONE
 
 
-cdef struct RowInto:
+cdef struct RowCopy:
     uint64_t* dst
     const uint64_t* src
-    bint add
 
 
-cdef inline void _row_into_piece(void* job, Py_ssize_t first, Py_ssize_t stop) noexcept nogil:
-    cdef RowInto* j = <RowInto*>job
-    if j.add:
-        xor_into(j.dst + first, j.src + first, stop - first)
-    else:
-        copy_row(j.dst + first, j.src + first, stop - first)
-
-
-cdef inline int row_into_looking(uint64_t* dst, const uint64_t* src, Py_ssize_t n, bint add, Poll* poll) noexcept nogil:
-    """dst[0 : n) ^= src[0 : n) with `add`, else dst[0 : n) = src[0 : n), in pieces with looks
-    (in_pieces_looking)."""
-    cdef RowInto job = RowInto(dst=dst, src=src, add=add)
-    return in_pieces_looking(_row_into_piece, &job, n, poll)
+cdef inline void _copy_piece(void* job, Py_ssize_t first, Py_ssize_t stop) noexcept nogil:
+    cdef RowCopy* j = <RowCopy*>job
+    copy_row(j.dst + first, j.src + first, stop - first)
 
 
 cdef inline int copy_row_looking(uint64_t* dst, const uint64_t* src, Py_ssize_t n, Poll* poll) noexcept nogil:
-    """dst[0 : n) = src[0 : n) in pieces with looks (row_into_looking)."""
-    return row_into_looking(dst, src, n, False, poll)
+    """dst[0 : n) = src[0 : n) in pieces with looks (in_pieces_looking)."""
+    cdef RowCopy job = RowCopy(dst=dst, src=src)
+    return in_pieces_looking(_copy_piece, &job, n, poll)
 
 
-cdef inline int xor_row_looking(uint64_t* dst, const uint64_t* src, Py_ssize_t n, Poll* poll) noexcept nogil:
-    """dst[0 : n) ^= src[0 : n) in pieces with looks (row_into_looking)."""
-    return row_into_looking(dst, src, n, True, poll)
+cdef struct ShiftJob:
+    uint64_t* out
+    Py_ssize_t nout
+    const uint64_t* a
+    Py_ssize_t na
+    Py_ssize_t places       # |k|
+
+
+cdef inline void shift_up_piece(void* job, Py_ssize_t first, Py_ssize_t stop) noexcept nogil:
+    """out ^= a[first : stop) t^(places + 64 first): a's words [first, stop) moved up."""
+    cdef ShiftJob* j = <ShiftJob*>job
+    xor_shifted(j.out, j.nout, j.a + first, stop - first, j.places + 64 * first)
+
+
+cdef inline void shift_down_piece(void* job, Py_ssize_t first, Py_ssize_t stop) noexcept nogil:
+    """out's words [first, stop) of a div t^places."""
+    cdef ShiftJob* j = <ShiftJob*>job
+    cdef Py_ssize_t i
+    for i in range(first, stop):
+        j.out[i] = bits64_at(j.a, j.na, 64 * i + j.places)
 
 
 cdef inline int taylor_shift_inplace(uint64_t* a, Py_ssize_t n, Poll* poll) noexcept nogil:
