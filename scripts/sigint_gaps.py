@@ -57,11 +57,12 @@ def main() -> None:
     def ping() -> None:
         looked_at = 0.0     # the send time of the last ping whose wait gdb was asked about
         while not finished.is_set():
-            if sent_at[0] == 0.0:
+            pending = sent_at[0]    # read once: the handler may reset it to 0 meanwhile
+            if pending == 0.0:
                 sent_at[0] = time.monotonic()
                 signal.pthread_kill(main_thread, signal.SIGUSR1)
-            elif NATIVE and sent_at[0] != looked_at and time.monotonic() - sent_at[0] > THRESHOLD:
-                looked_at = sent_at[0]
+            elif NATIVE and pending != looked_at and time.monotonic() - pending > THRESHOLD:
+                looked_at = pending
                 print(f"--- native stacks {time.monotonic() - looked_at:.3f} s into a wait\n{native_stacks()}",
                       file=sys.stderr, flush=True)
             time.sleep(PERIOD)
